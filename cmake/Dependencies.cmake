@@ -1,0 +1,11 @@
+# Every third-party dependency, found as Debian 12 installs it. Nothing is downloaded.
+list(APPEND CMAKE_MODULE_PATH "${CMAKE_CURRENT_LIST_DIR}")
+
+find_package(CAF 0.17 REQUIRED COMPONENTS core io openssl)
+find_package(Threads REQUIRED)
+find_package(Protobuf REQUIRED)
+find_package(gRPC CONFIG REQUIRED)
+find_package(absl CONFIG REQUIRED)
+find_package(spdlog CONFIG REQUIRED)
+find_package(yaml-cpp CONFIG REQUIRED)
+find_package(Boost 1.74 REQUIRED COMPONENTS unit_test_framework)

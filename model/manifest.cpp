@@ -1,0 +1,159 @@
+#include "model/manifest.hpp"
+
+#include <yaml-cpp/yaml.h>
+
+#include "model/manifest_codec.hpp"
+
+namespace unisched::model {
+namespace {
+
+constexpr std::string_view kProfileKind = "ClusterResourceProfile";
+constexpr std::string_view kRequestKind = "SchedulingRequest";
+
+/// A line that starts with `marker` followed by nothing or white space.
+bool is_marker_line(std::string_view line, std::string_view marker) {
+  return line.substr(0, 3) == marker &&
+         (line.size() == 3 || line[3] == ' ' || line[3] == '\t' || line[3] == '\r');
+}
+
+/// metadata.name as written, read without consuming it, so messages can name the document
+/// even when decoding fails.
+std::string peek_name(const YAML::Node& root) {
+  const YAML::Node metadata = root["metadata"];
+  if (metadata && metadata.IsMap()) {
+    const YAML::Node name = metadata["name"];
+    if (name && name.IsScalar()) {
+      return name.Scalar();
+    }
+  }
+  return {};
+}
+
+template <class Kind>
+void finish(Kind decoded, DecodeContext& context, DecodedManifest& out) {
+  // Semantic checks only on a document whose every field decoded; as Kubernetes, which reports
+  // decoding errors first.
+  if (!context.errors().empty()) {
+    return;
+  }
+  for (FieldError& error : validate_and_default(decoded)) {
+    error.line = context.line_of(error.path);
+    context.errors().push_back(std::move(error));
+  }
+  if (context.errors().empty()) {
+    out.manifest = std::move(decoded);
+  }
+}
+
+}  // namespace
+
+std::string_view kind_of(const Manifest& manifest) {
+  return std::holds_alternative<ClusterResourceProfile>(manifest) ? kProfileKind : kRequestKind;
+}
+
+const std::string& name_of(const Manifest& manifest) {
+  return std::visit([](const auto& object) -> const std::string& { return object.metadata.name; },
+                    manifest);
+}
+
+std::vector<DocumentText> split_yaml_documents(std::string_view stream) {
+  std::vector<DocumentText> documents;
+  size_t start = 0;
+  int start_line = 1;
+  int line = 1;
+  for (size_t pos = 0; pos < stream.size(); ++line) {
+    const size_t end = std::min(stream.find('\n', pos), stream.size());
+    const std::string_view text = stream.substr(pos, end - pos);
+    if (is_marker_line(text, "---")) {
+      documents.push_back({stream.substr(start, pos - start), start_line});
+      start = pos + 3;  // the rest of a "---" line belongs to the next document
+      start_line = line;
+    } else if (is_marker_line(text, "...")) {
+      documents.push_back({stream.substr(start, pos - start), start_line});
+      start = std::min(end + 1, stream.size());
+      start_line = line + 1;
+    }
+    pos = end + 1;
+  }
+  documents.push_back({stream.substr(std::min(start, stream.size())), start_line});
+  return documents;
+}
+
+DecodedManifest decode_manifest(const DocumentText& document) {
+  DecodedManifest out;
+  YAML::Node root;
+  try {
+    root = YAML::Load(std::string(document.text));
+  } catch (const YAML::Exception& error) {
+    const int line = error.mark.line >= 0 ? document.first_line + error.mark.line : document.first_line;
+    out.errors.push_back(
+        FieldError{FieldErrorType::Invalid, {}, {}, "malformed YAML: " + error.msg, line});
+    return out;
+  }
+  if (root.IsNull()) {
+    out.empty = true;
+    return out;
+  }
+  DecodeContext context(document.first_line);
+  if (!root.IsMap()) {
+    context.error(FieldErrorType::TypeInvalid, FieldPath(), {},
+                  std::string("a document must be an object, got ") + describe(yaml_type(root)),
+                  root);
+    out.errors = std::move(context.errors());
+    return out;
+  }
+  out.name = peek_name(root);
+  YamlObject object(root, FieldPath(), context);
+  const auto api_version = object.string("apiVersion");
+  const auto kind = object.string("kind");
+  out.kind = kind.value_or("");
+  if (!api_version) {
+    context.error(FieldErrorType::Required, FieldPath("apiVersion"), {}, {}, root);
+  } else if (*api_version != kApiVersion) {
+    context.error(FieldErrorType::NotSupported, FieldPath("apiVersion"), quoted(*api_version),
+                  "supported values: " + quoted(kApiVersion), root["apiVersion"]);
+  }
+  if (!kind) {
+    context.error(FieldErrorType::Required, FieldPath("kind"), {}, {}, root);
+  } else if (*kind == kProfileKind) {
+    finish(decode_profile(object), context, out);
+  } else if (*kind == kRequestKind) {
+    finish(decode_request(object), context, out);
+  } else {
+    context.error(FieldErrorType::NotSupported, FieldPath("kind"), quoted(*kind),
+                  "supported values: " + quoted(kProfileKind) + ", " + quoted(kRequestKind),
+                  root["kind"]);
+  }
+  out.errors = std::move(context.errors());
+  if (!out.errors.empty()) {
+    out.manifest.reset();
+  }
+  return out;
+}
+
+std::string render_manifests(const std::vector<Manifest>& manifests, OutputFormat format) {
+  auto out = format == OutputFormat::Yaml ? make_yaml_writer() : make_json_writer();
+  const bool as_list = format == OutputFormat::Json && manifests.size() != 1;
+  if (as_list) {
+    out->begin_object();
+    out->field("apiVersion", "v1");
+    out->field("kind", "List");
+    out->key("items");
+    out->begin_list();
+  }
+  for (const Manifest& manifest : manifests) {
+    out->next_document();
+    if (const auto* profile = std::get_if<ClusterResourceProfile>(&manifest)) {
+      encode_profile(*profile, *out);
+    } else {
+      encode_request(std::get<SchedulingRequest>(manifest), *out);
+    }
+  }
+  if (as_list) {
+    out->end_list();
+    out->end_object();
+  }
+  return out->finish();
+}
+
+}  // namespace unisched::model

@@ -1,0 +1,99 @@
+#include "model/names.hpp"
+
+namespace unisched::model {
+namespace {
+
+bool is_lower_alnum(char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); }
+bool is_alnum(char c) { return is_lower_alnum(c) || (c >= 'A' && c <= 'Z'); }
+
+bool is_dns1123_label(std::string_view v) {
+  if (v.empty() || v.size() > 63 || !is_lower_alnum(v.front()) || !is_lower_alnum(v.back())) {
+    return false;
+  }
+  for (char c : v) {
+    if (!is_lower_alnum(c) && c != '-') {
+      return false;
+    }
+  }
+  return true;
+}
+
+bool is_qualified_name_part(std::string_view v) {
+  if (v.empty() || v.size() > 63 || !is_alnum(v.front()) || !is_alnum(v.back())) {
+    return false;
+  }
+  for (char c : v) {
+    if (!is_alnum(c) && c != '-' && c != '_' && c != '.') {
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+std::string check_dns1123_label(std::string_view value) {
+  if (value.size() > 63) {
+    return "must be no more than 63 characters";
+  }
+  if (!is_dns1123_label(value)) {
+    return "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', "
+           "and must start and end with an alphanumeric character (e.g. 'my-name')";
+  }
+  return {};
+}
+
+std::string check_dns1123_subdomain(std::string_view value) {
+  if (value.size() > 253) {
+    return "must be no more than 253 characters";
+  }
+  size_t start = 0;
+  while (true) {
+    const size_t dot = value.find('.', start);
+    if (!is_dns1123_label(value.substr(start, dot - start))) {
+      return "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, "
+             "'-' or '.', and must start and end with an alphanumeric character "
+             "(e.g. 'example.com')";
+    }
+    if (dot == std::string_view::npos) {
+      return {};
+    }
+    start = dot + 1;
+  }
+}
+
+std::string check_label_key(std::string_view value) {
+  std::string_view name = value;
+  const size_t slash = value.find('/');
+  if (slash != std::string_view::npos) {
+    const std::string_view prefix = value.substr(0, slash);
+    name = value.substr(slash + 1);
+    if (prefix.empty() || !check_dns1123_subdomain(prefix).empty()) {
+      return "prefix part must be a lowercase RFC 1123 subdomain (e.g. 'example.com')";
+    }
+  }
+  if (name.size() > 63) {
+    return "name part must be no more than 63 characters";
+  }
+  if (!is_qualified_name_part(name)) {
+    return "name part must consist of alphanumeric characters, '-', '_' or '.', and must start "
+           "and end with an alphanumeric character (e.g. 'MyName', 'my.name', '123-abc')";
+  }
+  return {};
+}
+
+std::string check_label_value(std::string_view value) {
+  if (value.empty()) {
+    return {};
+  }
+  if (value.size() > 63) {
+    return "must be no more than 63 characters";
+  }
+  if (!is_qualified_name_part(value)) {
+    return "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' "
+           "or '.', and must start and end with an alphanumeric character";
+  }
+  return {};
+}
+
+}  // namespace unisched::model

@@ -1,0 +1,23 @@
+// Kubernetes' rules for names and labels. Each check returns an empty string when the value is
+// acceptable, or the reason (in Kubernetes' words) when it is not.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace unisched::model {
+
+/// DNS-1123 label: at most 63 lowercase alphanumerics or '-', starting and ending alphanumeric.
+std::string check_dns1123_label(std::string_view value);
+
+/// DNS-1123 subdomain: at most 253 characters of dot-separated DNS-1123 labels.
+std::string check_dns1123_subdomain(std::string_view value);
+
+/// Label key: an optional DNS-1123 subdomain prefix and '/', then a name of at most 63
+/// alphanumerics, '-', '_' or '.', starting and ending alphanumeric.
+std::string check_label_key(std::string_view value);
+
+/// Label value: empty, or at most 63 characters shaped like a label key's name part.
+std::string check_label_value(std::string_view value);
+
+}  // namespace unisched::model

@@ -1,0 +1,154 @@
+#include "runtime/manifest_loader.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+namespace unisched::runtime {
+namespace {
+
+namespace fs = std::filesystem;
+
+bool is_manifest_file(const fs::path& path) {
+  const std::string extension = path.extension().string();
+  return extension == ".yaml" || extension == ".yml" || extension == ".json";
+}
+
+std::vector<fs::path> files_in(const fs::path& directory, bool recursive, std::error_code& error) {
+  std::vector<fs::path> files;
+  const auto collect = [&](auto iterator) {
+    for (const auto& entry : iterator) {
+      if (entry.is_regular_file() && is_manifest_file(entry.path())) {
+        files.push_back(entry.path());
+      }
+    }
+  };
+  if (recursive) {
+    collect(fs::recursive_directory_iterator(directory, error));
+  } else {
+    collect(fs::directory_iterator(directory, error));
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+void add_file_problem(ManifestSet& set, const std::string& file, const std::string& message) {
+  set.problems.push_back(ManifestProblem{ManifestSource{file, -1, 0}, {}, {}, message});
+}
+
+void load_file(const fs::path& path, ManifestSet& set) {
+  std::ifstream stream(path, std::ios::binary);
+  if (!stream) {
+    add_file_problem(set, path.string(), "cannot read the file");
+    return;
+  }
+  std::ostringstream text;
+  text << stream.rdbuf();
+  ++set.files_read;
+  load_manifest_text(text.str(), path.string(), set);
+}
+
+/// The later of two documents that claim the same identity is refused.
+void refuse_duplicates(ManifestSet& set) {
+  std::map<std::string, ManifestSource> seen;
+  std::vector<LoadedManifest> kept;
+  for (auto& loaded : set.manifests) {
+    const std::string kind(model::kind_of(loaded.manifest));
+    std::vector<std::pair<std::string, std::string>> identities = {
+        {kind + "/" + model::name_of(loaded.manifest), "metadata.name"}};
+    if (const auto* profile = std::get_if<model::ClusterResourceProfile>(&loaded.manifest)) {
+      identities.emplace_back("clusterID/" + profile->spec.cluster_id, "spec.clusterID");
+    }
+    bool duplicate = false;
+    for (const auto& [identity, field] : identities) {
+      const auto [first, inserted] = seen.emplace(identity, loaded.source);
+      if (!inserted) {
+        const std::string value = identity.substr(identity.find('/') + 1);
+        set.problems.push_back(ManifestProblem{
+            loaded.source, kind, model::name_of(loaded.manifest),
+            field + ": Duplicate value: " + model::quoted(value) + ": already defined in " +
+                first->second.file + " document " + std::to_string(first->second.index)});
+        duplicate = true;
+        break;
+      }
+    }
+    if (!duplicate) {
+      kept.push_back(std::move(loaded));
+    }
+  }
+  set.manifests = std::move(kept);
+}
+
+}  // namespace
+
+std::string ManifestProblem::to_string() const {
+  std::string text = source.file;
+  if (source.line > 0) {
+    text += ":" + std::to_string(source.line);
+  }
+  text += ": ";
+  if (source.index >= 0) {
+    text += "document " + std::to_string(source.index);
+    if (!kind.empty() || !name.empty()) {
+      text += " (" + (kind.empty() ? std::string("?") : kind) + "/" +
+              (name.empty() ? std::string("?") : name) + ")";
+    }
+    text += ": ";
+  }
+  return text + message;
+}
+
+void load_manifest_text(std::string_view text, const std::string& file_name, ManifestSet& into) {
+  int index = 0;
+  for (const model::DocumentText& document : model::split_yaml_documents(text)) {
+    model::DecodedManifest decoded = model::decode_manifest(document);
+    if (decoded.empty) {
+      continue;
+    }
+    ++into.documents_seen;
+    const ManifestSource start{file_name, index++, document.first_line};
+    for (const model::FieldError& error : decoded.errors) {
+      ManifestSource at = start;
+      at.line = error.line > 0 ? error.line : start.line;
+      into.problems.push_back(ManifestProblem{at, decoded.kind, decoded.name, error.to_string()});
+    }
+    if (decoded.manifest) {
+      spdlog::debug("{} document {}: {} {} is valid", file_name, start.index,
+                    model::kind_of(*decoded.manifest), model::name_of(*decoded.manifest));
+      into.manifests.push_back(LoadedManifest{start, std::move(*decoded.manifest)});
+    }
+  }
+}
+
+ManifestSet load_manifests(const std::vector<std::string>& paths, const LoadOptions& options) {
+  ManifestSet set;
+  for (const std::string& name : paths) {
+    const fs::path path(name);
+    std::error_code error;
+    const auto status = fs::status(path, error);
+    if (error || !fs::exists(status)) {
+      add_file_problem(set, name, "no such file or directory");
+    } else if (fs::is_directory(status)) {
+      const auto files = files_in(path, options.recursive, error);
+      if (error) {
+        add_file_problem(set, name, "cannot list the directory: " + error.message());
+      }
+      if (files.empty() && !error) {
+        add_file_problem(set, name, "the directory holds no .yaml, .yml or .json files");
+      }
+      for (const auto& file : files) {
+        load_file(file, set);
+      }
+    } else {
+      load_file(path, set);
+    }
+  }
+  refuse_duplicates(set);
+  return set;
+}
+
+}  // namespace unisched::runtime

@@ -1,0 +1,54 @@
+// Reads manifest files from disk: single files or directories, several documents per file.
+// A problem in one document never loses the others: each is accepted or reported on its own.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "model/manifest.hpp"
+
+namespace unisched::runtime {
+
+/// Where a document came from.
+struct ManifestSource {
+  std::string file;
+  int index = -1;  ///< 0-based among the file's non-empty documents; -1 for the file itself
+  int line = 0;    ///< 1-based line of the problem or the document's start; 0 when unknown
+};
+
+struct LoadedManifest {
+  ManifestSource source;
+  model::Manifest manifest;
+};
+
+struct ManifestProblem {
+  ManifestSource source;
+  std::string kind;  ///< empty when unknown
+  std::string name;  ///< empty when unknown
+  std::string message;
+
+  /// "FILE:LINE: document N (Kind/name): spec.x: Invalid value: ...: reason"
+  std::string to_string() const;
+};
+
+struct ManifestSet {
+  std::vector<LoadedManifest> manifests;  ///< every valid document, in file order
+  std::vector<ManifestProblem> problems;  ///< one entry per problem
+  size_t files_read = 0;
+  size_t documents_seen = 0;
+};
+
+struct LoadOptions {
+  bool recursive = false;  ///< also descend into sub-directories of a directory
+};
+
+/// Loads every path: a file is read whatever its name; a directory contributes its *.yaml, *.yml
+/// and *.json files in name order. A missing or unreadable path is a problem, like a bad
+/// document. Two profiles with one clusterID, or two documents of one kind and name, are
+/// problems for the later one; the first stays accepted.
+ManifestSet load_manifests(const std::vector<std::string>& paths, const LoadOptions& options = {});
+
+/// Loads one in-memory stream as if it were the file `file_name`.
+void load_manifest_text(std::string_view text, const std::string& file_name, ManifestSet& into);
+
+}  // namespace unisched::runtime

@@ -1,0 +1,31 @@
+// Locates ../shared data for tests. The path comes from UNISCHED_SHARED (ctest sets it to the
+// folder beside the checkout); tests that need it are skipped with a message when it is absent.
+#pragma once
+
+#include <boost/test/unit_test.hpp>
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+
+namespace unisched::testing {
+
+inline std::filesystem::path shared_path(const std::string& relative) {
+  const char* root = std::getenv("UNISCHED_SHARED");
+  return root == nullptr ? std::filesystem::path() : std::filesystem::path(root) / relative;
+}
+
+/// Boost.Test precondition: the test runs only when shared/`relative` exists.
+struct SharedFileAvailable {
+  std::string relative;
+  boost::test_tools::assertion_result operator()(boost::unit_test::test_unit_id) const {
+    const auto path = shared_path(relative);
+    boost::test_tools::assertion_result result(!path.empty() && std::filesystem::exists(path));
+    if (!result) {
+      result.message() << "skipped: shared data '" << relative
+                       << "' not found (set UNISCHED_SHARED to the shared/ folder)";
+    }
+    return result;
+  }
+};
+
+}  // namespace unisched::testing

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Usage: tools/dev.sh run [unisched flags...] | test | build
+#   run    install what is missing, build, and run the main job (extra arguments go to it)
+#   test   install what is missing, build, and run every test with ctest
+#   build  install what is missing and build
+# Works on a fresh Debian 12 machine as root: missing packages come from apt-get, nothing else is
+# downloaded. Build output goes to ./build (override with UNISCHED_BUILD_DIR).
+set -euo pipefail
+
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build_dir=${UNISCHED_BUILD_DIR:-"$repo/build"}
+packages=(
+  cmake ninja-build g++ ccache pkg-config libssl-dev
+  libcaf-dev libprotobuf-dev protobuf-compiler libgrpc++-dev protobuf-compiler-grpc
+  libabsl-dev libspdlog-dev libboost-test-dev libyaml-cpp-dev
+)
+
+log() { printf '[dev] %s\n' "$*" >&2; }
+
+install_missing() {
+  local missing=() package
+  for package in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'ok installed' ||
+      missing+=("$package")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  local sudo=()
+  [ "$(id -u)" -eq 0 ] || sudo=(sudo)
+  log "installing ${missing[*]}"
+  "${sudo[@]}" apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends \
+    "${missing[@]}" >/dev/null
+}
+
+build() {
+  install_missing
+  log "configuring and building in $build_dir"
+  cmake -S "$repo" -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+  cmake --build "$build_dir" --parallel "$(nproc)"
+}
+
+command=${1:-}
+[ $# -gt 0 ] && shift
+case "$command" in
+  run)
+    build
+    main_job=(validate -f "$repo/config")
+    [ $# -gt 0 ] && main_job=("$@")
+    log "running: unisched ${main_job[*]}"
+    "$build_dir/tools/unisched/unisched" "${main_job[@]}"
+    ;;
+  test)
+    build
+    ctest --test-dir "$build_dir" --output-on-failure --parallel "$(nproc)" --timeout 600
+    ;;
+  build)
+    build
+    ;;
+  *)
+    sed -n '2,8p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
+    exit 2
+    ;;
+esac

@@ -1,0 +1,11 @@
+// Every verb of the unisched binary, one file each.
+#pragma once
+
+#include "tools/unisched/cli.hpp"
+
+namespace unisched::cli {
+
+Verb validate_verb();
+Verb version_verb();
+
+}  // namespace unisched::cli
