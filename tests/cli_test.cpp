@@ -1,0 +1,132 @@
+// Runs the unisched binary as a user would and checks exit codes and output.
+#include <boost/test/unit_test.hpp>
+#include <cstdlib>
+#include <sys/wait.h>
+
+#include "tests/test_files.hpp"
+
+using unisched::testing::read_file;
+using unisched::testing::ScratchDirectory;
+
+namespace {
+
+struct RunResult {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+
+RunResult run(const std::string& arguments) {
+  ScratchDirectory dir;
+  const std::string out = dir.path() + "/out";
+  const std::string err = dir.path() + "/err";
+  const std::string command = std::string(UNISCHED_BINARY) + " " + arguments + " >" + out +
+                              " 2>" + err + " </dev/null";
+  const int status = std::system(command.c_str());
+  RunResult result;
+  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  result.out = read_file(out);
+  result.err = read_file(err);
+  return result;
+}
+
+const std::string kSource = UNISCHED_SOURCE_DIR;
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(cli)
+
+BOOST_AUTO_TEST_CASE(shipped_examples_all_validate) {
+  const auto result = run("validate -R -f " + kSource + "/config");
+  BOOST_TEST(result.exit_code == 0, result.err);
+  BOOST_TEST(result.out.find("ClusterResourceProfile/gpu-cluster-a valid") != std::string::npos);
+  BOOST_TEST(result.out.find("9 of 9 documents valid in 6 files; 0 problems") != std::string::npos,
+             result.out);
+}
+
+BOOST_AUTO_TEST_CASE(problems_exit_1_with_one_line_each) {
+  const std::string fixture = kSource + "/tests/data/mixed.yaml";
+  const auto result = run("validate --log-level=off -f " + fixture);
+  BOOST_TEST(result.exit_code == 1);
+  BOOST_TEST(result.err.find(fixture + ":19: document 1 (ClusterResourceProfile/bad): "
+                                       "spec.compute.cpu: Invalid value: \"-4\"") !=
+                 std::string::npos,
+             result.err);
+  BOOST_TEST(result.err.find("spec.accelerators[0].count") != std::string::npos);
+  BOOST_TEST(result.err.find("document 2: (document): Invalid value: malformed YAML") !=
+             std::string::npos);
+  // The valid documents are still accepted.
+  BOOST_TEST(result.out.find("ClusterResourceProfile/good valid") != std::string::npos);
+  BOOST_TEST(result.out.find("SchedulingRequest/ok valid") != std::string::npos);
+  BOOST_TEST(result.out.find("2 of 4 documents valid in 1 files; 3 problems") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(output_yaml_prints_only_valid_documents_in_canonical_form) {
+  const auto result = run("validate --log-level=off -o yaml -f " + kSource + "/tests/data/mixed.yaml");
+  BOOST_TEST(result.exit_code == 1);
+  BOOST_TEST(result.out.find("name: good") != std::string::npos, result.out);
+  BOOST_TEST(result.out.find("name: ok") != std::string::npos);
+  BOOST_TEST(result.out.find("name: bad") == std::string::npos);
+  BOOST_TEST(result.out.find("cpu: \"1\"") != std::string::npos);  // `cpu: 1` printed canonically
+  BOOST_TEST(result.err.find("2 of 4 documents valid") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(output_json_reads_back) {
+  ScratchDirectory dir;
+  const auto first = run("validate --log-level=off -o json -f " + kSource + "/config/profiles");
+  BOOST_TEST_REQUIRE(first.exit_code == 0, first.err);
+  const std::string json = dir.write("all.json", first.out);
+  const auto second = run("validate --log-level=off -o json -f " + json);
+  // A kind: List is not one of ours, so reading it back is refused rather than misread.
+  BOOST_TEST(second.exit_code == 1);
+  BOOST_TEST(second.err.find("kind: Unsupported value: \"List\"") != std::string::npos, second.err);
+}
+
+BOOST_AUTO_TEST_CASE(every_verb_has_help) {
+  for (const char* verb : {"validate", "version"}) {
+    const auto result = run(std::string(verb) + " --help");
+    BOOST_TEST(result.exit_code == 0, verb);
+    BOOST_TEST(result.out.find("Usage:\n  unisched " + std::string(verb)) != std::string::npos,
+               result.out);
+  }
+  const auto top = run("--help");
+  BOOST_TEST(top.exit_code == 0);
+  BOOST_TEST(top.out.find("validate") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(usage_errors_exit_2_and_say_why) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"", "Usage:"},
+      {"frobnicate", "unknown verb \"frobnicate\""},
+      {"validate", "give at least one -f"},
+      {"validate -f", "flag --filename needs a value"},
+      {"validate --bogus", "unknown flag --bogus for 'unisched validate'"},
+      {"validate -f x -o xml", "--output must be yaml or json"},
+      {"validate -f x -o yaml -o json", "--output is given more than once"},
+      {"validate -R=yes -f x", "takes no value"},
+      {"validate stray", "unexpected argument \"stray\""},
+      {"validate -f x --log-level=loud", "--log-level must be"},
+  };
+  for (const auto& [arguments, message] : cases) {
+    const auto result = run(arguments);
+    BOOST_TEST(result.exit_code == 2, "'" << arguments << "'");
+    BOOST_TEST(result.err.find(message) != std::string::npos,
+               "'" << arguments << "' said: " << result.err);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(missing_file_is_a_problem) {
+  const auto result = run("validate --log-level=off -f /nonexistent/profile.yaml");
+  BOOST_TEST(result.exit_code == 1);
+  BOOST_TEST(result.err.find("/nonexistent/profile.yaml: no such file or directory") !=
+             std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(version_names_the_libraries) {
+  const auto result = run("version");
+  BOOST_TEST(result.exit_code == 0);
+  BOOST_TEST(result.out.find("CAF 0.17") != std::string::npos, result.out);
+  BOOST_TEST(result.out.find("gRPC 1.") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_SUITE_END()

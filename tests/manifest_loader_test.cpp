@@ -1,0 +1,90 @@
+#include "runtime/manifest_loader.hpp"
+
+#include <boost/test/unit_test.hpp>
+
+#include "tests/test_files.hpp"
+
+using namespace unisched::runtime;
+using unisched::testing::ScratchDirectory;
+
+namespace {
+
+const std::string kFixture = std::string(UNISCHED_SOURCE_DIR) + "/tests/data/mixed.yaml";
+
+std::string profile(const std::string& name, const std::string& cluster_id) {
+  return "apiVersion: scheduling.cluster.io/v1\nkind: ClusterResourceProfile\nmetadata:\n  name: " +
+         name + "\nspec:\n  clusterID: " + cluster_id + "\n  compute:\n    cpu: 1\n    memory: 1Gi\n";
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(manifest_loader)
+
+BOOST_AUTO_TEST_CASE(bad_documents_do_not_lose_good_ones) {
+  const ManifestSet set = load_manifests({kFixture});
+  BOOST_TEST(set.files_read == 1u);
+  BOOST_TEST(set.documents_seen == 4u);
+  BOOST_TEST_REQUIRE(set.manifests.size() == 2u);
+  BOOST_TEST(unisched::model::name_of(set.manifests[0].manifest) == "good");
+  BOOST_TEST(unisched::model::name_of(set.manifests[1].manifest) == "ok");
+  BOOST_TEST(set.manifests[1].source.index == 3);
+  BOOST_TEST_REQUIRE(set.problems.size() == 3u);
+  BOOST_TEST(set.problems[0].to_string() ==
+             kFixture + ":19: document 1 (ClusterResourceProfile/bad): spec.compute.cpu: "
+                        "Invalid value: \"-4\": must be greater than 0");
+  BOOST_TEST(set.problems[1].to_string() ==
+             kFixture + ":23: document 1 (ClusterResourceProfile/bad): "
+                        "spec.accelerators[0].count: Invalid value: 0: must be greater than or "
+                        "equal to 1");
+  BOOST_TEST(set.problems[2].to_string().find(kFixture + ":2") == 0u, set.problems[2].to_string());
+  BOOST_TEST(set.problems[2].to_string().find("document 2: (document): Invalid value: malformed YAML") !=
+                 std::string::npos,
+             set.problems[2].to_string());
+}
+
+BOOST_AUTO_TEST_CASE(directories_contribute_manifest_files_in_order) {
+  ScratchDirectory dir;
+  dir.write("b.yaml", profile("b", "b"));
+  dir.write("a.yml", profile("a", "a"));
+  dir.write("notes.txt", "not a manifest");
+  dir.write("sub/c.json",
+            R"({"apiVersion":"scheduling.cluster.io/v1","kind":"ClusterResourceProfile",
+                "metadata":{"name":"c"},"spec":{"clusterID":"c","compute":{"cpu":1,"memory":"1Gi"}}})");
+  const ManifestSet flat = load_manifests({dir.path()});
+  BOOST_TEST(flat.problems.empty());
+  BOOST_TEST_REQUIRE(flat.manifests.size() == 2u);
+  BOOST_TEST(unisched::model::name_of(flat.manifests[0].manifest) == "a");
+  const ManifestSet deep = load_manifests({dir.path()}, LoadOptions{true});
+  BOOST_TEST(deep.manifests.size() == 3u);
+}
+
+BOOST_AUTO_TEST_CASE(missing_paths_and_empty_directories_are_problems) {
+  ScratchDirectory dir;
+  const ManifestSet set = load_manifests({dir.path() + "/nope.yaml", dir.path()});
+  BOOST_TEST_REQUIRE(set.problems.size() == 2u);
+  BOOST_TEST(set.problems[0].to_string() == dir.path() + "/nope.yaml: no such file or directory");
+  BOOST_TEST(set.problems[1].to_string().find("holds no .yaml") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(duplicate_identities_keep_the_first) {
+  ScratchDirectory dir;
+  const auto first = dir.write("1.yaml", profile("one", "shared-id"));
+  dir.write("2.yaml", profile("two", "shared-id") + "---\n" + profile("one", "other"));
+  const ManifestSet set = load_manifests({dir.path()});
+  BOOST_TEST_REQUIRE(set.manifests.size() == 1u);
+  BOOST_TEST(unisched::model::name_of(set.manifests[0].manifest) == "one");
+  BOOST_TEST_REQUIRE(set.problems.size() == 2u);
+  BOOST_TEST(set.problems[0].message == "spec.clusterID: Duplicate value: \"shared-id\": already "
+                                        "defined in " + first + " document 0");
+  BOOST_TEST(set.problems[1].message.find("metadata.name: Duplicate value: \"one\"") == 0u);
+}
+
+BOOST_AUTO_TEST_CASE(binary_garbage_is_a_problem_not_a_crash) {
+  ScratchDirectory dir;
+  const auto file = dir.write("garbage.yaml", std::string("\x00\xff\xfe{[:\n\t- ]]", 12));
+  const ManifestSet set = load_manifests({file});
+  BOOST_TEST(set.manifests.empty());
+  BOOST_TEST(!set.problems.empty());
+}
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,0 +1,134 @@
+#include "model/scheduling_request.hpp"
+
+#include <boost/test/unit_test.hpp>
+
+#include "tests/manifest_helpers.hpp"
+
+using namespace unisched::model;
+using unisched::testing::decode;
+using unisched::testing::error_at;
+using unisched::testing::expect_single_error;
+using unisched::testing::with;
+
+namespace {
+
+const std::string kBase = R"(apiVersion: scheduling.cluster.io/v1
+kind: SchedulingRequest
+metadata:
+  name: train
+spec:
+  replicas: 2
+  resources:
+    cpu: "8"
+    memory: 64Gi
+    accelerators:
+      - model: A100
+        count: 4
+        minMemoryPerGPU: 40Gi
+        topology: NVLink
+    hostPorts: [8080, 8081]
+  placement:
+    affinity:
+      regions: [us-west]
+    antiAffinity:
+      zones: [us-west-1c]
+    maxLatency: "<=1ms"
+    storage:
+      class: ssd
+  distribution:
+    mode: Spread
+    gang: true
+    weights:
+      - cluster: a
+        weight: 2
+)";
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(scheduling_request)
+
+BOOST_AUTO_TEST_CASE(full_request_decodes) {
+  const auto decoded = decode(kBase);
+  BOOST_TEST_REQUIRE(decoded.manifest.has_value(), unisched::testing::all_errors(decoded));
+  const SchedulingRequestSpec& spec = std::get<SchedulingRequest>(*decoded.manifest).spec;
+  BOOST_TEST(spec.replicas == 2);
+  BOOST_TEST(spec.priority == 0);
+  BOOST_TEST(*spec.resources.cpu.milli_value() == 8000);
+  BOOST_TEST_REQUIRE(spec.resources.accelerators.size() == 1u);
+  const AcceleratorRequest& gpu = spec.resources.accelerators[0];
+  BOOST_TEST((gpu.type == AcceleratorType::GPU));
+  BOOST_TEST(gpu.count == 4);
+  BOOST_TEST(*gpu.min_memory_per_device->value() == int64_t{40} << 30);
+  BOOST_TEST((*gpu.topology == Interconnect::NVLink));
+  BOOST_TEST(spec.resources.host_ports == (std::vector<int64_t>{8080, 8081}));
+  BOOST_TEST(spec.placement.affinity.regions == std::vector<std::string>{"us-west"});
+  BOOST_TEST(spec.placement.max_latency->max_nanoseconds() == 1'000'000);
+  BOOST_TEST(spec.placement.storage->storage_class == "ssd");
+  BOOST_TEST(spec.distribution.gang);
+  BOOST_TEST(spec.distribution.weights[0].weight == 2);
+}
+
+BOOST_AUTO_TEST_CASE(defaults_for_a_minimal_request) {
+  const auto decoded = decode(
+      "apiVersion: scheduling.cluster.io/v1\nkind: SchedulingRequest\nmetadata:\n  name: m\n"
+      "spec:\n  resources:\n    cpu: 100m\n");
+  BOOST_TEST_REQUIRE(decoded.manifest.has_value(), unisched::testing::all_errors(decoded));
+  const SchedulingRequestSpec& spec = std::get<SchedulingRequest>(*decoded.manifest).spec;
+  BOOST_TEST(spec.replicas == 1);
+  BOOST_TEST((spec.distribution.mode == DistributionMode::Spread));
+  BOOST_TEST(!spec.distribution.gang);
+  BOOST_TEST(spec.resources.memory.is_zero());
+}
+
+BOOST_AUTO_TEST_CASE(resources_are_required) {
+  expect_single_error(
+      "apiVersion: scheduling.cluster.io/v1\nkind: SchedulingRequest\nmetadata:\n  name: m\n"
+      "spec:\n  replicas: 1\n",
+      "spec.resources", FieldErrorType::Required, "Required value");
+}
+
+BOOST_AUTO_TEST_CASE(ranges) {
+  expect_single_error(with(kBase, "replicas: 2", "replicas: 0"), "spec.replicas",
+                      FieldErrorType::Invalid, "greater than or equal to 1");
+  expect_single_error(with(kBase, "replicas: 2", "replicas: 2\n  priority: 3000000000"),
+                      "spec.priority", FieldErrorType::Invalid, "less than or equal to 2147483647");
+  expect_single_error(with(kBase, "[8080, 8081]", "[8080, 70000]"),
+                      "spec.resources.hostPorts[1]", FieldErrorType::Invalid, "65535");
+  expect_single_error(with(kBase, "[8080, 8081]", "[8080, \"http\"]"),
+                      "spec.resources.hostPorts[1]", FieldErrorType::TypeInvalid, "expected integer");
+  expect_single_error(with(kBase, "cpu: \"8\"", "cpu: \"-8\""), "spec.resources.cpu",
+                      FieldErrorType::Invalid, "greater than or equal to 0");
+  expect_single_error(with(kBase, "minMemoryPerGPU: 40Gi", "minMemoryPerGPU: \"0\""),
+                      "spec.resources.accelerators[0].minMemoryPerGPU", FieldErrorType::Invalid,
+                      "greater than 0");
+}
+
+BOOST_AUTO_TEST_CASE(duplicates) {
+  expect_single_error(with(kBase, "[8080, 8081]", "[8080, 8080]"), "spec.resources.hostPorts[1]",
+                      FieldErrorType::Duplicate, "8080");
+  expect_single_error(with(kBase, "        weight: 2\n",
+                           "        weight: 2\n      - cluster: a\n        weight: 1\n"),
+                      "spec.distribution.weights[1].cluster", FieldErrorType::Duplicate, "\"a\"");
+}
+
+BOOST_AUTO_TEST_CASE(contradictions_are_forbidden) {
+  expect_single_error(with(kBase, "zones: [us-west-1c]", "regions: [us-west]"),
+                      "spec.placement.antiAffinity.regions[0]", FieldErrorType::Forbidden,
+                      "also required by spec.placement.affinity.regions");
+  expect_single_error(with(kBase, "mode: Spread", "mode: Together"), "spec.distribution.weights",
+                      FieldErrorType::Forbidden, "only to mode Spread");
+}
+
+BOOST_AUTO_TEST_CASE(wrong_values_and_unknown_fields) {
+  expect_single_error(with(kBase, "mode: Spread", "mode: Gang"), "spec.distribution.mode",
+                      FieldErrorType::NotSupported, "\"Spread\", \"Together\"");
+  expect_single_error(with(kBase, "gang: true", "gang: \"yes\""), "spec.distribution.gang",
+                      FieldErrorType::TypeInvalid, "expected boolean");
+  expect_single_error(with(kBase, "maxLatency", "maxLatancy"), "spec.placement.maxLatancy",
+                      FieldErrorType::UnknownField, "did you mean \"maxLatency\"");
+  expect_single_error(with(kBase, "regions: [us-west]", "regions: [Us West]"),
+                      "spec.placement.affinity.regions[0]", FieldErrorType::Invalid,
+                      "a valid label");
+}
+
+BOOST_AUTO_TEST_SUITE_END()
