@@ -19,6 +19,8 @@ const char* type_name(FieldErrorType type) {
       return "Unknown field";
     case FieldErrorType::Forbidden:
       return "Forbidden";
+    case FieldErrorType::Malformed:
+      return "Malformed YAML";
   }
   return "Invalid value";
 }
@@ -26,8 +28,7 @@ const char* type_name(FieldErrorType type) {
 }  // namespace
 
 std::string FieldError::to_string() const {
-  std::string text = path.empty() ? std::string("(document)") : path;
-  text += ": ";
+  std::string text = path.empty() ? std::string() : path + ": ";
   text += type_name(type);
   if (!value.empty()) {
     text += ": " + value;

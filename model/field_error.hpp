@@ -16,6 +16,7 @@ enum class FieldErrorType {
   Duplicate,     ///< "Duplicate value": a key or list entry given twice.
   UnknownField,  ///< "Unknown field": not in the schema; rejected, never ignored.
   Forbidden,     ///< "Forbidden": not allowed together with another field.
+  Malformed,     ///< "Malformed YAML": the text is not YAML at all (no field to name).
 };
 
 struct FieldError {

@@ -87,7 +87,7 @@ DecodedManifest decode_manifest(const DocumentText& document) {
   } catch (const YAML::Exception& error) {
     const int line = error.mark.line >= 0 ? document.first_line + error.mark.line : document.first_line;
     out.errors.push_back(
-        FieldError{FieldErrorType::Invalid, {}, {}, "malformed YAML: " + error.msg, line});
+        FieldError{FieldErrorType::Malformed, {}, {}, error.msg, line});
     return out;
   }
   if (root.IsNull()) {

@@ -53,7 +53,7 @@ BOOST_AUTO_TEST_CASE(problems_exit_1_with_one_line_each) {
                  std::string::npos,
              result.err);
   BOOST_TEST(result.err.find("spec.accelerators[0].count") != std::string::npos);
-  BOOST_TEST(result.err.find("document 2: (document): Invalid value: malformed YAML") !=
+  BOOST_TEST(result.err.find("document 2: Malformed YAML: end of map flow not found") !=
              std::string::npos);
   // The valid documents are still accepted.
   BOOST_TEST(result.out.find("ClusterResourceProfile/good valid") != std::string::npos);

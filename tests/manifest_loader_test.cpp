@@ -37,7 +37,7 @@ BOOST_AUTO_TEST_CASE(bad_documents_do_not_lose_good_ones) {
                         "spec.accelerators[0].count: Invalid value: 0: must be greater than or "
                         "equal to 1");
   BOOST_TEST(set.problems[2].to_string().find(kFixture + ":2") == 0u, set.problems[2].to_string());
-  BOOST_TEST(set.problems[2].to_string().find("document 2: (document): Invalid value: malformed YAML") !=
+  BOOST_TEST(set.problems[2].to_string().find("document 2: Malformed YAML: end of map flow not found") !=
                  std::string::npos,
              set.problems[2].to_string());
 }

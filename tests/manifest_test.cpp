@@ -40,7 +40,8 @@ BOOST_AUTO_TEST_CASE(comment_only_documents_are_empty) {
 BOOST_AUTO_TEST_CASE(malformed_yaml_is_reported_with_its_line) {
   const auto decoded = decode_manifest({"a: 1\nb: [unclosed\nc: 3\n", 10});
   BOOST_TEST_REQUIRE(decoded.errors.size() == 1u);
-  BOOST_TEST(decoded.errors[0].to_string().find("malformed YAML") != std::string::npos);
+  BOOST_TEST((decoded.errors[0].type == FieldErrorType::Malformed));
+  BOOST_TEST(decoded.errors[0].to_string().rfind("Malformed YAML: ", 0) == 0u, decoded.errors[0].to_string());
   BOOST_TEST(decoded.errors[0].line >= 11);
   BOOST_TEST(!decoded.manifest.has_value());
 }
