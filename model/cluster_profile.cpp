@@ -88,7 +88,8 @@ GroupTotals sum_node_groups(const std::vector<NodeGroupSpec>& groups) {
 }
 
 /// Fills totals the author left out from the node groups, and checks the ones given against them.
-void reconcile_with_node_groups(ClusterProfileSpec& spec, const FieldPath& path, Validation& check) {
+void reconcile_with_node_groups(ClusterProfileSpec& spec, const FieldPath& path,
+                                Validation& check) {
   const GroupTotals totals = sum_node_groups(spec.node_groups);
   const std::string groups_say = "must equal the total over spec.nodeGroups (";
   const auto cpu_milli = Quantity::from_nanos(totals.cpu_nanos).milli_value();
@@ -162,16 +163,18 @@ FieldErrors validate_and_default(ClusterResourceProfile& profile) {
   const FieldPath path("spec");
   check.name(spec.cluster_id, path.child("clusterID"), check_dns1123_label, true);
   if (!spec.kubernetes_version.empty() && !is_kubernetes_version(spec.kubernetes_version)) {
-    check.invalid(path.child("kubernetesVersion"), quoted(spec.kubernetes_version),
-                  "must look like \"v1.29.4\" or \"1.29\" (an optional -/+ build suffix is allowed)");
+    check.invalid(
+        path.child("kubernetesVersion"), quoted(spec.kubernetes_version),
+        "must look like \"v1.29.4\" or \"1.29\" (an optional -/+ build suffix is allowed)");
   }
   check.name(spec.network_plugin, path.child("networkPlugin"), check_dns1123_label, false);
   if (spec.compute) {
     check.cpu(spec.compute->cpu, path.child("compute").child("cpu"), true);
     check.bytes(spec.compute->memory, path.child("compute").child("memory"), true);
   } else if (spec.node_groups.empty()) {
-    check.required(path.child("compute"), "give cluster totals here, or describe the nodes in "
-                                          "spec.nodeGroups and the totals are derived");
+    check.required(path.child("compute"),
+                   "give cluster totals here, or describe the nodes in "
+                   "spec.nodeGroups and the totals are derived");
   }
   std::set<std::pair<AcceleratorType, std::string>> accelerator_keys;
   for (size_t i = 0; i < spec.accelerators.size(); ++i) {
@@ -185,7 +188,8 @@ FieldErrors validate_and_default(ClusterResourceProfile& profile) {
   std::set<std::string> storage_classes;
   for (size_t i = 0; i < spec.storage.size(); ++i) {
     const FieldPath storage = path.child("storage").index(i);
-    check.name(spec.storage[i].storage_class, storage.child("class"), check_dns1123_subdomain, true);
+    check.name(spec.storage[i].storage_class, storage.child("class"), check_dns1123_subdomain,
+               true);
     check.bytes(spec.storage[i].capacity, storage.child("capacity"), false);
     if (!storage_classes.insert(spec.storage[i].storage_class).second) {
       check.add(FieldErrorType::Duplicate, storage.child("class"),
@@ -204,7 +208,8 @@ FieldErrors validate_and_default(ClusterResourceProfile& profile) {
     const FieldPath group = path.child("nodeGroups").index(i);
     validate_node_group(spec.node_groups[i], group, check);
     if (!group_names.insert(spec.node_groups[i].name).second) {
-      check.add(FieldErrorType::Duplicate, group.child("name"), quoted(spec.node_groups[i].name), {});
+      check.add(FieldErrorType::Duplicate, group.child("name"), quoted(spec.node_groups[i].name),
+                {});
     }
   }
   // Totals are compared with node groups only once every number in them is known to be sane.

@@ -19,8 +19,8 @@ struct ComputeSpec {
 };
 
 struct NetworkSpec {
-  std::optional<Bandwidth> bandwidth;  ///< e.g. "100Gbps"
-  std::optional<LatencyBound> latency; ///< e.g. "<1ms"
+  std::optional<Bandwidth> bandwidth;   ///< e.g. "100Gbps"
+  std::optional<LatencyBound> latency;  ///< e.g. "<1ms"
 };
 
 struct StorageSpec {
@@ -42,33 +42,33 @@ struct Taint {
 
 /// The resources of each node of a node group.
 struct NodeShape {
-  Quantity cpu;                              ///< required, > 0
-  Quantity memory;                           ///< required, > 0
-  std::vector<AcceleratorSpec> accelerators; ///< count is per node
-  int64_t max_pods = 110;                    ///< default 110, as the kubelet's
+  Quantity cpu;                               ///< required, > 0
+  Quantity memory;                            ///< required, > 0
+  std::vector<AcceleratorSpec> accelerators;  ///< count is per node
+  int64_t max_pods = 110;                     ///< default 110, as the kubelet's
 };
 
 struct NodeGroupSpec {
-  std::string name;                          ///< required, DNS-1123 label, unique
-  int64_t count = 0;                         ///< required, >= 1
-  std::optional<MachineType> machine_type;   ///< default: spec.machineType
-  std::string zone;                          ///< default: spec.topology.zone
-  NodeShape node;                            ///< required
-  std::map<std::string, std::string> labels; ///< node labels
+  std::string name;                           ///< required, DNS-1123 label, unique
+  int64_t count = 0;                          ///< required, >= 1
+  std::optional<MachineType> machine_type;    ///< default: spec.machineType
+  std::string zone;                           ///< default: spec.topology.zone
+  NodeShape node;                             ///< required
+  std::map<std::string, std::string> labels;  ///< node labels
   std::vector<Taint> taints;
 };
 
 struct ClusterProfileSpec {
-  std::string cluster_id;                     ///< manifest field clusterID, required, DNS-1123 label
-  std::string kubernetes_version;             ///< "v1.29.4" or "1.29"; empty when not Kubernetes
-  std::string network_plugin;                 ///< e.g. "cilium"; DNS-1123 label
+  std::string cluster_id;          ///< manifest field clusterID, required, DNS-1123 label
+  std::string kubernetes_version;  ///< "v1.29.4" or "1.29"; empty when not Kubernetes
+  std::string network_plugin;      ///< e.g. "cilium"; DNS-1123 label
   MachineType machine_type = MachineType::VirtualMachine;  ///< default VirtualMachine
   std::optional<ComputeSpec> compute;         ///< totals; derived from nodeGroups when omitted
   std::vector<AcceleratorSpec> accelerators;  ///< totals; derived from nodeGroups when omitted
   NetworkSpec network;
   std::vector<StorageSpec> storage;
   TopologySpec topology;
-  std::optional<int64_t> node_count;          ///< default: sum of nodeGroups counts, else 1
+  std::optional<int64_t> node_count;  ///< default: sum of nodeGroups counts, else 1
   std::vector<NodeGroupSpec> node_groups;
 };
 

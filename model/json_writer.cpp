@@ -105,6 +105,8 @@ class JsonWriter final : public DocumentWriter {
 
 }  // namespace
 
-std::unique_ptr<DocumentWriter> make_json_writer() { return std::make_unique<JsonWriter>(); }
+std::unique_ptr<DocumentWriter> make_json_writer() {
+  return std::make_unique<JsonWriter>();
+}
 
 }  // namespace unisched::model

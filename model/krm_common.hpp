@@ -16,9 +16,9 @@ namespace unisched::model {
 inline constexpr std::string_view kApiVersion = "scheduling.cluster.io/v1";
 
 struct ObjectMeta {
-  std::string name;                               ///< required, DNS-1123 subdomain
-  std::map<std::string, std::string> labels;      ///< Kubernetes label rules
-  std::map<std::string, std::string> annotations; ///< free-form; keys follow label-key rules
+  std::string name;                                ///< required, DNS-1123 subdomain
+  std::map<std::string, std::string> labels;       ///< Kubernetes label rules
+  std::map<std::string, std::string> annotations;  ///< free-form; keys follow label-key rules
 };
 
 /// The kind of device an accelerator entry counts.

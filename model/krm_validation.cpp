@@ -56,7 +56,8 @@ void Validation::cpu(const Quantity& cpu, const FieldPath& path, bool positive) 
     invalid(path, quoted(cpu.to_string()),
             positive ? "must be greater than 0" : "must be greater than or equal to 0");
   } else if (!cpu.milli_value()) {
-    invalid(path, quoted(cpu.to_string()), "too large: must fit in a signed 64-bit count of millicores");
+    invalid(path, quoted(cpu.to_string()),
+            "too large: must fit in a signed 64-bit count of millicores");
   }
 }
 
@@ -65,7 +66,8 @@ void Validation::bytes(const Quantity& amount, const FieldPath& path, bool posit
     invalid(path, quoted(amount.to_string()),
             positive ? "must be greater than 0" : "must be greater than or equal to 0");
   } else if (!amount.value()) {
-    invalid(path, quoted(amount.to_string()), "too large: must fit in a signed 64-bit count of bytes");
+    invalid(path, quoted(amount.to_string()),
+            "too large: must fit in a signed 64-bit count of bytes");
   }
 }
 

@@ -46,7 +46,8 @@ Expected<LatencyBound, std::string> LatencyBound::parse(std::string_view text) {
 }
 
 std::string LatencyBound::to_string() const {
-  const char* prefix = relation_ == Relation::Below ? "<" : (relation_ == Relation::AtMost ? "<=" : "");
+  const char* prefix =
+      relation_ == Relation::Below ? "<" : (relation_ == Relation::AtMost ? "<=" : "");
   return prefix + format_scaled_number(static_cast<uint64_t>(nanos_), kUnits.data(), kUnits.size());
 }
 

@@ -85,9 +85,9 @@ DecodedManifest decode_manifest(const DocumentText& document) {
   try {
     root = YAML::Load(std::string(document.text));
   } catch (const YAML::Exception& error) {
-    const int line = error.mark.line >= 0 ? document.first_line + error.mark.line : document.first_line;
-    out.errors.push_back(
-        FieldError{FieldErrorType::Malformed, {}, {}, error.msg, line});
+    const int line =
+        error.mark.line >= 0 ? document.first_line + error.mark.line : document.first_line;
+    out.errors.push_back(FieldError{FieldErrorType::Malformed, {}, {}, error.msg, line});
     return out;
   }
   if (root.IsNull()) {

@@ -3,8 +3,12 @@
 namespace unisched::model {
 namespace {
 
-bool is_lower_alnum(char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); }
-bool is_alnum(char c) { return is_lower_alnum(c) || (c >= 'A' && c <= 'Z'); }
+bool is_lower_alnum(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+}
+bool is_alnum(char c) {
+  return is_lower_alnum(c) || (c >= 'A' && c <= 'Z');
+}
 
 bool is_dns1123_label(std::string_view v) {
   if (v.empty() || v.size() > 63 || !is_lower_alnum(v.front()) || !is_lower_alnum(v.back())) {

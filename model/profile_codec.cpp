@@ -20,7 +20,8 @@ NodeGroupSpec decode_node_group(YamlObject& group) {
   }
   spec.labels = group.string_map("labels");
   for (auto& taint : group.objects("taints")) {
-    spec.taints.push_back(Taint{taint.string("key").value_or(""), taint.string("value").value_or(""),
+    spec.taints.push_back(Taint{taint.string("key").value_or(""),
+                                taint.string("value").value_or(""),
                                 taint.string("effect").value_or("")});
     taint.reject_unknown_fields();
   }
@@ -178,7 +179,9 @@ void encode_profile(const ClusterResourceProfile& profile, DocumentWriter& out) 
     out.key("topology");
     out.begin_object();
     const std::pair<const char*, const std::string*> fields[] = {
-        {"region", &topology.region}, {"zone", &topology.zone}, {"nodeGroup", &topology.node_group}};
+        {"region", &topology.region},
+        {"zone", &topology.zone},
+        {"nodeGroup", &topology.node_group}};
     for (const auto& [name, value] : fields) {
       if (!value->empty()) {
         out.field(name, *value);

@@ -34,7 +34,9 @@ struct Suffix {
   QuantityFormat format = QuantityFormat::DecimalSI;
 };
 
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool is_digit(char c) {
+  return c >= '0' && c <= '9';
+}
 
 size_t digit_run(std::string_view text, size_t pos) {
   while (pos < text.size() && is_digit(text[pos])) {
@@ -85,8 +87,16 @@ Expected<Scanned, QuantityError> scan(std::string_view text) {
 
 std::optional<Suffix> interpret(std::string_view suffix) {
   static constexpr std::array<std::pair<std::string_view, int>, 10> decimal = {{
-      {"n", -9}, {"u", -6}, {"m", -3}, {"", 0}, {"k", 3},
-      {"M", 6}, {"G", 9}, {"T", 12}, {"P", 15}, {"E", 18},
+      {"n", -9},
+      {"u", -6},
+      {"m", -3},
+      {"", 0},
+      {"k", 3},
+      {"M", 6},
+      {"G", 9},
+      {"T", 12},
+      {"P", 15},
+      {"E", 18},
   }};
   for (const auto& [name, exponent] : decimal) {
     if (suffix == name) {
@@ -188,13 +198,15 @@ bool kubernetes_keeps_text(const Scanned& scanned, const Suffix& suffix) {
   const std::string shifted = std::string(scanned.num) + std::string(scanned.denom);
   uint64_t value = 0;
   std::from_chars(shifted.data(), shifted.data() + shifted.size(), value);  // <= 18 digits
-  if (value != 0 && multiplier > static_cast<uint64_t>(std::numeric_limits<int64_t>::max()) / value) {
+  if (value != 0 &&
+      multiplier > static_cast<uint64_t>(std::numeric_limits<int64_t>::max()) / value) {
     return false;
   }
   if (suffix.format == QuantityFormat::BinarySI) {
     return (value & 0x07) != 0;
   }
-  const bool ends_in_000 = shifted.size() >= 3 && shifted.compare(shifted.size() - 3, 3, "000") == 0;
+  const bool ends_in_000 =
+      shifted.size() >= 3 && shifted.compare(shifted.size() - 3, 3, "000") == 0;
   return scale % 3 == 0 && !ends_in_000 && shifted[0] != '0';
 }
 

@@ -149,8 +149,8 @@ void decode_spec(YamlObject& spec, SchedulingRequestSpec& out) {
         distribution->enumeration("mode", kDistributionModes).value_or(out.distribution.mode);
     out.distribution.gang = distribution->boolean("gang").value_or(false);
     for (auto& weight : distribution->objects("weights")) {
-      out.distribution.weights.push_back(
-          ClusterWeight{weight.string("cluster").value_or(""), weight.integer("weight", true).value_or(0)});
+      out.distribution.weights.push_back(ClusterWeight{weight.string("cluster").value_or(""),
+                                                       weight.integer("weight", true).value_or(0)});
       weight.reject_unknown_fields();
     }
     distribution->reject_unknown_fields();

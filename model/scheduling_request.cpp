@@ -25,9 +25,9 @@ void validate_selector(const ClusterSelector& selector, const FieldPath& path, V
 }
 
 /// A value both required by affinity and excluded by anti-affinity can never be satisfied.
-void forbid_overlap(const std::vector<std::string>& required, const std::vector<std::string>& excluded,
-                    const FieldPath& excluded_path, const std::string& required_path,
-                    Validation& check) {
+void forbid_overlap(const std::vector<std::string>& required,
+                    const std::vector<std::string>& excluded, const FieldPath& excluded_path,
+                    const std::string& required_path, Validation& check) {
   const std::set<std::string> wanted(required.begin(), required.end());
   for (size_t i = 0; i < excluded.size(); ++i) {
     if (wanted.count(excluded[i]) != 0) {
@@ -37,7 +37,8 @@ void forbid_overlap(const std::vector<std::string>& required, const std::vector<
   }
 }
 
-void validate_resources(const ResourceRequest& resources, const FieldPath& path, Validation& check) {
+void validate_resources(const ResourceRequest& resources, const FieldPath& path,
+                        Validation& check) {
   check.cpu(resources.cpu, path.child("cpu"), false);
   check.bytes(resources.memory, path.child("memory"), false);
   std::set<std::pair<AcceleratorType, std::string>> seen;
@@ -77,7 +78,8 @@ void validate_placement(const PlacementSpec& placement, const FieldPath& path, V
                  anti.child("clusters"), affinity + ".clusters", check);
   if (placement.storage) {
     const FieldPath storage = path.child("storage");
-    check.name(placement.storage->storage_class, storage.child("class"), check_dns1123_subdomain, true);
+    check.name(placement.storage->storage_class, storage.child("class"), check_dns1123_subdomain,
+               true);
     if (placement.storage->capacity) {
       check.bytes(*placement.storage->capacity, storage.child("capacity"), false);
     }
@@ -87,8 +89,9 @@ void validate_placement(const PlacementSpec& placement, const FieldPath& path, V
 void validate_distribution(const DistributionSpec& distribution, const FieldPath& path,
                            Validation& check) {
   if (distribution.mode == DistributionMode::Together && !distribution.weights.empty()) {
-    check.add(FieldErrorType::Forbidden, path.child("weights"), {},
-              "weights apply only to mode Spread; mode Together keeps every replica in one cluster");
+    check.add(
+        FieldErrorType::Forbidden, path.child("weights"), {},
+        "weights apply only to mode Spread; mode Together keeps every replica in one cluster");
   }
   std::set<std::string> clusters;
   for (size_t i = 0; i < distribution.weights.size(); ++i) {

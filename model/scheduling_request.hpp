@@ -13,19 +13,19 @@
 namespace unisched::model {
 
 struct AcceleratorRequest {
-  AcceleratorType type = AcceleratorType::GPU;  ///< default GPU
-  std::string model;                            ///< empty: any model of this type
-  int64_t count = 0;                            ///< required, >= 1, all on one node
-  std::optional<Quantity> min_memory_per_device;///< manifest field minMemoryPerGPU
-  std::optional<Interconnect> topology;         ///< required link between the devices
+  AcceleratorType type = AcceleratorType::GPU;    ///< default GPU
+  std::string model;                              ///< empty: any model of this type
+  int64_t count = 0;                              ///< required, >= 1, all on one node
+  std::optional<Quantity> min_memory_per_device;  ///< manifest field minMemoryPerGPU
+  std::optional<Interconnect> topology;           ///< required link between the devices
 };
 
 /// What one replica needs.
 struct ResourceRequest {
-  Quantity cpu;                                ///< >= 0
-  Quantity memory;                             ///< >= 0
+  Quantity cpu;     ///< >= 0
+  Quantity memory;  ///< >= 0
   std::vector<AcceleratorRequest> accelerators;
-  std::vector<int64_t> host_ports;             ///< 1..65535, unique
+  std::vector<int64_t> host_ports;  ///< 1..65535, unique
 };
 
 /// A set of regions, zones and clusters; an empty list matches anything.
@@ -72,9 +72,9 @@ struct DistributionSpec {
 };
 
 struct SchedulingRequestSpec {
-  int64_t replicas = 1;     ///< default 1, 1..100000
-  int64_t priority = 0;     ///< default 0, a 32-bit integer; higher is scheduled first
-  ResourceRequest resources;///< required
+  int64_t replicas = 1;       ///< default 1, 1..100000
+  int64_t priority = 0;       ///< default 0, a 32-bit integer; higher is scheduled first
+  ResourceRequest resources;  ///< required
   PlacementSpec placement;
   DistributionSpec distribution;
 };

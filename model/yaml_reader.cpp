@@ -11,8 +11,8 @@ bool is_match(const std::string& text, std::initializer_list<const char*> words)
 }
 
 bool all_digits(std::string_view text) {
-  return !text.empty() && std::all_of(text.begin(), text.end(),
-                                      [](char c) { return c >= '0' && c <= '9'; });
+  return !text.empty() &&
+         std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
 
 bool is_integer_text(std::string_view text) {

@@ -12,7 +12,9 @@ class YamlWriter final : public DocumentWriter {
   void end_object() override { out_ << YAML::EndMap; }
   void begin_list() override { out_ << YAML::BeginSeq; }
   void end_list() override { out_ << YAML::EndSeq; }
-  void key(std::string_view name) override { out_ << YAML::Key << std::string(name) << YAML::Value; }
+  void key(std::string_view name) override {
+    out_ << YAML::Key << std::string(name) << YAML::Value;
+  }
   void string(std::string_view value) override {
     const std::string text(value);
     if (plain_scalar_is_not_string(text)) {
@@ -32,6 +34,8 @@ class YamlWriter final : public DocumentWriter {
 
 }  // namespace
 
-std::unique_ptr<DocumentWriter> make_yaml_writer() { return std::make_unique<YamlWriter>(); }
+std::unique_ptr<DocumentWriter> make_yaml_writer() {
+  return std::make_unique<YamlWriter>();
+}
 
 }  // namespace unisched::model

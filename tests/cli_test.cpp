@@ -1,7 +1,7 @@
 // Runs the unisched binary as a user would and checks exit codes and output.
+#include <sys/wait.h>
 #include <boost/test/unit_test.hpp>
 #include <cstdlib>
-#include <sys/wait.h>
 
 #include "tests/test_files.hpp"
 
@@ -20,8 +20,8 @@ RunResult run(const std::string& arguments) {
   ScratchDirectory dir;
   const std::string out = dir.path() + "/out";
   const std::string err = dir.path() + "/err";
-  const std::string command = std::string(UNISCHED_BINARY) + " " + arguments + " >" + out +
-                              " 2>" + err + " </dev/null";
+  const std::string command =
+      std::string(UNISCHED_BINARY) + " " + arguments + " >" + out + " 2>" + err + " </dev/null";
   const int status = std::system(command.c_str());
   RunResult result;
   result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -48,10 +48,10 @@ BOOST_AUTO_TEST_CASE(problems_exit_1_with_one_line_each) {
   const std::string fixture = kSource + "/tests/data/mixed.yaml";
   const auto result = run("validate --log-level=off -f " + fixture);
   BOOST_TEST(result.exit_code == 1);
-  BOOST_TEST(result.err.find(fixture + ":19: document 1 (ClusterResourceProfile/bad): "
-                                       "spec.compute.cpu: Invalid value: \"-4\"") !=
-                 std::string::npos,
-             result.err);
+  BOOST_TEST(
+      result.err.find(fixture + ":19: document 1 (ClusterResourceProfile/bad): "
+                                "spec.compute.cpu: Invalid value: \"-4\"") != std::string::npos,
+      result.err);
   BOOST_TEST(result.err.find("spec.accelerators[0].count") != std::string::npos);
   BOOST_TEST(result.err.find("document 2: Malformed YAML: end of map flow not found") !=
              std::string::npos);
@@ -62,7 +62,8 @@ BOOST_AUTO_TEST_CASE(problems_exit_1_with_one_line_each) {
 }
 
 BOOST_AUTO_TEST_CASE(output_yaml_prints_only_valid_documents_in_canonical_form) {
-  const auto result = run("validate --log-level=off -o yaml -f " + kSource + "/tests/data/mixed.yaml");
+  const auto result =
+      run("validate --log-level=off -o yaml -f " + kSource + "/tests/data/mixed.yaml");
   BOOST_TEST(result.exit_code == 1);
   BOOST_TEST(result.out.find("name: good") != std::string::npos, result.out);
   BOOST_TEST(result.out.find("name: ok") != std::string::npos);

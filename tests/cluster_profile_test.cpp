@@ -149,7 +149,8 @@ BOOST_AUTO_TEST_CASE(profile_without_compute_or_groups_is_refused) {
 
 BOOST_AUTO_TEST_CASE(wrong_types_are_named) {
   expect_single_error(with(kBase, "count: 8", "count: \"8\""), "spec.accelerators[0].count",
-                      FieldErrorType::TypeInvalid, "expected integer, got string (remove the quotes)");
+                      FieldErrorType::TypeInvalid,
+                      "expected integer, got string (remove the quotes)");
   expect_single_error(with(kBase, "clusterID: test", "clusterID: 42"), "spec.clusterID",
                       FieldErrorType::TypeInvalid, "expected string, got integer");
   expect_single_error(with(kBase, "count: 8", "count: 8.5"), "spec.accelerators[0].count",
@@ -182,9 +183,9 @@ BOOST_AUTO_TEST_CASE(quantities_bad_negative_and_overflowing) {
 BOOST_AUTO_TEST_CASE(unknown_fields_are_rejected_with_a_suggestion) {
   expect_single_error(with(kBase, "  compute:", "  computee:"), "spec.computee",
                       FieldErrorType::UnknownField, "did you mean \"compute\"");
-  expect_single_error(with(kBase, "    - model: A10\n", "    - model: A10\n      topolgy: NVLink\n"),
-                      "spec.accelerators[0].topolgy", FieldErrorType::UnknownField,
-                      "did you mean \"topology\"");
+  expect_single_error(
+      with(kBase, "    - model: A10\n", "    - model: A10\n      topolgy: NVLink\n"),
+      "spec.accelerators[0].topolgy", FieldErrorType::UnknownField, "did you mean \"topology\"");
   // A misspelt required field is both missing and unknown; both are said.
   const auto misspelt = decode(with(kBase, "memoryPerGPU", "memoryPerGpu"));
   BOOST_TEST(misspelt.errors.size() == 2u);
@@ -220,9 +221,10 @@ BOOST_AUTO_TEST_CASE(required_fields) {
 }
 
 BOOST_AUTO_TEST_CASE(enumerations_list_their_values) {
-  expect_single_error(with(kBase, "    - model: A10\n", "    - model: A10\n      topology: NVlink\n"),
-                      "spec.accelerators[0].topology", FieldErrorType::NotSupported,
-                      "supported values: \"PCIe\", \"NVLink\", \"NVSwitch\", \"XGMI\"");
+  expect_single_error(
+      with(kBase, "    - model: A10\n", "    - model: A10\n      topology: NVlink\n"),
+      "spec.accelerators[0].topology", FieldErrorType::NotSupported,
+      "supported values: \"PCIe\", \"NVLink\", \"NVSwitch\", \"XGMI\"");
   expect_single_error(with(kBase, "  clusterID: test\n", "  clusterID: test\n  machineType: vm\n"),
                       "spec.machineType", FieldErrorType::NotSupported, "\"VirtualMachine\"");
 }
@@ -230,8 +232,9 @@ BOOST_AUTO_TEST_CASE(enumerations_list_their_values) {
 BOOST_AUTO_TEST_CASE(names_versions_and_network_values) {
   expect_single_error(with(kBase, "clusterID: test", "clusterID: Test_1"), "spec.clusterID",
                       FieldErrorType::Invalid, "RFC 1123 label");
-  expect_single_error(with(kBase, "  clusterID: test\n", "  clusterID: test\n  kubernetesVersion: latest\n"),
-                      "spec.kubernetesVersion", FieldErrorType::Invalid, "v1.29.4");
+  expect_single_error(
+      with(kBase, "  clusterID: test\n", "  clusterID: test\n  kubernetesVersion: latest\n"),
+      "spec.kubernetesVersion", FieldErrorType::Invalid, "v1.29.4");
   expect_single_error(kBase + "  network:\n    bandwidth: 10GB/s\n", "spec.network.bandwidth",
                       FieldErrorType::Invalid, "unknown bandwidth unit");
   expect_single_error(kBase + "  network:\n    latency: \">1ms\"\n", "spec.network.latency",

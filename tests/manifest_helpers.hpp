@@ -35,8 +35,8 @@ inline std::string all_errors(const model::DecodedManifest& decoded) {
 inline void expect_single_error(const std::string& yaml, const std::string& path,
                                 model::FieldErrorType type, const std::string& needle) {
   const auto decoded = decode(yaml);
-  BOOST_TEST_REQUIRE(decoded.errors.size() == 1u, "expected one error at " << path << ", got:"
-                                                                          << all_errors(decoded));
+  BOOST_TEST_REQUIRE(decoded.errors.size() == 1u,
+                     "expected one error at " << path << ", got:" << all_errors(decoded));
   const auto& error = decoded.errors.front();
   BOOST_TEST(error.path == path);
   BOOST_TEST(static_cast<int>(error.type) == static_cast<int>(type), error.to_string());

@@ -13,7 +13,8 @@ const std::string kFixture = std::string(UNISCHED_SOURCE_DIR) + "/tests/data/mix
 
 std::string profile(const std::string& name, const std::string& cluster_id) {
   return "apiVersion: scheduling.cluster.io/v1\nkind: ClusterResourceProfile\nmetadata:\n  name: " +
-         name + "\nspec:\n  clusterID: " + cluster_id + "\n  compute:\n    cpu: 1\n    memory: 1Gi\n";
+         name + "\nspec:\n  clusterID: " + cluster_id +
+         "\n  compute:\n    cpu: 1\n    memory: 1Gi\n";
 }
 
 }  // namespace
@@ -30,15 +31,17 @@ BOOST_AUTO_TEST_CASE(bad_documents_do_not_lose_good_ones) {
   BOOST_TEST(set.manifests[1].source.index == 3);
   BOOST_TEST_REQUIRE(set.problems.size() == 3u);
   BOOST_TEST(set.problems[0].to_string() ==
-             kFixture + ":19: document 1 (ClusterResourceProfile/bad): spec.compute.cpu: "
-                        "Invalid value: \"-4\": must be greater than 0");
+             kFixture +
+                 ":19: document 1 (ClusterResourceProfile/bad): spec.compute.cpu: "
+                 "Invalid value: \"-4\": must be greater than 0");
   BOOST_TEST(set.problems[1].to_string() ==
-             kFixture + ":23: document 1 (ClusterResourceProfile/bad): "
-                        "spec.accelerators[0].count: Invalid value: 0: must be greater than or "
-                        "equal to 1");
+             kFixture +
+                 ":23: document 1 (ClusterResourceProfile/bad): "
+                 "spec.accelerators[0].count: Invalid value: 0: must be greater than or "
+                 "equal to 1");
   BOOST_TEST(set.problems[2].to_string().find(kFixture + ":2") == 0u, set.problems[2].to_string());
-  BOOST_TEST(set.problems[2].to_string().find("document 2: Malformed YAML: end of map flow not found") !=
-                 std::string::npos,
+  BOOST_TEST(set.problems[2].to_string().find(
+                 "document 2: Malformed YAML: end of map flow not found") != std::string::npos,
              set.problems[2].to_string());
 }
 
@@ -74,8 +77,10 @@ BOOST_AUTO_TEST_CASE(duplicate_identities_keep_the_first) {
   BOOST_TEST_REQUIRE(set.manifests.size() == 1u);
   BOOST_TEST(unisched::model::name_of(set.manifests[0].manifest) == "one");
   BOOST_TEST_REQUIRE(set.problems.size() == 2u);
-  BOOST_TEST(set.problems[0].message == "spec.clusterID: Duplicate value: \"shared-id\": already "
-                                        "defined in " + first + " document 0");
+  BOOST_TEST(set.problems[0].message ==
+             "spec.clusterID: Duplicate value: \"shared-id\": already "
+             "defined in " +
+                 first + " document 0");
   BOOST_TEST(set.problems[1].message.find("metadata.name: Duplicate value: \"one\"") == 0u);
 }
 

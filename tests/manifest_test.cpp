@@ -41,7 +41,8 @@ BOOST_AUTO_TEST_CASE(malformed_yaml_is_reported_with_its_line) {
   const auto decoded = decode_manifest({"a: 1\nb: [unclosed\nc: 3\n", 10});
   BOOST_TEST_REQUIRE(decoded.errors.size() == 1u);
   BOOST_TEST((decoded.errors[0].type == FieldErrorType::Malformed));
-  BOOST_TEST(decoded.errors[0].to_string().rfind("Malformed YAML: ", 0) == 0u, decoded.errors[0].to_string());
+  BOOST_TEST(decoded.errors[0].to_string().rfind("Malformed YAML: ", 0) == 0u,
+             decoded.errors[0].to_string());
   BOOST_TEST(decoded.errors[0].line >= 11);
   BOOST_TEST(!decoded.manifest.has_value());
 }
@@ -57,8 +58,8 @@ BOOST_AUTO_TEST_CASE(document_shape_apiversion_and_kind) {
   expect_single_error(unisched::testing::with(kRequest, "kind: SchedulingRequest\n", ""), "kind",
                       FieldErrorType::Required, "Required value");
   expect_single_error(
-      unisched::testing::with(kRequest, "apiVersion: scheduling.cluster.io/v1\n", ""),
-      "apiVersion", FieldErrorType::Required, "Required value");
+      unisched::testing::with(kRequest, "apiVersion: scheduling.cluster.io/v1\n", ""), "apiVersion",
+      FieldErrorType::Required, "Required value");
 }
 
 BOOST_AUTO_TEST_CASE(name_and_kind_are_known_even_for_bad_documents) {

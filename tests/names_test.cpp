@@ -9,7 +9,8 @@ using namespace unisched::model;
 BOOST_AUTO_TEST_SUITE(names)
 
 BOOST_AUTO_TEST_CASE(dns1123_labels) {
-  for (const std::string& good : std::vector<std::string>{"a", "a100-uswest", "0cluster", std::string(63, 'x')}) {
+  for (const std::string& good :
+       std::vector<std::string>{"a", "a100-uswest", "0cluster", std::string(63, 'x')}) {
     BOOST_TEST(check_dns1123_label(good).empty(), good);
   }
   for (const std::string& bad :
@@ -38,7 +39,8 @@ BOOST_AUTO_TEST_CASE(label_keys_and_values) {
   for (const char* good : {"", "us-west", "NVIDIA-A100", "v1.2_3"}) {
     BOOST_TEST(check_label_value(good).empty(), good);
   }
-  for (const std::string& bad : std::vector<std::string>{"-x", "x-", "a b", "a/b", std::string(64, 'v')}) {
+  for (const std::string& bad :
+       std::vector<std::string>{"-x", "x-", "a b", "a/b", std::string(64, 'v')}) {
     BOOST_TEST(!check_label_value(bad).empty(), "'" << bad << "' must be refused");
   }
 }

@@ -18,14 +18,16 @@ BOOST_AUTO_TEST_CASE(bandwidth_from_the_seed) {
 }
 
 BOOST_AUTO_TEST_CASE(bandwidth_rejects_bad_forms) {
-  const char* bad[] = {"", "Gbps", "40", "40 Gbps", "40GB/s", "1.Gbps", ".5Gbps", "1.2.3Gbps",
-                       "1.5bps", "-1Gbps", "99999999999Pbps"};
+  const char* bad[] = {"",       "Gbps",      "40",     "40 Gbps", "40GB/s",         "1.Gbps",
+                       ".5Gbps", "1.2.3Gbps", "1.5bps", "-1Gbps",  "99999999999Pbps"};
   for (const char* text : bad) {
     BOOST_TEST(!Bandwidth::parse(text).has_value(), "'" << text << "' must be rejected");
   }
-  BOOST_TEST(Bandwidth::parse("40GB/s").error() ==
-             "unknown bandwidth unit \"GB/s\": expected one of Pbps, Tbps, Gbps, Mbps, Kbps, kbps, bps");
-  BOOST_TEST(Bandwidth::parse("1.5bps").error() == "bandwidth \"1.5bps\" is not a whole number of bps");
+  BOOST_TEST(
+      Bandwidth::parse("40GB/s").error() ==
+      "unknown bandwidth unit \"GB/s\": expected one of Pbps, Tbps, Gbps, Mbps, Kbps, kbps, bps");
+  BOOST_TEST(Bandwidth::parse("1.5bps").error() ==
+             "bandwidth \"1.5bps\" is not a whole number of bps");
 }
 
 BOOST_AUTO_TEST_CASE(latency_forms_from_the_seed) {

@@ -35,17 +35,27 @@ BOOST_AUTO_TEST_CASE(canonical_forms_from_the_issue) {
 
 BOOST_AUTO_TEST_CASE(every_suffix_scales_exactly) {
   const std::pair<const char*, int64_t> milli_cases[] = {
-      {"1n", 1},           {"999999n", 1},          {"1u", 1},
-      {"1m", 1},           {"1", 1000},             {"1k", 1'000'000},
-      {"1M", 1'000'000'000}, {"1G", 1'000'000'000'000}, {"1T", 1'000'000'000'000'000},
+      {"1n", 1},
+      {"999999n", 1},
+      {"1u", 1},
+      {"1m", 1},
+      {"1", 1000},
+      {"1k", 1'000'000},
+      {"1M", 1'000'000'000},
+      {"1G", 1'000'000'000'000},
+      {"1T", 1'000'000'000'000'000},
       {"1P", 1'000'000'000'000'000'000},
   };
   for (const auto& [text, milli] : milli_cases) {
     BOOST_TEST(*Quantity::parse(text)->milli_value() == milli, text);
   }
   const std::pair<const char*, int64_t> unit_cases[] = {
-      {"1Ki", 1024},           {"1Mi", 1 << 20},          {"1Gi", int64_t{1} << 30},
-      {"1Ti", int64_t{1} << 40}, {"1Pi", int64_t{1} << 50}, {"1Ei", int64_t{1} << 60},
+      {"1Ki", 1024},
+      {"1Mi", 1 << 20},
+      {"1Gi", int64_t{1} << 30},
+      {"1Ti", int64_t{1} << 40},
+      {"1Pi", int64_t{1} << 50},
+      {"1Ei", int64_t{1} << 60},
       {"1E", 1'000'000'000'000'000'000},
   };
   for (const auto& [text, units] : unit_cases) {
@@ -126,8 +136,8 @@ BOOST_AUTO_TEST_SUITE_END()
 BOOST_AUTO_TEST_SUITE(quantity_kubernetes_vectors)
 
 BOOST_AUTO_TEST_CASE(every_line_of_cases_tsv,
-                     *boost::unit_test::precondition(
-                         unisched::testing::SharedFileAvailable{"data/k8s-quantity/cases.tsv"})) {
+                     *boost::unit_test::precondition(unisched::testing::SharedFileAvailable{
+                         "data/k8s-quantity/cases.tsv"})) {
   std::ifstream file(unisched::testing::shared_path("data/k8s-quantity/cases.tsv"));
   std::string line;
   int checked = 0;

@@ -92,10 +92,11 @@ BOOST_AUTO_TEST_CASE(ranges) {
                       FieldErrorType::Invalid, "greater than or equal to 1");
   expect_single_error(with(kBase, "replicas: 2", "replicas: 2\n  priority: 3000000000"),
                       "spec.priority", FieldErrorType::Invalid, "less than or equal to 2147483647");
-  expect_single_error(with(kBase, "[8080, 8081]", "[8080, 70000]"),
-                      "spec.resources.hostPorts[1]", FieldErrorType::Invalid, "65535");
+  expect_single_error(with(kBase, "[8080, 8081]", "[8080, 70000]"), "spec.resources.hostPorts[1]",
+                      FieldErrorType::Invalid, "65535");
   expect_single_error(with(kBase, "[8080, 8081]", "[8080, \"http\"]"),
-                      "spec.resources.hostPorts[1]", FieldErrorType::TypeInvalid, "expected integer");
+                      "spec.resources.hostPorts[1]", FieldErrorType::TypeInvalid,
+                      "expected integer");
   expect_single_error(with(kBase, "cpu: \"8\"", "cpu: \"-8\""), "spec.resources.cpu",
                       FieldErrorType::Invalid, "greater than or equal to 0");
   expect_single_error(with(kBase, "minMemoryPerGPU: 40Gi", "minMemoryPerGPU: \"0\""),

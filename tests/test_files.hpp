@@ -1,11 +1,11 @@
 // A scratch directory for tests that read or run things on files; removed afterwards.
 #pragma once
 
+#include <unistd.h>
 #include <atomic>
 #include <filesystem>
 #include <fstream>
 #include <string>
-#include <unistd.h>
 
 namespace unisched::testing {
 

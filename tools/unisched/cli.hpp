@@ -36,7 +36,9 @@ class ParsedArgs {
   std::vector<std::string> values(const std::string& flag) const;
   const std::vector<std::string>& positional() const { return positional_; }
 
-  void add(const std::string& flag, std::string value) { values_[flag].push_back(std::move(value)); }
+  void add(const std::string& flag, std::string value) {
+    values_[flag].push_back(std::move(value));
+  }
   void add_positional(std::string value) { positional_.push_back(std::move(value)); }
 
  private:

@@ -1,9 +1,9 @@
 // unisched version: this build and the libraries it was built against.
-#include <caf/config.hpp>
 #include <google/protobuf/stubs/common.h>
 #include <grpcpp/grpcpp.h>
 #include <spdlog/version.h>
 #include <yaml-cpp/yaml.h>
+#include <caf/config.hpp>
 
 #include <cstdio>
 
@@ -25,8 +25,9 @@ int run_version(const ParsedArgs&) {
 }  // namespace
 
 Verb version_verb() {
-  return Verb{"version", "Print the versions of unisched and its libraries",
-              "unisched version", {}, {}, run_version};
+  return Verb{
+      "version",  "Print the versions of unisched and its libraries", "unisched version", {}, {},
+      run_version};
 }
 
 }  // namespace unisched::cli
