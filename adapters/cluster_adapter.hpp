@@ -1,0 +1,57 @@
+// The minimal contract a cluster implements to join unisched. An adapter describes its cluster,
+// reports node state (in full, and as changes the way a watch delivers them), and carries out
+// placements. Nothing above an adapter knows a cluster's internals.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "model/cluster_profile.hpp"
+#include "model/node_state.hpp"
+
+namespace unisched::adapters {
+
+/// What a placement takes on one node.
+struct Placement {
+  std::string id;    ///< unique per placement; release() names it
+  std::string node;  ///< the node's name
+  int64_t cpu_milli = 0;
+  int64_t memory_bytes = 0;
+  std::vector<int32_t> devices;  ///< indexes into the node's devices
+  int32_t milli_per_device = model::kWholeDeviceMilli;
+};
+
+enum class PlacementOutcome {
+  Applied,
+  NoSuchNode,     ///< the node is gone
+  Unschedulable,  ///< the node is draining or cordoned
+  DoesNotFit,     ///< not enough free cpu, memory, pods or device share
+  DuplicateId,    ///< a placement with this id is already running
+};
+
+const char* describe(PlacementOutcome outcome);
+
+class ClusterAdapter {
+ public:
+  virtual ~ClusterAdapter() = default;
+
+  /// The cluster as its profile describes it.
+  virtual const model::ClusterResourceProfile& profile() const = 0;
+
+  /// Every node as it is now.
+  virtual std::vector<model::NodeState> list_nodes() const = 0;
+
+  /// The node changes since the previous call, in the order they happened.
+  virtual std::vector<model::NodeChange> poll_changes() = 0;
+
+  /// The cluster's shared resources as they are now.
+  virtual model::ClusterResources resources() const = 0;
+
+  /// Reserves what `placement` names on its node; the change shows in the next poll.
+  virtual PlacementOutcome apply(const Placement& placement) = 0;
+
+  /// Frees a placement's resources; false when no such placement is running.
+  virtual bool release(const std::string& placement_id) = 0;
+};
+
+}  // namespace unisched::adapters

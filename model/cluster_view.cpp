@@ -1,0 +1,214 @@
+#include "model/cluster_view.hpp"
+
+#include <algorithm>
+
+namespace unisched::model {
+namespace {
+
+std::optional<ViewProblem> problem(ViewError error, const std::string& node, std::string detail) {
+  return ViewProblem{error, "node " + quoted(node) + ": " + std::move(detail)};
+}
+
+}  // namespace
+
+const char* describe(ViewError error) {
+  switch (error) {
+    case ViewError::EmptyName:
+      return "node without a name";
+    case ViewError::UnknownNode:
+      return "unknown node";
+    case ViewError::DuplicateNode:
+      return "node already present";
+    case ViewError::NegativeValue:
+      return "negative amount";
+    case ViewError::OverAllocated:
+      return "allocated exceeds allocatable";
+    case ViewError::InvalidDevice:
+      return "invalid device";
+  }
+  return "invalid change";
+}
+
+std::string ViewProblem::to_string() const {
+  return std::string(describe(error)) + ": " + detail;
+}
+
+bool ClusterTotals::operator==(const ClusterTotals& o) const {
+  return nodes == o.nodes && schedulable_nodes == o.schedulable_nodes &&
+         allocatable_cpu_milli == o.allocatable_cpu_milli &&
+         allocated_cpu_milli == o.allocated_cpu_milli &&
+         allocatable_memory_bytes == o.allocatable_memory_bytes &&
+         allocated_memory_bytes == o.allocated_memory_bytes && pods == o.pods;
+}
+
+std::optional<ViewProblem> check_node(const NodeState& node) {
+  if (node.name.empty()) {
+    return ViewProblem{ViewError::EmptyName, "a node change must name its node"};
+  }
+  const std::pair<const char*, int64_t> amounts[] = {
+      {"allocatable_cpu_milli", node.allocatable_cpu_milli},
+      {"allocated_cpu_milli", node.allocated_cpu_milli},
+      {"allocatable_memory_bytes", node.allocatable_memory_bytes},
+      {"allocated_memory_bytes", node.allocated_memory_bytes},
+      {"max_pods", node.max_pods},
+      {"pod_count", node.pod_count},
+  };
+  for (const auto& [field, value] : amounts) {
+    if (value < 0) {
+      return problem(ViewError::NegativeValue, node.name,
+                     std::string(field) + " is " + std::to_string(value));
+    }
+  }
+  if (node.allocated_cpu_milli > node.allocatable_cpu_milli ||
+      node.allocated_memory_bytes > node.allocatable_memory_bytes ||
+      node.pod_count > node.max_pods) {
+    return problem(ViewError::OverAllocated, node.name,
+                   "allocated cpu " + std::to_string(node.allocated_cpu_milli) + "m of " +
+                       std::to_string(node.allocatable_cpu_milli) + "m, memory " +
+                       std::to_string(node.allocated_memory_bytes) + " of " +
+                       std::to_string(node.allocatable_memory_bytes) + " bytes, pods " +
+                       std::to_string(node.pod_count) + " of " + std::to_string(node.max_pods));
+  }
+  for (size_t i = 0; i < node.devices.size(); ++i) {
+    const Device& device = node.devices[i];
+    if (device.model.empty() || device.memory_bytes < 0 || device.allocated_milli < 0 ||
+        device.allocated_milli > kWholeDeviceMilli) {
+      return problem(ViewError::InvalidDevice, node.name,
+                     "device " + std::to_string(i) + " (model " + quoted(device.model) +
+                         ", memory " + std::to_string(device.memory_bytes) + ", allocated " +
+                         std::to_string(device.allocated_milli) + " milli)");
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<ViewProblem> ClusterView::apply(const std::vector<NodeChange>& changes) {
+  // Presence of each touched node as the batch goes, without touching the view.
+  std::unordered_map<std::string, bool> present;
+  for (const NodeChange& change : changes) {
+    if (change.node.name.empty()) {
+      return ViewProblem{ViewError::EmptyName, "a node change must name its node"};
+    }
+    const std::string& name = change.node.name;
+    const auto known = present.find(name);
+    const bool exists = known != present.end() ? known->second : nodes_.count(name) != 0;
+    if (change.kind == NodeChangeKind::Add && exists) {
+      return problem(ViewError::DuplicateNode, name, "added but already present");
+    }
+    if (change.kind != NodeChangeKind::Add && !exists) {
+      return problem(ViewError::UnknownNode, name,
+                     change.kind == NodeChangeKind::Remove ? "removed but not present"
+                                                           : "updated but not present");
+    }
+    if (change.kind != NodeChangeKind::Remove) {
+      if (auto invalid = check_node(change.node)) {
+        return invalid;
+      }
+    }
+    present[name] = change.kind != NodeChangeKind::Remove;
+  }
+  for (const NodeChange& change : changes) {
+    const auto existing = nodes_.find(change.node.name);
+    if (existing != nodes_.end()) {
+      account(existing->second, -1);
+      if (change.kind == NodeChangeKind::Remove) {
+        nodes_.erase(existing);
+        continue;
+      }
+      existing->second = change.node;
+      account(existing->second, +1);
+    } else {
+      account(nodes_.emplace(change.node.name, change.node).first->second, +1);
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<ViewProblem> ClusterView::replace(const std::vector<NodeState>& nodes,
+                                                ClusterResources resources) {
+  ClusterView fresh;
+  std::vector<NodeChange> additions;
+  additions.reserve(nodes.size());
+  for (const NodeState& node : nodes) {
+    additions.push_back(NodeChange{NodeChangeKind::Add, node});
+  }
+  if (auto invalid = fresh.apply(additions)) {
+    return invalid;
+  }
+  fresh.resources_ = std::move(resources);
+  *this = std::move(fresh);
+  return std::nullopt;
+}
+
+const NodeState* ClusterView::find(const std::string& name) const {
+  const auto found = nodes_.find(name);
+  return found == nodes_.end() ? nullptr : &found->second;
+}
+
+std::vector<const NodeState*> ClusterView::sorted_nodes() const {
+  std::vector<const NodeState*> sorted;
+  sorted.reserve(nodes_.size());
+  for (const auto& [name, node] : nodes_) {
+    sorted.push_back(&node);
+  }
+  std::sort(sorted.begin(), sorted.end(),
+            [](const NodeState* a, const NodeState* b) { return a->name < b->name; });
+  return sorted;
+}
+
+std::vector<const NodeState*> ClusterView::nodes_with_free_devices(const std::string& model,
+                                                                   int32_t count) const {
+  std::vector<const NodeState*> found;
+  const auto by_model = free_index_.find(model);
+  if (by_model == free_index_.end()) {
+    return found;
+  }
+  for (auto bucket = by_model->second.lower_bound(count); bucket != by_model->second.end();
+       ++bucket) {
+    for (const std::string& name : bucket->second) {
+      found.push_back(&nodes_.at(name));
+    }
+  }
+  return found;
+}
+
+void ClusterView::account(const NodeState& node, int sign) {
+  totals_.nodes += sign;
+  totals_.schedulable_nodes += node.schedulable ? sign : 0;
+  totals_.allocatable_cpu_milli += sign * node.allocatable_cpu_milli;
+  totals_.allocated_cpu_milli += sign * node.allocated_cpu_milli;
+  totals_.allocatable_memory_bytes += sign * node.allocatable_memory_bytes;
+  totals_.allocated_memory_bytes += sign * node.allocated_memory_bytes;
+  totals_.pods += sign * node.pod_count;
+  std::map<std::string, int32_t> free_per_model;
+  for (const Device& device : node.devices) {
+    AcceleratorTotals& totals = accelerators_[device.model];
+    totals.devices += sign;
+    totals.allocated_milli += sign * device.allocated_milli;
+    const bool free = device.allocated_milli == 0;
+    totals.free_devices += free ? sign : 0;
+    free_per_model[device.model] += free ? 1 : 0;
+  }
+  for (const auto& [model, free] : free_per_model) {
+    if (accelerators_[model].devices == 0) {
+      accelerators_.erase(model);
+    }
+    if (free == 0) {
+      continue;
+    }
+    auto& buckets = free_index_[model];
+    if (sign > 0) {
+      buckets[free].insert(node.name);
+    } else if (auto bucket = buckets.find(free); bucket != buckets.end()) {
+      bucket->second.erase(node.name);
+      if (bucket->second.empty()) {
+        buckets.erase(bucket);
+      }
+      if (buckets.empty()) {
+        free_index_.erase(model);
+      }
+    }
+  }
+}
+
+}  // namespace unisched::model

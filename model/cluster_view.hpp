@@ -1,0 +1,93 @@
+// ClusterView: what the centre knows of one cluster. Per-node state plus the aggregates and
+// indexes a scheduler needs without scanning every node. Changes apply all or nothing.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "model/node_state.hpp"
+
+namespace unisched::model {
+
+/// Why a batch of changes or a snapshot was refused.
+enum class ViewError {
+  EmptyName,      ///< a node without a name
+  UnknownNode,    ///< update or removal of a node the view does not hold
+  DuplicateNode,  ///< addition of a node the view already holds (or twice in one batch)
+  NegativeValue,  ///< a negative amount
+  OverAllocated,  ///< more allocated than allocatable (cpu, memory, pods)
+  InvalidDevice,  ///< a device without a model, or allocated outside 0..1000 milli
+};
+
+const char* describe(ViewError error);
+
+struct ViewProblem {
+  ViewError error;
+  std::string detail;  ///< names the node and the field
+  std::string to_string() const;
+};
+
+struct ClusterTotals {
+  int64_t nodes = 0;
+  int64_t schedulable_nodes = 0;
+  int64_t allocatable_cpu_milli = 0;
+  int64_t allocated_cpu_milli = 0;
+  int64_t allocatable_memory_bytes = 0;
+  int64_t allocated_memory_bytes = 0;
+  int64_t pods = 0;
+  bool operator==(const ClusterTotals& o) const;
+};
+
+struct AcceleratorTotals {
+  int64_t devices = 0;
+  int64_t free_devices = 0;  ///< devices with nothing allocated
+  int64_t allocated_milli = 0;
+  bool operator==(const AcceleratorTotals& o) const {
+    return devices == o.devices && free_devices == o.free_devices &&
+           allocated_milli == o.allocated_milli;
+  }
+};
+
+/// Checks one node's own numbers (not its relation to a view).
+std::optional<ViewProblem> check_node(const NodeState& node);
+
+class ClusterView {
+ public:
+  /// Checks every change first; the view changes only if all of them are valid.
+  std::optional<ViewProblem> apply(const std::vector<NodeChange>& changes);
+
+  /// Replaces every node and the shared resources (a full snapshot), all or nothing.
+  std::optional<ViewProblem> replace(const std::vector<NodeState>& nodes,
+                                     ClusterResources resources);
+
+  void set_resources(ClusterResources resources) { resources_ = std::move(resources); }
+
+  const NodeState* find(const std::string& name) const;
+  size_t size() const { return nodes_.size(); }
+  /// Every node, ordered by name.
+  std::vector<const NodeState*> sorted_nodes() const;
+
+  const ClusterTotals& totals() const { return totals_; }
+  const std::map<std::string, AcceleratorTotals>& accelerators() const { return accelerators_; }
+  const ClusterResources& resources() const { return resources_; }
+
+  /// Nodes with at least `count` free devices of `model`, read from the free-device index.
+  std::vector<const NodeState*> nodes_with_free_devices(const std::string& model,
+                                                        int32_t count) const;
+
+ private:
+  void account(const NodeState& node, int sign);
+
+  std::unordered_map<std::string, NodeState> nodes_;
+  ClusterTotals totals_;
+  std::map<std::string, AcceleratorTotals> accelerators_;
+  // model -> number of free devices on a node -> the nodes with exactly that many (>= 1)
+  std::map<std::string, std::map<int32_t, std::set<std::string>>> free_index_;
+  ClusterResources resources_;
+};
+
+}  // namespace unisched::model

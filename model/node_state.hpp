@@ -1,0 +1,84 @@
+// The live state of one node and of a cluster's shared resources, as a metadata agent observes
+// them and the centre's ClusterView holds them. Exact integers: millicores, bytes, milli-devices.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/cluster_profile.hpp"
+
+namespace unisched::model {
+
+/// One accelerator device.
+struct Device {
+  std::string model;
+  int64_t memory_bytes = 0;
+  int32_t topology_group = 0;  ///< devices of one node sharing a group are linked by `interconnect`
+  Interconnect interconnect = Interconnect::PCIe;
+  int32_t allocated_milli = 0;  ///< 0..1000: the share of the device in use
+
+  bool operator==(const Device& other) const {
+    return model == other.model && memory_bytes == other.memory_bytes &&
+           topology_group == other.topology_group && interconnect == other.interconnect &&
+           allocated_milli == other.allocated_milli;
+  }
+  bool operator!=(const Device& other) const { return !(*this == other); }
+};
+
+inline constexpr int32_t kWholeDeviceMilli = 1000;
+
+struct NodeState {
+  std::string name;
+  std::string node_group;
+  int64_t allocatable_cpu_milli = 0;
+  int64_t allocatable_memory_bytes = 0;
+  int32_t max_pods = 0;
+  int64_t allocated_cpu_milli = 0;
+  int64_t allocated_memory_bytes = 0;
+  int32_t pod_count = 0;
+  std::vector<Device> devices;
+  std::map<std::string, std::string> labels;
+  std::vector<Taint> taints;
+  bool schedulable = true;
+
+  /// Devices with nothing allocated, per model.
+  int32_t free_devices(const std::string& model) const;
+
+  bool operator==(const NodeState& other) const;
+  bool operator!=(const NodeState& other) const { return !(*this == other); }
+};
+
+enum class NodeChangeKind { Add, Update, Remove };
+
+/// One node added, replaced by its new state, or removed (only `node.name` matters then).
+struct NodeChange {
+  NodeChangeKind kind = NodeChangeKind::Update;
+  NodeState node;
+};
+
+struct StorageUsage {
+  std::string storage_class;
+  int64_t capacity_bytes = 0;
+  int64_t used_bytes = 0;
+  bool operator==(const StorageUsage& o) const {
+    return storage_class == o.storage_class && capacity_bytes == o.capacity_bytes &&
+           used_bytes == o.used_bytes;
+  }
+};
+
+/// What a cluster shares beyond its nodes.
+struct ClusterResources {
+  std::vector<StorageUsage> storage;
+  std::optional<int64_t> latency_max_ns;  ///< the network latency bound, when known
+  std::optional<uint64_t> bandwidth_bps;
+  bool operator==(const ClusterResources& o) const {
+    return storage == o.storage && latency_max_ns == o.latency_max_ns &&
+           bandwidth_bps == o.bandwidth_bps;
+  }
+  bool operator!=(const ClusterResources& o) const { return !(*this == o); }
+};
+
+}  // namespace unisched::model

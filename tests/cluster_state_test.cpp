@@ -1,0 +1,118 @@
+#include "actors/cluster_state.hpp"
+
+#include <boost/test/unit_test.hpp>
+
+using namespace unisched;
+using actors::AckStatus;
+using actors::ClusterState;
+
+namespace {
+
+model::ViewUpdate update(uint64_t base, std::vector<model::NodeChange> changes,
+                         const std::string& cluster = "c1") {
+  model::ViewUpdate u;
+  u.cluster_id = cluster;
+  u.epoch = 5;
+  u.base_version = base;
+  u.version = base + 1;
+  u.changes = std::move(changes);
+  return u;
+}
+
+model::NodeChange node_change(model::NodeChangeKind kind, const std::string& name,
+                              int64_t allocated_cpu = 0) {
+  model::NodeChange change{kind, {}};
+  change.node.name = name;
+  change.node.allocatable_cpu_milli = 1000;
+  change.node.allocated_cpu_milli = allocated_cpu;
+  change.node.max_pods = 10;
+  return change;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(cluster_state)
+
+BOOST_AUTO_TEST_CASE(malformed_updates_get_a_reason_and_leave_the_view_unchanged) {
+  ClusterState state("c1");
+  BOOST_TEST_REQUIRE(
+      (state.on_update(update(0, {node_change(model::NodeChangeKind::Add, "n1")})).status ==
+       AckStatus::Applied));
+  struct Case {
+    model::ViewUpdate update;
+    std::string reason;
+  };
+  auto wrong_version = update(1, {});
+  wrong_version.version = 5;
+  const Case cases[] = {
+      {update(1, {node_change(model::NodeChangeKind::Update, "n1", 10)}, "other"),
+       "update for cluster \"other\" sent to \"c1\""},
+      {update(1, {node_change(model::NodeChangeKind::Update, "n1", -5)}),
+       "negative amount: node \"n1\": allocated_cpu_milli is -5"},
+      {update(1, {node_change(model::NodeChangeKind::Update, "n1", 10),
+                  node_change(model::NodeChangeKind::Remove, "ghost")}),
+       "unknown node: node \"ghost\": removed but not present"},
+      {wrong_version, "version 5 of epoch 5 does not follow base version 1"},
+  };
+  for (const Case& c : cases) {
+    const auto outcome = state.on_update(c.update);
+    BOOST_TEST((outcome.status == AckStatus::Rejected), c.reason);
+    BOOST_TEST(outcome.error == c.reason);
+    BOOST_TEST(outcome.version == 1u);
+    BOOST_TEST(state.view().find("n1")->allocated_cpu_milli == 0);
+  }
+  BOOST_TEST(state.counters().rejected == 4u);
+  BOOST_TEST(state.counters().updates_applied == 1u);
+  // The stream goes on after a refusal.
+  BOOST_TEST(
+      (state.on_update(update(1, {node_change(model::NodeChangeKind::Update, "n1", 10)})).status ==
+       AckStatus::Applied));
+}
+
+BOOST_AUTO_TEST_CASE(updates_held_back_during_a_resync_are_replayed) {
+  ClusterState state("c1");
+  state.on_update(update(0, {node_change(model::NodeChangeKind::Add, "n1")}));
+  // 2 is lost; 3 arrives: a gap, and 3 is held back.
+  BOOST_TEST(
+      (state.on_update(update(2, {node_change(model::NodeChangeKind::Update, "n1", 30)})).status ==
+       AckStatus::Gap));
+  BOOST_TEST(state.take_resync_request());
+  BOOST_TEST(!state.take_resync_request());  // one pull at a time
+  model::ViewSnapshot snapshot;
+  snapshot.cluster_id = "c1";
+  snapshot.epoch = 5;
+  snapshot.version = 2;
+  snapshot.nodes = {node_change(model::NodeChangeKind::Add, "n1", 20).node};
+  BOOST_TEST(!state.on_snapshot(snapshot).has_value());
+  BOOST_TEST(state.position().version == 3u);  // the held-back update followed the snapshot
+  BOOST_TEST(state.view().find("n1")->allocated_cpu_milli == 30);
+  BOOST_TEST(state.counters().gaps == 1u);
+  BOOST_TEST(state.counters().resyncs == 1u);
+}
+
+BOOST_AUTO_TEST_CASE(an_invalid_snapshot_is_refused_and_asked_for_again) {
+  ClusterState state("c1");
+  state.request_resync();
+  BOOST_TEST(state.take_resync_request());
+  model::ViewSnapshot snapshot;
+  snapshot.cluster_id = "c1";
+  snapshot.epoch = 1;
+  snapshot.version = 3;
+  snapshot.nodes = {node_change(model::NodeChangeKind::Add, "n1", 5000).node};  // over-allocated
+  const auto refusal = state.on_snapshot(snapshot);
+  BOOST_TEST_REQUIRE(refusal.has_value());
+  BOOST_TEST(refusal->find("allocated exceeds allocatable") != std::string::npos);
+  BOOST_TEST(state.view().size() == 0u);
+  BOOST_TEST(state.take_resync_request());
+}
+
+BOOST_AUTO_TEST_CASE(health_transitions_are_counted) {
+  ClusterState state("c1");
+  BOOST_TEST(!state.healthy());
+  BOOST_TEST(state.set_healthy(true));
+  BOOST_TEST(!state.set_healthy(true));
+  BOOST_TEST(state.set_healthy(false));
+  BOOST_TEST(state.counters().health_transitions == 2u);
+}
+
+BOOST_AUTO_TEST_SUITE_END()

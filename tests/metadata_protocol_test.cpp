@@ -1,0 +1,221 @@
+// The metadata protocol end to end without actors: an agent's updates reach the centre's view
+// through an unreliable channel, and the view always converges to the agent's truth.
+#include <boost/test/unit_test.hpp>
+#include <deque>
+#include <random>
+
+#include "actors/agent_state.hpp"
+#include "actors/cluster_state.hpp"
+#include "tests/simulation_fixtures.hpp"
+
+using namespace unisched;
+using actors::AckStatus;
+using actors::AgentState;
+using actors::ClusterState;
+
+namespace {
+
+/// Delivers updates with seeded drops, duplicates and reordering, and answers snapshot pulls
+/// after a delay (so updates keep arriving while a resync is in flight).
+class UnreliableChannel {
+ public:
+  UnreliableChannel(uint64_t seed, double drop, double duplicate, double reorder)
+      : random_(seed), drop_(drop), duplicate_(duplicate), reorder_(reorder) {}
+
+  void send(model::ViewUpdate update) {
+    if (chance(drop_)) {
+      return;
+    }
+    if (chance(duplicate_)) {
+      in_flight_.push_back(update);
+    }
+    if (chance(reorder_)) {
+      held_back_.push_back(std::move(update));  // overtaken by later ones
+    } else {
+      in_flight_.push_back(std::move(update));
+    }
+  }
+
+  /// Delivers what is in flight, and now and then what was held back.
+  void deliver(ClusterState& centre) {
+    if (!held_back_.empty() && chance(0.5)) {
+      in_flight_.push_back(std::move(held_back_.front()));
+      held_back_.pop_front();
+    }
+    while (!in_flight_.empty()) {
+      centre.on_update(in_flight_.front());
+      in_flight_.pop_front();
+    }
+  }
+
+  void flush(ClusterState& centre) {
+    while (!held_back_.empty() || !in_flight_.empty()) {
+      deliver(centre);
+    }
+  }
+
+  bool chance(double p) { return std::bernoulli_distribution(p)(random_); }
+
+ private:
+  std::mt19937_64 random_;
+  double drop_, duplicate_, reorder_;
+  std::deque<model::ViewUpdate> in_flight_;
+  std::deque<model::ViewUpdate> held_back_;
+};
+
+/// One round of the centre's resync duty: pull a snapshot when it asks for one.
+void serve_resync(ClusterState& centre, AgentState& agent, UnreliableChannel& channel) {
+  if (centre.take_resync_request()) {
+    if (channel.chance(0.2)) {
+      centre.on_resync_failed();  // the pull got no answer
+    } else {
+      BOOST_TEST(!centre.on_snapshot(agent.snapshot()).has_value());
+    }
+  }
+}
+
+/// What a supervisor's probes do at the end: report the agent's position twice.
+void probe_until_current(ClusterState& centre, AgentState& agent) {
+  for (int round = 0; round < 4 && centre.position().version != agent.version(); ++round) {
+    centre.on_agent_position(agent.epoch(), agent.version());
+    if (centre.take_resync_request()) {
+      BOOST_TEST(!centre.on_snapshot(agent.snapshot()).has_value());
+    }
+  }
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(metadata_protocol)
+
+BOOST_AUTO_TEST_CASE(in_order_deltas_give_exactly_the_agents_state) {
+  for (uint64_t seed = 1; seed <= 25; ++seed) {
+    AgentState agent(testing::simulated(seed), 1000 + seed);
+    ClusterState centre("sim");
+    for (int step = 0; step < 300; ++step) {
+      agent.observe();
+      if (step % 3 == 2) {  // push every third observation: changes coalesce in between
+        if (auto update = agent.next_update()) {
+          const auto outcome = centre.on_update(*update);
+          BOOST_TEST_REQUIRE((outcome.status == AckStatus::Applied), outcome.error);
+        }
+      }
+    }
+    if (auto update = agent.next_update()) {
+      centre.on_update(*update);
+    }
+    const std::string context = "seed " + std::to_string(seed);
+    testing::expect_view_matches(centre.view(), agent.adapter().list_nodes(), context);
+    BOOST_TEST((centre.view().resources() == agent.adapter().resources()), context);
+    BOOST_TEST(centre.counters().resyncs == 0u, context);
+    BOOST_TEST(centre.counters().gaps == 0u, context);
+    BOOST_TEST(agent.counters().coalesced > 0u, context);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(duplicates_reorders_and_drops_never_corrupt_the_view) {
+  uint64_t duplicates = 0;
+  uint64_t gaps = 0;
+  uint64_t resyncs = 0;
+  for (uint64_t seed = 1; seed <= 40; ++seed) {
+    AgentState agent(testing::simulated(seed), 7 + seed);
+    ClusterState centre("sim");
+    UnreliableChannel channel(seed * 31, 0.05, 0.1, 0.1);
+    for (int step = 0; step < 200; ++step) {
+      agent.observe();
+      if (auto update = agent.next_update()) {
+        channel.send(std::move(*update));
+      }
+      channel.deliver(centre);
+      serve_resync(centre, agent, channel);
+      // Whatever was applied is always a state the agent really had: never half of one update.
+      const auto expected = agent.snapshot();
+      if (centre.position().version == expected.version) {
+        testing::expect_view_matches(
+            centre.view(), expected.nodes,
+            "seed " + std::to_string(seed) + " step " + std::to_string(step));
+      }
+    }
+    channel.flush(centre);
+    serve_resync(centre, agent, channel);
+    probe_until_current(centre, agent);
+    const std::string context = "seed " + std::to_string(seed);
+    BOOST_TEST(centre.position().version == agent.version(), context);
+    testing::expect_view_matches(centre.view(), agent.adapter().list_nodes(), context);
+    duplicates += centre.counters().duplicates;
+    gaps += centre.counters().gaps;
+    resyncs += centre.counters().resyncs;
+  }
+  // The faults really happened, and were handled as the protocol says.
+  BOOST_TEST(duplicates > 0u);
+  BOOST_TEST(gaps > 0u);
+  BOOST_TEST(resyncs > 0u);
+}
+
+BOOST_AUTO_TEST_CASE(a_lost_last_update_is_found_by_probes) {
+  AgentState agent(testing::simulated(5), 11);
+  ClusterState centre("sim");
+  agent.observe();
+  centre.on_update(*agent.next_update());
+  agent.observe();
+  const auto lost = agent.next_update();  // never delivered
+  BOOST_TEST_REQUIRE(lost.has_value());
+  centre.on_agent_position(agent.epoch(), agent.version());  // could still be in flight
+  BOOST_TEST(!centre.take_resync_request());
+  centre.on_agent_position(agent.epoch(), agent.version());  // still missing: lost
+  BOOST_TEST_REQUIRE(centre.take_resync_request());
+  BOOST_TEST(!centre.on_snapshot(agent.snapshot()).has_value());
+  testing::expect_view_matches(centre.view(), agent.adapter().list_nodes(), "after resync");
+  BOOST_TEST(centre.counters().gaps == 1u);
+}
+
+BOOST_AUTO_TEST_CASE(a_restarted_agent_is_resynced_in_full) {
+  auto adapter = testing::simulated(9);
+  ClusterState centre("sim");
+  AgentState first(testing::simulated(9), 1);
+  first.observe();
+  centre.on_update(*first.next_update());
+  AgentState second(std::move(adapter), 2);  // a new run: a new epoch, versions from 1 again
+  second.observe();
+  const auto update = second.next_update();
+  BOOST_TEST((centre.on_update(*update).status == AckStatus::Gap));
+  BOOST_TEST_REQUIRE(centre.take_resync_request());
+  BOOST_TEST(!centre.on_snapshot(second.snapshot()).has_value());
+  BOOST_TEST(centre.position().epoch == 2u);
+  testing::expect_view_matches(centre.view(), second.adapter().list_nodes(), "new epoch");
+}
+
+BOOST_AUTO_TEST_CASE(a_stale_snapshot_is_ignored) {
+  AgentState agent(testing::simulated(3), 4);
+  ClusterState centre("sim");
+  agent.observe();
+  centre.on_update(*agent.next_update());
+  const auto old = agent.snapshot();
+  agent.observe();
+  centre.on_update(*agent.next_update());
+  centre.request_resync();
+  BOOST_TEST_REQUIRE(centre.take_resync_request());
+  BOOST_TEST(!centre.on_snapshot(old).has_value());
+  BOOST_TEST(centre.position().version == 2u);  // not rolled back
+  BOOST_TEST(centre.counters().resyncs == 0u);
+  BOOST_TEST(!centre.resyncing());
+}
+
+BOOST_AUTO_TEST_CASE(subscribers_get_the_changes_since_a_version) {
+  AgentState agent(testing::simulated(2), 3);
+  ClusterState centre("sim");
+  for (int i = 0; i < 5; ++i) {
+    agent.observe();
+    if (auto update = agent.next_update()) {
+      centre.on_update(*update);
+    }
+  }
+  const auto since_two = centre.changes_since(3, 2);
+  BOOST_TEST_REQUIRE(since_two.has_value());
+  BOOST_TEST(since_two->size() == centre.position().version - 2);
+  BOOST_TEST(since_two->front().base_version == 2u);
+  BOOST_TEST(centre.changes_since(3, centre.position().version)->empty());
+  BOOST_TEST(!centre.changes_since(99, 0).has_value());  // another epoch: needs the full view
+}
+
+BOOST_AUTO_TEST_SUITE_END()
