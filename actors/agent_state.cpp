@@ -2,7 +2,7 @@
 
 namespace unisched::actors {
 
-AgentState::AgentState(std::unique_ptr<adapters::ClusterAdapter> adapter, uint64_t epoch)
+AgentState::AgentState(std::shared_ptr<adapters::ClusterAdapter> adapter, uint64_t epoch)
     : adapter_(std::move(adapter)),
       cluster_id_(adapter_->profile().spec.cluster_id),
       epoch_(epoch) {}

@@ -26,7 +26,7 @@ class AgentState {
  public:
   /// `epoch` identifies this run of the agent; it must differ from any earlier run's (e.g. a
   /// random number or a start time) so the centre can tell a restart from a gap.
-  AgentState(std::unique_ptr<adapters::ClusterAdapter> adapter, uint64_t epoch);
+  AgentState(std::shared_ptr<adapters::ClusterAdapter> adapter, uint64_t epoch);
 
   /// Reads what changed in the cluster since the last observation into the pending set.
   void observe();
@@ -44,7 +44,7 @@ class AgentState {
   const AgentCounters& counters() const { return counters_; }
 
  private:
-  std::unique_ptr<adapters::ClusterAdapter> adapter_;
+  std::shared_ptr<adapters::ClusterAdapter> adapter_;
   std::string cluster_id_;
   uint64_t epoch_;
   uint64_t version_ = 0;

@@ -52,6 +52,11 @@ UpdateOutcome ClusterState::on_update(const model::ViewUpdate& update) {
   return outcome;
 }
 
+UpdateOutcome ClusterState::reject_undecodable(std::string reason) {
+  ++counters_.rejected;
+  return {AckStatus::Rejected, position_.version, std::move(reason)};
+}
+
 UpdateOutcome ClusterState::apply(const model::ViewUpdate& update) {
   if (auto problem = view_.apply(update.changes)) {
     ++counters_.rejected;

@@ -3,6 +3,8 @@
 #include <boost/test/unit_test.hpp>
 #include <cstdlib>
 
+#include <yaml-cpp/yaml.h>
+
 #include "tests/test_files.hpp"
 
 using unisched::testing::read_file;
@@ -84,7 +86,7 @@ BOOST_AUTO_TEST_CASE(output_json_reads_back) {
 }
 
 BOOST_AUTO_TEST_CASE(every_verb_has_help) {
-  for (const char* verb : {"validate", "version"}) {
+  for (const char* verb : {"run", "validate", "version"}) {
     const auto result = run(std::string(verb) + " --help");
     BOOST_TEST(result.exit_code == 0, verb);
     BOOST_TEST(result.out.find("Usage:\n  unisched " + std::string(verb)) != std::string::npos,
@@ -114,6 +116,52 @@ BOOST_AUTO_TEST_CASE(usage_errors_exit_2_and_say_why) {
     BOOST_TEST(result.err.find(message) != std::string::npos,
                "'" << arguments << "' said: " << result.err);
   }
+}
+
+BOOST_AUTO_TEST_CASE(run_reports_every_cluster_as_json) {
+  const auto result = run("run --log-level=warn --profiles " + kSource +
+                          "/config/profiles --duration 3s --push-interval 100ms "
+                          "--observe-interval 20ms --probe-interval 100ms --probe-timeout 80ms "
+                          "--partition t4-useast:500ms:800ms --report json");
+  BOOST_TEST_REQUIRE(result.exit_code == 0, result.err);
+  const YAML::Node report = YAML::Load(result.out);  // JSON is YAML
+  BOOST_TEST(report["deltas_applied"].as<uint64_t>() > 0u);
+  BOOST_TEST_REQUIRE(report["clusters"].size() == 5u);
+  for (const auto& cluster : report["clusters"]) {
+    const std::string id = cluster["id"].as<std::string>();
+    for (const char* field : {"version", "nodes", "updates_applied", "duplicates", "gaps"}) {
+      BOOST_TEST(cluster[field].IsDefined(), id << " lacks " << field);
+    }
+    BOOST_TEST(cluster["version"].as<uint64_t>() > 0u, id);
+    BOOST_TEST(cluster["nodes"].as<uint64_t>() > 0u, id);
+    BOOST_TEST(cluster["healthy"].as<bool>(), id);
+    if (id == "t4-useast") {  // cut off for a while: unhealthy, then resynced in full
+      BOOST_TEST(cluster["resyncs"].as<uint64_t>() >= 1u);
+      BOOST_TEST(cluster["health_transitions"].as<uint64_t>() >= 3u);
+    }
+  }
+  BOOST_TEST(result.err.find("CLUSTER") != std::string::npos);  // the table goes to stderr
+}
+
+BOOST_AUTO_TEST_CASE(run_refuses_bad_flags_and_bad_profiles) {
+  const std::pair<std::string, const char*> usage[] = {
+      {"run --clusters 0", "--clusters must be a whole number from 1 to 1000"},
+      {"run --duration soon", "--duration must be a duration"},
+      {"run --push-interval 0ms", "--push-interval must be at least 1ms"},
+      {"run --churn -1", "--churn must be a number"},
+      {"run --partition t4-useast:1s", "--partition must be CLUSTER:START:LENGTH"},
+      {"run --profiles " + kSource + "/config/profiles --partition nowhere:1s:1s",
+       "names cluster \"nowhere\""},
+      {"run --report xml", "--report must be table or json"},
+  };
+  for (const auto& [arguments, message] : usage) {
+    const auto result = run(arguments);
+    BOOST_TEST(result.exit_code == 2, arguments);
+    BOOST_TEST(result.err.find(message) != std::string::npos, arguments << " said: " << result.err);
+  }
+  const auto bad = run("run --log-level=off --profiles " + kSource + "/tests/data/mixed.yaml");
+  BOOST_TEST(bad.exit_code == 1);
+  BOOST_TEST(bad.err.find("fix the profiles above first") != std::string::npos, bad.err);
 }
 
 BOOST_AUTO_TEST_CASE(missing_file_is_a_problem) {

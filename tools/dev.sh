@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Usage: tools/dev.sh run [unisched flags...] | test | build
-#   run    install what is missing, build, and run the main job (extra arguments go to it)
+#   run    install what is missing, build, and run the main job, `unisched run` (extra
+#          arguments are added to it, e.g. tools/dev.sh run --duration 30s --report json)
 #   test   install what is missing, build, and run every test with ctest
 #   build  install what is missing and build
 # Works on a fresh Debian 12 machine as root: missing packages come from apt-get, nothing else is
@@ -44,8 +45,7 @@ command=${1:-}
 case "$command" in
   run)
     build
-    main_job=(validate -f "$repo/config")
-    [ $# -gt 0 ] && main_job=("$@")
+    main_job=(run --profiles "$repo/config/profiles" "$@")
     log "running: unisched ${main_job[*]}"
     "$build_dir/tools/unisched/unisched" "${main_job[@]}"
     ;;
@@ -57,7 +57,7 @@ case "$command" in
     build
     ;;
   *)
-    sed -n '2,8p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
+    sed -n '2,9p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
     exit 2
     ;;
 esac

@@ -93,6 +93,28 @@ bool parse_arguments(const Verb& verb, const std::vector<std::string>& args, Par
   return true;
 }
 
+bool parse_duration(const std::string& text, std::chrono::milliseconds& out) {
+  size_t digits = 0;
+  while (digits < text.size() && std::isdigit(static_cast<unsigned char>(text[digits]))) {
+    ++digits;
+  }
+  if (digits == 0 || digits > 9) {
+    return false;
+  }
+  const long long amount = std::stoll(text.substr(0, digits));
+  const std::string unit = text.substr(digits);
+  if (unit == "ms") {
+    out = std::chrono::milliseconds(amount);
+  } else if (unit == "s") {
+    out = std::chrono::seconds(amount);
+  } else if (unit == "m") {
+    out = std::chrono::minutes(amount);
+  } else {
+    return false;
+  }
+  return true;
+}
+
 std::string verb_help(const Verb& verb) {
   std::string text = verb.summary + "\n\nUsage:\n  " + verb.usage + "\n";
   if (!verb.details.empty()) {

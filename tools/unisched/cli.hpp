@@ -2,6 +2,7 @@
 // parsing, --help and usage errors follow from that declaration.
 #pragma once
 
+#include <chrono>
 #include <map>
 #include <string>
 #include <vector>
@@ -53,6 +54,9 @@ std::vector<Flag> common_flags();
 /// a message naming the flag.
 bool parse_arguments(const Verb& verb, const std::vector<std::string>& args, ParsedArgs& parsed,
                      std::string& error);
+
+/// Parses a duration such as "500ms", "10s" or "2m"; false when it is not one.
+bool parse_duration(const std::string& text, std::chrono::milliseconds& out);
 
 std::string verb_help(const Verb& verb);
 std::string program_help(const std::vector<Verb>& verbs);

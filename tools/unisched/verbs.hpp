@@ -5,6 +5,7 @@
 
 namespace unisched::cli {
 
+Verb run_verb();
 Verb validate_verb();
 Verb version_verb();
 

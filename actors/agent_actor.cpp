@@ -1,0 +1,113 @@
+#include "actors/agent_actor.hpp"
+
+#include <spdlog/spdlog.h>
+#include <caf/actor_system.hpp>
+#include <caf/event_based_actor.hpp>
+#include <caf/stateful_actor.hpp>
+
+#include <optional>
+
+#include "actors/agent_state.hpp"
+#include "messages/caf_types.hpp"
+#include "messages/convert.hpp"
+
+namespace unisched::actors {
+namespace {
+
+using namespace unisched::atoms;
+
+struct AgentActorData {
+  std::optional<AgentState> core;
+  caf::actor cluster_actor;
+  AgentSettings settings;
+  bool online = true;
+  static inline const char* name = "agent_actor";
+};
+
+using Self = caf::stateful_actor<AgentActorData>;
+
+void push(Self* self) {
+  if (!self->state.cluster_actor) {
+    return;  // not bound yet: changes keep accumulating into the first update
+  }
+  auto update = self->state.core->next_update();
+  if (!update) {
+    return;
+  }
+  self->request(self->state.cluster_actor, self->state.settings.push_timeout,
+                messages::to_proto(*update))
+      .then(
+          [=](v1::Ack& ack) {
+            if (ack.status() == v1::Ack::REJECTED) {
+              spdlog::error("agent {}: update {} rejected: {}", self->state.core->cluster_id(),
+                            ack.version(), ack.error());
+            }
+          },
+          [=](caf::error& error) {
+            // The ClusterActor finds the gap and pulls a snapshot; nothing to repeat here.
+            spdlog::debug("agent {}: no ack: {}", self->state.core->cluster_id(), to_string(error));
+          });
+}
+
+caf::behavior agent_actor(Self* self, std::shared_ptr<adapters::ClusterAdapter> adapter,
+                          uint64_t epoch, AgentSettings settings) {
+  self->state.core.emplace(std::move(adapter), epoch);
+  self->state.settings = settings;
+  // The first observation lists every node; it is pushed at once, not an interval later.
+  self->send(self, observe_atom_v);
+  self->send(self, push_atom_v);
+  return {
+      [=](observe_atom) {
+        self->state.core->observe();
+        self->delayed_send(self, self->state.settings.observe_interval, observe_atom_v);
+      },
+      [=](push_atom) {
+        if (self->state.online) {
+          push(self);
+        }
+        self->delayed_send(self, self->state.settings.push_interval, push_atom_v);
+      },
+      [=](const v1::SnapshotRequest&) -> caf::result<v1::ClusterSnapshot> {
+        if (!self->state.online) {
+          return self->make_response_promise<v1::ClusterSnapshot>();  // never answered
+        }
+        return messages::to_proto(self->state.core->snapshot());
+      },
+      [=](const v1::HealthProbe& probe) -> caf::result<v1::HealthStatus> {
+        if (!self->state.online) {
+          return self->make_response_promise<v1::HealthStatus>();  // never answered
+        }
+        v1::HealthStatus status;
+        status.set_cluster_id(self->state.core->cluster_id());
+        status.set_state(v1::HEALTHY);
+        status.set_epoch(self->state.core->epoch());
+        status.set_version(self->state.core->version());
+        status.set_detail("probe " + std::to_string(probe.sequence()));
+        return status;
+      },
+      [=](bind_atom, caf::actor cluster_actor) {
+        const bool first = !self->state.cluster_actor;
+        self->state.cluster_actor = std::move(cluster_actor);
+        if (first && self->state.online) {
+          push(self);  // the full listing goes out as soon as there is somewhere to send it
+        }
+      },
+      [=](online_atom, bool online) {
+        if (online != self->state.online) {
+          spdlog::warn("agent {}: {}", self->state.core->cluster_id(),
+                       online ? "reconnected" : "cut off from the centre");
+        }
+        self->state.online = online;
+      },
+  };
+}
+
+}  // namespace
+
+caf::actor spawn_agent_actor(caf::actor_system& system,
+                             std::shared_ptr<adapters::ClusterAdapter> adapter, uint64_t epoch,
+                             const AgentSettings& settings) {
+  return system.spawn(agent_actor, std::move(adapter), epoch, settings);
+}
+
+}  // namespace unisched::actors

@@ -1,0 +1,245 @@
+#include "actors/cluster_actor.hpp"
+
+#include <spdlog/spdlog.h>
+#include <caf/actor_system.hpp>
+#include <caf/event_based_actor.hpp>
+#include <caf/stateful_actor.hpp>
+
+#include <optional>
+
+#include "actors/cluster_state.hpp"
+#include "messages/caf_types.hpp"
+#include "messages/convert.hpp"
+
+namespace unisched::actors {
+namespace {
+
+using namespace unisched::atoms;
+using Clock = std::chrono::steady_clock;
+
+struct Subscriber {
+  caf::actor handle;
+  model::StreamPosition seen;
+};
+
+struct ClusterActorData {
+  std::optional<ClusterState> core;
+  caf::actor agent;
+  ClusterActorSettings settings;
+  std::vector<Subscriber> subscribers;
+  std::vector<caf::response_promise> resync_waiters;
+  Clock::time_point last_confirmed = Clock::now();
+  static inline const char* name = "cluster_actor";
+};
+
+using Self = caf::stateful_actor<ClusterActorData>;
+
+v1::Ack make_ack(const ClusterState& core, uint64_t epoch, const UpdateOutcome& outcome) {
+  v1::Ack ack;
+  ack.set_cluster_id(core.cluster_id());
+  ack.set_epoch(epoch);
+  ack.set_version(outcome.version);
+  switch (outcome.status) {
+    case AckStatus::Applied:
+      ack.set_status(v1::Ack::APPLIED);
+      break;
+    case AckStatus::Duplicate:
+      ack.set_status(v1::Ack::DUPLICATE);
+      break;
+    case AckStatus::Gap:
+      ack.set_status(v1::Ack::GAP);
+      break;
+    case AckStatus::Rejected:
+      ack.set_status(v1::Ack::REJECTED);
+      ack.set_error(outcome.error);
+      break;
+  }
+  return ack;
+}
+
+/// Brings every subscriber up to the view's position: the updates it missed, or the whole view.
+void notify_subscribers(Self* self) {
+  const ClusterState& core = *self->state.core;
+  const model::StreamPosition now = core.position();
+  for (Subscriber& subscriber : self->state.subscribers) {
+    if (subscriber.seen.epoch == now.epoch && subscriber.seen.version == now.version) {
+      continue;
+    }
+    if (auto changes = core.changes_since(subscriber.seen.epoch, subscriber.seen.version)) {
+      for (const model::ViewUpdate& update : *changes) {
+        self->send(subscriber.handle, messages::to_proto(update));
+      }
+    } else {
+      self->send(subscriber.handle, messages::to_proto(core.snapshot()));
+    }
+    subscriber.seen = now;
+  }
+}
+
+void answer_resync_waiters(Self* self) {
+  UpdateOutcome done{AckStatus::Applied, self->state.core->position().version, {}};
+  const auto ack = make_ack(*self->state.core, self->state.core->position().epoch, done);
+  for (auto& waiter : self->state.resync_waiters) {
+    waiter.deliver(ack);
+  }
+  self->state.resync_waiters.clear();
+}
+
+void pull_snapshot_if_needed(Self* self);
+
+void on_snapshot(Self* self, const v1::ClusterSnapshot& message) {
+  ClusterState& core = *self->state.core;
+  auto snapshot = messages::from_proto(message);
+  auto problem =
+      snapshot ? core.on_snapshot(*snapshot) : std::optional<std::string>(snapshot.error());
+  if (problem) {
+    spdlog::warn("cluster {}: snapshot refused: {}", core.cluster_id(), *problem);
+    core.on_resync_failed();
+    self->delayed_send(self, self->state.settings.retry_backoff, retry_atom_v);
+    return;
+  }
+  spdlog::info("cluster {}: resynced from a full snapshot at version {} ({} nodes)",
+               core.cluster_id(), core.position().version, core.view().size());
+  self->state.last_confirmed = Clock::now();
+  notify_subscribers(self);
+  answer_resync_waiters(self);
+}
+
+void pull_snapshot_if_needed(Self* self) {
+  ClusterState& core = *self->state.core;
+  if (!self->state.agent || !core.take_resync_request()) {
+    return;
+  }
+  v1::SnapshotRequest request;
+  request.mutable_cluster()->set_cluster_id(core.cluster_id());
+  request.set_reason("the view needs a full resync");
+  self->request(self->state.agent, self->state.settings.pull_timeout, std::move(request))
+      .then([=](v1::ClusterSnapshot& snapshot) { on_snapshot(self, snapshot); },
+            [=](caf::error& error) {
+              spdlog::debug("cluster {}: snapshot pull failed: {}", self->state.core->cluster_id(),
+                            to_string(error));
+              self->state.core->on_resync_failed();
+              self->delayed_send(self, self->state.settings.retry_backoff, retry_atom_v);
+            });
+}
+
+v1::ClusterSummary summarize(const Self* self) {
+  const ClusterState& core = *self->state.core;
+  const ClusterCounters& counters = core.counters();
+  v1::ClusterSummary summary;
+  summary.set_cluster_id(core.cluster_id());
+  summary.set_epoch(core.position().epoch);
+  summary.set_version(core.position().version);
+  summary.set_nodes(core.view().size());
+  summary.set_updates_applied(counters.updates_applied);
+  summary.set_deltas_applied(counters.deltas_applied);
+  summary.set_duplicates(counters.duplicates);
+  summary.set_gaps(counters.gaps);
+  summary.set_resyncs(counters.resyncs);
+  summary.set_rejected(counters.rejected);
+  summary.set_health_transitions(counters.health_transitions);
+  summary.set_healthy(core.healthy());
+  summary.set_staleness_ms(std::chrono::duration_cast<std::chrono::milliseconds>(
+                               Clock::now() - self->state.last_confirmed)
+                               .count());
+  summary.set_allocatable_cpu_milli(core.view().totals().allocatable_cpu_milli);
+  summary.set_allocated_cpu_milli(core.view().totals().allocated_cpu_milli);
+  for (const auto& [model, totals] : core.view().accelerators()) {
+    summary.set_devices(summary.devices() + static_cast<uint64_t>(totals.devices));
+    summary.set_free_devices(summary.free_devices() + static_cast<uint64_t>(totals.free_devices));
+  }
+  return summary;
+}
+
+caf::behavior cluster_actor(Self* self, std::string cluster_id, caf::actor agent, caf::actor owner,
+                            ClusterActorSettings settings) {
+  self->state.core.emplace(std::move(cluster_id));
+  self->state.agent = std::move(agent);
+  self->state.settings = settings;
+  self->monitor(owner);
+  self->set_down_handler([=](caf::down_msg& down) {
+    if (down.source == owner) {
+      self->quit(down.reason);
+      return;
+    }
+    auto& subscribers = self->state.subscribers;
+    subscribers.erase(std::remove_if(subscribers.begin(), subscribers.end(),
+                                     [&](const Subscriber& s) { return s.handle == down.source; }),
+                      subscribers.end());
+  });
+  return {
+      [=](v1::IncrementalUpdate& message) -> v1::Ack {
+        ClusterState& core = *self->state.core;
+        auto update = messages::from_proto(message);
+        const UpdateOutcome outcome =
+            update ? core.on_update(*update) : core.reject_undecodable(update.error());
+        if (outcome.status == AckStatus::Rejected) {
+          spdlog::warn("cluster {}: update {} rejected: {}", core.cluster_id(), message.version(),
+                       outcome.error);
+        } else if (outcome.status == AckStatus::Gap) {
+          spdlog::info("cluster {}: gap before update {} (holding {}); pulling a full snapshot",
+                       core.cluster_id(), message.version(), core.position().version);
+        } else {
+          self->state.last_confirmed = Clock::now();
+        }
+        notify_subscribers(self);
+        pull_snapshot_if_needed(self);
+        return make_ack(core, message.epoch(), outcome);
+      },
+      [=](view_atom) { return messages::to_proto(self->state.core->snapshot()); },
+      [=](summary_atom) { return summarize(self); },
+      [=](subscribe_atom, caf::actor subscriber) {
+        self->monitor(subscriber);
+        self->state.subscribers.push_back({subscriber, self->state.core->position()});
+        return messages::to_proto(self->state.core->snapshot());
+      },
+      [=](resync_atom) {
+        auto promise = self->make_response_promise();
+        self->state.resync_waiters.push_back(promise);
+        self->state.core->request_resync();
+        pull_snapshot_if_needed(self);
+        return promise;
+      },
+      [=](resync_atom, uint64_t epoch, uint64_t version) -> caf::result<v1::Ack> {
+        const ClusterState& core = *self->state.core;
+        if (core.position().epoch == epoch && core.position().version == version &&
+            !core.resyncing()) {
+          return make_ack(core, epoch, {AckStatus::Applied, version, {}});
+        }
+        self->state.core->request_resync();
+        auto promise = self->make_response_promise();
+        self->state.resync_waiters.push_back(promise);
+        pull_snapshot_if_needed(self);
+        return caf::delegated<v1::Ack>();
+      },
+      [=](health_atom, bool healthy) {
+        if (self->state.core->set_healthy(healthy)) {
+          spdlog::info("cluster {}: now {}", self->state.core->cluster_id(),
+                       healthy ? "healthy" : "unhealthy");
+        }
+      },
+      [=](position_atom, uint64_t epoch, uint64_t version) {
+        ClusterState& core = *self->state.core;
+        if (core.position().epoch == epoch && core.position().version == version) {
+          self->state.last_confirmed = Clock::now();
+        }
+        core.on_agent_position(epoch, version);
+        pull_snapshot_if_needed(self);
+      },
+      [=](bind_atom, caf::actor agent) {
+        self->state.agent = std::move(agent);
+        pull_snapshot_if_needed(self);
+      },
+      [=](retry_atom) { pull_snapshot_if_needed(self); },
+  };
+}
+
+}  // namespace
+
+caf::actor spawn_cluster_actor(caf::actor_system& system, const std::string& cluster_id,
+                               const caf::actor& agent, const caf::actor& owner,
+                               const ClusterActorSettings& settings) {
+  return system.spawn(cluster_actor, cluster_id, agent, owner, settings);
+}
+
+}  // namespace unisched::actors

@@ -1,0 +1,39 @@
+// Supervisor: the registry of clusters and the judge of their health. It probes each agent on an
+// interval; after `max_misses` unanswered probes the cluster is unhealthy (no placements there);
+// when the agent answers again, the cluster is resynced in full before it counts as healthy.
+// It monitors every ClusterActor and restarts one that dies, rebuilding it from a full snapshot;
+// the ClusterActors stop with the supervisor.
+//
+// Lifecycle of a cluster, each transition logged:
+//   Registering -> Resyncing -> Healthy <-> Suspect (missed a probe) -> Unhealthy -> Resyncing
+//   any -> Lost (the agent actor is gone)
+//
+// Protocol:
+//   (register_atom, cluster_id, agent)  -> actor: the cluster's ClusterActor
+//   (clusters_atom, cluster_id)         -> actor: its current ClusterActor (changes on restart)
+//   (summary_atom, cluster_id)          -> ClusterSummary of that cluster
+#pragma once
+
+#include <caf/fwd.hpp>
+
+#include <chrono>
+
+#include "actors/cluster_actor.hpp"
+
+namespace unisched::actors {
+
+struct SupervisorSettings {
+  std::chrono::milliseconds probe_interval{500};
+  std::chrono::milliseconds probe_timeout{400};
+  int max_misses = 3;  ///< unanswered probes in a row that make a cluster unhealthy
+  std::chrono::milliseconds resync_timeout{5000};
+  ClusterActorSettings cluster;
+};
+
+enum class Lifecycle { Registering, Resyncing, Healthy, Suspect, Unhealthy, Lost };
+
+const char* describe(Lifecycle state);
+
+caf::actor spawn_supervisor(caf::actor_system& system, const SupervisorSettings& settings);
+
+}  // namespace unisched::actors

@@ -1,0 +1,17 @@
+#include "messages/caf_types.hpp"
+
+#include <caf/actor_system_config.hpp>
+
+namespace unisched::messages {
+
+void register_message_types(caf::actor_system_config& config) {
+  config.add_message_type<v1::IncrementalUpdate>("unisched.v1.IncrementalUpdate");
+  config.add_message_type<v1::Ack>("unisched.v1.Ack");
+  config.add_message_type<v1::SnapshotRequest>("unisched.v1.SnapshotRequest");
+  config.add_message_type<v1::ClusterSnapshot>("unisched.v1.ClusterSnapshot");
+  config.add_message_type<v1::HealthProbe>("unisched.v1.HealthProbe");
+  config.add_message_type<v1::HealthStatus>("unisched.v1.HealthStatus");
+  config.add_message_type<v1::ClusterSummary>("unisched.v1.ClusterSummary");
+}
+
+}  // namespace unisched::messages

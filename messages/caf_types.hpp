@@ -1,0 +1,77 @@
+// Every atom and message type that unisched's actors exchange, declared once (CAF type-ID
+// block), and the one inspect() that lets any protobuf message cross a CAF link: it serialises
+// the message whole, so CAF and gRPC carry the same bytes of the same schema.
+#pragma once
+
+#include <caf/error.hpp>
+#include <caf/meta/load_callback.hpp>
+#include <caf/meta/type_name.hpp>
+#include <caf/sec.hpp>
+#include <caf/type_id.hpp>
+
+#include <string>
+#include <type_traits>
+
+#include "messages/unisched.pb.h"
+
+namespace unisched::v1 {
+
+/// CAF 0.17 inspector form: serialise a protobuf message to bytes, or parse it back.
+template <class Inspector, class Message>
+typename std::enable_if<std::is_base_of<google::protobuf::MessageLite, Message>::value,
+                        typename Inspector::result_type>::type
+inspect(Inspector& f, Message& x) {
+  static const std::string name = x.GetTypeName();
+  std::string bytes;
+  if constexpr (Inspector::reads_state) {
+    x.SerializeToString(&bytes);
+    return f(caf::meta::type_name(name.c_str()), bytes);
+  } else {
+    auto parse = caf::meta::load_callback([&]() -> caf::error {
+      return x.ParseFromString(bytes) ? caf::error{} : caf::make_error(caf::sec::invalid_argument);
+    });
+    return f(caf::meta::type_name(name.c_str()), bytes, parse);
+  }
+}
+
+}  // namespace unisched::v1
+
+CAF_BEGIN_TYPE_ID_BLOCK(unisched, caf::first_custom_type_id)
+
+CAF_ADD_TYPE_ID(unisched, (unisched::v1::IncrementalUpdate))
+CAF_ADD_TYPE_ID(unisched, (unisched::v1::Ack))
+CAF_ADD_TYPE_ID(unisched, (unisched::v1::SnapshotRequest))
+CAF_ADD_TYPE_ID(unisched, (unisched::v1::ClusterSnapshot))
+CAF_ADD_TYPE_ID(unisched, (unisched::v1::HealthProbe))
+CAF_ADD_TYPE_ID(unisched, (unisched::v1::HealthStatus))
+CAF_ADD_TYPE_ID(unisched, (unisched::v1::ClusterSummary))
+
+// Timers of the agent and the supervisor.
+CAF_ADD_ATOM(unisched, unisched::atoms, observe_atom, "observe")
+CAF_ADD_ATOM(unisched, unisched::atoms, push_atom, "push")
+CAF_ADD_ATOM(unisched, unisched::atoms, probe_atom, "probe")
+CAF_ADD_ATOM(unisched, unisched::atoms, retry_atom, "retry")
+// Queries and commands.
+CAF_ADD_ATOM(unisched, unisched::atoms, view_atom, "view")
+CAF_ADD_ATOM(unisched, unisched::atoms, summary_atom, "summary")
+CAF_ADD_ATOM(unisched, unisched::atoms, subscribe_atom, "subscribe")
+CAF_ADD_ATOM(unisched, unisched::atoms, health_atom, "health")
+CAF_ADD_ATOM(unisched, unisched::atoms, resync_atom, "resync")
+CAF_ADD_ATOM(unisched, unisched::atoms, position_atom, "position")
+CAF_ADD_ATOM(unisched, unisched::atoms, bind_atom, "bind")
+CAF_ADD_ATOM(unisched, unisched::atoms, register_atom, "register")
+CAF_ADD_ATOM(unisched, unisched::atoms, clusters_atom, "clusters")
+CAF_ADD_ATOM(unisched, unisched::atoms, online_atom, "online")
+
+CAF_END_TYPE_ID_BLOCK(unisched)
+
+namespace caf {
+class actor_system_config;
+}
+
+namespace unisched::messages {
+
+/// Announces every message type to an actor system (needed for remote links).
+void register_message_types(caf::actor_system_config& config);
+
+}  // namespace unisched::messages

@@ -1,0 +1,249 @@
+#include "messages/convert.hpp"
+
+namespace unisched::messages {
+namespace {
+
+v1::Interconnect to_proto(model::Interconnect link) {
+  switch (link) {
+    case model::Interconnect::PCIe:
+      return v1::PCIE;
+    case model::Interconnect::NVLink:
+      return v1::NVLINK;
+    case model::Interconnect::NVSwitch:
+      return v1::NVSWITCH;
+    case model::Interconnect::XGMI:
+      return v1::XGMI;
+  }
+  return v1::PCIE;
+}
+
+void to_proto(const model::NodeState& node, v1::NodeState& out) {
+  out.set_name(node.name);
+  out.set_node_group(node.node_group);
+  out.set_allocatable_cpu_milli(node.allocatable_cpu_milli);
+  out.set_allocatable_memory_bytes(node.allocatable_memory_bytes);
+  out.set_max_pods(node.max_pods);
+  out.set_allocated_cpu_milli(node.allocated_cpu_milli);
+  out.set_allocated_memory_bytes(node.allocated_memory_bytes);
+  out.set_pod_count(node.pod_count);
+  for (const model::Device& device : node.devices) {
+    v1::Accelerator& accelerator = *out.add_accelerators();
+    accelerator.set_model(device.model);
+    accelerator.set_memory_bytes(device.memory_bytes);
+    accelerator.set_topology_group(device.topology_group);
+    accelerator.set_interconnect(to_proto(device.interconnect));
+    accelerator.set_allocated_milli(device.allocated_milli);
+  }
+  out.mutable_labels()->insert(node.labels.begin(), node.labels.end());
+  for (const model::Taint& taint : node.taints) {
+    v1::Taint& t = *out.add_taints();
+    t.set_key(taint.key);
+    t.set_value(taint.value);
+    t.set_effect(taint.effect);
+  }
+  out.set_schedulable(node.schedulable);
+}
+
+void to_proto(const model::ClusterResources& resources, v1::ClusterResources& out) {
+  for (const model::StorageUsage& storage : resources.storage) {
+    v1::StorageUsage& s = *out.add_storage();
+    s.set_storage_class(storage.storage_class);
+    s.set_capacity_bytes(storage.capacity_bytes);
+    s.set_used_bytes(storage.used_bytes);
+  }
+  if (resources.latency_max_ns) {
+    out.set_latency_max_ns(*resources.latency_max_ns);
+  }
+  if (resources.bandwidth_bps) {
+    out.set_bandwidth_bps(*resources.bandwidth_bps);
+  }
+}
+
+std::optional<std::string> from_proto(const v1::NodeState& node, const std::string& path,
+                                      model::NodeState& out) {
+  out.name = node.name();
+  out.node_group = node.node_group();
+  out.allocatable_cpu_milli = node.allocatable_cpu_milli();
+  out.allocatable_memory_bytes = node.allocatable_memory_bytes();
+  out.max_pods = node.max_pods();
+  out.allocated_cpu_milli = node.allocated_cpu_milli();
+  out.allocated_memory_bytes = node.allocated_memory_bytes();
+  out.pod_count = node.pod_count();
+  out.devices.reserve(static_cast<size_t>(node.accelerators_size()));
+  for (int i = 0; i < node.accelerators_size(); ++i) {
+    const v1::Accelerator& accelerator = node.accelerators(i);
+    model::Device device;
+    device.model = accelerator.model();
+    device.memory_bytes = accelerator.memory_bytes();
+    device.topology_group = accelerator.topology_group();
+    device.allocated_milli = accelerator.allocated_milli();
+    switch (accelerator.interconnect()) {
+      case v1::PCIE:
+        device.interconnect = model::Interconnect::PCIe;
+        break;
+      case v1::NVLINK:
+        device.interconnect = model::Interconnect::NVLink;
+        break;
+      case v1::NVSWITCH:
+        device.interconnect = model::Interconnect::NVSwitch;
+        break;
+      case v1::XGMI:
+        device.interconnect = model::Interconnect::XGMI;
+        break;
+      default:
+        return path + ".accelerators[" + std::to_string(i) + "].interconnect: unknown value " +
+               std::to_string(accelerator.interconnect());
+    }
+    out.devices.push_back(std::move(device));
+  }
+  out.labels.insert(node.labels().begin(), node.labels().end());
+  for (const v1::Taint& taint : node.taints()) {
+    out.taints.push_back(model::Taint{taint.key(), taint.value(), taint.effect()});
+  }
+  out.schedulable = node.schedulable();
+  return std::nullopt;
+}
+
+model::ClusterResources from_proto(const v1::ClusterResources& resources) {
+  model::ClusterResources out;
+  for (const v1::StorageUsage& storage : resources.storage()) {
+    out.storage.push_back(
+        {storage.storage_class(), storage.capacity_bytes(), storage.used_bytes()});
+  }
+  if (resources.has_latency_max_ns()) {
+    out.latency_max_ns = resources.latency_max_ns();
+  }
+  if (resources.has_bandwidth_bps()) {
+    out.bandwidth_bps = resources.bandwidth_bps();
+  }
+  return out;
+}
+
+model::HealthState from_proto(v1::HealthState state) {
+  switch (state) {
+    case v1::HEALTHY:
+      return model::HealthState::Healthy;
+    case v1::DEGRADED:
+      return model::HealthState::Degraded;
+    case v1::UNHEALTHY:
+      return model::HealthState::Unhealthy;
+    default:
+      return model::HealthState::Unknown;
+  }
+}
+
+v1::HealthState to_proto(model::HealthState state) {
+  switch (state) {
+    case model::HealthState::Healthy:
+      return v1::HEALTHY;
+    case model::HealthState::Degraded:
+      return v1::DEGRADED;
+    case model::HealthState::Unhealthy:
+      return v1::UNHEALTHY;
+    case model::HealthState::Unknown:
+      break;
+  }
+  return v1::HEALTH_UNKNOWN;
+}
+
+}  // namespace
+
+v1::IncrementalUpdate to_proto(const model::ViewUpdate& update) {
+  v1::IncrementalUpdate out;
+  out.set_cluster_id(update.cluster_id);
+  out.set_epoch(update.epoch);
+  out.set_base_version(update.base_version);
+  out.set_version(update.version);
+  out.mutable_node_deltas()->Reserve(static_cast<int>(update.changes.size()));
+  for (const model::NodeChange& change : update.changes) {
+    v1::NodeDelta& delta = *out.add_node_deltas();
+    switch (change.kind) {
+      case model::NodeChangeKind::Add:
+        delta.set_op(v1::NodeDelta::ADD);
+        break;
+      case model::NodeChangeKind::Update:
+        delta.set_op(v1::NodeDelta::UPDATE);
+        break;
+      case model::NodeChangeKind::Remove:
+        delta.set_op(v1::NodeDelta::REMOVE);
+        delta.mutable_node()->set_name(change.node.name);
+        continue;
+    }
+    to_proto(change.node, *delta.mutable_node());
+  }
+  if (update.resources) {
+    to_proto(*update.resources, *out.mutable_resource_delta()->mutable_resources());
+  }
+  out.mutable_health_status()->set_cluster_id(update.cluster_id);
+  out.mutable_health_status()->set_state(to_proto(update.health));
+  out.mutable_health_status()->set_epoch(update.epoch);
+  out.mutable_health_status()->set_version(update.version);
+  return out;
+}
+
+v1::ClusterSnapshot to_proto(const model::ViewSnapshot& snapshot) {
+  v1::ClusterSnapshot out;
+  out.set_cluster_id(snapshot.cluster_id);
+  out.set_epoch(snapshot.epoch);
+  out.set_version(snapshot.version);
+  out.mutable_nodes()->Reserve(static_cast<int>(snapshot.nodes.size()));
+  for (const model::NodeState& node : snapshot.nodes) {
+    to_proto(node, *out.add_nodes());
+  }
+  to_proto(snapshot.resources, *out.mutable_resources());
+  return out;
+}
+
+model::Expected<model::ViewUpdate, std::string> from_proto(const v1::IncrementalUpdate& update) {
+  model::ViewUpdate out;
+  out.cluster_id = update.cluster_id();
+  out.epoch = update.epoch();
+  out.base_version = update.base_version();
+  out.version = update.version();
+  out.changes.reserve(static_cast<size_t>(update.node_deltas_size()));
+  for (int i = 0; i < update.node_deltas_size(); ++i) {
+    const v1::NodeDelta& delta = update.node_deltas(i);
+    const std::string path = "node_deltas[" + std::to_string(i) + "]";
+    model::NodeChange change;
+    switch (delta.op()) {
+      case v1::NodeDelta::ADD:
+        change.kind = model::NodeChangeKind::Add;
+        break;
+      case v1::NodeDelta::UPDATE:
+        change.kind = model::NodeChangeKind::Update;
+        break;
+      case v1::NodeDelta::REMOVE:
+        change.kind = model::NodeChangeKind::Remove;
+        break;
+      default:
+        return path + ".op: must be ADD, UPDATE or REMOVE, got " + std::to_string(delta.op());
+    }
+    if (auto problem = from_proto(delta.node(), path + ".node", change.node)) {
+      return *problem;
+    }
+    out.changes.push_back(std::move(change));
+  }
+  if (update.has_resource_delta() && update.resource_delta().has_resources()) {
+    out.resources = from_proto(update.resource_delta().resources());
+  }
+  out.health = from_proto(update.health_status().state());
+  return out;
+}
+
+model::Expected<model::ViewSnapshot, std::string> from_proto(const v1::ClusterSnapshot& snapshot) {
+  model::ViewSnapshot out;
+  out.cluster_id = snapshot.cluster_id();
+  out.epoch = snapshot.epoch();
+  out.version = snapshot.version();
+  out.nodes.resize(static_cast<size_t>(snapshot.nodes_size()));
+  for (int i = 0; i < snapshot.nodes_size(); ++i) {
+    if (auto problem = from_proto(snapshot.nodes(i), "nodes[" + std::to_string(i) + "]",
+                                  out.nodes[static_cast<size_t>(i)])) {
+      return *problem;
+    }
+  }
+  out.resources = from_proto(snapshot.resources());
+  return out;
+}
+
+}  // namespace unisched::messages

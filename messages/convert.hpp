@@ -1,0 +1,20 @@
+// Conversion between the wire schema (unisched.proto) and the model types, at the edges only.
+// Decoding validates what the schema cannot (unknown enum values, out-of-range integers).
+#pragma once
+
+#include <string>
+
+#include "messages/unisched.pb.h"
+#include "model/expected.hpp"
+#include "model/view_update.hpp"
+
+namespace unisched::messages {
+
+v1::IncrementalUpdate to_proto(const model::ViewUpdate& update);
+v1::ClusterSnapshot to_proto(const model::ViewSnapshot& snapshot);
+
+/// The update, or why it is malformed (naming the field, e.g. "node_deltas[2].op").
+model::Expected<model::ViewUpdate, std::string> from_proto(const v1::IncrementalUpdate& update);
+model::Expected<model::ViewSnapshot, std::string> from_proto(const v1::ClusterSnapshot& snapshot);
+
+}  // namespace unisched::messages

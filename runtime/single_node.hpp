@@ -1,0 +1,56 @@
+// The single-node runtime: simulated clusters, their metadata agents, one ClusterActor per
+// cluster and the supervisor, in one actor system, for a fixed time. What `unisched run` runs.
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "actors/agent_actor.hpp"
+#include "actors/supervisor.hpp"
+#include "adapters/simulated_cluster.hpp"
+#include "messages/unisched.pb.h"
+#include "model/cluster_profile.hpp"
+
+namespace unisched::runtime {
+
+/// Cuts one cluster's agent off from the centre for a while, as a network partition would.
+struct Partition {
+  std::string cluster_id;
+  std::chrono::milliseconds start{0};
+  std::chrono::milliseconds length{0};
+};
+
+struct RunOptions {
+  int clusters = 0;               ///< 0: one per profile; more: profiles are reused
+  int64_t nodes_per_cluster = 0;  ///< 0: as each profile says
+  std::chrono::milliseconds duration{10'000};
+  std::chrono::milliseconds progress_interval{1'000};
+  uint64_t seed = 1;
+  adapters::SimulationOptions simulation;  ///< rates; seed and node count are set per cluster
+  actors::AgentSettings agent;
+  actors::SupervisorSettings supervisor;
+  std::vector<Partition> partitions;
+};
+
+struct RunReport {
+  std::vector<v1::ClusterSummary> clusters;
+  uint64_t deltas_applied = 0;
+  std::chrono::milliseconds elapsed{0};
+  std::vector<std::string> problems;  ///< clusters that could not be queried at the end
+};
+
+/// The cluster profiles a run uses: `count` of them (0: all), reusing `profiles` in turn and
+/// suffixing the clusterIDs of repeats ("a100-uswest-2").
+std::vector<model::ClusterResourceProfile> plan_clusters(
+    const std::vector<model::ClusterResourceProfile>& profiles, int count);
+
+/// Runs until `options.duration` has passed; `progress` is called every progress interval with
+/// the elapsed time and the clusters' summaries so far.
+RunReport run_single_node(
+    const std::vector<model::ClusterResourceProfile>& clusters, const RunOptions& options,
+    const std::function<void(std::chrono::milliseconds, const std::vector<v1::ClusterSummary>&)>&
+        progress);
+
+}  // namespace unisched::runtime

@@ -1,0 +1,61 @@
+// An actor system for tests, with bounded waiting: every wait gives up after a deadline and
+// fails the test instead of hanging.
+#pragma once
+
+#include <caf/actor_system.hpp>
+#include <caf/actor_system_config.hpp>
+#include <caf/scoped_actor.hpp>
+#include <caf/send.hpp>
+
+#include <boost/test/unit_test.hpp>
+#include <chrono>
+#include <functional>
+#include <optional>
+#include <thread>
+
+#include "messages/caf_types.hpp"
+
+namespace unisched::testing {
+
+struct ActorHarness {
+  caf::actor_system_config config;
+  std::unique_ptr<caf::actor_system> system;
+
+  ActorHarness() {
+    messages::register_message_types(config);
+    system = std::make_unique<caf::actor_system>(config);
+  }
+
+  /// Asks `target`; nullopt on an error or after 2 s (for polling through restarts).
+  template <class Reply, class... Ts>
+  std::optional<Reply> try_ask(const caf::actor& target, Ts&&... xs) {
+    caf::scoped_actor self{*system};
+    std::optional<Reply> reply;
+    self->request(target, std::chrono::seconds(2), std::forward<Ts>(xs)...)
+        .receive(
+            [&](Reply& r) { reply = std::move(r); },
+            [&](caf::error& error) { BOOST_TEST_MESSAGE("request failed: " << to_string(error)); });
+    return reply;
+  }
+
+  /// Asks `target` and returns the reply, failing the test on an error or after 2 s.
+  template <class Reply, class... Ts>
+  Reply ask(const caf::actor& target, Ts&&... xs) {
+    auto reply = try_ask<Reply>(target, std::forward<Ts>(xs)...);
+    BOOST_TEST_REQUIRE(reply.has_value());
+    return std::move(*reply);
+  }
+
+  /// Polls `condition` every 10 ms until it holds; fails the test after `limit`.
+  static void wait_until(const std::function<bool()>& condition, const std::string& what,
+                         std::chrono::milliseconds limit = std::chrono::seconds(10)) {
+    const auto deadline = std::chrono::steady_clock::now() + limit;
+    while (!condition()) {
+      const bool in_time = std::chrono::steady_clock::now() < deadline;
+      BOOST_TEST_REQUIRE(in_time, "timed out waiting: " << what);
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+  }
+};
+
+}  // namespace unisched::testing

@@ -1,0 +1,198 @@
+// The metadata plane with real actors: agents, ClusterActors and the supervisor in one system.
+#include <boost/test/unit_test.hpp>
+
+#include "actors/agent_actor.hpp"
+#include "actors/supervisor.hpp"
+#include "messages/convert.hpp"
+#include "tests/actor_harness.hpp"
+#include "tests/simulation_fixtures.hpp"
+
+using namespace unisched;
+using namespace unisched::atoms;
+using testing::ActorHarness;
+
+namespace {
+
+actors::AgentSettings fast_agent() {
+  actors::AgentSettings settings;
+  settings.observe_interval = std::chrono::milliseconds(5);
+  settings.push_interval = std::chrono::milliseconds(20);
+  settings.push_timeout = std::chrono::milliseconds(500);
+  return settings;
+}
+
+actors::SupervisorSettings fast_supervisor() {
+  actors::SupervisorSettings settings;
+  settings.probe_interval = std::chrono::milliseconds(30);
+  settings.probe_timeout = std::chrono::milliseconds(25);
+  settings.max_misses = 3;
+  settings.cluster.pull_timeout = std::chrono::milliseconds(500);
+  settings.cluster.retry_backoff = std::chrono::milliseconds(20);
+  return settings;
+}
+
+/// A running cluster: agent, supervisor, and the supervisor's ClusterActor for it.
+struct RunningCluster {
+  ActorHarness harness;
+  caf::actor supervisor;
+  caf::actor agent;
+
+  explicit RunningCluster(uint64_t seed) {
+    supervisor = actors::spawn_supervisor(*harness.system, fast_supervisor());
+    agent = actors::spawn_agent_actor(*harness.system, testing::simulated(seed, 5.0, 200.0), seed,
+                                      fast_agent());
+    harness.ask<caf::actor>(supervisor, register_atom_v, std::string("sim"), agent);
+  }
+  ~RunningCluster() {
+    caf::anon_send_exit(agent, caf::exit_reason::user_shutdown);
+    caf::anon_send_exit(supervisor, caf::exit_reason::user_shutdown);
+  }
+
+  caf::actor cluster_actor() {
+    return harness.ask<caf::actor>(supervisor, clusters_atom_v, std::string("sim"));
+  }
+  v1::ClusterSummary summary() {
+    return harness.ask<v1::ClusterSummary>(supervisor, summary_atom_v, std::string("sim"));
+  }
+  /// The summary, or nullopt while the ClusterActor is being restarted.
+  std::optional<v1::ClusterSummary> try_summary() {
+    return harness.try_ask<v1::ClusterSummary>(supervisor, summary_atom_v, std::string("sim"));
+  }
+
+  /// Waits until the centre's view and the agent's published state are at one version, and
+  /// checks they are the same.
+  void expect_converged(const std::string& context) {
+    bool compared = false;
+    ActorHarness::wait_until(
+        [&] {
+          v1::SnapshotRequest request;
+          const auto truth = harness.ask<v1::ClusterSnapshot>(agent, request);
+          const auto view = harness.ask<v1::ClusterSnapshot>(cluster_actor(), view_atom_v);
+          if (truth.epoch() != view.epoch() || truth.version() != view.version()) {
+            return false;
+          }
+          const auto expected = messages::from_proto(truth);
+          const auto actual = messages::from_proto(view);
+          BOOST_TEST_REQUIRE(expected.has_value());
+          BOOST_TEST_REQUIRE(actual.has_value());
+          model::ClusterView rebuilt;
+          BOOST_TEST_REQUIRE(!rebuilt.replace(actual->nodes, actual->resources).has_value());
+          testing::expect_view_matches(rebuilt, expected->nodes, context);
+          BOOST_TEST((actual->resources == expected->resources), context);
+          compared = true;
+          return true;
+        },
+        context + ": centre and agent at one version");
+    BOOST_TEST(compared);
+  }
+};
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(metadata_actors)
+
+BOOST_AUTO_TEST_CASE(views_converge_to_the_agents_state_under_churn) {
+  for (uint64_t seed = 1; seed <= 3; ++seed) {
+    RunningCluster cluster(seed);
+    ActorHarness::wait_until([&] { return cluster.summary().updates_applied() >= 10; },
+                             "ten updates applied");
+    cluster.expect_converged("seed " + std::to_string(seed));
+    BOOST_TEST(cluster.summary().healthy());
+    BOOST_TEST(cluster.summary().rejected() == 0u);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(a_silent_agent_is_unhealthy_and_resynced_before_it_is_healthy_again) {
+  RunningCluster cluster(4);
+  ActorHarness::wait_until([&] { return cluster.summary().healthy(); }, "healthy at first");
+  caf::anon_send(cluster.agent, online_atom_v, false);
+  ActorHarness::wait_until([&] { return !cluster.summary().healthy(); }, "unhealthy after misses");
+  const auto unhealthy = cluster.summary();
+  BOOST_TEST(unhealthy.health_transitions() == 2u);  // became healthy, then unhealthy
+  caf::anon_send(cluster.agent, online_atom_v, true);
+  ActorHarness::wait_until([&] { return cluster.summary().healthy(); }, "healthy again");
+  BOOST_TEST(cluster.summary().resyncs() > unhealthy.resyncs());  // resynced on the way back
+  BOOST_TEST(cluster.summary().health_transitions() == 3u);
+  cluster.expect_converged("after the partition");
+}
+
+BOOST_AUTO_TEST_CASE(a_killed_cluster_actor_is_restarted_and_rebuilt) {
+  RunningCluster cluster(6);
+  ActorHarness::wait_until([&] { return cluster.summary().healthy(); }, "healthy at first");
+  const caf::actor first = cluster.cluster_actor();
+  caf::anon_send_exit(first, caf::exit_reason::kill);
+  ActorHarness::wait_until([&] { return cluster.cluster_actor() != first; }, "a new ClusterActor");
+  ActorHarness::wait_until(
+      [&] {
+        const auto summary = cluster.try_summary();
+        return summary && summary->healthy() && summary->resyncs() >= 1 && summary->nodes() > 0;
+      },
+      "the new ClusterActor rebuilt and healthy");
+  cluster.expect_converged("after the restart");
+}
+
+BOOST_AUTO_TEST_CASE(malformed_updates_are_rejected_with_a_reason) {
+  RunningCluster cluster(7);
+  ActorHarness::wait_until([&] { return cluster.summary().updates_applied() >= 1; },
+                           "first update");
+  const caf::actor centre = cluster.cluster_actor();
+
+  v1::IncrementalUpdate foreign;
+  foreign.set_cluster_id("elsewhere");
+  foreign.set_epoch(1);
+  foreign.set_version(1);
+  auto ack = cluster.harness.ask<v1::Ack>(centre, foreign);
+  BOOST_TEST(ack.status() == v1::Ack::REJECTED);
+  BOOST_TEST(ack.error() == "update for cluster \"elsewhere\" sent to \"sim\"");
+
+  v1::IncrementalUpdate bad_op;
+  bad_op.set_cluster_id("sim");
+  bad_op.set_epoch(7);
+  bad_op.set_version(999);
+  bad_op.set_base_version(998);
+  bad_op.add_node_deltas()->set_op(static_cast<v1::NodeDelta::Op>(9));
+  ack = cluster.harness.ask<v1::Ack>(centre, bad_op);
+  BOOST_TEST(ack.status() == v1::Ack::REJECTED);
+  BOOST_TEST(ack.error() == "node_deltas[0].op: must be ADD, UPDATE or REMOVE, got 9");
+
+  const auto before = cluster.harness.ask<v1::ClusterSnapshot>(centre, view_atom_v);
+  v1::IncrementalUpdate negative;
+  negative.set_cluster_id("sim");
+  negative.set_epoch(before.epoch());
+  negative.set_base_version(before.version());
+  negative.set_version(before.version() + 1);
+  auto* delta = negative.add_node_deltas();
+  delta->set_op(v1::NodeDelta::UPDATE);
+  *delta->mutable_node() = before.nodes(0);
+  delta->mutable_node()->set_allocated_cpu_milli(-1);
+  ack = cluster.harness.ask<v1::Ack>(centre, negative);
+  BOOST_TEST(ack.status() == v1::Ack::REJECTED);
+  BOOST_TEST(ack.error().find("negative amount") != std::string::npos, ack.error());
+  BOOST_TEST(cluster.summary().rejected() >= 3u);
+}
+
+BOOST_AUTO_TEST_CASE(subscribers_receive_every_update_in_order) {
+  RunningCluster cluster(8);
+  caf::scoped_actor subscriber{*cluster.harness.system};
+  v1::ClusterSnapshot start;
+  subscriber
+      ->request(cluster.cluster_actor(), std::chrono::seconds(2), subscribe_atom_v,
+                caf::actor(subscriber))
+      .receive([&](v1::ClusterSnapshot& snapshot) { start = snapshot; },
+               [&](caf::error& error) { BOOST_FAIL(to_string(error)); });
+  uint64_t version = start.version();
+  int received = 0;
+  for (int i = 0; i < 5; ++i) {
+    subscriber->receive(
+        [&](v1::IncrementalUpdate& update) {
+          BOOST_TEST(update.base_version() == version);
+          version = update.version();
+          ++received;
+        },
+        [&](v1::ClusterSnapshot& snapshot) { version = snapshot.version(); },
+        caf::after(std::chrono::seconds(5)) >> [&] { BOOST_FAIL("no update within 5 s"); });
+  }
+  BOOST_TEST(received > 0);
+}
+
+BOOST_AUTO_TEST_SUITE_END()

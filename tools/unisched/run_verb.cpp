@@ -1,0 +1,282 @@
+// unisched run: the single-node runtime with simulated clusters (the main job).
+#include <spdlog/spdlog.h>
+
+#include <cstdio>
+#include <set>
+
+#include "runtime/manifest_loader.hpp"
+#include "runtime/single_node.hpp"
+#include "tools/unisched/verbs.hpp"
+
+namespace unisched::cli {
+namespace {
+
+bool read_int(const ParsedArgs& args, const std::string& flag, int64_t min, int64_t max,
+              int64_t& out, std::string& error) {
+  if (!args.has(flag)) {
+    return true;
+  }
+  const std::string text = args.value(flag);
+  try {
+    size_t used = 0;
+    const long long value = std::stoll(text, &used);
+    if (used == text.size() && value >= min && value <= max) {
+      out = value;
+      return true;
+    }
+  } catch (const std::exception&) {
+  }
+  error = "--" + flag + " must be a whole number from " + std::to_string(min) + " to " +
+          std::to_string(max) + ", not \"" + text + "\"";
+  return false;
+}
+
+bool read_rate(const ParsedArgs& args, const std::string& flag, double& out, std::string& error) {
+  if (!args.has(flag)) {
+    return true;
+  }
+  const std::string text = args.value(flag);
+  try {
+    size_t used = 0;
+    const double value = std::stod(text, &used);
+    if (used == text.size() && value >= 0 && value <= 1e6) {
+      out = value;
+      return true;
+    }
+  } catch (const std::exception&) {
+  }
+  error = "--" + flag + " must be a number of events per second from 0 to 1000000, not \"" + text +
+          "\"";
+  return false;
+}
+
+bool read_duration(const ParsedArgs& args, const std::string& flag, std::chrono::milliseconds& out,
+                   std::string& error) {
+  if (args.has(flag) && !parse_duration(args.value(flag), out)) {
+    error = "--" + flag + " must be a duration such as 500ms, 10s or 2m, not \"" +
+            args.value(flag) + "\"";
+    return false;
+  }
+  return true;
+}
+
+bool read_partitions(const ParsedArgs& args, std::vector<runtime::Partition>& out,
+                     std::string& error) {
+  for (const std::string& text : args.values("partition")) {
+    const size_t first = text.find(':');
+    const size_t second = first == std::string::npos ? first : text.find(':', first + 1);
+    runtime::Partition partition;
+    if (second == std::string::npos ||
+        !parse_duration(text.substr(first + 1, second - first - 1), partition.start) ||
+        !parse_duration(text.substr(second + 1), partition.length)) {
+      error =
+          "--partition must be CLUSTER:START:LENGTH, e.g. a100-uswest:3s:4s, not \"" + text + "\"";
+      return false;
+    }
+    partition.cluster_id = text.substr(0, first);
+    out.push_back(partition);
+  }
+  return true;
+}
+
+bool read_options(const ParsedArgs& args, runtime::RunOptions& options, std::string& error) {
+  int64_t clusters = options.clusters;
+  int64_t nodes = options.nodes_per_cluster;
+  int64_t seed = static_cast<int64_t>(options.seed);
+  int64_t misses = options.supervisor.max_misses;
+  const bool ok =
+      read_int(args, "clusters", 1, 1000, clusters, error) &&
+      read_int(args, "nodes", 1, 100000, nodes, error) &&
+      read_int(args, "seed", 0, INT64_MAX, seed, error) &&
+      read_int(args, "max-misses", 1, 1000, misses, error) &&
+      read_duration(args, "duration", options.duration, error) &&
+      read_duration(args, "push-interval", options.agent.push_interval, error) &&
+      read_duration(args, "observe-interval", options.agent.observe_interval, error) &&
+      read_duration(args, "probe-interval", options.supervisor.probe_interval, error) &&
+      read_duration(args, "probe-timeout", options.supervisor.probe_timeout, error) &&
+      read_rate(args, "churn", options.simulation.membership_events_per_second, error) &&
+      read_rate(args, "pod-rate", options.simulation.pod_events_per_second, error) &&
+      read_partitions(args, options.partitions, error);
+  if (!ok) {
+    return false;
+  }
+  const std::pair<const char*, std::chrono::milliseconds> positive[] = {
+      {"push-interval", options.agent.push_interval},
+      {"observe-interval", options.agent.observe_interval},
+      {"probe-interval", options.supervisor.probe_interval},
+      {"probe-timeout", options.supervisor.probe_timeout}};
+  for (const auto& [flag, value] : positive) {
+    if (value.count() <= 0) {
+      error = std::string("--") + flag + " must be at least 1ms";
+      return false;
+    }
+  }
+  options.clusters = static_cast<int>(clusters);
+  options.nodes_per_cluster = nodes;
+  options.seed = static_cast<uint64_t>(seed);
+  options.supervisor.max_misses = static_cast<int>(misses);
+  options.simulation.step = options.agent.observe_interval;
+  return true;
+}
+
+void print_table(const runtime::RunReport& report, std::FILE* out) {
+  std::fprintf(out, "\n%-22s %8s %7s %9s %9s %6s %5s %8s %7s %8s %9s\n", "CLUSTER", "VERSION",
+               "NODES", "UPDATES", "DELTAS", "DUPS", "GAPS", "RESYNCS", "HEALTH", "HEALTHY",
+               "CPU USED");
+  for (const auto& c : report.clusters) {
+    const double used = c.allocatable_cpu_milli() == 0
+                            ? 0.0
+                            : 100.0 * static_cast<double>(c.allocated_cpu_milli()) /
+                                  static_cast<double>(c.allocatable_cpu_milli());
+    std::fprintf(
+        out, "%-22s %8llu %7llu %9llu %9llu %6llu %5llu %8llu %7llu %8s %8.1f%%\n",
+        c.cluster_id().c_str(), static_cast<unsigned long long>(c.version()),
+        static_cast<unsigned long long>(c.nodes()),
+        static_cast<unsigned long long>(c.updates_applied()),
+        static_cast<unsigned long long>(c.deltas_applied()),
+        static_cast<unsigned long long>(c.duplicates()), static_cast<unsigned long long>(c.gaps()),
+        static_cast<unsigned long long>(c.resyncs()),
+        static_cast<unsigned long long>(c.health_transitions()), c.healthy() ? "yes" : "no", used);
+  }
+  std::fprintf(out, "\n%zu clusters, %llu node deltas applied in %.1f s\n", report.clusters.size(),
+               static_cast<unsigned long long>(report.deltas_applied),
+               static_cast<double>(report.elapsed.count()) / 1000.0);
+}
+
+void print_json(const runtime::RunReport& report, const runtime::RunOptions& options) {
+  std::printf("{\"duration_ms\": %lld, \"seed\": %llu, \"deltas_applied\": %llu, \"clusters\": [",
+              static_cast<long long>(report.elapsed.count()),
+              static_cast<unsigned long long>(options.seed),
+              static_cast<unsigned long long>(report.deltas_applied));
+  for (size_t i = 0; i < report.clusters.size(); ++i) {
+    const auto& c = report.clusters[i];
+    std::printf(
+        "%s{\"id\": \"%s\", \"version\": %llu, \"epoch\": %llu, \"nodes\": %llu, "
+        "\"updates_applied\": %llu, \"deltas_applied\": %llu, \"duplicates\": %llu, "
+        "\"gaps\": %llu, \"resyncs\": %llu, \"rejected\": %llu, \"health_transitions\": %llu, "
+        "\"healthy\": %s, \"staleness_ms\": %lld}",
+        i == 0 ? "" : ", ", c.cluster_id().c_str(), static_cast<unsigned long long>(c.version()),
+        static_cast<unsigned long long>(c.epoch()), static_cast<unsigned long long>(c.nodes()),
+        static_cast<unsigned long long>(c.updates_applied()),
+        static_cast<unsigned long long>(c.deltas_applied()),
+        static_cast<unsigned long long>(c.duplicates()), static_cast<unsigned long long>(c.gaps()),
+        static_cast<unsigned long long>(c.resyncs()), static_cast<unsigned long long>(c.rejected()),
+        static_cast<unsigned long long>(c.health_transitions()), c.healthy() ? "true" : "false",
+        static_cast<long long>(c.staleness_ms()));
+  }
+  std::printf("]}\n");
+}
+
+int run_run(const ParsedArgs& args) {
+  runtime::RunOptions options;
+  std::string error;
+  const std::string report_format = args.value("report", "table");
+  if (report_format != "table" && report_format != "json") {
+    error = "--report must be table or json, not \"" + report_format + "\"";
+  }
+  if (!error.empty() || !read_options(args, options, error)) {
+    std::fprintf(stderr, "error: %s\n", error.c_str());
+    return 2;
+  }
+  std::vector<std::string> paths = args.values("profiles");
+  if (paths.empty()) {
+    paths = {"config/profiles"};
+  }
+  const runtime::ManifestSet set = runtime::load_manifests(paths);
+  std::vector<model::ClusterResourceProfile> profiles;
+  for (const auto& loaded : set.manifests) {
+    if (const auto* profile = std::get_if<model::ClusterResourceProfile>(&loaded.manifest)) {
+      profiles.push_back(*profile);
+    }
+  }
+  for (const auto& problem : set.problems) {
+    std::fprintf(stderr, "%s\n", problem.to_string().c_str());
+  }
+  if (!set.problems.empty() || profiles.empty()) {
+    std::fprintf(stderr, "error: %s\n",
+                 set.problems.empty() ? "no ClusterResourceProfile found in --profiles"
+                                      : "fix the profiles above first");
+    return 1;
+  }
+  const auto clusters = runtime::plan_clusters(profiles, options.clusters);
+  std::set<std::string> ids;
+  for (const auto& cluster : clusters) {
+    ids.insert(cluster.spec.cluster_id);
+  }
+  for (const auto& partition : options.partitions) {
+    if (ids.count(partition.cluster_id) == 0) {
+      std::fprintf(stderr,
+                   "error: --partition names cluster \"%s\", which this run does not have\n",
+                   partition.cluster_id.c_str());
+      return 2;
+    }
+  }
+  const auto report = runtime::run_single_node(
+      clusters, options,
+      [](std::chrono::milliseconds elapsed, const std::vector<v1::ClusterSummary>& summaries) {
+        uint64_t deltas = 0;
+        size_t healthy = 0;
+        uint64_t resyncs = 0;
+        for (const auto& summary : summaries) {
+          deltas += summary.deltas_applied();
+          healthy += summary.healthy() ? 1 : 0;
+          resyncs += summary.resyncs();
+        }
+        spdlog::info("t={:.1f}s: {}/{} clusters healthy, {} node deltas applied, {} resyncs",
+                     static_cast<double>(elapsed.count()) / 1000.0, healthy, summaries.size(),
+                     deltas, resyncs);
+      });
+  for (const auto& problem : report.problems) {
+    std::fprintf(stderr, "warning: %s\n", problem.c_str());
+  }
+  if (report_format == "json") {
+    print_json(report, options);
+    print_table(report, stderr);
+  } else {
+    print_table(report, stdout);
+  }
+  return report.problems.empty() ? 0 : 1;
+}
+
+}  // namespace
+
+Verb run_verb() {
+  return Verb{
+      "run",
+      "Run the single-node runtime with simulated clusters",
+      "unisched run [--profiles DIR] [--clusters N] [--nodes N] [--duration 10s] [--report json]",
+      "Starts one simulated cluster per profile (or --clusters of them, reusing profiles), a\n"
+      "metadata agent beside each, one ClusterActor per cluster and the supervisor. Agents push\n"
+      "incremental updates; gaps are repaired from full snapshots; the supervisor probes agents\n"
+      "and marks clusters unhealthy when they stop answering. Prints progress every second and a\n"
+      "summary per cluster at the end (--report json: one JSON object on stdout).\n"
+      "\n"
+      "Examples:\n"
+      "  unisched run\n"
+      "  unisched run --clusters 20 --nodes 500 --duration 30s --push-interval 100ms\n"
+      "  unisched run --partition t4-useast:3s:4s --report json",
+      {
+          {"profiles", 'f', "FILE|DIR", true, "cluster profiles (default config/profiles)"},
+          {"clusters", '\0', "N", false, "number of clusters (default: one per profile)"},
+          {"nodes", '\0', "N", false, "nodes per cluster (default: as each profile says)"},
+          {"duration", 'd', "DURATION", false, "how long to run (default 10s)"},
+          {"seed", '\0', "N", false, "seed of the simulation (default 1)"},
+          {"push-interval", '\0', "DURATION", false, "agents push every (default 1s)"},
+          {"observe-interval", '\0', "DURATION", false, "agents observe every (default 100ms)"},
+          {"probe-interval", '\0', "DURATION", false, "supervisor probes every (default 500ms)"},
+          {"probe-timeout", '\0', "DURATION", false,
+           "a probe counts as missed after (default 400ms)"},
+          {"max-misses", '\0', "N", false,
+           "missed probes that make a cluster unhealthy (default 3)"},
+          {"churn", '\0', "RATE", false,
+           "node joins/leaves/drains per second per cluster (default 0.5)"},
+          {"pod-rate", '\0', "RATE", false,
+           "background pod events per second per cluster (default 20)"},
+          {"partition", '\0', "ID:START:LENGTH", true, "cut a cluster's agent off for a while"},
+          {"report", 'o', "FORMAT", false, "table (default) or json"},
+      },
+      run_run,
+  };
+}
+
+}  // namespace unisched::cli
