@@ -135,6 +135,19 @@ void start_cluster_actor(Self* self, ClusterEntry& entry) {
   self->send(entry.agent, bind_atom_v, entry.cluster_actor);
 }
 
+/// A new run of a lost cluster's agent registers again: it replaces the old one, and the cluster
+/// is resynced in full before it counts as healthy.
+caf::actor readmit(Self* self, ClusterEntry& entry, caf::actor agent) {
+  entry.agent = std::move(agent);
+  entry.misses = 0;
+  self->monitor(entry.agent);
+  self->send(entry.agent, bind_atom_v, entry.cluster_actor);
+  self->send(entry.cluster_actor, bind_atom_v, entry.agent);
+  spdlog::info("cluster {}: agent registered again", entry.id);
+  reconcile(self, entry.id, std::nullopt);
+  return entry.cluster_actor;
+}
+
 void on_down(Self* self, const caf::down_msg& down) {
   for (auto& [id, entry] : self->state.clusters) {
     if (down.source == entry.cluster_actor) {
@@ -158,9 +171,13 @@ caf::behavior supervisor(Self* self, SupervisorSettings settings) {
   self->delayed_send(self, settings.probe_interval, probe_atom_v);
   return {
       [=](register_atom, const std::string& id, caf::actor agent) -> caf::result<caf::actor> {
-        if (self->state.clusters.count(id) != 0) {
-          return caf::make_error(caf::sec::invalid_argument,
-                                 "cluster \"" + id + "\" is already registered");
+        const auto known = self->state.clusters.find(id);
+        if (known != self->state.clusters.end()) {
+          if (known->second.state != Lifecycle::Lost) {
+            return caf::make_error(caf::sec::invalid_argument,
+                                   "cluster \"" + id + "\" is already registered");
+          }
+          return readmit(self, known->second, std::move(agent));
         }
         ClusterEntry& entry = self->state.clusters[id];
         entry.id = id;

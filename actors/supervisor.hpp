@@ -9,7 +9,9 @@
 //   any -> Lost (the agent actor is gone)
 //
 // Protocol:
-//   (register_atom, cluster_id, agent)  -> actor: the cluster's ClusterActor
+//   (register_atom, cluster_id, agent)  -> actor: the cluster's ClusterActor. A lost cluster's
+//                                          agent may register again (a new run, a new epoch):
+//                                          it is resynced in full before it is healthy
 //   (clusters_atom, cluster_id)         -> actor: its current ClusterActor (changes on restart)
 //   (summary_atom, cluster_id)          -> ClusterSummary of that cluster
 #pragma once

@@ -34,6 +34,38 @@ std::vector<v1::ClusterSummary> query_summaries(caf::actor_system& system,
   return summaries;
 }
 
+/// An agent runs beside its cluster: when one dies, a new run of it (a new epoch) starts over
+/// the same cluster and registers again.
+void restart_dead_agents(caf::actor_system& system, caf::scoped_actor& watcher,
+                         const caf::actor& supervisor, const std::vector<std::string>& ids,
+                         std::vector<caf::actor>& agents,
+                         const std::vector<std::shared_ptr<adapters::SimulatedCluster>>& adapters,
+                         const actors::AgentSettings& settings) {
+  bool idle = false;
+  while (!idle) {
+    watcher->receive(
+        [&](caf::down_msg& down) {
+          const auto dead = std::find(agents.begin(), agents.end(), down.source);
+          if (dead == agents.end()) {
+            return;
+          }
+          const size_t i = static_cast<size_t>(dead - agents.begin());
+          spdlog::warn("agent {} exited ({}); starting it again", ids[i], to_string(down.reason));
+          const auto epoch =
+              static_cast<uint64_t>(std::chrono::system_clock::now().time_since_epoch().count());
+          agents[i] = actors::spawn_agent_actor(system, adapters[i], epoch, settings);
+          watcher->monitor(agents[i]);
+          watcher->request(supervisor, std::chrono::seconds(5), register_atom_v, ids[i], agents[i])
+              .receive([](caf::actor&) {},
+                       [&](caf::error& error) {
+                         spdlog::error("agent {}: not registered again: {}", ids[i],
+                                       to_string(error));
+                       });
+        },
+        caf::after(std::chrono::milliseconds(0)) >> [&] { idle = true; });
+  }
+}
+
 }  // namespace
 
 std::vector<model::ClusterResourceProfile> plan_clusters(
@@ -62,11 +94,13 @@ RunReport run_single_node(
 
   std::vector<std::string> ids;
   std::vector<caf::actor> agents;
+  std::vector<std::shared_ptr<adapters::SimulatedCluster>> adapters;
+  caf::scoped_actor watcher{system};  // told when an agent dies, to start it again
   // Each run of an agent gets a fresh epoch, so a restart is never taken for a gap.
   const auto epoch_base =
       static_cast<uint64_t>(std::chrono::system_clock::now().time_since_epoch().count());
   {
-    caf::scoped_actor self{system};
+    caf::scoped_actor& self = watcher;
     for (size_t i = 0; i < clusters.size(); ++i) {
       adapters::SimulationOptions simulation = options.simulation;
       simulation.seed = options.seed + i;
@@ -74,7 +108,9 @@ RunReport run_single_node(
       auto adapter = std::make_shared<adapters::SimulatedCluster>(clusters[i], simulation);
       const std::string id = clusters[i].spec.cluster_id;
       const caf::actor agent =
-          actors::spawn_agent_actor(system, std::move(adapter), epoch_base + i, options.agent);
+          actors::spawn_agent_actor(system, adapter, epoch_base + i, options.agent);
+      watcher->monitor(agent);
+      adapters.push_back(std::move(adapter));
       self->request(supervisor, std::chrono::seconds(5), register_atom_v, id, agent)
           .receive([](caf::actor&) {},
                    [&](caf::error& error) {
@@ -107,6 +143,7 @@ RunReport run_single_node(
         cut_off[p] = should_be_cut;
       }
     }
+    restart_dead_agents(system, watcher, supervisor, ids, agents, adapters, options.agent);
     if (now >= next_progress) {
       progress(now, query_summaries(system, supervisor, ids, nullptr));
       next_progress += options.progress_interval;
@@ -120,6 +157,7 @@ RunReport run_single_node(
     report.deltas_applied += summary.deltas_applied();
   }
   for (const caf::actor& agent : agents) {
+    watcher->demonitor(agent);
     caf::anon_send_exit(agent, caf::exit_reason::user_shutdown);
   }
   caf::anon_send_exit(supervisor, caf::exit_reason::user_shutdown);

@@ -131,6 +131,36 @@ BOOST_AUTO_TEST_CASE(a_killed_cluster_actor_is_restarted_and_rebuilt) {
   cluster.expect_converged("after the restart");
 }
 
+BOOST_AUTO_TEST_CASE(a_restarted_agent_registers_again_and_is_resynced) {
+  ActorHarness harness;
+  const caf::actor supervisor = actors::spawn_supervisor(*harness.system, fast_supervisor());
+  const auto adapter = testing::simulated(12, 5.0, 200.0);
+  const std::shared_ptr<adapters::ClusterAdapter> shared(adapter.get(), [](auto*) {});
+  caf::actor agent = actors::spawn_agent_actor(*harness.system, shared, 1, fast_agent());
+  harness.ask<caf::actor>(supervisor, register_atom_v, std::string("sim"), agent);
+  const auto summary = [&] {
+    return harness.try_ask<v1::ClusterSummary>(supervisor, summary_atom_v, std::string("sim"));
+  };
+  ActorHarness::wait_until([&] { return summary() && summary()->healthy(); }, "healthy");
+  // A live cluster cannot be registered a second time.
+  const caf::actor impostor =
+      actors::spawn_agent_actor(*harness.system, testing::simulated(99), 3, fast_agent());
+  BOOST_TEST(!harness.try_ask<caf::actor>(supervisor, register_atom_v, std::string("sim"), impostor)
+                  .has_value());
+  caf::anon_send_exit(impostor, caf::exit_reason::user_shutdown);
+  caf::anon_send_exit(agent, caf::exit_reason::kill);
+  ActorHarness::wait_until([&] { return !summary()->healthy(); }, "unhealthy once the agent died");
+  // A lost one can: a new run of its agent registers again.
+  agent = actors::spawn_agent_actor(*harness.system, shared, 2, fast_agent());
+  harness.ask<caf::actor>(supervisor, register_atom_v, std::string("sim"), agent);
+  ActorHarness::wait_until([&] { return summary()->healthy() && summary()->epoch() == 2u; },
+                           "healthy again with the new run's epoch");
+  BOOST_TEST(summary()->resyncs() >= 1u);
+  for (const auto& actor : {agent, supervisor}) {
+    caf::anon_send_exit(actor, caf::exit_reason::user_shutdown);
+  }
+}
+
 BOOST_AUTO_TEST_CASE(malformed_updates_are_rejected_with_a_reason) {
   RunningCluster cluster(7);
   ActorHarness::wait_until([&] { return cluster.summary().updates_applied() >= 1; },
