@@ -9,6 +9,7 @@ void add_devices(const model::AcceleratorSpec& spec, int64_t count, model::NodeS
   const int32_t linked_group = static_cast<int32_t>(node.devices.size());
   for (int64_t i = 0; i < count; ++i) {
     model::Device device;
+    device.type = spec.type;
     device.model = spec.model;
     device.memory_bytes = spec.memory_per_device.value().value_or(0);
     device.interconnect = spec.topology;

@@ -33,7 +33,10 @@ void to_proto(const model::NodeState& node, v1::NodeState& out) {
     accelerator.set_topology_group(device.topology_group);
     accelerator.set_interconnect(to_proto(device.interconnect));
     accelerator.set_allocated_milli(device.allocated_milli);
+    accelerator.set_type(static_cast<v1::AcceleratorType>(device.type));
   }
+  out.mutable_host_ports_in_use()->Add(node.host_ports_in_use.begin(),
+                                       node.host_ports_in_use.end());
   out.mutable_labels()->insert(node.labels.begin(), node.labels.end());
   for (const model::Taint& taint : node.taints) {
     v1::Taint& t = *out.add_taints();
@@ -77,6 +80,11 @@ std::optional<std::string> from_proto(const v1::NodeState& node, const std::stri
     device.memory_bytes = accelerator.memory_bytes();
     device.topology_group = accelerator.topology_group();
     device.allocated_milli = accelerator.allocated_milli();
+    if (accelerator.type() < v1::GPU || accelerator.type() > v1::FPGA) {
+      return path + ".accelerators[" + std::to_string(i) + "].type: unknown value " +
+             std::to_string(accelerator.type());
+    }
+    device.type = static_cast<model::AcceleratorType>(accelerator.type());
     switch (accelerator.interconnect()) {
       case v1::PCIE:
         device.interconnect = model::Interconnect::PCIe;
@@ -96,6 +104,7 @@ std::optional<std::string> from_proto(const v1::NodeState& node, const std::stri
     }
     out.devices.push_back(std::move(device));
   }
+  out.host_ports_in_use.assign(node.host_ports_in_use().begin(), node.host_ports_in_use().end());
   out.labels.insert(node.labels().begin(), node.labels().end());
   for (const v1::Taint& taint : node.taints()) {
     out.taints.push_back(model::Taint{taint.key(), taint.value(), taint.effect()});

@@ -25,6 +25,8 @@ const char* describe(ViewError error) {
       return "allocated exceeds allocatable";
     case ViewError::InvalidDevice:
       return "invalid device";
+    case ViewError::InvalidPort:
+      return "invalid host port";
   }
   return "invalid change";
 }
@@ -77,6 +79,14 @@ std::optional<ViewProblem> check_node(const NodeState& node) {
                      "device " + std::to_string(i) + " (model " + quoted(device.model) +
                          ", memory " + std::to_string(device.memory_bytes) + ", allocated " +
                          std::to_string(device.allocated_milli) + " milli)");
+    }
+  }
+  for (size_t i = 0; i < node.host_ports_in_use.size(); ++i) {
+    const int32_t port = node.host_ports_in_use[i];
+    if (port < 1 || port > 65535 || (i > 0 && node.host_ports_in_use[i - 1] >= port)) {
+      return problem(ViewError::InvalidPort, node.name,
+                     "host ports in use must be ascending, unique and within 1..65535 (port " +
+                         std::to_string(port) + ")");
     }
   }
   return std::nullopt;

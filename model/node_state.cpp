@@ -21,8 +21,8 @@ bool NodeState::operator==(const NodeState& o) const {
          allocatable_memory_bytes == o.allocatable_memory_bytes && max_pods == o.max_pods &&
          allocated_cpu_milli == o.allocated_cpu_milli &&
          allocated_memory_bytes == o.allocated_memory_bytes && pod_count == o.pod_count &&
-         devices == o.devices && labels == o.labels && same_taints(taints, o.taints) &&
-         schedulable == o.schedulable;
+         devices == o.devices && host_ports_in_use == o.host_ports_in_use && labels == o.labels &&
+         same_taints(taints, o.taints) && schedulable == o.schedulable;
 }
 
 }  // namespace unisched::model

@@ -14,6 +14,7 @@ namespace unisched::model {
 
 /// One accelerator device.
 struct Device {
+  AcceleratorType type = AcceleratorType::GPU;
   std::string model;
   int64_t memory_bytes = 0;
   int32_t topology_group = 0;  ///< devices of one node sharing a group are linked by `interconnect`
@@ -21,7 +22,7 @@ struct Device {
   int32_t allocated_milli = 0;  ///< 0..1000: the share of the device in use
 
   bool operator==(const Device& other) const {
-    return model == other.model && memory_bytes == other.memory_bytes &&
+    return type == other.type && model == other.model && memory_bytes == other.memory_bytes &&
            topology_group == other.topology_group && interconnect == other.interconnect &&
            allocated_milli == other.allocated_milli;
   }
@@ -40,6 +41,7 @@ struct NodeState {
   int64_t allocated_memory_bytes = 0;
   int32_t pod_count = 0;
   std::vector<Device> devices;
+  std::vector<int32_t> host_ports_in_use;  ///< ascending, each once
   std::map<std::string, std::string> labels;
   std::vector<Taint> taints;
   bool schedulable = true;

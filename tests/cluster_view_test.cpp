@@ -13,8 +13,8 @@ NodeState gpu_node(const std::string& name, int free_devices) {
   node.allocatable_memory_bytes = 1 << 30;
   node.max_pods = 10;
   for (int i = 0; i < 4; ++i) {
-    node.devices.push_back(Device{"A100", int64_t{80} << 30, 0, Interconnect::NVLink,
-                                  i < free_devices ? 0 : kWholeDeviceMilli});
+    node.devices.push_back(Device{AcceleratorType::GPU, "A100", int64_t{80} << 30, 0,
+                                  Interconnect::NVLink, i < free_devices ? 0 : kWholeDeviceMilli});
   }
   return node;
 }

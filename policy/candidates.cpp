@@ -1,0 +1,15 @@
+#include "policy/candidates.hpp"
+
+namespace unisched::policy {
+
+std::vector<const model::NodeState*> candidate_nodes(const model::ClusterView& view,
+                                                     const ReplicaDemand& demand) {
+  for (const DeviceDemand& device : demand.devices) {
+    if (!device.model.empty()) {
+      return view.nodes_with_free_devices(device.model, device.count);
+    }
+  }
+  return view.sorted_nodes();
+}
+
+}  // namespace unisched::policy

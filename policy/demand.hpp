@@ -1,0 +1,31 @@
+// What one replica of a SchedulingRequest needs, in the exact units of the node view.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/scheduling_request.hpp"
+
+namespace unisched::policy {
+
+struct DeviceDemand {
+  model::AcceleratorType type = model::AcceleratorType::GPU;
+  std::string model;                        ///< empty: any model of the type
+  int32_t count = 0;                        ///< whole devices, all on one node
+  int64_t min_memory_bytes = 0;             ///< per device
+  std::optional<model::Interconnect> link;  ///< devices must share a group linked this well
+};
+
+struct ReplicaDemand {
+  int64_t cpu_milli = 0;
+  int64_t memory_bytes = 0;
+  std::vector<DeviceDemand> devices;
+  std::vector<int32_t> host_ports;  ///< ascending
+};
+
+/// The demand of one replica of a validated request.
+ReplicaDemand demand_of(const model::SchedulingRequestSpec& spec);
+
+}  // namespace unisched::policy

@@ -1,0 +1,95 @@
+// The scheduling framework's two plugin kinds, over a const view of each cluster.
+//   ClusterFilter: can this cluster take the request at all? A reason when not, which the
+//                  user sees in an unschedulable decision.
+//   NodeScorer:    how good is this node of this cluster for one replica, 0..100.
+// Plugins are plain C++: no actors, no I/O. Each lives in its own file under plugins/.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/cluster_view.hpp"
+#include "model/scheduling_request.hpp"
+#include "policy/demand.hpp"
+
+namespace unisched::policy {
+
+/// What the scheduler knows of a cluster besides its nodes.
+struct ClusterInfo {
+  std::string id;
+  std::string region;
+  std::string zone;
+  model::MachineType machine_type = model::MachineType::VirtualMachine;
+  bool healthy = false;
+};
+
+struct ClusterCandidate {
+  const ClusterInfo* info = nullptr;
+  const model::ClusterView* view = nullptr;
+};
+
+class ClusterFilter {
+ public:
+  virtual ~ClusterFilter() = default;
+  virtual const char* name() const = 0;
+  /// Why `cluster` cannot take `request`, or nullopt when it may.
+  virtual std::optional<std::string> reject(const model::SchedulingRequestSpec& request,
+                                            const ClusterCandidate& cluster) const = 0;
+};
+
+class NodeScorer {
+ public:
+  virtual ~NodeScorer() = default;
+  virtual const char* name() const = 0;
+  /// 0..100 for placing one replica of `demand` on `node` (its state before) of `cluster`.
+  virtual double score(const model::SchedulingRequestSpec& request, const ReplicaDemand& demand,
+                       const ClusterCandidate& cluster, const model::NodeState& node) const = 0;
+};
+
+struct WeightedScorer {
+  std::shared_ptr<const NodeScorer> scorer;
+  double weight = 1.0;
+};
+
+/// The filters and weighted scorers one scheduler runs.
+struct Policy {
+  std::string name;
+  std::vector<std::shared_ptr<const ClusterFilter>> filters;
+  std::vector<WeightedScorer> scorers;
+};
+
+/// Named plugin factories; adding a name twice is refused.
+class Registry {
+ public:
+  using FilterFactory = std::function<std::shared_ptr<const ClusterFilter>()>;
+  using ScorerFactory = std::function<std::shared_ptr<const NodeScorer>()>;
+
+  /// The registry with every built-in plugin.
+  static const Registry& builtin();
+
+  /// Filters run in the order they were added.
+  bool add_filter(const std::string& name, FilterFactory factory);
+  bool add_scorer(const std::string& name, ScorerFactory factory);
+
+  /// Every registered filter plus the named scorers with their weights; nullopt (and `error`
+  /// set) when a scorer name is unknown.
+  std::optional<Policy> make_policy(const std::string& name,
+                                    const std::vector<std::pair<std::string, double>>& scorers,
+                                    std::string& error) const;
+
+  /// A preset: "spread" (least-allocated), "binpack" (most-allocated, gpu-packing) or "balanced"
+  /// (least-allocated, gpu-packing, locality).
+  std::optional<Policy> preset(const std::string& name, std::string& error) const;
+
+  std::vector<std::string> scorer_names() const;
+
+ private:
+  std::vector<std::pair<std::string, FilterFactory>> filters_;
+  std::map<std::string, ScorerFactory> scorers_;
+};
+
+}  // namespace unisched::policy

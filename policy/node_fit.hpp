@@ -1,0 +1,40 @@
+// Whether one replica fits on one node, and on which of its devices.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/node_state.hpp"
+#include "policy/demand.hpp"
+
+namespace unisched::policy {
+
+/// The first reason a node cannot take a replica, in the order they are checked.
+enum class NodeMisfit {
+  Unschedulable,  ///< draining or cordoned
+  Pods,           ///< no pod slot left
+  Cpu,
+  Memory,
+  HostPort,  ///< a requested host port is in use
+  Devices,   ///< not enough free devices of the model, memory and link asked for
+};
+
+const char* describe(NodeMisfit misfit);
+
+struct NodeFit {
+  std::optional<NodeMisfit> misfit;  ///< set when the replica does not fit
+  std::vector<int32_t> devices;      ///< indexes of the devices chosen, when it fits
+  bool fits() const { return !misfit; }
+};
+
+/// Checks `demand` against `node`. Devices are chosen whole and free; for a link requirement
+/// all of one demand's devices come from one topology group linked at least that well; among
+/// groups that can serve, the one with the fewest free devices is taken (best fit), so large
+/// groups stay whole for large requests.
+NodeFit fit_on_node(const model::NodeState& node, const ReplicaDemand& demand);
+
+/// `node` with the replica's resources taken (the devices of `fit`, its ports, cpu, memory).
+void take(model::NodeState& node, const ReplicaDemand& demand, const NodeFit& fit);
+
+}  // namespace unisched::policy

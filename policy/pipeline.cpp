@@ -1,0 +1,225 @@
+#include "policy/pipeline.hpp"
+
+#include <algorithm>
+#include <map>
+#include <optional>
+
+#include "policy/candidates.hpp"
+#include "policy/node_fit.hpp"
+
+namespace unisched::policy {
+namespace {
+
+/// Node states as earlier replicas of this decision leave them, over the const views.
+class Overlay {
+ public:
+  const model::NodeState& node(const std::string& cluster, const model::NodeState& original) const {
+    const auto found = changed_.find({cluster, original.name});
+    return found == changed_.end() ? original : found->second;
+  }
+  void take(const std::string& cluster, const model::NodeState& original,
+            const ReplicaDemand& demand, const NodeFit& fit) {
+    auto [entry, inserted] = changed_.try_emplace({cluster, original.name}, original);
+    policy::take(entry->second, demand, fit);
+  }
+
+ private:
+  std::map<std::pair<std::string, std::string>, model::NodeState> changed_;
+};
+
+struct Choice {
+  const ClusterCandidate* cluster = nullptr;
+  const model::NodeState* node = nullptr;  // the view's node (the overlay may differ)
+  NodeFit fit;
+  double score = -1;
+};
+
+double weighted_score(const Policy& policy, const model::SchedulingRequestSpec& request,
+                      const ReplicaDemand& demand, const ClusterCandidate& cluster,
+                      const model::NodeState& node) {
+  double total = 0;
+  for (const auto& [scorer, weight] : policy.scorers) {
+    total += weight * scorer->score(request, demand, cluster, node);
+  }
+  return total;
+}
+
+/// The best node for one replica among `clusters`; ties go to the smaller cluster and node name
+/// so decisions are reproducible.
+std::optional<Choice> best_node(const Policy& policy, const model::SchedulingRequestSpec& request,
+                                const ReplicaDemand& demand,
+                                const std::vector<const ClusterCandidate*>& clusters,
+                                const Overlay& overlay) {
+  std::optional<Choice> best;
+  for (const ClusterCandidate* cluster : clusters) {
+    for (const model::NodeState* original : candidate_nodes(*cluster->view, demand)) {
+      const model::NodeState& node = overlay.node(cluster->info->id, *original);
+      NodeFit fit = fit_on_node(node, demand);
+      if (!fit.fits()) {
+        continue;
+      }
+      const double score = weighted_score(policy, request, demand, *cluster, node);
+      if (!best || score > best->score) {
+        best = Choice{cluster, original, std::move(fit), score};
+      }
+    }
+  }
+  return best;
+}
+
+ReplicaPlacement placement_of(const Choice& choice, const ReplicaDemand& demand) {
+  return ReplicaPlacement{choice.cluster->info->id, choice.node->name,  demand.cpu_milli,
+                          demand.memory_bytes,      choice.fit.devices, demand.host_ports};
+}
+
+/// Replica counts per weighted cluster, proportional to the weights (largest remainder).
+std::map<std::string, int64_t> weighted_shares(const std::vector<model::ClusterWeight>& weights,
+                                               const std::vector<const ClusterCandidate*>& feasible,
+                                               int64_t replicas) {
+  std::vector<std::pair<std::string, int64_t>> usable;
+  int64_t total = 0;
+  for (const auto& weight : weights) {
+    for (const ClusterCandidate* cluster : feasible) {
+      if (cluster->info->id == weight.cluster) {
+        usable.emplace_back(weight.cluster, weight.weight);
+        total += weight.weight;
+      }
+    }
+  }
+  std::map<std::string, int64_t> shares;
+  if (total == 0) {
+    return shares;
+  }
+  std::vector<std::pair<int64_t, std::string>> remainders;
+  int64_t given = 0;
+  for (const auto& [cluster, weight] : usable) {
+    shares[cluster] = replicas * weight / total;
+    given += shares[cluster];
+    remainders.emplace_back(replicas * weight % total, cluster);
+  }
+  std::sort(remainders.begin(), remainders.end(), [](const auto& a, const auto& b) {
+    return a.first != b.first ? a.first > b.first : a.second < b.second;
+  });
+  for (size_t i = 0; given < replicas && i < remainders.size(); ++i, ++given) {
+    ++shares[remainders[i].second];
+  }
+  return shares;
+}
+
+}  // namespace
+
+const char* describe(DecisionStatus status) {
+  switch (status) {
+    case DecisionStatus::Placed:
+      return "placed";
+    case DecisionStatus::PartiallyPlaced:
+      return "partially placed";
+    case DecisionStatus::Unschedulable:
+      return "unschedulable";
+  }
+  return "unknown";
+}
+
+std::string Decision::explain() const {
+  std::string text = describe(status);
+  std::string separator = ": ";
+  for (const auto& diagnosis : diagnoses) {
+    text += separator + diagnosis.cluster + ": " + diagnosis.plugin + ": " + diagnosis.reason;
+    separator = "; ";
+  }
+  return text;
+}
+
+Decision decide(const model::SchedulingRequestSpec& request,
+                const std::vector<ClusterCandidate>& clusters, const Policy& policy) {
+  Decision decision;
+  // 1. Filter: which clusters may take the request at all, and why not the others.
+  std::vector<const ClusterCandidate*> feasible;
+  for (const ClusterCandidate& cluster : clusters) {
+    std::optional<std::string> refusal;
+    for (const auto& filter : policy.filters) {
+      if ((refusal = filter->reject(request, cluster))) {
+        decision.diagnoses.push_back({cluster.info->id, filter->name(), *refusal});
+        break;
+      }
+    }
+    if (!refusal) {
+      feasible.push_back(&cluster);
+    }
+  }
+  // 2. Place replica after replica, each on the best node its distribution allows.
+  const ReplicaDemand demand = demand_of(request);
+  const auto place_in = [&](const std::vector<const ClusterCandidate*>& allowed, int64_t count,
+                            Overlay& overlay, std::vector<ReplicaPlacement>& out) {
+    for (int64_t i = 0; i < count; ++i) {
+      const auto choice = best_node(policy, request, demand, allowed, overlay);
+      if (!choice) {
+        return false;
+      }
+      overlay.take(choice->cluster->info->id,
+                   overlay.node(choice->cluster->info->id, *choice->node), demand, choice->fit);
+      out.push_back(placement_of(*choice, demand));
+    }
+    return true;
+  };
+  Overlay overlay;
+  bool complete = false;
+  if (request.distribution.mode == model::DistributionMode::Together) {
+    // The first cluster (best for the first replica) that holds every replica.
+    std::vector<std::pair<double, const ClusterCandidate*>> order;
+    for (const ClusterCandidate* cluster : feasible) {
+      const auto first = best_node(policy, request, demand, {cluster}, Overlay{});
+      order.emplace_back(first ? first->score : -1.0, cluster);
+    }
+    std::stable_sort(order.begin(), order.end(),
+                     [](const auto& a, const auto& b) { return a.first > b.first; });
+    for (const auto& [score, cluster] : order) {
+      Overlay trial;
+      std::vector<ReplicaPlacement> placements;
+      if (place_in({cluster}, request.replicas, trial, placements)) {
+        decision.placements = std::move(placements);
+        complete = true;
+        break;
+      }
+      decision.diagnoses.push_back(
+          {cluster->info->id, "distribution",
+           "cannot hold all " + std::to_string(request.replicas) + " replicas together"});
+    }
+  } else if (!request.distribution.weights.empty()) {
+    const auto shares = weighted_shares(request.distribution.weights, feasible, request.replicas);
+    complete = !shares.empty();
+    for (const auto& [cluster_id, share] : shares) {
+      const auto cluster = std::find_if(feasible.begin(), feasible.end(),
+                                        [&](const auto* c) { return c->info->id == cluster_id; });
+      if (!place_in({*cluster}, share, overlay, decision.placements)) {
+        decision.diagnoses.push_back(
+            {cluster_id, "distribution", "holds fewer than its share of " + std::to_string(share)});
+        complete = false;
+      }
+    }
+    if (shares.empty()) {
+      decision.diagnoses.push_back({"*", "distribution", "no weighted cluster passes the filters"});
+    }
+  } else {
+    complete = place_in(feasible, request.replicas, overlay, decision.placements);
+    if (!complete && !feasible.empty()) {
+      decision.diagnoses.push_back({"*", "distribution",
+                                    std::to_string(decision.placements.size()) + " of " +
+                                        std::to_string(request.replicas) +
+                                        " replicas fit on the clusters that pass the filters"});
+    }
+  }
+  // 3. Decide: a gang is all or nothing.
+  if (complete) {
+    decision.status = DecisionStatus::Placed;
+    decision.diagnoses.clear();
+  } else if (request.distribution.gang || decision.placements.empty()) {
+    decision.placements.clear();
+    decision.status = DecisionStatus::Unschedulable;
+  } else {
+    decision.status = DecisionStatus::PartiallyPlaced;
+  }
+  return decision;
+}
+
+}  // namespace unisched::policy

@@ -1,0 +1,48 @@
+// The scheduling pipeline, as its steps: filter clusters (with a per-cluster diagnosis), score the
+// nodes of those that remain, place replica after replica by the request's distribution, and
+// decide. Plain C++ over const views; the SchedulerActor commits what it returns.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "policy/framework.hpp"
+
+namespace unisched::policy {
+
+struct ReplicaPlacement {
+  std::string cluster;
+  std::string node;
+  int64_t cpu_milli = 0;
+  int64_t memory_bytes = 0;
+  std::vector<int32_t> devices;
+  std::vector<int32_t> host_ports;
+};
+
+struct ClusterDiagnosis {
+  std::string cluster;
+  std::string plugin;  ///< the filter that refused it, or "distribution"
+  std::string reason;
+};
+
+enum class DecisionStatus {
+  Placed,           ///< every replica has a node
+  PartiallyPlaced,  ///< some replicas have nodes (never for gang requests)
+  Unschedulable,    ///< none could be placed; `diagnoses` say why, per cluster
+};
+
+const char* describe(DecisionStatus status);
+
+struct Decision {
+  DecisionStatus status = DecisionStatus::Unschedulable;
+  std::vector<ReplicaPlacement> placements;
+  std::vector<ClusterDiagnosis> diagnoses;
+  /// "unschedulable: a100: resource-fit: 0 of 20 nodes fit: ...; t4: affinity: ..."
+  std::string explain() const;
+};
+
+/// Decides where the replicas of `request` go among `clusters`.
+Decision decide(const model::SchedulingRequestSpec& request,
+                const std::vector<ClusterCandidate>& clusters, const Policy& policy);
+
+}  // namespace unisched::policy

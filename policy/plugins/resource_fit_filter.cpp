@@ -1,0 +1,51 @@
+#include <map>
+
+#include "policy/candidates.hpp"
+#include "policy/node_fit.hpp"
+#include "policy/plugins/filters.hpp"
+
+namespace unisched::policy::plugins {
+namespace {
+
+/// At least one node must hold one replica; otherwise say why the nodes did not.
+class ResourceFitFilter final : public ClusterFilter {
+ public:
+  const char* name() const override { return "resource-fit"; }
+  std::optional<std::string> reject(const model::SchedulingRequestSpec& request,
+                                    const ClusterCandidate& cluster) const override {
+    const ReplicaDemand demand = demand_of(request);
+    std::map<NodeMisfit, int> misfits;
+    for (const model::NodeState* node : candidate_nodes(*cluster.view, demand)) {
+      const NodeFit fit = fit_on_node(*node, demand);
+      if (fit.fits()) {
+        return std::nullopt;
+      }
+      ++misfits[*fit.misfit];
+    }
+    std::string reason = "0 of " + std::to_string(cluster.view->size()) + " nodes fit";
+    const size_t unchecked = cluster.view->size() - [&] {
+      size_t checked = 0;
+      for (const auto& [misfit, count] : misfits) {
+        checked += static_cast<size_t>(count);
+      }
+      return checked;
+    }();
+    std::string separator = ": ";
+    for (const auto& [misfit, count] : misfits) {
+      reason += separator + std::to_string(count) + " " + describe(misfit);
+      separator = ", ";
+    }
+    if (unchecked > 0) {
+      reason += separator + std::to_string(unchecked) + " without enough free devices of the model";
+    }
+    return reason;
+  }
+};
+
+}  // namespace
+
+std::shared_ptr<const ClusterFilter> make_resource_fit_filter() {
+  return std::make_shared<ResourceFitFilter>();
+}
+
+}  // namespace unisched::policy::plugins

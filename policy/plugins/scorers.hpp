@@ -1,0 +1,13 @@
+// The built-in node scorers.
+#pragma once
+
+#include "policy/framework.hpp"
+
+namespace unisched::policy::plugins {
+
+std::shared_ptr<const NodeScorer> make_least_allocated();
+std::shared_ptr<const NodeScorer> make_most_allocated();
+std::shared_ptr<const NodeScorer> make_gpu_packing();
+std::shared_ptr<const NodeScorer> make_locality();
+
+}  // namespace unisched::policy::plugins

@@ -1,0 +1,99 @@
+#include "policy/node_fit.hpp"
+
+#include <boost/test/unit_test.hpp>
+
+#include "tests/policy_fixtures.hpp"
+
+using namespace unisched;
+using namespace unisched::policy;
+using testing::node;
+
+namespace {
+
+ReplicaDemand gpus(int count, std::optional<model::Interconnect> link = std::nullopt,
+                   const std::string& model = "", int64_t min_gib = 0) {
+  ReplicaDemand demand;
+  demand.cpu_milli = 1000;
+  demand.memory_bytes = int64_t{1} << 30;
+  demand.devices.push_back(
+      DeviceDemand{model::AcceleratorType::GPU, model, count, min_gib << 30, link});
+  return demand;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(node_fit)
+
+BOOST_AUTO_TEST_CASE(first_misfit_is_named) {
+  ReplicaDemand demand;
+  demand.cpu_milli = 2000;
+  demand.memory_bytes = int64_t{4} << 30;
+  demand.host_ports = {8080};
+  struct Case {
+    const char* what;
+    model::NodeState node;
+    std::optional<NodeMisfit> misfit;
+  };
+  auto cordoned = node("n", 4000, 16);
+  cordoned.schedulable = false;
+  auto full = node("n", 4000, 16);
+  full.pod_count = full.max_pods;
+  auto busy_port = node("n", 4000, 16);
+  busy_port.host_ports_in_use = {80, 8080};
+  const Case cases[] = {
+      {"fits", node("n", 4000, 16), std::nullopt},
+      {"cordoned", cordoned, NodeMisfit::Unschedulable},
+      {"no pod slot", full, NodeMisfit::Pods},
+      {"cpu", node("n", 1999, 16), NodeMisfit::Cpu},
+      {"memory", node("n", 4000, 3), NodeMisfit::Memory},
+      {"port", busy_port, NodeMisfit::HostPort},
+  };
+  for (const Case& c : cases) {
+    const NodeFit fit = fit_on_node(c.node, demand);
+    BOOST_TEST((fit.misfit == c.misfit), c.what);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(linked_devices_come_from_one_group) {
+  auto n = node("n", 64000, 512);
+  // Two NVLink groups of 4 devices; group 0 has one device busy.
+  for (int i = 0; i < 8; ++i) {
+    n.devices.push_back(model::Device{model::AcceleratorType::GPU, "A100", int64_t{80} << 30,
+                                      i < 4 ? 0 : 1, model::Interconnect::NVLink,
+                                      i == 0 ? 1000 : 0});
+  }
+  const NodeFit three = fit_on_node(n, gpus(3, model::Interconnect::NVLink));
+  BOOST_TEST_REQUIRE(three.fits());
+  BOOST_TEST(three.devices == (std::vector<int32_t>{1, 2, 3}));  // best fit: the smaller group
+  const NodeFit four = fit_on_node(n, gpus(4, model::Interconnect::NVLink));
+  BOOST_TEST(four.devices == (std::vector<int32_t>{4, 5, 6, 7}));
+  BOOST_TEST((fit_on_node(n, gpus(5, model::Interconnect::NVLink)).misfit == NodeMisfit::Devices));
+  BOOST_TEST(fit_on_node(n, gpus(7)).fits());  // without a link requirement groups may mix
+}
+
+BOOST_AUTO_TEST_CASE(model_memory_and_link_quality) {
+  const auto pcie = node("p", 8000, 64, 4, model::Interconnect::PCIe, "T4", 16);
+  BOOST_TEST(fit_on_node(pcie, gpus(2)).fits());
+  BOOST_TEST(!fit_on_node(pcie, gpus(2, model::Interconnect::NVLink)).fits());
+  BOOST_TEST(!fit_on_node(pcie, gpus(1, std::nullopt, "A100")).fits());
+  BOOST_TEST(!fit_on_node(pcie, gpus(1, std::nullopt, "", 24)).fits());
+  BOOST_TEST(fit_on_node(pcie, gpus(1, std::nullopt, "T4", 16)).fits());
+  const auto nvswitch = node("s", 8000, 64, 8, model::Interconnect::NVSwitch, "H100");
+  BOOST_TEST(fit_on_node(nvswitch, gpus(8, model::Interconnect::NVLink)).fits());
+}
+
+BOOST_AUTO_TEST_CASE(two_device_demands_never_share_a_device) {
+  auto n = node("n", 8000, 64, 3, model::Interconnect::PCIe);
+  ReplicaDemand demand = gpus(2);
+  demand.devices.push_back(demand.devices[0]);
+  BOOST_TEST((fit_on_node(n, demand).misfit == NodeMisfit::Devices));  // 4 wanted, 3 there
+  demand.devices[1].count = 1;
+  const NodeFit fit = fit_on_node(n, demand);
+  BOOST_TEST_REQUIRE(fit.fits());
+  BOOST_TEST(fit.devices.size() == 3u);
+  take(n, demand, fit);
+  BOOST_TEST(n.free_devices("A100") == 0);
+  BOOST_TEST(n.allocated_cpu_milli == 1000);
+}
+
+BOOST_AUTO_TEST_SUITE_END()

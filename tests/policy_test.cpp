@@ -1,0 +1,233 @@
+#include <boost/test/unit_test.hpp>
+
+#include "policy/pipeline.hpp"
+#include "policy/plugins/filters.hpp"
+#include "policy/plugins/scorers.hpp"
+#include "tests/policy_fixtures.hpp"
+
+using namespace unisched;
+using namespace unisched::policy;
+using testing::node;
+using testing::request;
+
+namespace {
+
+Policy preset(const std::string& name) {
+  std::string error;
+  auto policy = Registry::builtin().preset(name, error);
+  BOOST_TEST_REQUIRE(policy.has_value(), error);
+  return *policy;
+}
+
+size_t placed_in(const Decision& decision, const std::string& cluster) {
+  return static_cast<size_t>(std::count_if(decision.placements.begin(), decision.placements.end(),
+                                           [&](const auto& p) { return p.cluster == cluster; }));
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(policy_plugins)
+
+BOOST_AUTO_TEST_CASE(each_filter_says_why) {
+  testing::Fleet fleet;
+  auto& view = fleet.add("west", "us-west", {node("w1", 4000, 16)});
+  model::ClusterResources resources;
+  resources.latency_max_ns = 2'000'000;
+  resources.storage = {{"ssd", int64_t{1} << 40, int64_t{1} << 39}};
+  view.set_resources(resources);
+  fleet.add("sick", "us-west", {node("s1", 4000, 16)}, false);
+  const ClusterCandidate& west = fleet.candidates[0];
+  const ClusterCandidate& sick = fleet.candidates[1];
+  struct Case {
+    std::shared_ptr<const ClusterFilter> filter;
+    std::string spec;
+    const ClusterCandidate* cluster;
+    std::string reason;  // empty: passes
+  };
+  const std::string base = "  resources:\n    cpu: 1\n";
+  const Case cases[] = {
+      {plugins::make_health_filter(), base, &sick, "cluster is not healthy"},
+      {plugins::make_health_filter(), base, &west, ""},
+      {plugins::make_affinity_filter(), base + "  placement:\n    affinity:\n      regions: [eu]\n",
+       &west, "region \"us-west\" is not among the required ones"},
+      {plugins::make_affinity_filter(),
+       base + "  placement:\n    antiAffinity:\n      clusters: [west]\n", &west,
+       "cluster \"west\" is excluded by anti-affinity"},
+      {plugins::make_affinity_filter(),
+       base + "  placement:\n    affinity:\n      zones: [us-west-a]\n", &west, ""},
+      {plugins::make_latency_filter(), base + "  placement:\n    maxLatency: \"<=1ms\"\n", &west,
+       "network latency up to 2000000ns exceeds <=1ms"},
+      {plugins::make_latency_filter(), base + "  placement:\n    maxLatency: 2ms\n", &west, ""},
+      {plugins::make_latency_filter(), base + "  placement:\n    maxLatency: 2ms\n", &sick,
+       "network latency unknown, request needs 2ms"},
+      {plugins::make_storage_filter(),
+       base + "  placement:\n    storage:\n      class: ssd\n      capacity: 600Gi\n", &west,
+       "storage class \"ssd\" has 549755813888 bytes free, 644245094400 needed"},
+      {plugins::make_storage_filter(), base + "  placement:\n    storage:\n      class: hdd\n",
+       &west, "no storage class \"hdd\""},
+      {plugins::make_machine_type_filter(), base + "  placement:\n    machineType: BareMetal\n",
+       &west, "machines are VirtualMachine, request needs BareMetal"},
+      {plugins::make_resource_fit_filter(), "  resources:\n    cpu: 8\n", &west,
+       "0 of 1 nodes fit: 1 insufficient cpu"},
+      {plugins::make_resource_fit_filter(),
+       "  resources:\n    accelerators:\n      - model: A100\n        count: 1\n", &west,
+       "0 of 1 nodes fit: 1 without enough free devices of the model"},
+  };
+  for (const Case& c : cases) {
+    const auto reason = c.filter->reject(request(c.spec), *c.cluster);
+    BOOST_TEST(reason.value_or("") == c.reason, c.filter->name() << " on " << c.spec);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(scorers_order_nodes_as_named) {
+  testing::Fleet fleet;
+  fleet.add("c", "r", {});
+  const ClusterCandidate& cluster = fleet.candidates[0];
+  auto empty = node("empty", 8000, 32);
+  auto busy = node("busy", 8000, 32);
+  busy.allocated_cpu_milli = 6000;
+  busy.allocated_memory_bytes = int64_t{24} << 30;
+  auto gpu = node("gpu", 8000, 32, 8);
+  auto gpu_busy = node("gpu-busy", 8000, 32, 8);
+  for (int i = 0; i < 6; ++i) {
+    gpu_busy.devices[static_cast<size_t>(i)].allocated_milli = 1000;
+  }
+  const auto cpu_request = request("  resources:\n    cpu: 1\n    memory: 1Gi\n");
+  const auto gpu_request = request("  resources:\n    accelerators:\n      - count: 2\n");
+  const ReplicaDemand cpu_demand = demand_of(cpu_request);
+  const ReplicaDemand gpu_demand = demand_of(gpu_request);
+  const auto least = plugins::make_least_allocated();
+  const auto most = plugins::make_most_allocated();
+  const auto packing = plugins::make_gpu_packing();
+  BOOST_TEST(least->score(cpu_request, cpu_demand, cluster, empty) >
+             least->score(cpu_request, cpu_demand, cluster, busy));
+  BOOST_TEST(most->score(cpu_request, cpu_demand, cluster, busy) >
+             most->score(cpu_request, cpu_demand, cluster, empty));
+  BOOST_TEST(packing->score(gpu_request, gpu_demand, cluster, gpu_busy) >
+             packing->score(gpu_request, gpu_demand, cluster, gpu));  // fill the fuller node
+  BOOST_TEST(packing->score(cpu_request, cpu_demand, cluster, empty) >
+             packing->score(cpu_request, cpu_demand, cluster, gpu));  // keep GPUs for GPU work
+}
+
+BOOST_AUTO_TEST_CASE(locality_prefers_the_first_region_then_low_latency) {
+  testing::Fleet fleet;
+  auto& near = fleet.add("near", "eu", {});
+  auto& far = fleet.add("far", "us", {});
+  model::ClusterResources fast;
+  fast.latency_max_ns = 100'000;
+  model::ClusterResources slow;
+  slow.latency_max_ns = 5'000'000;
+  near.set_resources(fast);
+  far.set_resources(slow);
+  const auto locality = plugins::make_locality();
+  const auto plain = request("  resources:\n    cpu: 1\n");
+  const auto prefers_us =
+      request("  resources:\n    cpu: 1\n  placement:\n    affinity:\n      regions: [us, eu]\n");
+  const model::NodeState n = node("n", 1000, 1);
+  BOOST_TEST(locality->score(plain, {}, fleet.candidates[0], n) >
+             locality->score(plain, {}, fleet.candidates[1], n));
+  BOOST_TEST(locality->score(prefers_us, {}, fleet.candidates[1], n) >
+             locality->score(prefers_us, {}, fleet.candidates[0], n));
+}
+
+BOOST_AUTO_TEST_CASE(registry_refuses_duplicates_and_unknown_names) {
+  Registry registry;
+  BOOST_TEST(registry.add_scorer("x", plugins::make_locality));
+  BOOST_TEST(!registry.add_scorer("x", plugins::make_locality));
+  BOOST_TEST(registry.add_filter("f", plugins::make_health_filter));
+  BOOST_TEST(!registry.add_filter("f", plugins::make_health_filter));
+  std::string error;
+  BOOST_TEST(!Registry::builtin().make_policy("p", {{"nope", 1.0}}, error).has_value());
+  BOOST_TEST(error == "unknown scorer \"nope\"");
+  BOOST_TEST(!Registry::builtin().preset("fastest", error).has_value());
+  BOOST_TEST(error.find("use spread, binpack or balanced") != std::string::npos);
+  BOOST_TEST(Registry::builtin().scorer_names().size() == 4u);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(pipeline)
+
+BOOST_AUTO_TEST_CASE(replicas_account_for_each_other_within_a_decision) {
+  testing::Fleet fleet;
+  fleet.add("c", "r", {node("a", 4000, 16), node("b", 4000, 16)});
+  const auto decision =
+      decide(request("  replicas: 4\n  resources:\n    cpu: 2\n    memory: 8Gi\n"),
+             fleet.candidates, preset("spread"));
+  BOOST_TEST_REQUIRE((decision.status == DecisionStatus::Placed), decision.explain());
+  std::map<std::string, int> per_node;
+  for (const auto& p : decision.placements) {
+    ++per_node[p.node];
+  }
+  BOOST_TEST(per_node["a"] == 2);
+  BOOST_TEST(per_node["b"] == 2);
+  const auto fifth = decide(request("  replicas: 5\n  resources:\n    cpu: 2\n"), fleet.candidates,
+                            preset("spread"));
+  BOOST_TEST((fifth.status == DecisionStatus::PartiallyPlaced));
+  BOOST_TEST(fifth.placements.size() == 4u);
+}
+
+BOOST_AUTO_TEST_CASE(host_ports_are_used_once_per_node) {
+  testing::Fleet fleet;
+  fleet.add("c", "r", {node("a", 8000, 16), node("b", 8000, 16)});
+  const auto spec = "  replicas: 3\n  resources:\n    cpu: 1\n    hostPorts: [7777]\n";
+  const auto decision = decide(request(spec), fleet.candidates, preset("binpack"));
+  BOOST_TEST((decision.status == DecisionStatus::PartiallyPlaced));
+  BOOST_TEST_REQUIRE(decision.placements.size() == 2u);
+  BOOST_TEST(decision.placements[0].node != decision.placements[1].node);
+}
+
+BOOST_AUTO_TEST_CASE(gangs_are_all_or_nothing_and_say_why) {
+  testing::Fleet fleet;
+  fleet.add("small", "r", {node("s", 64000, 256, 4)});
+  fleet.add("sick", "r", {node("x", 64000, 256, 8)}, false);
+  const auto spec =
+      "  replicas: 2\n  resources:\n    accelerators:\n      - model: A100\n        count: 4\n"
+      "        topology: NVLink\n  distribution:\n    gang: true\n";
+  const auto decision = decide(request(spec), fleet.candidates, preset("balanced"));
+  BOOST_TEST((decision.status == DecisionStatus::Unschedulable));
+  BOOST_TEST(decision.placements.empty());
+  const std::string why = decision.explain();
+  BOOST_TEST(why.find("sick: health: cluster is not healthy") != std::string::npos, why);
+  BOOST_TEST(why.find("1 of 2 replicas fit") != std::string::npos, why);
+}
+
+BOOST_AUTO_TEST_CASE(together_keeps_every_replica_in_one_cluster) {
+  testing::Fleet fleet;
+  fleet.add("one", "r", {node("a", 4000, 16)});
+  fleet.add("two", "r", {node("b", 4000, 16), node("c", 4000, 16)});
+  const auto decision = decide(
+      request("  replicas: 3\n  resources:\n    cpu: 2\n  distribution:\n    mode: Together\n"),
+      fleet.candidates, preset("spread"));
+  BOOST_TEST_REQUIRE((decision.status == DecisionStatus::Placed), decision.explain());
+  BOOST_TEST(placed_in(decision, "two") == 3u);
+}
+
+BOOST_AUTO_TEST_CASE(weights_split_replicas) {
+  testing::Fleet fleet;
+  fleet.add("a", "r", {node("a1", 64000, 256)});
+  fleet.add("b", "r", {node("b1", 64000, 256)});
+  const auto decision = decide(
+      request("  replicas: 8\n  resources:\n    cpu: 1\n  distribution:\n    weights:\n"
+              "      - cluster: a\n        weight: 3\n      - cluster: b\n        weight: 1\n"),
+      fleet.candidates, preset("spread"));
+  BOOST_TEST_REQUIRE((decision.status == DecisionStatus::Placed), decision.explain());
+  BOOST_TEST(placed_in(decision, "a") == 6u);
+  BOOST_TEST(placed_in(decision, "b") == 2u);
+}
+
+BOOST_AUTO_TEST_CASE(gpu_work_lands_on_a_node_that_can_really_hold_it) {
+  testing::Fleet fleet;
+  auto pcie = node("pcie-8", 64000, 256, 8, model::Interconnect::PCIe);
+  auto linked = node("nvlink-4", 64000, 256, 4, model::Interconnect::NVLink);
+  fleet.add("c", "r", {pcie, linked});
+  const auto decision =
+      decide(request("  resources:\n    accelerators:\n      - model: A100\n        count: 4\n"
+                     "        topology: NVLink\n        minMemoryPerGPU: 40Gi\n"),
+             fleet.candidates, preset("spread"));
+  BOOST_TEST_REQUIRE((decision.status == DecisionStatus::Placed), decision.explain());
+  BOOST_TEST(decision.placements[0].node == "nvlink-4");
+  BOOST_TEST(decision.placements[0].devices.size() == 4u);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
