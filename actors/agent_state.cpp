@@ -1,5 +1,7 @@
 #include "actors/agent_state.hpp"
 
+#include <algorithm>
+
 namespace unisched::actors {
 
 AgentState::AgentState(std::shared_ptr<adapters::ClusterAdapter> adapter, uint64_t epoch)
@@ -20,6 +22,10 @@ void AgentState::observe() {
   for (model::NodeChange& change : adapter_->poll_changes()) {
     changes.push_back(std::move(change));
   }
+  // Placements carried out before this observation now have their node changes pending.
+  applied_to_report_.insert(applied_to_report_.end(), applied_unobserved_.begin(),
+                            applied_unobserved_.end());
+  applied_unobserved_.clear();
   const uint64_t coalesced_before = pending_.coalesced();
   for (const model::NodeChange& change : changes) {
     pending_.record(change, published_.count(change.node.name) != 0);
@@ -31,7 +37,8 @@ void AgentState::observe() {
 std::optional<model::ViewUpdate> AgentState::next_update() {
   model::ClusterResources resources = adapter_->resources();
   const bool resources_changed = resources != published_resources_;
-  if (pending_.empty() && !resources_changed) {
+  if (pending_.empty() && !resources_changed && applied_to_report_.empty() &&
+      refused_to_report_.empty()) {
     return std::nullopt;
   }
   model::ViewUpdate update;
@@ -51,9 +58,41 @@ std::optional<model::ViewUpdate> AgentState::next_update() {
     published_resources_ = resources;
     update.resources = std::move(resources);
   }
+  update.applied_placements.swap(applied_to_report_);
+  update.refused_placements.swap(refused_to_report_);
   ++counters_.updates_built;
   counters_.deltas_sent += update.changes.size();
   return update;
+}
+
+void AgentState::carry_out(const std::vector<model::Reservation>& placements) {
+  constexpr size_t kRefusalsRemembered = 1024;
+  for (const model::Reservation& placement : placements) {
+    const adapters::Placement order{
+        placement.id,      placement.node,           placement.cpu_milli, placement.memory_bytes,
+        placement.devices, model::kWholeDeviceMilli, placement.host_ports};
+    const adapters::PlacementOutcome outcome = adapter_->apply(order);
+    if (outcome == adapters::PlacementOutcome::Applied) {
+      applied_unobserved_.push_back(placement.id);
+      running_.insert(placement.id);
+      ++counters_.placements_applied;
+    } else {
+      refused_to_report_.emplace_back(placement.id, adapters::describe(outcome));
+      recently_refused_.emplace_back(placement.id, adapters::describe(outcome));
+      if (recently_refused_.size() > kRefusalsRemembered) {
+        recently_refused_.pop_front();
+      }
+      ++counters_.placements_refused;
+    }
+  }
+}
+
+void AgentState::finish(const std::vector<std::string>& placement_ids) {
+  for (const std::string& id : placement_ids) {
+    if (running_.erase(id) != 0) {
+      adapter_->release(id);
+    }
+  }
 }
 
 model::ViewSnapshot AgentState::snapshot() {
@@ -67,6 +106,16 @@ model::ViewSnapshot AgentState::snapshot() {
     snapshot.nodes.push_back(node);
   }
   snapshot.resources = published_resources_;
+  // Only placements whose node changes are already published count as applied here.
+  for (const std::string& id : running_) {
+    if (std::find(applied_unobserved_.begin(), applied_unobserved_.end(), id) ==
+            applied_unobserved_.end() &&
+        std::find(applied_to_report_.begin(), applied_to_report_.end(), id) ==
+            applied_to_report_.end()) {
+      snapshot.applied_placements.push_back(id);
+    }
+  }
+  snapshot.refused_placements.assign(recently_refused_.begin(), recently_refused_.end());
   return snapshot;
 }
 

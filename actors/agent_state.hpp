@@ -3,9 +3,11 @@
 // protocol can be tested deterministically; actors/agent_actor wraps it.
 #pragma once
 
+#include <deque>
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 
 #include "adapters/cluster_adapter.hpp"
 #include "model/delta_coalescer.hpp"
@@ -20,6 +22,8 @@ struct AgentCounters {
   uint64_t deltas_sent = 0;    ///< node changes inside those updates
   uint64_t coalesced = 0;      ///< changes folded into another change of the same node
   uint64_t snapshots = 0;      ///< full snapshots served
+  uint64_t placements_applied = 0;
+  uint64_t placements_refused = 0;
 };
 
 class AgentState {
@@ -34,8 +38,17 @@ class AgentState {
   /// The pending changes as the next update, or nullopt when nothing changed since the last one.
   std::optional<model::ViewUpdate> next_update();
 
-  /// The cluster as of the last update built (the state the centre should hold at that version).
+  /// The cluster as of the last update built (the state the centre should hold at that version),
+  /// with the placements running and those refused recently.
   model::ViewSnapshot snapshot();
+
+  /// Carries placements out through the adapter. Applied ones are reported with the first
+  /// update after the next observation (which holds their node changes); refused ones with the
+  /// next update.
+  void carry_out(const std::vector<model::Reservation>& placements);
+
+  /// Ends placements (the work finished); their resources free up in a later update.
+  void finish(const std::vector<std::string>& placement_ids);
 
   adapters::ClusterAdapter& adapter() { return *adapter_; }
   const std::string& cluster_id() const { return cluster_id_; }
@@ -52,6 +65,11 @@ class AgentState {
   std::map<std::string, model::NodeState> published_;  // as of version_
   model::DeltaCoalescer pending_;
   model::ClusterResources published_resources_;
+  std::vector<std::string> applied_unobserved_;  // carried out, node change not observed yet
+  std::vector<std::string> applied_to_report_;
+  std::vector<std::pair<std::string, std::string>> refused_to_report_;
+  std::set<std::string> running_;  // placements carried out and not finished
+  std::deque<std::pair<std::string, std::string>> recently_refused_;
   AgentCounters counters_;
 };
 

@@ -19,7 +19,7 @@ using Clock = std::chrono::steady_clock;
 
 struct Subscriber {
   caf::actor handle;
-  model::StreamPosition seen;
+  uint64_t revision = 0;  // the last revision of the view it was sent
 };
 
 struct ClusterActorData {
@@ -57,22 +57,21 @@ v1::Ack make_ack(const ClusterState& core, uint64_t epoch, const UpdateOutcome& 
   return ack;
 }
 
-/// Brings every subscriber up to the view's position: the updates it missed, or the whole view.
+/// Brings every subscriber up to the view's revision: the changes it missed, or the whole view.
 void notify_subscribers(Self* self) {
   const ClusterState& core = *self->state.core;
-  const model::StreamPosition now = core.position();
   for (Subscriber& subscriber : self->state.subscribers) {
-    if (subscriber.seen.epoch == now.epoch && subscriber.seen.version == now.version) {
+    if (subscriber.revision == core.revision()) {
       continue;
     }
-    if (auto changes = core.changes_since(subscriber.seen.epoch, subscriber.seen.version)) {
+    if (auto changes = core.changes_since(subscriber.revision)) {
       for (const model::ViewUpdate& update : *changes) {
         self->send(subscriber.handle, messages::to_proto(update));
       }
     } else {
       self->send(subscriber.handle, messages::to_proto(core.snapshot()));
     }
-    subscriber.seen = now;
+    subscriber.revision = core.revision();
   }
 }
 
@@ -190,7 +189,7 @@ caf::behavior cluster_actor(Self* self, std::string cluster_id, caf::actor agent
       [=](summary_atom) { return summarize(self); },
       [=](subscribe_atom, caf::actor subscriber) {
         self->monitor(subscriber);
-        self->state.subscribers.push_back({subscriber, self->state.core->position()});
+        self->state.subscribers.push_back({subscriber, self->state.core->revision()});
         return messages::to_proto(self->state.core->snapshot());
       },
       [=](resync_atom) {

@@ -4,9 +4,11 @@
 //   IncrementalUpdate                 -> Ack (applied, duplicate, gap or rejected with a reason)
 //   (view_atom)                       -> ClusterSnapshot of the view
 //   (summary_atom)                    -> ClusterSummary (counters)
-//   (subscribe_atom, actor)           -> ClusterSnapshot now; afterwards the subscriber receives
-//                                        every applied IncrementalUpdate in order, or a
-//                                        ClusterSnapshot when it must start over
+//   (subscribe_atom, actor)           -> ClusterSnapshot now (version = the view's revision);
+//                                        afterwards the subscriber receives every change of the
+//                                        view as an IncrementalUpdate whose version is its
+//                                        revision, in order, or a ClusterSnapshot when it must
+//                                        start over
 //   (resync_atom)                     -> Ack once a full snapshot was pulled and applied
 //   (resync_atom, epoch, version)     -> Ack at once if the view is at that position, else
 //                                        after a full snapshot was pulled and applied

@@ -16,6 +16,25 @@ const char* describe(AckStatus status) {
   return "unknown";
 }
 
+model::NodeState ClusterState::Holdings::effective(const model::NodeState& truth_node) const {
+  model::NodeState node = truth_node;
+  for (const auto& [id, reservation] : reservations) {
+    if (reservation.node == node.name) {
+      model::apply_reservation(node, reservation, +1);
+    }
+  }
+  return node;
+}
+
+bool ClusterState::Holdings::holds_on(const std::string& node) const {
+  for (const auto& [id, reservation] : reservations) {
+    if (reservation.node == node) {
+      return true;
+    }
+  }
+  return false;
+}
+
 UpdateOutcome ClusterState::on_update(const model::ViewUpdate& update) {
   if (update.cluster_id != cluster_id_) {
     ++counters_.rejected;
@@ -57,22 +76,128 @@ UpdateOutcome ClusterState::reject_undecodable(std::string reason) {
   return {AckStatus::Rejected, position_.version, std::move(reason)};
 }
 
+void ClusterState::settle(Holdings& holdings, const std::vector<std::string>& applied,
+                          const std::vector<std::pair<std::string, std::string>>& refused,
+                          std::set<std::string>& touched) {
+  for (const std::string& id : applied) {
+    if (const auto found = holdings.reservations.find(id); found != holdings.reservations.end()) {
+      touched.insert(found->second.node);
+      holdings.reservations.erase(found);
+    }
+  }
+  for (const auto& [id, reason] : refused) {
+    if (const auto found = holdings.reservations.find(id); found != holdings.reservations.end()) {
+      touched.insert(found->second.node);
+      holdings.reservations.erase(found);
+    }
+  }
+}
+
 UpdateOutcome ClusterState::apply(const model::ViewUpdate& update) {
-  if (auto problem = view_.apply(update.changes)) {
+  const auto reject = [&](std::string reason) -> UpdateOutcome {
     ++counters_.rejected;
-    return {AckStatus::Rejected, position_.version, problem->to_string()};
+    return {AckStatus::Rejected, position_.version, std::move(reason)};
+  };
+  std::set<std::string> names;
+  for (const model::NodeChange& change : update.changes) {
+    if (!names.insert(change.node.name).second) {
+      return reject("node \"" + change.node.name + "\" changes twice in one update");
+    }
+    if (change.kind != model::NodeChangeKind::Remove) {
+      if (auto problem = model::check_node(change.node)) {
+        return reject(problem->to_string());
+      }
+    }
   }
-  if (update.resources) {
-    view_.set_resources(*update.resources);
+  // Work on copies: nothing changes unless the whole update applies.
+  Holdings next = holdings_;
+  std::set<std::string> touched;
+  settle(next, update.applied_placements, update.refused_placements, touched);
+  std::vector<std::pair<std::string, std::string>> lost;
+  std::map<std::string, model::NodeChange> effective;
+  for (const model::NodeChange& change : update.changes) {
+    const std::string& name = change.node.name;
+    touched.erase(name);
+    if (change.kind == model::NodeChangeKind::Remove) {
+      for (auto it = next.reservations.begin(); it != next.reservations.end();) {
+        if (it->second.node == name) {
+          lost.emplace_back(it->first, "node " + name + " left the cluster");
+          it = next.reservations.erase(it);
+        } else {
+          ++it;
+        }
+      }
+      next.truth.erase(name);
+      effective[name] = change;
+    } else if (next.holds_on(name)) {
+      next.truth[name] = change.node;
+      effective[name] = {change.kind, next.effective(change.node)};
+    } else {
+      next.truth.erase(name);
+      effective[name] = change;
+    }
   }
+  for (const std::string& name : touched) {  // settled without a change of the node itself
+    const auto truth = next.truth.find(name);
+    if (truth == next.truth.end()) {
+      continue;
+    }
+    effective[name] = {model::NodeChangeKind::Update, next.effective(truth->second)};
+    if (!next.holds_on(name)) {
+      next.truth.erase(truth);
+    }
+  }
+  std::vector<model::NodeChange> changes;
+  changes.reserve(effective.size());
+  for (auto& [name, change] : effective) {
+    changes.push_back(std::move(change));
+  }
+  const model::StreamPosition before = position_;
   position_ = {update.epoch, update.version};
+  if (auto problem = publish(changes, update.resources)) {
+    position_ = before;
+    return reject(problem->to_string());
+  }
+  holdings_ = std::move(next);
+  counters_.placements_confirmed += update.applied_placements.size();
+  counters_.placements_refused += update.refused_placements.size() + lost.size();
+  refused_.insert(refused_.end(), update.refused_placements.begin(),
+                  update.refused_placements.end());
+  refused_.insert(refused_.end(), lost.begin(), lost.end());
   ++counters_.updates_applied;
   counters_.deltas_applied += update.changes.size();
-  log_.push_back(update);
+  return {AckStatus::Applied, position_.version, {}};
+}
+
+std::optional<model::ViewProblem> ClusterState::publish(
+    const std::vector<model::NodeChange>& changes,
+    const std::optional<model::ClusterResources>& resources) {
+  if (auto problem = view_.apply(changes, model::Allocation::MayExceed)) {
+    return problem;
+  }
+  if (resources) {
+    view_.set_resources(*resources);
+  }
+  ++revision_;
+  for (const model::NodeChange& change : changes) {
+    if (change.kind == model::NodeChangeKind::Remove) {
+      node_revisions_.erase(change.node.name);
+    } else {
+      node_revisions_[change.node.name] = revision_;
+    }
+  }
+  model::ViewUpdate entry;
+  entry.cluster_id = cluster_id_;
+  entry.epoch = position_.epoch;
+  entry.base_version = revision_ - 1;
+  entry.version = revision_;
+  entry.changes = changes;
+  entry.resources = resources;
+  log_.push_back(std::move(entry));
   if (log_.size() > kChangeLogLength) {
     log_.pop_front();
   }
-  return {AckStatus::Applied, position_.version, {}};
+  return std::nullopt;
 }
 
 void ClusterState::replay_stash() {
@@ -124,11 +249,52 @@ std::optional<std::string> ClusterState::on_snapshot(const model::ViewSnapshot& 
     replay_stash();
     return std::nullopt;
   }
-  if (auto problem = view_.replace(snapshot.nodes, snapshot.resources)) {
+  for (const model::NodeState& node : snapshot.nodes) {
+    if (auto problem = model::check_node(node)) {
+      resync_ = Resync::Needed;
+      return problem->to_string();
+    }
+  }
+  Holdings next = holdings_;
+  std::set<std::string> touched;
+  settle(next, snapshot.applied_placements, snapshot.refused_placements, touched);
+  std::set<std::string> present;
+  for (const model::NodeState& node : snapshot.nodes) {
+    present.insert(node.name);
+  }
+  std::vector<std::pair<std::string, std::string>> lost;
+  for (auto it = next.reservations.begin(); it != next.reservations.end();) {
+    if (present.count(it->second.node) == 0) {
+      lost.emplace_back(it->first, "node " + it->second.node + " left the cluster");
+      it = next.reservations.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  next.truth.clear();
+  std::vector<model::NodeState> effective;
+  effective.reserve(snapshot.nodes.size());
+  for (const model::NodeState& node : snapshot.nodes) {
+    if (next.holds_on(node.name)) {
+      next.truth[node.name] = node;
+      effective.push_back(next.effective(node));
+    } else {
+      effective.push_back(node);
+    }
+  }
+  if (auto problem = view_.replace(effective, snapshot.resources, model::Allocation::MayExceed)) {
     resync_ = Resync::Needed;
     return problem->to_string();
   }
+  holdings_ = std::move(next);
+  refused_.insert(refused_.end(), lost.begin(), lost.end());
+  counters_.placements_refused += lost.size();
   position_ = {snapshot.epoch, snapshot.version};
+  ++revision_;
+  node_revisions_.clear();
+  for (const model::NodeState& node : effective) {
+    node_revisions_[node.name] = revision_;
+  }
   ++counters_.resyncs;
   resync_ = Resync::Idle;
   lagging_.reset();
@@ -166,21 +332,103 @@ bool ClusterState::set_healthy(bool healthy) {
   return true;
 }
 
-std::optional<std::vector<model::ViewUpdate>> ClusterState::changes_since(uint64_t epoch,
-                                                                          uint64_t version) const {
-  if (epoch != position_.epoch) {
-    return std::nullopt;
+CommitOutcome ClusterState::commit(const Commit& commit, CommitMode mode) {
+  const auto refuse = [&](std::string reason) {
+    return CommitOutcome{CommitStatus::Refused, std::move(reason), revision_};
+  };
+  const auto conflict = [&](std::string reason) {
+    ++counters_.conflicts;
+    return CommitOutcome{CommitStatus::Conflict, std::move(reason), revision_};
+  };
+  if (!healthy_) {
+    return refuse("cluster " + cluster_id_ + " is not healthy");
   }
+  if (mode == CommitMode::ClusterRevision && commit.revision != revision_) {
+    return conflict("decided at revision " + std::to_string(commit.revision) + ", the view is at " +
+                    std::to_string(revision_));
+  }
+  std::map<std::string, model::NodeState> scratch;
+  for (const model::Reservation& reservation : commit.reservations) {
+    if (mode == CommitMode::NodeRevisions) {
+      const auto expected = commit.node_revisions.find(reservation.node);
+      const auto actual = node_revisions_.find(reservation.node);
+      if (expected == commit.node_revisions.end()) {
+        return refuse("the commit names no revision for node " + reservation.node);
+      }
+      if (actual == node_revisions_.end() || actual->second != expected->second) {
+        return conflict("node " + reservation.node + " changed since revision " +
+                        std::to_string(expected->second));
+      }
+    }
+    if (holdings_.reservations.count(reservation.id) != 0) {
+      return refuse("placement " + reservation.id + " is already reserved");
+    }
+    const model::NodeState* node = view_.find(reservation.node);
+    if (node == nullptr) {
+      return refuse("no node " + reservation.node);
+    }
+    model::NodeState& after = scratch.try_emplace(reservation.node, *node).first->second;
+    if (auto why = model::reservation_conflict(after, reservation)) {
+      return refuse(*why);
+    }
+    model::apply_reservation(after, reservation, +1);
+  }
+  std::vector<model::NodeChange> changes;
+  for (auto& [name, node] : scratch) {
+    if (!holdings_.holds_on(name)) {
+      holdings_.truth[name] = *view_.find(name);
+    }
+    changes.push_back({model::NodeChangeKind::Update, std::move(node)});
+  }
+  for (const model::Reservation& reservation : commit.reservations) {
+    holdings_.reservations[reservation.id] = reservation;
+  }
+  publish(changes, std::nullopt);  // cannot fail: every node exists and may exceed
+  ++counters_.commits;
+  return {CommitStatus::Accepted, {}, revision_};
+}
+
+void ClusterState::release(const std::vector<std::string>& reservation_ids) {
+  std::set<std::string> touched;
+  for (const std::string& id : reservation_ids) {
+    if (const auto found = holdings_.reservations.find(id); found != holdings_.reservations.end()) {
+      touched.insert(found->second.node);
+      holdings_.reservations.erase(found);
+    }
+  }
+  std::vector<model::NodeChange> changes;
+  for (const std::string& name : touched) {
+    const auto truth = holdings_.truth.find(name);
+    if (truth == holdings_.truth.end()) {
+      continue;
+    }
+    changes.push_back({model::NodeChangeKind::Update, holdings_.effective(truth->second)});
+    if (!holdings_.holds_on(name)) {
+      holdings_.truth.erase(truth);
+    }
+  }
+  if (!changes.empty()) {
+    publish(changes, std::nullopt);
+  }
+}
+
+std::vector<std::pair<std::string, std::string>> ClusterState::take_refused_placements() {
+  std::vector<std::pair<std::string, std::string>> refused;
+  refused.swap(refused_);
+  return refused;
+}
+
+std::optional<std::vector<model::ViewUpdate>> ClusterState::changes_since(uint64_t revision) const {
   std::vector<model::ViewUpdate> changes;
-  if (version >= position_.version) {
+  if (revision >= revision_) {
     return changes;
   }
-  if (log_.empty() || log_.front().base_version > version) {
+  if (log_.empty() || log_.front().base_version > revision) {
     return std::nullopt;
   }
-  for (const auto& update : log_) {
-    if (update.version > version) {
-      changes.push_back(update);
+  for (const auto& entry : log_) {
+    if (entry.version > revision) {
+      changes.push_back(entry);
     }
   }
   return changes;
@@ -190,11 +438,13 @@ model::ViewSnapshot ClusterState::snapshot() const {
   model::ViewSnapshot snapshot;
   snapshot.cluster_id = cluster_id_;
   snapshot.epoch = position_.epoch;
-  snapshot.version = position_.version;
+  snapshot.version = revision_;
   for (const model::NodeState* node : view_.sorted_nodes()) {
     snapshot.nodes.push_back(*node);
   }
   snapshot.resources = view_.resources();
+  snapshot.node_revisions = node_revisions_;
+  snapshot.agent_version = position_.version;
   return snapshot;
 }
 

@@ -1,14 +1,22 @@
 // A ClusterActor's logic without the actor: the versioned view of one cluster, the version rule
-// for every update, resync bookkeeping and counters. Plain C++, so the protocol can be tested
-// deterministically; actors/cluster_actor wraps it.
+// for every update, resync bookkeeping, reservations with compare-and-set commits, and counters.
+// Plain C++, so the protocol can be tested deterministically; actors/cluster_actor wraps it.
+//
+// Two numbers order things. The *position* (epoch, version) is where the view stands in its
+// agent's stream. The *revision* counts every change of the view schedulers see: the agent's
+// truth plus reservations not yet confirmed. Commits compare-and-set on revisions: the cluster's
+// (the seed's rule) or, finer, those of only the nodes a commit touches.
 #pragma once
 
 #include <deque>
+#include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "model/cluster_view.hpp"
+#include "model/reservation.hpp"
 #include "model/version_gate.hpp"
 #include "model/view_update.hpp"
 
@@ -29,6 +37,30 @@ struct UpdateOutcome {
   std::string error;     ///< why it was rejected
 };
 
+enum class CommitMode {
+  ClusterRevision,  ///< the whole cluster must be at the revision decided on
+  NodeRevisions,    ///< only the nodes the commit touches must be unchanged
+};
+
+struct Commit {
+  std::string request_id;
+  uint64_t revision = 0;                           ///< ClusterRevision mode
+  std::map<std::string, uint64_t> node_revisions;  ///< NodeRevisions mode: every touched node
+  std::vector<model::Reservation> reservations;
+};
+
+enum class CommitStatus {
+  Accepted,  ///< reserved; the agent is told to carry it out
+  Conflict,  ///< the view changed since the decision: refresh and decide again
+  Refused,   ///< cannot be taken at all (unhealthy cluster, unknown node, does not fit)
+};
+
+struct CommitOutcome {
+  CommitStatus status = CommitStatus::Accepted;
+  std::string reason;
+  uint64_t revision = 0;  ///< the view's revision afterwards
+};
+
 struct ClusterCounters {
   uint64_t updates_applied = 0;
   uint64_t deltas_applied = 0;
@@ -37,11 +69,15 @@ struct ClusterCounters {
   uint64_t resyncs = 0;   ///< full snapshots applied
   uint64_t rejected = 0;  ///< updates refused as malformed or inconsistent
   uint64_t health_transitions = 0;
+  uint64_t commits = 0;    ///< commits accepted
+  uint64_t conflicts = 0;  ///< commits refused by compare-and-set
+  uint64_t placements_confirmed = 0;
+  uint64_t placements_refused = 0;  ///< by the cluster, after a commit
 };
 
 class ClusterState {
  public:
-  /// How many applied updates are kept for subscribers that ask for changes since a version.
+  /// How many view changes are kept for subscribers that ask for changes since a revision.
   static constexpr size_t kChangeLogLength = 256;
   /// How many updates are held back while a snapshot is being pulled.
   static constexpr size_t kStashLength = 4096;
@@ -74,16 +110,27 @@ class ClusterState {
   /// Returns true when the health changed.
   bool set_healthy(bool healthy);
 
-  /// Updates applied after `version` of `epoch`, oldest first; nullopt when they are no longer
-  /// kept (the subscriber needs the whole view then).
-  std::optional<std::vector<model::ViewUpdate>> changes_since(uint64_t epoch,
-                                                              uint64_t version) const;
+  /// Reserves a commit's placements if the revisions it was decided on still hold.
+  CommitOutcome commit(const Commit& commit, CommitMode mode);
 
+  /// Drops reservations (a gang that could not be committed everywhere).
+  void release(const std::vector<std::string>& reservation_ids);
+
+  /// Placements the cluster refused since the last call, with reasons (to place again).
+  std::vector<std::pair<std::string, std::string>> take_refused_placements();
+
+  /// View changes after `revision`, oldest first; nullopt when they are no longer kept (the
+  /// subscriber needs the whole view then). Each carries version = its revision.
+  std::optional<std::vector<model::ViewUpdate>> changes_since(uint64_t revision) const;
+
+  /// The view schedulers see, at the current revision (version = revision).
   model::ViewSnapshot snapshot() const;
 
   const std::string& cluster_id() const { return cluster_id_; }
   const model::ClusterView& view() const { return view_; }
   model::StreamPosition position() const { return position_; }
+  uint64_t revision() const { return revision_; }
+  size_t reservations() const { return holdings_.reservations.size(); }
   const ClusterCounters& counters() const { return counters_; }
   bool healthy() const { return healthy_; }
   bool resyncing() const { return resync_ != Resync::Idle; }
@@ -91,13 +138,34 @@ class ClusterState {
  private:
   enum class Resync { Idle, Needed, InFlight };
 
+  /// Reservations and the truth of the nodes they sit on, changed together.
+  struct Holdings {
+    std::map<std::string, model::Reservation> reservations;
+    std::map<std::string, model::NodeState> truth;  // nodes with reservations: the agent's state
+
+    /// The node as schedulers see it: its truth plus its reservations.
+    model::NodeState effective(const model::NodeState& truth_node) const;
+    bool holds_on(const std::string& node) const;
+  };
+
   UpdateOutcome apply(const model::ViewUpdate& update);
+  /// Applies node changes to the view and records them as one new revision.
+  std::optional<model::ViewProblem> publish(
+      const std::vector<model::NodeChange>& changes,
+      const std::optional<model::ClusterResources>& resources);
+  void settle(Holdings& holdings, const std::vector<std::string>& applied,
+              const std::vector<std::pair<std::string, std::string>>& refused,
+              std::set<std::string>& touched);
   void start_resync();
   void replay_stash();
 
   std::string cluster_id_;
-  model::ClusterView view_;
+  model::ClusterView view_;  // truth plus reservations
   model::StreamPosition position_;
+  uint64_t revision_ = 0;
+  std::map<std::string, uint64_t> node_revisions_;
+  Holdings holdings_;
+  std::vector<std::pair<std::string, std::string>> refused_;
   ClusterCounters counters_;
   bool healthy_ = false;  // healthy only once the supervisor says so
   Resync resync_ = Resync::Idle;

@@ -19,13 +19,14 @@ struct Placement {
   int64_t memory_bytes = 0;
   std::vector<int32_t> devices;  ///< indexes into the node's devices
   int32_t milli_per_device = model::kWholeDeviceMilli;
+  std::vector<int32_t> host_ports;  ///< ascending
 };
 
 enum class PlacementOutcome {
   Applied,
   NoSuchNode,     ///< the node is gone
   Unschedulable,  ///< the node is draining or cordoned
-  DoesNotFit,     ///< not enough free cpu, memory, pods or device share
+  DoesNotFit,     ///< not enough free cpu, memory, pods or device share, or a port is in use
   DuplicateId,    ///< a placement with this id is already running
 };
 

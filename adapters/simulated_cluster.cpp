@@ -189,6 +189,11 @@ bool SimulatedCluster::fits(const model::NodeState& node, const Pod& pod) const 
       node.pod_count + 1 > node.max_pods) {
     return false;
   }
+  for (const int32_t port : pod.host_ports) {
+    if (std::binary_search(node.host_ports_in_use.begin(), node.host_ports_in_use.end(), port)) {
+      return false;
+    }
+  }
   for (const int32_t index : pod.devices) {
     if (index < 0 || static_cast<size_t>(index) >= node.devices.size() ||
         node.devices[static_cast<size_t>(index)].allocated_milli + pod.milli_per_device >
@@ -207,6 +212,10 @@ void SimulatedCluster::place(const std::string& id, Pod pod) {
   for (const int32_t index : pod.devices) {
     node.devices[static_cast<size_t>(index)].allocated_milli += pod.milli_per_device;
   }
+  auto& ports = node.host_ports_in_use;
+  for (const int32_t port : pod.host_ports) {
+    ports.insert(std::upper_bound(ports.begin(), ports.end(), port), port);
+  }
   record(model::NodeChangeKind::Update, node);
   pods_.emplace(id, std::move(pod));
 }
@@ -218,6 +227,12 @@ void SimulatedCluster::unplace(const Pod& pod) {
   node.pod_count -= 1;
   for (const int32_t index : pod.devices) {
     node.devices[static_cast<size_t>(index)].allocated_milli -= pod.milli_per_device;
+  }
+  auto& ports = node.host_ports_in_use;
+  for (const int32_t port : pod.host_ports) {
+    if (const auto it = std::find(ports.begin(), ports.end(), port); it != ports.end()) {
+      ports.erase(it);
+    }
   }
   record(model::NodeChangeKind::Update, node);
 }
@@ -233,8 +248,8 @@ PlacementOutcome SimulatedCluster::apply(const Placement& placement) {
   if (!node->second.schedulable) {
     return PlacementOutcome::Unschedulable;
   }
-  Pod pod{placement.node, placement.cpu_milli, placement.memory_bytes, placement.devices,
-          placement.milli_per_device};
+  Pod pod{placement.node,    placement.cpu_milli,        placement.memory_bytes,
+          placement.devices, placement.milli_per_device, placement.host_ports};
   if (!fits(node->second, pod)) {
     return PlacementOutcome::DoesNotFit;
   }

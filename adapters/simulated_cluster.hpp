@@ -46,6 +46,7 @@ class SimulatedCluster final : public ClusterAdapter {
     int64_t memory_bytes = 0;
     std::vector<int32_t> devices;
     int32_t milli_per_device = 0;
+    std::vector<int32_t> host_ports;
   };
 
   void step();

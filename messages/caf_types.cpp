@@ -12,6 +12,10 @@ void register_message_types(caf::actor_system_config& config) {
   config.add_message_type<v1::HealthProbe>("unisched.v1.HealthProbe");
   config.add_message_type<v1::HealthStatus>("unisched.v1.HealthStatus");
   config.add_message_type<v1::ClusterSummary>("unisched.v1.ClusterSummary");
+  config.add_message_type<v1::CommitRequest>("unisched.v1.CommitRequest");
+  config.add_message_type<v1::CommitReply>("unisched.v1.CommitReply");
+  config.add_message_type<v1::PlacementOrder>("unisched.v1.PlacementOrder");
+  config.add_message_type<v1::ReleaseOrder>("unisched.v1.ReleaseOrder");
 }
 
 }  // namespace unisched::messages

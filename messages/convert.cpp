@@ -155,7 +155,45 @@ v1::HealthState to_proto(model::HealthState state) {
   return v1::HEALTH_UNKNOWN;
 }
 
+void to_proto(const std::vector<std::pair<std::string, std::string>>& refused,
+              google::protobuf::RepeatedPtrField<v1::RefusedPlacement>& out) {
+  for (const auto& [id, reason] : refused) {
+    v1::RefusedPlacement& r = *out.Add();
+    r.set_id(id);
+    r.set_reason(reason);
+  }
+}
+
+std::vector<std::pair<std::string, std::string>> from_proto(
+    const google::protobuf::RepeatedPtrField<v1::RefusedPlacement>& refused) {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const auto& r : refused) {
+    out.emplace_back(r.id(), r.reason());
+  }
+  return out;
+}
+
 }  // namespace
+
+void to_proto(const model::Reservation& reservation, v1::Placement& out) {
+  out.set_id(reservation.id);
+  out.set_node(reservation.node);
+  out.set_cpu_milli(reservation.cpu_milli);
+  out.set_memory_bytes(reservation.memory_bytes);
+  out.mutable_devices()->Add(reservation.devices.begin(), reservation.devices.end());
+  out.mutable_host_ports()->Add(reservation.host_ports.begin(), reservation.host_ports.end());
+}
+
+model::Reservation from_proto(const v1::Placement& placement) {
+  model::Reservation reservation;
+  reservation.id = placement.id();
+  reservation.node = placement.node();
+  reservation.cpu_milli = placement.cpu_milli();
+  reservation.memory_bytes = placement.memory_bytes();
+  reservation.devices.assign(placement.devices().begin(), placement.devices().end());
+  reservation.host_ports.assign(placement.host_ports().begin(), placement.host_ports().end());
+  return reservation;
+}
 
 v1::IncrementalUpdate to_proto(const model::ViewUpdate& update) {
   v1::IncrementalUpdate out;
@@ -187,6 +225,10 @@ v1::IncrementalUpdate to_proto(const model::ViewUpdate& update) {
   out.mutable_health_status()->set_state(to_proto(update.health));
   out.mutable_health_status()->set_epoch(update.epoch);
   out.mutable_health_status()->set_version(update.version);
+  for (const std::string& id : update.applied_placements) {
+    out.add_applied_placements(id);
+  }
+  to_proto(update.refused_placements, *out.mutable_refused_placements());
   return out;
 }
 
@@ -200,6 +242,13 @@ v1::ClusterSnapshot to_proto(const model::ViewSnapshot& snapshot) {
     to_proto(node, *out.add_nodes());
   }
   to_proto(snapshot.resources, *out.mutable_resources());
+  for (const std::string& id : snapshot.applied_placements) {
+    out.add_applied_placements(id);
+  }
+  to_proto(snapshot.refused_placements, *out.mutable_refused_placements());
+  out.mutable_node_revisions()->insert(snapshot.node_revisions.begin(),
+                                       snapshot.node_revisions.end());
+  out.set_agent_version(snapshot.agent_version);
   return out;
 }
 
@@ -236,6 +285,9 @@ model::Expected<model::ViewUpdate, std::string> from_proto(const v1::Incremental
     out.resources = from_proto(update.resource_delta().resources());
   }
   out.health = from_proto(update.health_status().state());
+  out.applied_placements.assign(update.applied_placements().begin(),
+                                update.applied_placements().end());
+  out.refused_placements = from_proto(update.refused_placements());
   return out;
 }
 
@@ -252,6 +304,11 @@ model::Expected<model::ViewSnapshot, std::string> from_proto(const v1::ClusterSn
     }
   }
   out.resources = from_proto(snapshot.resources());
+  out.applied_placements.assign(snapshot.applied_placements().begin(),
+                                snapshot.applied_placements().end());
+  out.refused_placements = from_proto(snapshot.refused_placements());
+  out.node_revisions.insert(snapshot.node_revisions().begin(), snapshot.node_revisions().end());
+  out.agent_version = snapshot.agent_version();
   return out;
 }
 

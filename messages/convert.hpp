@@ -11,6 +11,8 @@
 namespace unisched::messages {
 
 v1::IncrementalUpdate to_proto(const model::ViewUpdate& update);
+void to_proto(const model::Reservation& reservation, v1::Placement& out);
+model::Reservation from_proto(const v1::Placement& placement);
 v1::ClusterSnapshot to_proto(const model::ViewSnapshot& snapshot);
 
 /// The update, or why it is malformed (naming the field, e.g. "node_deltas[2].op").

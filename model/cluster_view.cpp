@@ -1,6 +1,7 @@
 #include "model/cluster_view.hpp"
 
 #include <algorithm>
+#include <limits>
 
 namespace unisched::model {
 namespace {
@@ -43,7 +44,7 @@ bool ClusterTotals::operator==(const ClusterTotals& o) const {
          allocated_memory_bytes == o.allocated_memory_bytes && pods == o.pods;
 }
 
-std::optional<ViewProblem> check_node(const NodeState& node) {
+std::optional<ViewProblem> check_node(const NodeState& node, Allocation allocation) {
   if (node.name.empty()) {
     return ViewProblem{ViewError::EmptyName, "a node change must name its node"};
   }
@@ -61,9 +62,10 @@ std::optional<ViewProblem> check_node(const NodeState& node) {
                      std::string(field) + " is " + std::to_string(value));
     }
   }
-  if (node.allocated_cpu_milli > node.allocatable_cpu_milli ||
-      node.allocated_memory_bytes > node.allocatable_memory_bytes ||
-      node.pod_count > node.max_pods) {
+  if (allocation == Allocation::MustFit &&
+      (node.allocated_cpu_milli > node.allocatable_cpu_milli ||
+       node.allocated_memory_bytes > node.allocatable_memory_bytes ||
+       node.pod_count > node.max_pods)) {
     return problem(ViewError::OverAllocated, node.name,
                    "allocated cpu " + std::to_string(node.allocated_cpu_milli) + "m of " +
                        std::to_string(node.allocatable_cpu_milli) + "m, memory " +
@@ -73,8 +75,10 @@ std::optional<ViewProblem> check_node(const NodeState& node) {
   }
   for (size_t i = 0; i < node.devices.size(); ++i) {
     const Device& device = node.devices[i];
+    const int32_t max_milli =
+        allocation == Allocation::MustFit ? kWholeDeviceMilli : std::numeric_limits<int32_t>::max();
     if (device.model.empty() || device.memory_bytes < 0 || device.allocated_milli < 0 ||
-        device.allocated_milli > kWholeDeviceMilli) {
+        device.allocated_milli > max_milli) {
       return problem(ViewError::InvalidDevice, node.name,
                      "device " + std::to_string(i) + " (model " + quoted(device.model) +
                          ", memory " + std::to_string(device.memory_bytes) + ", allocated " +
@@ -92,7 +96,8 @@ std::optional<ViewProblem> check_node(const NodeState& node) {
   return std::nullopt;
 }
 
-std::optional<ViewProblem> ClusterView::apply(const std::vector<NodeChange>& changes) {
+std::optional<ViewProblem> ClusterView::apply(const std::vector<NodeChange>& changes,
+                                              Allocation allocation) {
   // Presence of each touched node as the batch goes, without touching the view.
   std::unordered_map<std::string, bool> present;
   for (const NodeChange& change : changes) {
@@ -111,7 +116,7 @@ std::optional<ViewProblem> ClusterView::apply(const std::vector<NodeChange>& cha
                                                            : "updated but not present");
     }
     if (change.kind != NodeChangeKind::Remove) {
-      if (auto invalid = check_node(change.node)) {
+      if (auto invalid = check_node(change.node, allocation)) {
         return invalid;
       }
     }
@@ -135,14 +140,14 @@ std::optional<ViewProblem> ClusterView::apply(const std::vector<NodeChange>& cha
 }
 
 std::optional<ViewProblem> ClusterView::replace(const std::vector<NodeState>& nodes,
-                                                ClusterResources resources) {
+                                                ClusterResources resources, Allocation allocation) {
   ClusterView fresh;
   std::vector<NodeChange> additions;
   additions.reserve(nodes.size());
   for (const NodeState& node : nodes) {
     additions.push_back(NodeChange{NodeChangeKind::Add, node});
   }
-  if (auto invalid = fresh.apply(additions)) {
+  if (auto invalid = fresh.apply(additions, allocation)) {
     return invalid;
   }
   fresh.resources_ = std::move(resources);

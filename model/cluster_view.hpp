@@ -53,17 +53,24 @@ struct AcceleratorTotals {
   }
 };
 
+/// Whether a node may hold more than it can: an agent's truth never does, but a view that
+/// includes reservations not yet confirmed may, for a while.
+enum class Allocation { MustFit, MayExceed };
+
 /// Checks one node's own numbers (not its relation to a view).
-std::optional<ViewProblem> check_node(const NodeState& node);
+std::optional<ViewProblem> check_node(const NodeState& node,
+                                      Allocation allocation = Allocation::MustFit);
 
 class ClusterView {
  public:
   /// Checks every change first; the view changes only if all of them are valid.
-  std::optional<ViewProblem> apply(const std::vector<NodeChange>& changes);
+  std::optional<ViewProblem> apply(const std::vector<NodeChange>& changes,
+                                   Allocation allocation = Allocation::MustFit);
 
   /// Replaces every node and the shared resources (a full snapshot), all or nothing.
   std::optional<ViewProblem> replace(const std::vector<NodeState>& nodes,
-                                     ClusterResources resources);
+                                     ClusterResources resources,
+                                     Allocation allocation = Allocation::MustFit);
 
   void set_resources(ClusterResources resources) { resources_ = std::move(resources); }
 

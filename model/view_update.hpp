@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "model/node_state.hpp"
+#include "model/reservation.hpp"
 
 namespace unisched::model {
 
@@ -22,6 +23,11 @@ struct ViewUpdate {
   std::vector<NodeChange> changes;
   std::optional<ClusterResources> resources;  ///< set when the shared resources changed
   HealthState health = HealthState::Healthy;
+  /// Placements the cluster carried out; their resources show in `changes` (this update or an
+  /// earlier one).
+  std::vector<std::string> applied_placements;
+  /// Placements the cluster refused, with the reason.
+  std::vector<std::pair<std::string, std::string>> refused_placements;
 };
 
 struct ViewSnapshot {
@@ -30,6 +36,13 @@ struct ViewSnapshot {
   uint64_t version = 0;
   std::vector<NodeState> nodes;
   ClusterResources resources;
+  /// From an agent: placements running now, and recent refusals. From the centre: empty.
+  std::vector<std::string> applied_placements;
+  std::vector<std::pair<std::string, std::string>> refused_placements;
+  /// From the centre: the revision at which each node last changed (for node-level commits),
+  /// and the agent version the view reflects (`version` is then the view's revision).
+  std::map<std::string, uint64_t> node_revisions;
+  uint64_t agent_version = 0;
 };
 
 }  // namespace unisched::model

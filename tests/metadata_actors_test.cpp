@@ -68,7 +68,7 @@ struct RunningCluster {
           v1::SnapshotRequest request;
           const auto truth = harness.ask<v1::ClusterSnapshot>(agent, request);
           const auto view = harness.ask<v1::ClusterSnapshot>(cluster_actor(), view_atom_v);
-          if (truth.epoch() != view.epoch() || truth.version() != view.version()) {
+          if (truth.epoch() != view.epoch() || truth.version() != view.agent_version()) {
             return false;
           }
           const auto expected = messages::from_proto(truth);

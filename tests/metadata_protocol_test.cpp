@@ -210,12 +210,15 @@ BOOST_AUTO_TEST_CASE(subscribers_get_the_changes_since_a_version) {
       centre.on_update(*update);
     }
   }
-  const auto since_two = centre.changes_since(3, 2);
+  const auto since_two = centre.changes_since(2);
   BOOST_TEST_REQUIRE(since_two.has_value());
-  BOOST_TEST(since_two->size() == centre.position().version - 2);
+  BOOST_TEST(since_two->size() == centre.revision() - 2);
   BOOST_TEST(since_two->front().base_version == 2u);
-  BOOST_TEST(centre.changes_since(3, centre.position().version)->empty());
-  BOOST_TEST(!centre.changes_since(99, 0).has_value());  // another epoch: needs the full view
+  BOOST_TEST(centre.changes_since(centre.revision())->empty());
+  centre.request_resync();
+  BOOST_TEST(centre.take_resync_request());
+  BOOST_TEST(!centre.on_snapshot(agent.snapshot()).has_value());
+  BOOST_TEST(!centre.changes_since(2).has_value());  // after a snapshot: the whole view
 }
 
 BOOST_AUTO_TEST_SUITE_END()

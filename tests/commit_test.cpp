@@ -1,0 +1,206 @@
+// Compare-and-set commits and reservations, from decision to the cluster and back, without
+// actors.
+#include <boost/test/unit_test.hpp>
+#include <random>
+
+#include "actors/agent_state.hpp"
+#include "actors/cluster_state.hpp"
+#include "policy/pipeline.hpp"
+#include "tests/policy_fixtures.hpp"
+#include "tests/simulation_fixtures.hpp"
+
+using namespace unisched;
+using actors::CommitMode;
+using actors::CommitStatus;
+
+namespace {
+
+/// A quiet simulated cluster (no background churn) whose centre view is current and healthy.
+struct Pair {
+  actors::AgentState agent{testing::simulated(1, 0.0, 0.0), 1};
+  actors::ClusterState centre{"sim"};
+
+  Pair() {
+    sync();
+    centre.set_healthy(true);
+  }
+  void sync() {
+    agent.observe();
+    if (auto update = agent.next_update()) {
+      BOOST_TEST_REQUIRE((centre.on_update(*update).status == actors::AckStatus::Applied));
+    }
+  }
+  /// The agent carries out what the centre accepted.
+  void carry_out(const actors::Commit& commit) {
+    agent.carry_out(commit.reservations);
+    sync();
+  }
+};
+
+model::Reservation reservation(const std::string& id, const std::string& node, int64_t cpu,
+                               std::vector<int32_t> devices = {}, std::vector<int32_t> ports = {}) {
+  return model::Reservation{id, node, cpu, int64_t{1} << 30, std::move(devices), std::move(ports)};
+}
+
+actors::Commit commit_at(const actors::ClusterState& centre, std::vector<model::Reservation> r) {
+  actors::Commit commit;
+  commit.request_id = r.front().id;
+  commit.revision = centre.revision();
+  for (const auto& x : r) {
+    commit.node_revisions[x.node] = centre.snapshot().node_revisions.at(x.node);
+  }
+  commit.reservations = std::move(r);
+  return commit;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(commit)
+
+BOOST_AUTO_TEST_CASE(cluster_level_check_refuses_any_change_node_level_only_touched_nodes) {
+  Pair pair;
+  const auto first = commit_at(pair.centre, {reservation("a", "sim-gpu-0", 1000)});
+  const auto second = commit_at(pair.centre, {reservation("b", "sim-gpu-1", 1000)});
+  const auto same_node = commit_at(pair.centre, {reservation("c", "sim-gpu-0", 1000)});
+  BOOST_TEST(
+      (pair.centre.commit(first, CommitMode::ClusterRevision).status == CommitStatus::Accepted));
+  const auto stale = pair.centre.commit(second, CommitMode::ClusterRevision);
+  BOOST_TEST((stale.status == CommitStatus::Conflict));
+  BOOST_TEST(stale.reason.find("decided at revision") != std::string::npos, stale.reason);
+  BOOST_TEST(
+      (pair.centre.commit(second, CommitMode::NodeRevisions).status == CommitStatus::Accepted));
+  const auto clash = pair.centre.commit(same_node, CommitMode::NodeRevisions);
+  BOOST_TEST((clash.status == CommitStatus::Conflict));
+  BOOST_TEST(clash.reason == "node sim-gpu-0 changed since revision 1");
+  BOOST_TEST(pair.centre.counters().conflicts == 2u);
+}
+
+BOOST_AUTO_TEST_CASE(a_reservation_shows_at_once_and_settles_without_double_counting) {
+  Pair pair;
+  const int64_t before = pair.centre.view().find("sim-gpu-0")->allocated_cpu_milli;
+  const auto commit = commit_at(pair.centre, {reservation("a", "sim-gpu-0", 4000, {0, 1}, {8080})});
+  BOOST_TEST_REQUIRE(
+      (pair.centre.commit(commit, CommitMode::ClusterRevision).status == CommitStatus::Accepted));
+  const model::NodeState* reserved = pair.centre.view().find("sim-gpu-0");
+  BOOST_TEST(reserved->allocated_cpu_milli == before + 4000);
+  BOOST_TEST(reserved->free_devices("A100") == 2);
+  BOOST_TEST(reserved->host_ports_in_use == std::vector<int32_t>{8080});
+  pair.carry_out(commit);
+  BOOST_TEST(pair.centre.reservations() == 0u);
+  BOOST_TEST(pair.centre.counters().placements_confirmed == 1u);
+  testing::expect_view_matches(pair.centre.view(), pair.agent.adapter().list_nodes(), "settled");
+  BOOST_TEST(pair.centre.view().find("sim-gpu-0")->allocated_cpu_milli == before + 4000);
+}
+
+BOOST_AUTO_TEST_CASE(a_placement_the_cluster_refuses_is_handed_back) {
+  Pair pair;
+  const auto commit = commit_at(pair.centre, {reservation("a", "sim-gpu-0", 1000, {0})});
+  BOOST_TEST_REQUIRE(
+      (pair.centre.commit(commit, CommitMode::ClusterRevision).status == CommitStatus::Accepted));
+  // Meanwhile something else took the device on the cluster itself.
+  pair.agent.adapter().apply({"intruder", "sim-gpu-0", 0, 0, {0}, 1000, {}});
+  pair.carry_out(commit);
+  const auto refused = pair.centre.take_refused_placements();
+  BOOST_TEST_REQUIRE(refused.size() == 1u);
+  BOOST_TEST(refused[0].first == "a");
+  BOOST_TEST(refused[0].second == "does not fit");
+  BOOST_TEST(pair.centre.reservations() == 0u);
+  testing::expect_view_matches(pair.centre.view(), pair.agent.adapter().list_nodes(), "refused");
+}
+
+BOOST_AUTO_TEST_CASE(released_reservations_leave_no_trace) {
+  Pair pair;
+  const auto before = pair.centre.snapshot();
+  const auto commit = commit_at(pair.centre, {reservation("g/0", "sim-gpu-0", 1000, {0}),
+                                              reservation("g/1", "sim-gpu-1", 1000, {0})});
+  BOOST_TEST_REQUIRE(
+      (pair.centre.commit(commit, CommitMode::ClusterRevision).status == CommitStatus::Accepted));
+  pair.centre.release({"g/0", "g/1"});
+  BOOST_TEST(pair.centre.reservations() == 0u);
+  testing::expect_view_matches(pair.centre.view(), before.nodes, "after release");
+  BOOST_TEST(pair.centre.revision() == before.version + 2);
+}
+
+BOOST_AUTO_TEST_CASE(no_commit_to_an_unhealthy_cluster_or_beyond_what_fits) {
+  Pair pair;
+  const auto busy_device = commit_at(pair.centre, {reservation("a", "sim-gpu-0", 1000, {0}),
+                                                   reservation("b", "sim-gpu-0", 1000, {0})});
+  const auto refused = pair.centre.commit(busy_device, CommitMode::ClusterRevision);
+  BOOST_TEST((refused.status == CommitStatus::Refused));
+  BOOST_TEST(refused.reason == "node sim-gpu-0 device 0 is not free");
+  BOOST_TEST(pair.centre.reservations() == 0u);  // nothing of a refused commit stays
+  pair.centre.set_healthy(false);
+  const auto sick = pair.centre.commit(commit_at(pair.centre, {reservation("c", "sim-cpu-0", 1)}),
+                                       CommitMode::ClusterRevision);
+  BOOST_TEST((sick.status == CommitStatus::Refused));
+  BOOST_TEST(sick.reason == "cluster sim is not healthy");
+}
+
+BOOST_AUTO_TEST_CASE(racing_schedulers_never_over_commit) {
+  std::string error;
+  const auto policy = *policy::Registry::builtin().preset("binpack", error);
+  const std::vector<std::string> shapes = {
+      "  resources:\n    cpu: 3\n    memory: 8Gi\n",
+      "  resources:\n    cpu: 1\n    accelerators:\n      - model: A100\n        count: 2\n"
+      "        topology: NVLink\n",
+      "  resources:\n    cpu: 500m\n    hostPorts: [9000]\n",
+  };
+  for (const CommitMode mode : {CommitMode::ClusterRevision, CommitMode::NodeRevisions}) {
+    Pair pair;
+    std::mt19937_64 random(mode == CommitMode::ClusterRevision ? 1 : 2);
+    // Three schedulers, each with its own copy of the view, refreshed now and then.
+    std::vector<model::ViewSnapshot> copies(3, pair.centre.snapshot());
+    uint64_t accepted = 0;
+    uint64_t conflicts = 0;
+    for (int round = 0; round < 300; ++round) {
+      const size_t s = std::uniform_int_distribution<size_t>(0, 2)(random);
+      if (std::bernoulli_distribution(0.3)(random)) {
+        copies[s] = pair.centre.snapshot();
+      }
+      model::ClusterView local;
+      BOOST_TEST_REQUIRE(
+          !local.replace(copies[s].nodes, copies[s].resources, model::Allocation::MayExceed)
+               .has_value());
+      const policy::ClusterInfo info{"sim", "r1", "z1", model::MachineType::VirtualMachine, true};
+      const auto spec = testing::request(shapes[round % shapes.size()]);
+      const auto decision = policy::decide(spec, {{&info, &local}}, policy);
+      if (decision.placements.empty()) {
+        continue;
+      }
+      actors::Commit commit;
+      commit.revision = copies[s].version;
+      for (size_t i = 0; i < decision.placements.size(); ++i) {
+        const auto& p = decision.placements[i];
+        commit.reservations.push_back({"r" + std::to_string(round) + "/" + std::to_string(i),
+                                       p.node, p.cpu_milli, p.memory_bytes, p.devices,
+                                       p.host_ports});
+        commit.node_revisions[p.node] = copies[s].node_revisions.at(p.node);
+      }
+      const auto outcome = pair.centre.commit(commit, mode);
+      BOOST_TEST((outcome.status != CommitStatus::Refused), outcome.reason);
+      if (outcome.status == CommitStatus::Accepted) {
+        ++accepted;
+        pair.carry_out(commit);
+      } else {
+        ++conflicts;
+      }
+      if (round % 50 == 49) {  // work finishes now and then
+        std::vector<std::string> done;
+        for (int i = round - 49; i < round - 25; ++i) {
+          done.push_back("r" + std::to_string(i) + "/0");
+        }
+        pair.agent.finish(done);
+        pair.sync();
+      }
+    }
+    BOOST_TEST(pair.agent.counters().placements_refused == 0u);  // never accepted too much
+    BOOST_TEST(accepted > 20u);
+    BOOST_TEST(conflicts > 0u);
+    for (const auto& node : pair.agent.adapter().list_nodes()) {
+      BOOST_TEST(!model::check_node(node).has_value(), node.name);
+    }
+    testing::expect_view_matches(pair.centre.view(), pair.agent.adapter().list_nodes(), "end");
+  }
+}
+
+BOOST_AUTO_TEST_SUITE_END()
