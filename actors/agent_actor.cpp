@@ -92,6 +92,16 @@ caf::behavior agent_actor(Self* self, std::shared_ptr<adapters::ClusterAdapter> 
           push(self);  // the full listing goes out as soon as there is somewhere to send it
         }
       },
+      [=](const v1::PlacementOrder& order) {
+        std::vector<model::Reservation> placements;
+        for (const auto& placement : order.placements()) {
+          placements.push_back(messages::from_proto(placement));
+        }
+        self->state.core->carry_out(placements);
+      },
+      [=](const v1::ReleaseOrder& order) {
+        self->state.core->finish({order.placement_ids().begin(), order.placement_ids().end()});
+      },
       [=](online_atom, bool online) {
         if (online != self->state.online) {
           spdlog::warn("agent {}: {}", self->state.core->cluster_id(),

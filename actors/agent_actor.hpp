@@ -6,6 +6,9 @@
 //   SnapshotRequest        -> ClusterSnapshot (the state as of the agent's last update)
 //   HealthProbe            -> HealthStatus (with the agent's epoch and version)
 //   (bind_atom, actor)        where to push (after the ClusterActor was restarted)
+//   PlacementOrder            carry placements out through the adapter; reported with the
+//                             next updates as applied or refused
+//   ReleaseOrder              the work of these placements finished: free their resources
 //   (online_atom, bool)       false: the agent is cut off (a network partition): it keeps
 //                             observing, but pushes and answers nothing until true again
 #pragma once

@@ -1,10 +1,12 @@
 #include "actors/cluster_actor.hpp"
 
 #include <spdlog/spdlog.h>
+#include <caf/actor_cast.hpp>
 #include <caf/actor_system.hpp>
 #include <caf/event_based_actor.hpp>
 #include <caf/stateful_actor.hpp>
 
+#include <map>
 #include <optional>
 
 #include "actors/cluster_state.hpp"
@@ -28,6 +30,7 @@ struct ClusterActorData {
   ClusterActorSettings settings;
   std::vector<Subscriber> subscribers;
   std::vector<caf::response_promise> resync_waiters;
+  std::map<std::string, caf::actor> committers;  // placement id -> the scheduler that committed it
   Clock::time_point last_confirmed = Clock::now();
   static inline const char* name = "cluster_actor";
 };
@@ -75,6 +78,28 @@ void notify_subscribers(Self* self) {
   }
 }
 
+/// Tells the schedulers whose placements the cluster refused, so they place them again.
+void hand_back_refusals(Self* self) {
+  for (const auto& [id, reason] : self->state.core->take_refused_placements()) {
+    const auto committer = self->state.committers.find(id);
+    if (committer == self->state.committers.end()) {
+      continue;
+    }
+    v1::RefusedPlacement refused;
+    refused.set_id(id);
+    refused.set_reason(reason);
+    self->send(committer->second, std::move(refused));
+    self->state.committers.erase(committer);
+  }
+}
+
+/// Forgets who committed placements that are settled (confirmed by the cluster).
+void forget_settled(Self* self, const std::vector<std::string>& applied) {
+  for (const std::string& id : applied) {
+    self->state.committers.erase(id);
+  }
+}
+
 void answer_resync_waiters(Self* self) {
   UpdateOutcome done{AckStatus::Applied, self->state.core->position().version, {}};
   const auto ack = make_ack(*self->state.core, self->state.core->position().epoch, done);
@@ -100,6 +125,8 @@ void on_snapshot(Self* self, const v1::ClusterSnapshot& message) {
   spdlog::info("cluster {}: resynced from a full snapshot at version {} ({} nodes)",
                core.cluster_id(), core.position().version, core.view().size());
   self->state.last_confirmed = Clock::now();
+  forget_settled(self, snapshot->applied_placements);
+  hand_back_refusals(self);
   notify_subscribers(self);
   answer_resync_waiters(self);
 }
@@ -146,7 +173,15 @@ v1::ClusterSummary summarize(const Self* self) {
   for (const auto& [model, totals] : core.view().accelerators()) {
     summary.set_devices(summary.devices() + static_cast<uint64_t>(totals.devices));
     summary.set_free_devices(summary.free_devices() + static_cast<uint64_t>(totals.free_devices));
+    v1::ModelUsage& usage = *summary.add_models();
+    usage.set_model(model);
+    usage.set_devices(static_cast<uint64_t>(totals.devices));
+    usage.set_free_devices(static_cast<uint64_t>(std::max<int64_t>(totals.free_devices, 0)));
   }
+  summary.set_commits(counters.commits);
+  summary.set_conflicts(counters.conflicts);
+  summary.set_placements_confirmed(counters.placements_confirmed);
+  summary.set_placements_refused(counters.placements_refused);
   return summary;
 }
 
@@ -181,6 +216,10 @@ caf::behavior cluster_actor(Self* self, std::string cluster_id, caf::actor agent
         } else {
           self->state.last_confirmed = Clock::now();
         }
+        if (update) {
+          forget_settled(self, update->applied_placements);
+        }
+        hand_back_refusals(self);
         notify_subscribers(self);
         pull_snapshot_if_needed(self);
         return make_ack(core, message.epoch(), outcome);
@@ -190,6 +229,8 @@ caf::behavior cluster_actor(Self* self, std::string cluster_id, caf::actor agent
       [=](subscribe_atom, caf::actor subscriber) {
         self->monitor(subscriber);
         self->state.subscribers.push_back({subscriber, self->state.core->revision()});
+        self->send(subscriber, health_atom_v, self->state.core->cluster_id(),
+                   self->state.core->healthy());
         return messages::to_proto(self->state.core->snapshot());
       },
       [=](resync_atom) {
@@ -215,7 +256,51 @@ caf::behavior cluster_actor(Self* self, std::string cluster_id, caf::actor agent
         if (self->state.core->set_healthy(healthy)) {
           spdlog::info("cluster {}: now {}", self->state.core->cluster_id(),
                        healthy ? "healthy" : "unhealthy");
+          for (const Subscriber& subscriber : self->state.subscribers) {
+            self->send(subscriber.handle, health_atom_v, self->state.core->cluster_id(), healthy);
+          }
         }
+      },
+      [=](const v1::CommitRequest& request) -> v1::CommitReply {
+        ClusterState& core = *self->state.core;
+        Commit commit;
+        commit.request_id = request.request_id();
+        commit.revision = request.revision();
+        commit.node_revisions.insert(request.node_revisions().begin(),
+                                     request.node_revisions().end());
+        for (const auto& placement : request.placements()) {
+          commit.reservations.push_back(messages::from_proto(placement));
+        }
+        const CommitOutcome outcome = core.commit(
+            commit, request.node_level() ? CommitMode::NodeRevisions : CommitMode::ClusterRevision);
+        v1::CommitReply reply;
+        reply.set_revision(outcome.revision);
+        reply.set_reason(outcome.reason);
+        if (outcome.status == CommitStatus::Accepted) {
+          reply.set_status(v1::CommitReply::ACCEPTED);
+          const auto committer = caf::actor_cast<caf::actor>(self->current_sender());
+          v1::PlacementOrder order;
+          order.set_cluster_id(core.cluster_id());
+          for (const auto& placement : request.placements()) {
+            self->state.committers[placement.id()] = committer;
+            *order.add_placements() = placement;
+          }
+          self->send(self->state.agent, std::move(order));
+          notify_subscribers(self);
+        } else {
+          reply.set_status(outcome.status == CommitStatus::Conflict ? v1::CommitReply::CONFLICT
+                                                                    : v1::CommitReply::REFUSED);
+        }
+        return reply;
+      },
+      [=](const v1::ReleaseOrder& order) {
+        const std::vector<std::string> ids(order.placement_ids().begin(),
+                                           order.placement_ids().end());
+        self->state.core->release(ids);
+        for (const std::string& id : ids) {
+          self->state.committers.erase(id);
+        }
+        notify_subscribers(self);
       },
       [=](position_atom, uint64_t epoch, uint64_t version) {
         ClusterState& core = *self->state.core;

@@ -12,7 +12,13 @@
 //   (resync_atom)                     -> Ack once a full snapshot was pulled and applied
 //   (resync_atom, epoch, version)     -> Ack at once if the view is at that position, else
 //                                        after a full snapshot was pulled and applied
-//   (health_atom, bool)                  set by the supervisor; unhealthy clusters take no work
+//   (health_atom, bool)                  set by the supervisor; unhealthy clusters take no work;
+//                                        subscribers get (health_atom, cluster_id, bool)
+//   CommitRequest                     -> CommitReply; an accepted commit is reserved and sent to
+//                                        the agent as a PlacementOrder; a placement the cluster
+//                                        later refuses goes back to the committer as a
+//                                        RefusedPlacement
+//   ReleaseOrder                         drops reservations (a gang that did not commit)
 //   (position_atom, epoch, version)      the agent's position from a probe (finds lost updates)
 //   (bind_atom, actor)                   the agent to pull snapshots from
 // A gap pulls a SnapshotRequest -> ClusterSnapshot from the agent, retried until it succeeds.

@@ -16,6 +16,10 @@ void register_message_types(caf::actor_system_config& config) {
   config.add_message_type<v1::CommitReply>("unisched.v1.CommitReply");
   config.add_message_type<v1::PlacementOrder>("unisched.v1.PlacementOrder");
   config.add_message_type<v1::ReleaseOrder>("unisched.v1.ReleaseOrder");
+  config.add_message_type<v1::RefusedPlacement>("unisched.v1.RefusedPlacement");
+  config.add_message_type<v1::SchedulingDecision>("unisched.v1.SchedulingDecision");
+  config.add_message_type<v1::SchedulerSummary>("unisched.v1.SchedulerSummary");
+  config.add_message_type<v1::WorkloadReport>("unisched.v1.WorkloadReport");
 }
 
 }  // namespace unisched::messages

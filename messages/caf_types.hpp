@@ -12,7 +12,10 @@
 #include <string>
 #include <type_traits>
 
+#include <caf/allowed_unsafe_message_type.hpp>
+
 #include "messages/unisched.pb.h"
+#include "model/scheduling_request.hpp"
 
 namespace unisched::v1 {
 
@@ -45,6 +48,16 @@ CAF_ADD_TYPE_ID(unisched, (unisched::v1::ClusterSnapshot))
 CAF_ADD_TYPE_ID(unisched, (unisched::v1::HealthProbe))
 CAF_ADD_TYPE_ID(unisched, (unisched::v1::HealthStatus))
 CAF_ADD_TYPE_ID(unisched, (unisched::v1::ClusterSummary))
+CAF_ADD_TYPE_ID(unisched, (unisched::v1::CommitRequest))
+CAF_ADD_TYPE_ID(unisched, (unisched::v1::CommitReply))
+CAF_ADD_TYPE_ID(unisched, (unisched::v1::PlacementOrder))
+CAF_ADD_TYPE_ID(unisched, (unisched::v1::ReleaseOrder))
+CAF_ADD_TYPE_ID(unisched, (unisched::v1::RefusedPlacement))
+CAF_ADD_TYPE_ID(unisched, (unisched::v1::SchedulingDecision))
+CAF_ADD_TYPE_ID(unisched, (unisched::v1::SchedulerSummary))
+CAF_ADD_TYPE_ID(unisched, (unisched::v1::WorkloadReport))
+// Requests reach schedulers in one process as model types (no wire form yet).
+CAF_ADD_TYPE_ID(unisched, (unisched::model::SchedulingRequestSpec))
 
 // Timers of the agent and the supervisor.
 CAF_ADD_ATOM(unisched, unisched::atoms, observe_atom, "observe")
@@ -62,8 +75,13 @@ CAF_ADD_ATOM(unisched, unisched::atoms, bind_atom, "bind")
 CAF_ADD_ATOM(unisched, unisched::atoms, register_atom, "register")
 CAF_ADD_ATOM(unisched, unisched::atoms, clusters_atom, "clusters")
 CAF_ADD_ATOM(unisched, unisched::atoms, online_atom, "online")
+CAF_ADD_ATOM(unisched, unisched::atoms, submit_atom, "submit")
+CAF_ADD_ATOM(unisched, unisched::atoms, process_atom, "process")
 
 CAF_END_TYPE_ID_BLOCK(unisched)
+
+// Local only: a SchedulingRequestSpec is passed between actors of one process, never serialised.
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(unisched::model::SchedulingRequestSpec)
 
 namespace caf {
 class actor_system_config;

@@ -9,6 +9,10 @@
 #include <thread>
 
 #include "messages/caf_types.hpp"
+#include "messages/convert.hpp"
+#include "policy/framework.hpp"
+#include "runtime/workload.hpp"
+#include "runtime/workload_client.hpp"
 
 namespace unisched::runtime {
 namespace {
@@ -37,8 +41,8 @@ std::vector<v1::ClusterSummary> query_summaries(caf::actor_system& system,
 /// An agent runs beside its cluster: when one dies, a new run of it (a new epoch) starts over
 /// the same cluster and registers again.
 void restart_dead_agents(caf::actor_system& system, caf::scoped_actor& watcher,
-                         const caf::actor& supervisor, const std::vector<std::string>& ids,
-                         std::vector<caf::actor>& agents,
+                         const caf::actor& supervisor, const caf::actor& client,
+                         const std::vector<std::string>& ids, std::vector<caf::actor>& agents,
                          const std::vector<std::shared_ptr<adapters::SimulatedCluster>>& adapters,
                          const actors::AgentSettings& settings) {
   bool idle = false;
@@ -55,6 +59,7 @@ void restart_dead_agents(caf::actor_system& system, caf::scoped_actor& watcher,
               static_cast<uint64_t>(std::chrono::system_clock::now().time_since_epoch().count());
           agents[i] = actors::spawn_agent_actor(system, adapters[i], epoch, settings);
           watcher->monitor(agents[i]);
+          caf::anon_send(client, bind_atom_v, ids[i], agents[i]);
           watcher->request(supervisor, std::chrono::seconds(5), register_atom_v, ids[i], agents[i])
               .receive([](caf::actor&) {},
                        [&](caf::error& error) {
@@ -64,6 +69,49 @@ void restart_dead_agents(caf::actor_system& system, caf::scoped_actor& watcher,
         },
         caf::after(std::chrono::milliseconds(0)) >> [&] { idle = true; });
   }
+}
+
+/// Nodes whose cluster (as its agent last reported it) holds more than they can.
+uint64_t count_overcommits(caf::scoped_actor& self, const std::vector<caf::actor>& agents) {
+  uint64_t overcommits = 0;
+  for (const caf::actor& agent : agents) {
+    self->request(agent, std::chrono::seconds(2), v1::SnapshotRequest{})
+        .receive(
+            [&](v1::ClusterSnapshot& snapshot) {
+              for (const auto& node : snapshot.nodes()) {
+                const bool over =
+                    node.allocated_cpu_milli() > node.allocatable_cpu_milli() ||
+                    node.allocated_memory_bytes() > node.allocatable_memory_bytes() ||
+                    node.pod_count() > node.max_pods() ||
+                    std::any_of(node.accelerators().begin(), node.accelerators().end(),
+                                [](const auto& d) { return d.allocated_milli() > 1000; });
+                overcommits += over ? 1 : 0;
+              }
+            },
+            [&](caf::error&) {});
+  }
+  return overcommits;
+}
+
+v1::SchedulerSummary sum_schedulers(caf::scoped_actor& self,
+                                    const std::vector<caf::actor>& schedulers) {
+  v1::SchedulerSummary total;
+  for (const caf::actor& scheduler : schedulers) {
+    self->request(scheduler, std::chrono::seconds(2), summary_atom_v)
+        .receive(
+            [&](v1::SchedulerSummary& s) {
+              total.set_requests(total.requests() + s.requests());
+              total.set_placed(total.placed() + s.placed());
+              total.set_partially_placed(total.partially_placed() + s.partially_placed());
+              total.set_unschedulable(total.unschedulable() + s.unschedulable());
+              total.set_commits(total.commits() + s.commits());
+              total.set_conflicts(total.conflicts() + s.conflicts());
+              total.set_retries(total.retries() + s.retries());
+              total.set_requeued(total.requeued() + s.requeued());
+            },
+            [&](caf::error&) {});
+  }
+  return total;
 }
 
 }  // namespace
@@ -120,19 +168,58 @@ RunReport run_single_node(
       agents.push_back(agent);
     }
   }
-  spdlog::info("started {} simulated clusters; running for {} ms", clusters.size(),
-               options.duration.count());
+  // Schedulers race on the same clusters; the workload client feeds them.
+  std::string policy_error;
+  const auto policy = policy::Registry::builtin().preset(options.policy, policy_error);
+  RunReport report;
+  if (!policy) {
+    report.problems.push_back(policy_error);
+    return report;
+  }
+  std::vector<policy::ClusterInfo> infos;
+  for (const auto& cluster : clusters) {
+    infos.push_back({cluster.spec.cluster_id, cluster.spec.topology.region,
+                     cluster.spec.topology.zone, cluster.spec.machine_type, false});
+  }
+  std::vector<caf::actor> schedulers;
+  for (int i = 0; i < std::max(options.schedulers, 1); ++i) {
+    schedulers.push_back(
+        actors::spawn_scheduler_actor(system, supervisor, infos, *policy, options.scheduling));
+  }
+  const caf::actor client = spawn_workload_client(system, schedulers);
+  for (size_t i = 0; i < ids.size(); ++i) {
+    caf::anon_send(client, bind_atom_v, ids[i], agents[i]);
+  }
+  WorkloadGenerator workload(default_workload(), options.seed, options.requests_per_second,
+                             options.mean_runtime);
+  spdlog::info("started {} simulated clusters and {} schedulers ({} policy); running for {} ms",
+               clusters.size(), schedulers.size(), options.policy, options.duration.count());
 
+  // The workload starts once the supervisor has found the clusters healthy (or after 5 s).
+  for (const auto ready_by = Clock::now() + std::chrono::seconds(5); Clock::now() < ready_by;) {
+    const auto summaries = query_summaries(system, supervisor, ids, nullptr);
+    if (std::all_of(summaries.begin(), summaries.end(),
+                    [](const auto& c) { return c.healthy(); })) {
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
   const auto start = Clock::now();
   const auto elapsed = [&] {
     return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start);
   };
   std::vector<bool> cut_off(options.partitions.size(), false);
   auto next_progress = options.progress_interval;
+  auto last_arrivals = std::chrono::milliseconds(0);
   while (elapsed() < options.duration) {
     std::this_thread::sleep_for(
         std::min(std::chrono::milliseconds(50), options.duration - elapsed()));
     const auto now = elapsed();
+    for (const Arrival& arrival : workload.next(now - last_arrivals)) {
+      caf::anon_send(client, submit_atom_v, arrival.request_id, arrival.shape->spec,
+                     static_cast<int64_t>(arrival.runs_for.count()));
+    }
+    last_arrivals = now;
     for (size_t p = 0; p < options.partitions.size(); ++p) {
       const Partition& partition = options.partitions[p];
       const bool should_be_cut = now >= partition.start && now < partition.start + partition.length;
@@ -143,16 +230,21 @@ RunReport run_single_node(
         cut_off[p] = should_be_cut;
       }
     }
-    restart_dead_agents(system, watcher, supervisor, ids, agents, adapters, options.agent);
+    restart_dead_agents(system, watcher, supervisor, client, ids, agents, adapters, options.agent);
     if (now >= next_progress) {
       progress(now, query_summaries(system, supervisor, ids, nullptr));
       next_progress += options.progress_interval;
     }
   }
 
-  RunReport report;
   report.clusters = query_summaries(system, supervisor, ids, &report.problems);
   report.elapsed = elapsed();
+  watcher->request(client, std::chrono::seconds(2), summary_atom_v)
+      .receive(
+          [&](v1::WorkloadReport& workload_report) { report.workload = workload_report; },
+          [&](caf::error& error) { report.problems.push_back("workload: " + to_string(error)); });
+  report.scheduling = sum_schedulers(watcher, schedulers);
+  report.overcommits = count_overcommits(watcher, agents);
   for (const auto& summary : report.clusters) {
     report.deltas_applied += summary.deltas_applied();
   }
@@ -160,6 +252,10 @@ RunReport run_single_node(
     watcher->demonitor(agent);
     caf::anon_send_exit(agent, caf::exit_reason::user_shutdown);
   }
+  for (const caf::actor& scheduler : schedulers) {
+    caf::anon_send_exit(scheduler, caf::exit_reason::user_shutdown);
+  }
+  caf::anon_send_exit(client, caf::exit_reason::user_shutdown);
   caf::anon_send_exit(supervisor, caf::exit_reason::user_shutdown);
   return report;
 }

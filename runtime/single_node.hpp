@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "actors/agent_actor.hpp"
+#include "actors/scheduler_actor.hpp"
 #include "actors/supervisor.hpp"
 #include "adapters/simulated_cluster.hpp"
 #include "messages/unisched.pb.h"
@@ -32,10 +33,18 @@ struct RunOptions {
   actors::AgentSettings agent;
   actors::SupervisorSettings supervisor;
   std::vector<Partition> partitions;
+  int schedulers = 2;               ///< SchedulerActors racing on the same clusters
+  std::string policy = "balanced";  ///< a policy preset
+  actors::SchedulerSettings scheduling;
+  double requests_per_second = 20.0;  ///< synthetic workload; 0: none
+  std::chrono::milliseconds mean_runtime{3'000};
 };
 
 struct RunReport {
   std::vector<v1::ClusterSummary> clusters;
+  v1::WorkloadReport workload;
+  v1::SchedulerSummary scheduling;  ///< summed over every scheduler
+  uint64_t overcommits = 0;         ///< nodes whose cluster holds more than it can (must be 0)
   uint64_t deltas_applied = 0;
   std::chrono::milliseconds elapsed{0};
   std::vector<std::string> problems;  ///< clusters that could not be queried at the end

@@ -141,6 +141,32 @@ BOOST_AUTO_TEST_CASE(run_reports_every_cluster_as_json) {
     }
   }
   BOOST_TEST(result.err.find("CLUSTER") != std::string::npos);  // the table goes to stderr
+  BOOST_TEST(report["requests"].as<uint64_t>() > 0u);
+  BOOST_TEST(report["placed"].as<uint64_t>() > 0u);
+  BOOST_TEST(report["commits"].as<uint64_t>() > 0u);
+  for (const char* field : {"unschedulable", "conflicts", "retries", "decision_latency_ms"}) {
+    BOOST_TEST(report[field].IsDefined(), field);
+  }
+  BOOST_TEST(report["decision_latency_ms"]["p99"].as<double>() >=
+             report["decision_latency_ms"]["p50"].as<double>());
+  BOOST_TEST(report["overcommits"].as<uint64_t>() == 0u);
+}
+
+BOOST_AUTO_TEST_CASE(racing_schedulers_under_churn_never_over_commit) {
+  for (const char* check : {"cluster", "node"}) {
+    for (const char* seed : {"1", "2"}) {
+      const auto result =
+          run(std::string("run --log-level=warn --profiles ") + kSource +
+              "/config/profiles --duration 2s --schedulers 3 --rate 150 --mean-runtime 500ms "
+              "--churn 3 --pod-rate 80 --push-interval 50ms --observe-interval 10ms "
+              "--report json --commit-check " +
+              check + " --seed " + seed);
+      BOOST_TEST_REQUIRE(result.exit_code == 0, result.err);
+      const YAML::Node report = YAML::Load(result.out);
+      BOOST_TEST(report["overcommits"].as<uint64_t>() == 0u, check << " seed " << seed);
+      BOOST_TEST(report["placed"].as<uint64_t>() > 0u, check << " seed " << seed);
+    }
+  }
 }
 
 BOOST_AUTO_TEST_CASE(run_refuses_bad_flags_and_bad_profiles) {
@@ -153,6 +179,9 @@ BOOST_AUTO_TEST_CASE(run_refuses_bad_flags_and_bad_profiles) {
       {"run --profiles " + kSource + "/config/profiles --partition nowhere:1s:1s",
        "names cluster \"nowhere\""},
       {"run --report xml", "--report must be table or json"},
+      {"run --policy fastest", "--policy: unknown policy \"fastest\""},
+      {"run --commit-check pod", "--commit-check must be cluster or node"},
+      {"run --schedulers 0", "--schedulers must be a whole number from 1 to 64"},
   };
   for (const auto& [arguments, message] : usage) {
     const auto result = run(arguments);

@@ -2,8 +2,10 @@
 #include <spdlog/spdlog.h>
 
 #include <cstdio>
+#include <map>
 #include <set>
 
+#include "policy/framework.hpp"
 #include "runtime/manifest_loader.hpp"
 #include "runtime/single_node.hpp"
 #include "tools/unisched/verbs.hpp"
@@ -84,6 +86,8 @@ bool read_options(const ParsedArgs& args, runtime::RunOptions& options, std::str
   int64_t nodes = options.nodes_per_cluster;
   int64_t seed = static_cast<int64_t>(options.seed);
   int64_t misses = options.supervisor.max_misses;
+  int64_t schedulers = options.schedulers;
+  int64_t retries = options.scheduling.max_retries;
   const bool ok =
       read_int(args, "clusters", 1, 1000, clusters, error) &&
       read_int(args, "nodes", 1, 100000, nodes, error) &&
@@ -96,6 +100,10 @@ bool read_options(const ParsedArgs& args, runtime::RunOptions& options, std::str
       read_duration(args, "probe-timeout", options.supervisor.probe_timeout, error) &&
       read_rate(args, "churn", options.simulation.membership_events_per_second, error) &&
       read_rate(args, "pod-rate", options.simulation.pod_events_per_second, error) &&
+      read_rate(args, "rate", options.requests_per_second, error) &&
+      read_int(args, "schedulers", 1, 64, schedulers, error) &&
+      read_int(args, "max-retries", 0, 100, retries, error) &&
+      read_duration(args, "mean-runtime", options.mean_runtime, error) &&
       read_partitions(args, options.partitions, error);
   if (!ok) {
     return false;
@@ -115,30 +123,75 @@ bool read_options(const ParsedArgs& args, runtime::RunOptions& options, std::str
   options.nodes_per_cluster = nodes;
   options.seed = static_cast<uint64_t>(seed);
   options.supervisor.max_misses = static_cast<int>(misses);
+  options.schedulers = static_cast<int>(schedulers);
+  options.scheduling.max_retries = static_cast<int>(retries);
+  options.policy = args.value("policy", options.policy);
+  const std::string check = args.value("commit-check", "cluster");
+  if (check != "cluster" && check != "node") {
+    error = "--commit-check must be cluster or node, not \"" + check + "\"";
+    return false;
+  }
+  options.scheduling.commit_mode =
+      check == "node" ? actors::CommitMode::NodeRevisions : actors::CommitMode::ClusterRevision;
+  if (std::string policy_error; !policy::Registry::builtin().preset(options.policy, policy_error)) {
+    error = "--policy: " + policy_error;
+    return false;
+  }
   options.simulation.step = options.agent.observe_interval;
   return true;
 }
 
+double percent(uint64_t part, uint64_t whole) {
+  return whole == 0 ? 0.0 : 100.0 * static_cast<double>(part) / static_cast<double>(whole);
+}
+
 void print_table(const runtime::RunReport& report, std::FILE* out) {
-  std::fprintf(out, "\n%-22s %8s %7s %9s %9s %6s %5s %8s %7s %8s %9s\n", "CLUSTER", "VERSION",
+  std::fprintf(out, "\n%-22s %8s %7s %9s %9s %6s %5s %8s %7s %8s %8s %8s\n", "CLUSTER", "VERSION",
                "NODES", "UPDATES", "DELTAS", "DUPS", "GAPS", "RESYNCS", "HEALTH", "HEALTHY",
-               "CPU USED");
+               "CPU USED", "GPU USED");
+  std::map<std::string, std::pair<uint64_t, uint64_t>> models;  // model -> (devices, free)
   for (const auto& c : report.clusters) {
-    const double used = c.allocatable_cpu_milli() == 0
-                            ? 0.0
-                            : 100.0 * static_cast<double>(c.allocated_cpu_milli()) /
-                                  static_cast<double>(c.allocatable_cpu_milli());
+    const auto cpu = percent(static_cast<uint64_t>(c.allocated_cpu_milli()),
+                             static_cast<uint64_t>(c.allocatable_cpu_milli()));
     std::fprintf(
-        out, "%-22s %8llu %7llu %9llu %9llu %6llu %5llu %8llu %7llu %8s %8.1f%%\n",
+        out, "%-22s %8llu %7llu %9llu %9llu %6llu %5llu %8llu %7llu %8s %7.1f%% %7.1f%%\n",
         c.cluster_id().c_str(), static_cast<unsigned long long>(c.version()),
         static_cast<unsigned long long>(c.nodes()),
         static_cast<unsigned long long>(c.updates_applied()),
         static_cast<unsigned long long>(c.deltas_applied()),
         static_cast<unsigned long long>(c.duplicates()), static_cast<unsigned long long>(c.gaps()),
         static_cast<unsigned long long>(c.resyncs()),
-        static_cast<unsigned long long>(c.health_transitions()), c.healthy() ? "yes" : "no", used);
+        static_cast<unsigned long long>(c.health_transitions()), c.healthy() ? "yes" : "no", cpu,
+        percent(c.devices() - c.free_devices(), c.devices()));
+    for (const auto& usage : c.models()) {
+      models[usage.model()].first += usage.devices();
+      models[usage.model()].second += usage.free_devices();
+    }
   }
-  std::fprintf(out, "\n%zu clusters, %llu node deltas applied in %.1f s\n", report.clusters.size(),
+  for (const auto& [model, usage] : models) {
+    std::fprintf(out, "  %-28s %5llu devices, %5.1f%% in use\n", model.c_str(),
+                 static_cast<unsigned long long>(usage.first),
+                 percent(usage.first - usage.second, usage.first));
+  }
+  const auto& w = report.workload;
+  const auto& s = report.scheduling;
+  std::fprintf(
+      out,
+      "\nrequests %llu: placed %llu, partially %llu, unschedulable %llu; commits %llu, "
+      "conflicts %llu, retries %llu, requeued %llu; overcommits %llu\n",
+      static_cast<unsigned long long>(w.requests()), static_cast<unsigned long long>(w.placed()),
+      static_cast<unsigned long long>(w.partially_placed()),
+      static_cast<unsigned long long>(w.unschedulable()),
+      static_cast<unsigned long long>(s.commits()), static_cast<unsigned long long>(s.conflicts()),
+      static_cast<unsigned long long>(s.retries()), static_cast<unsigned long long>(s.requeued()),
+      static_cast<unsigned long long>(report.overcommits));
+  for (const auto& [reason, count] : w.unschedulable_by_reason()) {
+    std::fprintf(out, "  unschedulable by %-16s %llu cluster refusals\n", reason.c_str(),
+                 static_cast<unsigned long long>(count));
+  }
+  std::fprintf(out, "decision latency p50 %.2f ms, p99 %.2f ms\n", w.latency_p50_ms(),
+               w.latency_p99_ms());
+  std::fprintf(out, "%zu clusters, %llu node deltas applied in %.1f s\n", report.clusters.size(),
                static_cast<unsigned long long>(report.deltas_applied),
                static_cast<double>(report.elapsed.count()) / 1000.0);
 }
@@ -164,7 +217,26 @@ void print_json(const runtime::RunReport& report, const runtime::RunOptions& opt
         static_cast<unsigned long long>(c.health_transitions()), c.healthy() ? "true" : "false",
         static_cast<long long>(c.staleness_ms()));
   }
-  std::printf("]}\n");
+  const auto& w = report.workload;
+  const auto& s = report.scheduling;
+  std::printf(
+      "], \"requests\": %llu, \"placed\": %llu, \"partially_placed\": %llu, "
+      "\"unschedulable\": %llu, \"unschedulable_by_reason\": {",
+      static_cast<unsigned long long>(w.requests()), static_cast<unsigned long long>(w.placed()),
+      static_cast<unsigned long long>(w.partially_placed()),
+      static_cast<unsigned long long>(w.unschedulable()));
+  const char* separator = "";
+  for (const auto& [reason, count] : w.unschedulable_by_reason()) {
+    std::printf("%s\"%s\": %llu", separator, reason.c_str(),
+                static_cast<unsigned long long>(count));
+    separator = ", ";
+  }
+  std::printf(
+      "}, \"commits\": %llu, \"conflicts\": %llu, \"retries\": %llu, \"requeued\": %llu, "
+      "\"overcommits\": %llu, \"decision_latency_ms\": {\"p50\": %.3f, \"p99\": %.3f}}\n",
+      static_cast<unsigned long long>(s.commits()), static_cast<unsigned long long>(s.conflicts()),
+      static_cast<unsigned long long>(s.retries()), static_cast<unsigned long long>(s.requeued()),
+      static_cast<unsigned long long>(report.overcommits), w.latency_p50_ms(), w.latency_p99_ms());
 }
 
 int run_run(const ParsedArgs& args) {
@@ -246,10 +318,11 @@ Verb run_verb() {
       "Run the single-node runtime with simulated clusters",
       "unisched run [--profiles DIR] [--clusters N] [--nodes N] [--duration 10s] [--report json]",
       "Starts one simulated cluster per profile (or --clusters of them, reusing profiles), a\n"
-      "metadata agent beside each, one ClusterActor per cluster and the supervisor. Agents push\n"
-      "incremental updates; gaps are repaired from full snapshots; the supervisor probes agents\n"
-      "and marks clusters unhealthy when they stop answering. Prints progress every second and a\n"
-      "summary per cluster at the end (--report json: one JSON object on stdout).\n"
+      "metadata agent beside each, one ClusterActor per cluster, the supervisor, SchedulerActors\n"
+      "and a synthetic workload. Agents push incremental updates; gaps are repaired from full\n"
+      "snapshots; the supervisor marks clusters unhealthy when they stop answering. Schedulers\n"
+      "decide on their copies of the views and commit by compare-and-set. Prints progress every\n"
+      "second and a summary at the end (--report json: one JSON object on stdout).\n"
       "\n"
       "Examples:\n"
       "  unisched run\n"
@@ -273,6 +346,13 @@ Verb run_verb() {
           {"pod-rate", '\0', "RATE", false,
            "background pod events per second per cluster (default 20)"},
           {"partition", '\0', "ID:START:LENGTH", true, "cut a cluster's agent off for a while"},
+          {"schedulers", '\0', "N", false, "SchedulerActors racing on the clusters (default 2)"},
+          {"policy", '\0', "NAME", false, "spread, binpack or balanced (default balanced)"},
+          {"commit-check", '\0', "MODE", false, "cluster (default) or node revisions"},
+          {"max-retries", '\0', "N", false,
+           "decisions after conflicts before giving up (default 5)"},
+          {"rate", '\0', "RATE", false, "workload requests per second (default 20; 0: none)"},
+          {"mean-runtime", '\0', "DURATION", false, "how long placed work runs (default 3s)"},
           {"report", 'o', "FORMAT", false, "table (default) or json"},
       },
       run_run,

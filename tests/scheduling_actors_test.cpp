@@ -1,0 +1,201 @@
+// The scheduling plane with real actors: schedulers, ClusterActors, agents and the supervisor.
+#include <boost/test/unit_test.hpp>
+
+#include "actors/agent_actor.hpp"
+#include "actors/scheduler_actor.hpp"
+#include "actors/supervisor.hpp"
+#include "tests/actor_harness.hpp"
+#include "tests/policy_fixtures.hpp"
+#include "tests/simulation_fixtures.hpp"
+
+using namespace unisched;
+using namespace unisched::atoms;
+using testing::ActorHarness;
+
+namespace {
+
+struct Fleet {
+  ActorHarness harness;
+  caf::actor supervisor;
+  std::map<std::string, caf::actor> agents;
+  std::vector<caf::actor> schedulers;
+
+  Fleet(std::vector<std::string> ids, int scheduler_count, actors::CommitMode mode) {
+    actors::SupervisorSettings supervision;
+    supervision.probe_interval = std::chrono::milliseconds(30);
+    supervision.probe_timeout = std::chrono::milliseconds(25);
+    supervisor = actors::spawn_supervisor(*harness.system, supervision);
+    actors::AgentSettings agent_settings;
+    agent_settings.observe_interval = std::chrono::milliseconds(5);
+    agent_settings.push_interval = std::chrono::milliseconds(10);
+    std::vector<policy::ClusterInfo> infos;
+    uint64_t seed = 1;
+    for (const std::string& id : ids) {
+      adapters::SimulationOptions quiet;  // no background churn: the tests own every allocation
+      quiet.seed = seed++;
+      quiet.membership_events_per_second = 0;
+      quiet.pod_events_per_second = 0;
+      agents[id] = actors::spawn_agent_actor(
+          *harness.system,
+          std::make_shared<adapters::SimulatedCluster>(testing::small_profile(id), quiet), seed,
+          agent_settings);
+      harness.ask<caf::actor>(supervisor, register_atom_v, id, agents[id]);
+      infos.push_back({id, "r1", "z1", model::MachineType::VirtualMachine, false});
+    }
+    std::string error;
+    const auto policy = *policy::Registry::builtin().preset("binpack", error);
+    actors::SchedulerSettings settings;
+    settings.commit_mode = mode;
+    settings.max_retries = 20;
+    for (int i = 0; i < scheduler_count; ++i) {
+      schedulers.push_back(
+          actors::spawn_scheduler_actor(*harness.system, supervisor, infos, policy, settings));
+    }
+    for (const std::string& id : ids) {
+      ActorHarness::wait_until(
+          [&] {
+            const auto summary =
+                harness.try_ask<v1::ClusterSummary>(supervisor, summary_atom_v, id);
+            return summary && summary->healthy();
+          },
+          id + " healthy");
+    }
+  }
+  ~Fleet() {
+    for (const auto& actor : schedulers) {
+      caf::anon_send_exit(actor, caf::exit_reason::user_shutdown);
+    }
+    for (const auto& [id, agent] : agents) {
+      caf::anon_send_exit(agent, caf::exit_reason::user_shutdown);
+    }
+    caf::anon_send_exit(supervisor, caf::exit_reason::user_shutdown);
+  }
+
+  v1::SchedulingDecision submit(const std::string& id, const std::string& spec,
+                                size_t scheduler = 0) {
+    return harness.ask<v1::SchedulingDecision>(schedulers.at(scheduler), submit_atom_v, id,
+                                               testing::request(spec));
+  }
+  v1::ClusterSnapshot truth(const std::string& cluster) {
+    return harness.ask<v1::ClusterSnapshot>(agents.at(cluster), v1::SnapshotRequest{});
+  }
+};
+
+const char* kEightGpus =
+    "  resources:\n    cpu: 1\n    accelerators:\n      - model: A100\n        count: 4\n"
+    "        topology: NVLink\n";
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(scheduling_actors)
+
+BOOST_AUTO_TEST_CASE(a_placement_reaches_the_cluster) {
+  Fleet fleet({"c1"}, 1, actors::CommitMode::ClusterRevision);
+  const auto decision = fleet.submit("train", kEightGpus);
+  BOOST_TEST_REQUIRE(decision.status() == v1::SchedulingDecision::PLACED);
+  BOOST_TEST_REQUIRE(decision.replicas_size() == 1);
+  const std::string node = decision.replicas(0).node();
+  ActorHarness::wait_until(
+      [&] {
+        const auto truth = fleet.truth("c1");
+        for (const auto& n : truth.nodes()) {
+          if (n.name() == node) {
+            return std::all_of(n.accelerators().begin(), n.accelerators().end(),
+                               [](const auto& d) { return d.allocated_milli() == 1000; });
+          }
+        }
+        return false;
+      },
+      "the agent carried the placement out");
+}
+
+BOOST_AUTO_TEST_CASE(gangs_are_all_or_nothing_across_clusters_and_say_why) {
+  Fleet fleet({"c1", "c2"}, 1, actors::CommitMode::ClusterRevision);
+  // Eight 4-GPU replicas fit across both clusters (4 nodes each), nine do not.
+  const std::string gang =
+      std::string("  replicas: 9\n") + kEightGpus + "  distribution:\n    gang: true\n";
+  const auto refused = fleet.submit("too-big", gang);
+  BOOST_TEST(refused.status() == v1::SchedulingDecision::UNSCHEDULABLE);
+  BOOST_TEST(refused.replicas_size() == 0);
+  BOOST_TEST_REQUIRE(refused.reasons_size() > 0);
+  BOOST_TEST(refused.reasons(0).find("8 of 9 replicas fit") != std::string::npos,
+             refused.reasons(0));
+  const auto spanning = fleet.submit(
+      "fits", std::string("  replicas: 8\n") + kEightGpus + "  distribution:\n    gang: true\n");
+  BOOST_TEST_REQUIRE(spanning.status() == v1::SchedulingDecision::PLACED);
+  std::set<std::string> clusters;
+  for (const auto& replica : spanning.replicas()) {
+    clusters.insert(replica.cluster());
+  }
+  BOOST_TEST(clusters.size() == 2u);  // one gang over two clusters
+  const auto nothing_left = fleet.submit("one-more", kEightGpus);
+  BOOST_TEST(nothing_left.status() == v1::SchedulingDecision::UNSCHEDULABLE);
+  BOOST_TEST(nothing_left.reasons(0).find("resource-fit") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(no_placement_goes_to_an_unhealthy_cluster) {
+  Fleet fleet({"c1", "c2"}, 1, actors::CommitMode::ClusterRevision);
+  caf::anon_send(fleet.agents.at("c2"), online_atom_v, false);
+  ActorHarness::wait_until(
+      [&] {
+        return !fleet.harness
+                    .ask<v1::ClusterSummary>(fleet.supervisor, summary_atom_v, std::string("c2"))
+                    .healthy();
+      },
+      "c2 unhealthy");
+  for (int i = 0; i < 6; ++i) {
+    const auto decision = fleet.submit("r" + std::to_string(i), kEightGpus);
+    for (const auto& replica : decision.replicas()) {
+      BOOST_TEST(replica.cluster() == "c1");
+    }
+  }
+  const auto pinned = fleet.submit(
+      "pinned", std::string(kEightGpus) + "  placement:\n    affinity:\n      clusters: [c2]\n");
+  BOOST_TEST(pinned.status() == v1::SchedulingDecision::UNSCHEDULABLE);
+  BOOST_TEST(pinned.reasons_size() > 0);
+  bool named_health = false;
+  for (const auto& reason : pinned.reasons()) {
+    named_health |= reason == "c2: health: cluster is not healthy";
+  }
+  BOOST_TEST(named_health);
+}
+
+BOOST_AUTO_TEST_CASE(racing_schedulers_conflict_retry_and_never_over_commit) {
+  for (const auto mode : {actors::CommitMode::ClusterRevision, actors::CommitMode::NodeRevisions}) {
+    Fleet fleet({"c1"}, 3, mode);
+    caf::scoped_actor client{*fleet.harness.system};
+    const auto spec = testing::request("  resources:\n    cpu: 1\n    memory: 4Gi\n");
+    constexpr int kRequests = 60;
+    for (int i = 0; i < kRequests; ++i) {
+      client->send(fleet.schedulers[static_cast<size_t>(i) % 3], submit_atom_v,
+                   "r" + std::to_string(i), spec);
+    }
+    int placed = 0;
+    for (int i = 0; i < kRequests; ++i) {
+      client->receive(
+          [&](v1::SchedulingDecision& d) {
+            placed += d.status() == v1::SchedulingDecision::PLACED ? 1 : 0;
+          },
+          caf::after(std::chrono::seconds(10)) >> [&] { BOOST_FAIL("no decision"); });
+    }
+    uint64_t conflicts = 0;
+    for (const auto& scheduler : fleet.schedulers) {
+      conflicts += fleet.harness.ask<v1::SchedulerSummary>(scheduler, summary_atom_v).conflicts();
+    }
+    BOOST_TEST(placed == kRequests);  // 60 cpu of the cluster's 224 cores: every one fits
+    BOOST_TEST(conflicts > 0u);       // they did race, and compare-and-set caught it
+    ActorHarness::wait_until(
+        [&] {
+          int64_t used = 0;
+          const auto truth = fleet.truth("c1");
+          for (const auto& n : truth.nodes()) {
+            BOOST_TEST_REQUIRE(n.allocated_cpu_milli() <= n.allocatable_cpu_milli());
+            used += n.allocated_cpu_milli();
+          }
+          return used == kRequests * 1000;
+        },
+        "every placement carried out exactly once");
+  }
+}
+
+BOOST_AUTO_TEST_SUITE_END()
