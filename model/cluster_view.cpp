@@ -187,7 +187,23 @@ std::vector<const NodeState*> ClusterView::nodes_with_free_devices(const std::st
   return found;
 }
 
+std::vector<const NodeState*> ClusterView::nodes_with_free_cpu(int64_t milli) const {
+  std::vector<const NodeState*> found;
+  for (auto it = free_cpu_index_.lower_bound({milli, std::string()}); it != free_cpu_index_.end();
+       ++it) {
+    found.push_back(&nodes_.at(it->second));
+  }
+  return found;
+}
+
 void ClusterView::account(const NodeState& node, int sign) {
+  const std::pair<int64_t, std::string> free_cpu{
+      node.allocatable_cpu_milli - node.allocated_cpu_milli, node.name};
+  if (sign > 0) {
+    free_cpu_index_.insert(free_cpu);
+  } else {
+    free_cpu_index_.erase(free_cpu);
+  }
   totals_.nodes += sign;
   totals_.schedulable_nodes += node.schedulable ? sign : 0;
   totals_.allocatable_cpu_milli += sign * node.allocatable_cpu_milli;

@@ -87,6 +87,9 @@ class ClusterView {
   std::vector<const NodeState*> nodes_with_free_devices(const std::string& model,
                                                         int32_t count) const;
 
+  /// Nodes with at least `milli` cpu unallocated, read from the free-cpu index.
+  std::vector<const NodeState*> nodes_with_free_cpu(int64_t milli) const;
+
  private:
   void account(const NodeState& node, int sign);
 
@@ -95,6 +98,7 @@ class ClusterView {
   std::map<std::string, AcceleratorTotals> accelerators_;
   // model -> number of free devices on a node -> the nodes with exactly that many (>= 1)
   std::map<std::string, std::map<int32_t, std::set<std::string>>> free_index_;
+  std::set<std::pair<int64_t, std::string>> free_cpu_index_;  // (unallocated cpu, node)
   ClusterResources resources_;
 };
 

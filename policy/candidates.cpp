@@ -9,7 +9,10 @@ std::vector<const model::NodeState*> candidate_nodes(const model::ClusterView& v
       return view.nodes_with_free_devices(device.model, device.count);
     }
   }
-  return view.sorted_nodes();
+  if (demand.devices.empty()) {
+    return view.nodes_with_free_cpu(demand.cpu_milli);
+  }
+  return view.sorted_nodes();  // devices of any model: every node may have some
 }
 
 }  // namespace unisched::policy

@@ -1,5 +1,5 @@
-// The nodes of a cluster worth checking for a replica: for device demand, the free-device index
-// of the view narrows them down without a scan.
+// The nodes of a cluster worth checking for a replica, from the view's indexes rather than a
+// scan: by free devices of the model asked for, or by free cpu for work without devices.
 #pragma once
 
 #include <vector>

@@ -36,12 +36,19 @@ BOOST_AUTO_TEST_CASE(aggregates_and_free_device_index_follow_changes) {
   BOOST_TEST(view.nodes_with_free_devices("A100", 2).size() == 1u);
   BOOST_TEST(view.nodes_with_free_devices("A100", 1).size() == 2u);
   BOOST_TEST(view.nodes_with_free_devices("H100", 1).empty());
+  BOOST_TEST(view.nodes_with_free_cpu(8000).size() == 3u);
+  BOOST_TEST(view.nodes_with_free_cpu(8001).empty());
 
   BOOST_TEST(!view.apply(
       {{NodeChangeKind::Update, gpu_node("a", 0)}, {NodeChangeKind::Remove, gpu_node("b", 0)}}));
   BOOST_TEST(view.totals().nodes == 2);
   BOOST_TEST(view.accelerators().at("A100").free_devices == 0);
   BOOST_TEST(view.nodes_with_free_devices("A100", 1).empty());
+  NodeState busy = gpu_node("c", 0);
+  busy.allocated_cpu_milli = 5000;
+  BOOST_TEST(!view.apply({{NodeChangeKind::Update, busy}}));
+  BOOST_TEST(view.nodes_with_free_cpu(4000).size() == 1u);  // "a" only; "c" has 3000m left
+  BOOST_TEST(view.nodes_with_free_cpu(3000).size() == 2u);
   BOOST_TEST(!view.apply(
       {{NodeChangeKind::Remove, gpu_node("a", 0)}, {NodeChangeKind::Remove, gpu_node("c", 0)}}));
   BOOST_TEST(view.accelerators().empty());

@@ -82,6 +82,13 @@ inline void expect_view_matches(const model::ClusterView& view,
     }
   }
   BOOST_TEST((view.totals() == totals), context << ": totals disagree with the nodes");
+  for (const int64_t threshold : {int64_t{0}, int64_t{1000}, int64_t{8000}}) {
+    const auto fitting = std::count_if(truth.begin(), truth.end(), [&](const model::NodeState& n) {
+      return n.allocatable_cpu_milli - n.allocated_cpu_milli >= threshold;
+    });
+    BOOST_TEST(view.nodes_with_free_cpu(threshold).size() == static_cast<size_t>(fitting),
+               context << ": free-cpu index disagrees at " << threshold << "m");
+  }
   for (const auto& [model, free] : free_devices) {
     BOOST_TEST(view.accelerators().at(model).free_devices == free, context);
     int64_t indexed = 0;

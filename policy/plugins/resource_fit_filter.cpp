@@ -35,8 +35,10 @@ class ResourceFitFilter final : public ClusterFilter {
       reason += separator + std::to_string(count) + " " + describe(misfit);
       separator = ", ";
     }
-    if (unchecked > 0) {
-      reason += separator + std::to_string(unchecked) + " without enough free devices of the model";
+    if (unchecked > 0) {  // left out by the index the candidates came from
+      reason += separator + std::to_string(unchecked) +
+                (demand.devices.empty() ? " " + std::string(describe(NodeMisfit::Cpu))
+                                        : std::string(" without enough free devices of the model"));
     }
     return reason;
   }
