@@ -170,7 +170,10 @@ RunReport run_single_node(
   }
   // Schedulers race on the same clusters; the workload client feeds them.
   std::string policy_error;
-  const auto policy = policy::Registry::builtin().preset(options.policy, policy_error);
+  const auto policy =
+      options.scorers.empty()
+          ? policy::Registry::builtin().preset(options.policy, policy_error)
+          : policy::Registry::builtin().make_policy("custom", options.scorers, policy_error);
   RunReport report;
   if (!policy) {
     report.problems.push_back(policy_error);

@@ -35,6 +35,8 @@ struct RunOptions {
   std::vector<Partition> partitions;
   int schedulers = 2;               ///< SchedulerActors racing on the same clusters
   std::string policy = "balanced";  ///< a policy preset
+  /// Scorers and weights replacing the preset's, e.g. {{"gpu-packing", 2.0}}; empty: the preset's.
+  std::vector<std::pair<std::string, double>> scorers;
   actors::SchedulerSettings scheduling;
   double requests_per_second = 20.0;  ///< synthetic workload; 0: none
   std::chrono::milliseconds mean_runtime{3'000};

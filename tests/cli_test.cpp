@@ -155,12 +155,12 @@ BOOST_AUTO_TEST_CASE(run_reports_every_cluster_as_json) {
 BOOST_AUTO_TEST_CASE(racing_schedulers_under_churn_never_over_commit) {
   for (const char* check : {"cluster", "node"}) {
     for (const char* seed : {"1", "2"}) {
-      const auto result =
-          run(std::string("run --log-level=warn --profiles ") + kSource +
-              "/config/profiles --duration 2s --schedulers 3 --rate 150 --mean-runtime 500ms "
-              "--churn 3 --pod-rate 80 --push-interval 50ms --observe-interval 10ms "
-              "--report json --commit-check " +
-              check + " --seed " + seed);
+      const auto result = run(
+          std::string("run --log-level=warn --profiles ") + kSource +
+          "/config/profiles --duration 2s --schedulers 3 --rate 150 --mean-runtime 500ms "
+          "--churn 3 --pod-rate 80 --push-interval 50ms --observe-interval 10ms "
+          "--report json --commit-check " +
+          check + " --seed " + seed + " --scorers least-allocated=1,gpu-packing=2,locality=0.5");
       BOOST_TEST_REQUIRE(result.exit_code == 0, result.err);
       const YAML::Node report = YAML::Load(result.out);
       BOOST_TEST(report["overcommits"].as<uint64_t>() == 0u, check << " seed " << seed);
@@ -182,6 +182,9 @@ BOOST_AUTO_TEST_CASE(run_refuses_bad_flags_and_bad_profiles) {
       {"run --policy fastest", "--policy: unknown policy \"fastest\""},
       {"run --commit-check pod", "--commit-check must be cluster or node"},
       {"run --schedulers 0", "--schedulers must be a whole number from 1 to 64"},
+      {"run --scorers fastest=1", "--scorers takes NAME=WEIGHT pairs"},
+      {"run --scorers locality=0", "\"locality=0\" is not one"},
+      {"run --scorers locality=2,", "\"\" is not one"},
   };
   for (const auto& [arguments, message] : usage) {
     const auto result = run(arguments);

@@ -203,4 +203,60 @@ BOOST_AUTO_TEST_CASE(racing_schedulers_never_over_commit) {
   }
 }
 
+BOOST_AUTO_TEST_CASE(racing_commits_under_churn_keep_every_cluster_within_its_resources) {
+  std::string error;
+  const auto policy = *policy::Registry::builtin().preset("balanced", error);
+  const auto spec = testing::request(
+      "  resources:\n    cpu: 2\n    memory: 4Gi\n    accelerators:\n      - count: 1\n");
+  for (uint64_t seed = 1; seed <= 12; ++seed) {
+    actors::AgentState agent(testing::simulated(seed, 3.0, 150.0), seed);
+    actors::ClusterState centre("sim");
+    std::mt19937_64 random(seed);
+    const auto sync = [&] {
+      agent.observe();
+      if (auto update = agent.next_update()) {
+        centre.on_update(*update);
+      }
+    };
+    sync();
+    centre.set_healthy(true);
+    std::vector<model::ViewSnapshot> copies(2, centre.snapshot());
+    uint64_t accepted = 0;
+    for (int round = 0; round < 150; ++round) {
+      const size_t s = static_cast<size_t>(round) % 2;
+      if (std::bernoulli_distribution(0.4)(random)) {
+        copies[s] = centre.snapshot();
+      }
+      model::ClusterView local;
+      BOOST_TEST_REQUIRE(
+          !local.replace(copies[s].nodes, copies[s].resources, model::Allocation::MayExceed)
+               .has_value());
+      const policy::ClusterInfo info{"sim", "r1", "z1", model::MachineType::VirtualMachine, true};
+      for (const auto& p : policy::decide(spec, {{&info, &local}}, policy).placements) {
+        actors::Commit commit;
+        commit.revision = copies[s].version;
+        commit.node_revisions[p.node] = copies[s].node_revisions.at(p.node);
+        commit.reservations.push_back({"r" + std::to_string(round), p.node, p.cpu_milli,
+                                       p.memory_bytes, p.devices, p.host_ports});
+        const auto mode = seed % 2 ? CommitMode::ClusterRevision : CommitMode::NodeRevisions;
+        if (centre.commit(commit, mode).status == CommitStatus::Accepted) {
+          ++accepted;
+          agent.carry_out(commit.reservations);
+        }
+      }
+      sync();  // the cluster churns on between decisions
+    }
+    for (int i = 0; i < 3; ++i) {
+      sync();
+    }
+    const std::string context = "seed " + std::to_string(seed);
+    BOOST_TEST(accepted > 0u, context);
+    for (const auto& node : agent.adapter().list_nodes()) {
+      BOOST_TEST(!model::check_node(node).has_value(), context << " " << node.name);
+    }
+    BOOST_TEST(centre.reservations() == 0u, context);
+    testing::expect_view_matches(centre.view(), agent.adapter().list_nodes(), context);
+  }
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -1,6 +1,7 @@
 // unisched run: the single-node runtime with simulated clusters (the main job).
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <map>
 #include <set>
@@ -81,6 +82,45 @@ bool read_partitions(const ParsedArgs& args, std::vector<runtime::Partition>& ou
   return true;
 }
 
+/// "--scorers least-allocated=1,gpu-packing=2.5": known scorer names with positive weights.
+bool read_scorers(const ParsedArgs& args, std::vector<std::pair<std::string, double>>& out,
+                  std::string& error) {
+  if (!args.has("scorers")) {
+    return true;
+  }
+  const std::string text = args.value("scorers");
+  const auto known = policy::Registry::builtin().scorer_names();
+  size_t start = 0;
+  while (start <= text.size()) {
+    const size_t end = std::min(text.find(',', start), text.size());
+    const std::string item = text.substr(start, end - start);
+    const size_t equals = item.find('=');
+    const std::string name = item.substr(0, equals);
+    double weight = 0;
+    if (equals != std::string::npos) {
+      try {
+        size_t used = 0;
+        weight = std::stod(item.substr(equals + 1), &used);
+        weight = used == item.size() - equals - 1 ? weight : 0;
+      } catch (const std::exception&) {
+        weight = 0;
+      }
+    }
+    if (std::find(known.begin(), known.end(), name) == known.end() || !(weight > 0)) {
+      std::string names;
+      for (const auto& n : known) {
+        names += (names.empty() ? "" : ", ") + n;
+      }
+      error = "--scorers takes NAME=WEIGHT pairs with a positive weight and NAME one of " + names +
+              "; \"" + item + "\" is not one";
+      return false;
+    }
+    out.emplace_back(name, weight);
+    start = end + 1;
+  }
+  return true;
+}
+
 bool read_options(const ParsedArgs& args, runtime::RunOptions& options, std::string& error) {
   int64_t clusters = options.clusters;
   int64_t nodes = options.nodes_per_cluster;
@@ -138,7 +178,7 @@ bool read_options(const ParsedArgs& args, runtime::RunOptions& options, std::str
     return false;
   }
   options.simulation.step = options.agent.observe_interval;
-  return true;
+  return read_scorers(args, options.scorers, error);
 }
 
 double percent(uint64_t part, uint64_t whole) {
@@ -348,6 +388,8 @@ Verb run_verb() {
           {"partition", '\0', "ID:START:LENGTH", true, "cut a cluster's agent off for a while"},
           {"schedulers", '\0', "N", false, "SchedulerActors racing on the clusters (default 2)"},
           {"policy", '\0', "NAME", false, "spread, binpack or balanced (default balanced)"},
+          {"scorers", '\0', "NAME=W,...", false,
+           "weighted scorers instead of the preset's, e.g. least-allocated=1,gpu-packing=2"},
           {"commit-check", '\0', "MODE", false, "cluster (default) or node revisions"},
           {"max-retries", '\0', "N", false,
            "decisions after conflicts before giving up (default 5)"},
