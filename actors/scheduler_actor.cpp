@@ -193,14 +193,10 @@ void attempt(Self* self, std::shared_ptr<Work> work) {
   remaining.replicas = work->spec.replicas - static_cast<int64_t>(work->placed.size());
   const policy::Decision decision = policy::decide(remaining, candidates, self->state.policy);
   if (decision.placements.empty()) {
-    std::vector<std::string> reasons;
-    for (const auto& d : decision.diagnoses) {
-      reasons.push_back(d.cluster + ": " + d.plugin + ": " + d.reason);
-    }
     finish(self, *work,
            work->placed.empty() ? v1::SchedulingDecision::UNSCHEDULABLE
                                 : v1::SchedulingDecision::PARTIALLY_PLACED,
-           std::move(reasons));
+           decision.reasons());
     return;
   }
   // One CommitRequest per cluster, each on the revisions its copy was at.
@@ -228,10 +224,7 @@ void attempt(Self* self, std::shared_ptr<Work> work) {
     replicas[placement.cluster].push_back(std::move(replica));
   }
   const bool partial = decision.status == policy::DecisionStatus::PartiallyPlaced;
-  std::vector<std::string> partial_reasons;
-  for (const auto& d : decision.diagnoses) {
-    partial_reasons.push_back(d.cluster + ": " + d.plugin + ": " + d.reason);
-  }
+  const std::vector<std::string> partial_reasons = decision.reasons();
   struct Round {
     size_t waiting = 0;
     std::vector<std::string> accepted;

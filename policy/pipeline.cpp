@@ -120,11 +120,19 @@ const char* describe(DecisionStatus status) {
   return "unknown";
 }
 
+std::vector<std::string> Decision::reasons() const {
+  std::vector<std::string> lines;
+  for (const auto& diagnosis : diagnoses) {
+    lines.push_back(diagnosis.cluster + ": " + diagnosis.plugin + ": " + diagnosis.reason);
+  }
+  return lines;
+}
+
 std::string Decision::explain() const {
   std::string text = describe(status);
   std::string separator = ": ";
-  for (const auto& diagnosis : diagnoses) {
-    text += separator + diagnosis.cluster + ": " + diagnosis.plugin + ": " + diagnosis.reason;
+  for (const std::string& line : reasons()) {
+    text += separator + line;
     separator = "; ";
   }
   return text;

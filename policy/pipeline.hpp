@@ -37,6 +37,8 @@ struct Decision {
   DecisionStatus status = DecisionStatus::Unschedulable;
   std::vector<ReplicaPlacement> placements;
   std::vector<ClusterDiagnosis> diagnoses;
+  /// One line per diagnosis: "a100: resource-fit: 0 of 20 nodes fit: ..."
+  std::vector<std::string> reasons() const;
   /// "unschedulable: a100: resource-fit: 0 of 20 nodes fit: ...; t4: affinity: ..."
   std::string explain() const;
 };
