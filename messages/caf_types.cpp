@@ -20,6 +20,7 @@ void register_message_types(caf::actor_system_config& config) {
   config.add_message_type<v1::SchedulingDecision>("unisched.v1.SchedulingDecision");
   config.add_message_type<v1::SchedulerSummary>("unisched.v1.SchedulerSummary");
   config.add_message_type<v1::WorkloadReport>("unisched.v1.WorkloadReport");
+  config.add_message_type<v1::ClusterList>("unisched.v1.ClusterList");
 }
 
 }  // namespace unisched::messages

@@ -56,6 +56,7 @@ CAF_ADD_TYPE_ID(unisched, (unisched::v1::RefusedPlacement))
 CAF_ADD_TYPE_ID(unisched, (unisched::v1::SchedulingDecision))
 CAF_ADD_TYPE_ID(unisched, (unisched::v1::SchedulerSummary))
 CAF_ADD_TYPE_ID(unisched, (unisched::v1::WorkloadReport))
+CAF_ADD_TYPE_ID(unisched, (unisched::v1::ClusterList))
 // Requests reach schedulers in one process as model types (no wire form yet).
 CAF_ADD_TYPE_ID(unisched, (unisched::model::SchedulingRequestSpec))
 

@@ -86,7 +86,7 @@ BOOST_AUTO_TEST_CASE(output_json_reads_back) {
 }
 
 BOOST_AUTO_TEST_CASE(every_verb_has_help) {
-  for (const char* verb : {"run", "validate", "version"}) {
+  for (const char* verb : {"run", "serve", "agent", "get", "validate", "version"}) {
     const auto result = run(std::string(verb) + " --help");
     BOOST_TEST(result.exit_code == 0, verb);
     BOOST_TEST(result.out.find("Usage:\n  unisched " + std::string(verb)) != std::string::npos,

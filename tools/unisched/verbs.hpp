@@ -5,7 +5,10 @@
 
 namespace unisched::cli {
 
+Verb agent_verb();
+Verb get_verb();
 Verb run_verb();
+Verb serve_verb();
 Verb validate_verb();
 Verb version_verb();
 

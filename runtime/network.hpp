@@ -1,0 +1,34 @@
+// What long-running roles need from the outside world: HOST:PORT endpoints, an actor system with
+// CAF's middleman (remote messaging over TCP), and a clean stop on SIGINT/SIGTERM.
+#pragma once
+
+#include <caf/fwd.hpp>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace unisched::runtime {
+
+struct Endpoint {
+  std::string host;
+  uint16_t port = 0;
+  std::string to_string() const { return host + ":" + std::to_string(port); }
+};
+
+/// "127.0.0.1:4242"; nullopt with `error` set when it is not HOST:PORT with a port 0..65535.
+std::optional<Endpoint> parse_endpoint(const std::string& text, std::string& error);
+
+bool is_loopback(const std::string& host);
+
+/// An actor system that can publish actors and reach remote ones, with every unisched message
+/// type announced.
+std::unique_ptr<caf::actor_system> make_networked_system(caf::actor_system_config& config);
+
+/// Blocks SIGINT and SIGTERM in this thread and every thread started after it; call before the
+/// actor system starts. wait_for_stop_signal() then returns the signal once one arrives.
+void block_stop_signals();
+int wait_for_stop_signal();
+
+}  // namespace unisched::runtime

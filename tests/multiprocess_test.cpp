@@ -1,0 +1,132 @@
+// The centre and agents as separate processes talking over CAF remote messaging on loopback.
+#include <fcntl.h>
+#include <yaml-cpp/yaml.h>
+#include <boost/test/unit_test.hpp>
+
+#include <memory>
+#include <optional>
+
+#include "tests/actor_harness.hpp"
+#include "tests/child_process.hpp"
+
+using unisched::testing::ActorHarness;
+using unisched::testing::ChildProcess;
+using unisched::testing::ScratchDirectory;
+
+namespace {
+
+const std::string kBinary = UNISCHED_BINARY;
+const std::string kProfiles = std::string(UNISCHED_SOURCE_DIR) + "/config/profiles/";
+
+/// A hub on a free loopback port.
+struct Hub {
+  ScratchDirectory dir;
+  std::unique_ptr<ChildProcess> process;
+  std::string address;
+
+  Hub() {
+    process = std::make_unique<ChildProcess>(
+        std::vector<std::string>{kBinary, "serve", "--listen", "127.0.0.1:0"},
+        dir.path() + "/hub.log");
+    ActorHarness::wait_until(
+        [&] { return process->output().find("listening on 127.0.0.1:") != std::string::npos; },
+        "the hub listening", std::chrono::seconds(10));
+    const std::string log = process->output();
+    const size_t at = log.find("listening on ") + 13;
+    address = log.substr(at, log.find('\n', at) - at);
+  }
+
+  /// `unisched get clusters -o json`, parsed; an empty node when the call failed.
+  YAML::Node clusters() const {
+    const std::string out = dir.path() + "/get.json";
+    const std::string command =
+        kBinary + " get clusters --hub " + address + " -o json >" + out + " 2>/dev/null";
+    if (std::system(command.c_str()) != 0) {
+      return YAML::Node();
+    }
+    return YAML::Load(unisched::testing::read_file(out))["clusters"];
+  }
+
+  /// The entry of cluster `id`, when the hub lists it.
+  std::optional<YAML::Node> cluster(const std::string& id) const {
+    const YAML::Node list = clusters();
+    if (!list.IsSequence()) {
+      return std::nullopt;
+    }
+    for (const auto& entry : list) {
+      if (entry["id"].as<std::string>() == id) {
+        return entry;
+      }
+    }
+    return std::nullopt;
+  }
+
+  /// Whether the hub lists cluster `id` with this health.
+  bool has_health(const std::string& id, bool healthy) const {
+    const auto entry = cluster(id);
+    return entry && (*entry)["healthy"].as<bool>() == healthy;
+  }
+
+  std::unique_ptr<ChildProcess> agent(const std::string& profile, const std::string& extra = "") {
+    std::vector<std::string> args = {kBinary,           "agent",     "--hub",
+                                     address,           "--profile", kProfiles + profile,
+                                     "--push-interval", "100ms"};
+    if (!extra.empty()) {
+      args.push_back("--cluster");
+      args.push_back(extra);
+    }
+    return std::make_unique<ChildProcess>(args, dir.path() + "/agent-" + profile + extra + ".log");
+  }
+};
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(multiprocess)
+
+BOOST_AUTO_TEST_CASE(agents_register_push_and_a_killed_one_turns_unhealthy) {
+  Hub hub;
+  auto t4 = hub.agent("t4-vm-useast.yaml");
+  auto h100 = hub.agent("h100-euwest.yaml");
+  ActorHarness::wait_until(
+      [&] {
+        const auto a = hub.cluster("t4-useast");
+        const auto b = hub.cluster("h100-euwest");
+        return a && b && (*a)["healthy"].as<bool>() && (*b)["healthy"].as<bool>() &&
+               (*a)["version"].as<uint64_t>() >= 3 && (*b)["nodes"].as<uint64_t>() > 0;
+      },
+      "both clusters registered, healthy and updating", std::chrono::seconds(20));
+  BOOST_TEST(t4->stop(SIGKILL) == -SIGKILL);
+  ActorHarness::wait_until([&] { return hub.has_health("t4-useast", false); },
+                           "the killed agent's cluster unhealthy", std::chrono::seconds(20));
+  BOOST_TEST(hub.has_health("h100-euwest", true));
+  // A second agent for a live cluster is refused, with the reason.
+  auto duplicate = hub.agent("h100-euwest.yaml");
+  ActorHarness::wait_until([&] { return duplicate->output().find("refused") != std::string::npos; },
+                           "the duplicate refused", std::chrono::seconds(10));
+  BOOST_TEST(duplicate->stop() == 1);
+  BOOST_TEST(duplicate->output().find("already registered") != std::string::npos,
+             duplicate->output());
+  BOOST_TEST(h100->stop() == 0);  // SIGTERM: a clean stop
+  BOOST_TEST(hub.process->stop() == 0);
+}
+
+BOOST_AUTO_TEST_CASE(unreachable_hubs_and_bad_endpoints_are_clear_errors) {
+  ScratchDirectory dir;
+  const auto run = [&](const std::string& args) {
+    const std::string out = dir.path() + "/out";
+    const int status = std::system((kBinary + " " + args + " >" + out + " 2>&1").c_str());
+    return std::make_pair(WIFEXITED(status) ? WEXITSTATUS(status) : -1,
+                          unisched::testing::read_file(out));
+  };
+  const auto [unreachable, message] =
+      run("agent --hub 127.0.0.1:1 --profile " + kProfiles + "t4-vm-useast.yaml");
+  BOOST_TEST(unreachable == 1);
+  BOOST_TEST(message.find("cannot reach the hub at 127.0.0.1:1") != std::string::npos, message);
+  BOOST_TEST(run("agent --hub nowhere --profile x.yaml").first == 2);
+  BOOST_TEST(run("serve --listen 127.0.0.1:99999").second.find("is not a port") !=
+             std::string::npos);
+  BOOST_TEST(run("get clusters --hub 127.0.0.1:1").first == 1);
+  BOOST_TEST(run("get nodes").second.find("supports: clusters") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_SUITE_END()

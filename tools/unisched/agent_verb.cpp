@@ -1,0 +1,124 @@
+// unisched agent: a metadata agent beside its cluster, registered with a hub on another host.
+#include <spdlog/spdlog.h>
+#include <caf/actor_system.hpp>
+#include <caf/actor_system_config.hpp>
+#include <caf/io/middleman.hpp>
+#include <caf/scoped_actor.hpp>
+#include <caf/send.hpp>
+
+#include <chrono>
+#include <cstdio>
+
+#include "actors/agent_actor.hpp"
+#include "adapters/simulated_cluster.hpp"
+#include "messages/caf_types.hpp"
+#include "runtime/manifest_loader.hpp"
+#include "runtime/network.hpp"
+#include "tools/unisched/verbs.hpp"
+
+namespace unisched::cli {
+namespace {
+
+using namespace unisched::atoms;
+
+/// The one ClusterResourceProfile in `path`, or nullopt after printing why not.
+std::optional<model::ClusterResourceProfile> load_profile(const std::string& path) {
+  const auto set = runtime::load_manifests({path});
+  for (const auto& problem : set.problems) {
+    std::fprintf(stderr, "%s\n", problem.to_string().c_str());
+  }
+  std::vector<model::ClusterResourceProfile> profiles;
+  for (const auto& loaded : set.manifests) {
+    if (const auto* profile = std::get_if<model::ClusterResourceProfile>(&loaded.manifest)) {
+      profiles.push_back(*profile);
+    }
+  }
+  if (!set.problems.empty() || profiles.size() != 1) {
+    std::fprintf(stderr, "error: --profile must hold exactly one valid ClusterResourceProfile\n");
+    return std::nullopt;
+  }
+  return profiles.front();
+}
+
+int run_agent(const ParsedArgs& args) {
+  std::string error;
+  const auto hub_endpoint = runtime::parse_endpoint(args.value("hub"), error);
+  if (!args.has("hub") || !hub_endpoint) {
+    std::fprintf(stderr, "error: --hub HOST:PORT is required%s%s\n", error.empty() ? "" : ": ",
+                 error.c_str());
+    return 2;
+  }
+  if (!args.has("profile")) {
+    std::fprintf(stderr, "error: --profile FILE is required\n");
+    return 2;
+  }
+  auto profile = load_profile(args.value("profile"));
+  if (!profile) {
+    return 1;
+  }
+  if (args.has("cluster")) {
+    profile->spec.cluster_id = args.value("cluster");
+  }
+  actors::AgentSettings settings;
+  if (args.has("push-interval") &&
+      !parse_duration(args.value("push-interval"), settings.push_interval)) {
+    std::fprintf(stderr, "error: --push-interval must be a duration such as 500ms\n");
+    return 2;
+  }
+  adapters::SimulationOptions simulation;
+  simulation.seed = static_cast<uint64_t>(std::hash<std::string>{}(profile->spec.cluster_id));
+  simulation.step = settings.observe_interval;
+
+  runtime::block_stop_signals();
+  caf::actor_system_config config;
+  auto system = runtime::make_networked_system(config);
+  const auto hub = system->middleman().remote_actor(hub_endpoint->host, hub_endpoint->port);
+  if (!hub) {
+    std::fprintf(stderr, "error: cannot reach the hub at %s: %s\n",
+                 hub_endpoint->to_string().c_str(), system->render(hub.error()).c_str());
+    return 1;
+  }
+  const auto epoch =
+      static_cast<uint64_t>(std::chrono::system_clock::now().time_since_epoch().count());
+  const caf::actor agent = actors::spawn_agent_actor(
+      *system, std::make_shared<adapters::SimulatedCluster>(*profile, simulation), epoch, settings);
+  bool registered = false;
+  caf::scoped_actor self{*system};
+  self->request(*hub, std::chrono::seconds(10), register_atom_v, profile->spec.cluster_id, agent)
+      .receive([&](caf::actor&) { registered = true; },
+               [&](caf::error& refusal) {
+                 std::fprintf(stderr, "error: the hub refused cluster %s: %s\n",
+                              profile->spec.cluster_id.c_str(), system->render(refusal).c_str());
+               });
+  if (!registered) {
+    caf::anon_send_exit(agent, caf::exit_reason::user_shutdown);
+    return 1;
+  }
+  spdlog::info("agent for cluster {} registered with {}", profile->spec.cluster_id,
+               hub_endpoint->to_string());
+  runtime::wait_for_stop_signal();
+  caf::anon_send_exit(agent, caf::exit_reason::user_shutdown);
+  return 0;
+}
+
+}  // namespace
+
+Verb agent_verb() {
+  return Verb{
+      "agent",
+      "Run a metadata agent for one cluster and register it with a hub",
+      "unisched agent --hub HOST:PORT --profile FILE [--cluster ID]",
+      "Starts a simulated cluster from the profile, observes it, registers it with the hub and\n"
+      "pushes incremental updates until SIGINT or SIGTERM. The hub's ClusterActor pulls full\n"
+      "snapshots from it when it needs them, and the hub's supervisor probes it.",
+      {
+          {"hub", '\0', "HOST:PORT", false, "the hub published by unisched serve"},
+          {"profile", 'f', "FILE", false, "the cluster's ClusterResourceProfile"},
+          {"cluster", '\0', "ID", false, "clusterID to register under (default: the profile's)"},
+          {"push-interval", '\0', "DURATION", false, "push every (default 1s)"},
+      },
+      run_agent,
+  };
+}
+
+}  // namespace unisched::cli

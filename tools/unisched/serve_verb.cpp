@@ -1,0 +1,74 @@
+// unisched serve: the centre (supervisor and ClusterActors), publishing its hub for agents and
+// clients over CAF remote messaging.
+#include <spdlog/spdlog.h>
+#include <caf/actor_system.hpp>
+#include <caf/actor_system_config.hpp>
+#include <caf/io/middleman.hpp>
+#include <caf/send.hpp>
+
+#include <csignal>
+#include <cstdio>
+
+#include "actors/supervisor.hpp"
+#include "runtime/hub.hpp"
+#include "runtime/network.hpp"
+#include "tools/unisched/verbs.hpp"
+
+namespace unisched::cli {
+namespace {
+
+int run_serve(const ParsedArgs& args) {
+  std::string error;
+  const auto endpoint = runtime::parse_endpoint(args.value("listen", "127.0.0.1:4242"), error);
+  if (!endpoint) {
+    std::fprintf(stderr, "error: --listen: %s\n", error.c_str());
+    return 2;
+  }
+  if (!runtime::is_loopback(endpoint->host)) {
+    spdlog::warn("listening on {} without TLS: anyone who can reach it can register clusters",
+                 endpoint->to_string());
+  }
+  runtime::block_stop_signals();
+  caf::actor_system_config config;
+  auto system = runtime::make_networked_system(config);
+  const caf::actor supervisor = actors::spawn_supervisor(*system, actors::SupervisorSettings{});
+  const caf::actor hub = runtime::spawn_hub(*system, supervisor);
+  const auto port = system->middleman().publish(hub, endpoint->port, endpoint->host.c_str(), true);
+  if (!port) {
+    std::fprintf(stderr, "error: cannot listen on %s: %s\n", endpoint->to_string().c_str(),
+                 system->render(port.error()).c_str());
+    caf::anon_send_exit(hub, caf::exit_reason::user_shutdown);
+    caf::anon_send_exit(supervisor, caf::exit_reason::user_shutdown);
+    return 1;
+  }
+  std::printf("listening on %s:%u\n", endpoint->host.c_str(), static_cast<unsigned>(*port));
+  std::fflush(stdout);
+  const int signal = runtime::wait_for_stop_signal();
+  spdlog::info("stopping on signal {}", signal);
+  caf::anon_send_exit(hub, caf::exit_reason::user_shutdown);
+  caf::anon_send_exit(supervisor, caf::exit_reason::user_shutdown);
+  system->middleman().unpublish(hub, *port);
+  return 0;
+}
+
+}  // namespace
+
+Verb serve_verb() {
+  return Verb{
+      "serve",
+      "Run the centre and publish it for agents and clients",
+      "unisched serve [--listen HOST:PORT]",
+      "Runs the supervisor and one ClusterActor per registered cluster, and publishes the hub\n"
+      "at HOST:PORT (CAF remote messaging over TCP) until SIGINT or SIGTERM. Port 0 picks a\n"
+      "free port; the port in use is printed as \"listening on HOST:PORT\".\n"
+      "\n"
+      "Example (three terminals):\n"
+      "  unisched serve --listen 127.0.0.1:4242\n"
+      "  unisched agent --hub 127.0.0.1:4242 --profile config/profiles/t4-vm-useast.yaml\n"
+      "  unisched get clusters --hub 127.0.0.1:4242",
+      {{"listen", '\0', "HOST:PORT", false, "where to publish the hub (default 127.0.0.1:4242)"}},
+      run_serve,
+  };
+}
+
+}  // namespace unisched::cli
