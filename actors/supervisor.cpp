@@ -135,16 +135,17 @@ void start_cluster_actor(Self* self, ClusterEntry& entry) {
   self->send(entry.agent, bind_atom_v, entry.cluster_actor);
 }
 
-/// A new run of a lost cluster's agent registers again: it replaces the old one, and the cluster
-/// is resynced in full before it counts as healthy.
+/// A lost cluster's agent registers again (reconnected, or a new run): it replaces the old one,
+/// and the cluster counts as healthy once its view is known to match the agent.
 caf::actor readmit(Self* self, ClusterEntry& entry, caf::actor agent) {
   entry.agent = std::move(agent);
   entry.misses = 0;
   self->monitor(entry.agent);
   self->send(entry.agent, bind_atom_v, entry.cluster_actor);
   self->send(entry.cluster_actor, bind_atom_v, entry.agent);
-  spdlog::info("cluster {}: agent registered again", entry.id);
-  reconcile(self, entry.id, std::nullopt);
+  // The next probe tells where the agent stands: in step with the view, it resumes where it
+  // left off; otherwise (a new run, missed updates) the view is rebuilt from a snapshot.
+  transition(entry, Lifecycle::Registering, "agent registered again");
   return entry.cluster_actor;
 }
 

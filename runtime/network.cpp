@@ -52,6 +52,14 @@ void block_stop_signals() {
   pthread_sigmask(SIG_BLOCK, &set, nullptr);
 }
 
+int poll_stop_signal(std::chrono::milliseconds timeout) {
+  const sigset_t set = stop_signals();
+  timespec wait{static_cast<time_t>(timeout.count() / 1000),
+                static_cast<long>((timeout.count() % 1000) * 1'000'000)};
+  const int signal = sigtimedwait(&set, nullptr, &wait);
+  return signal > 0 ? signal : 0;
+}
+
 int wait_for_stop_signal() {
   const sigset_t set = stop_signals();
   int signal = 0;

@@ -4,6 +4,7 @@
 
 #include <caf/fwd.hpp>
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -30,5 +31,8 @@ std::unique_ptr<caf::actor_system> make_networked_system(caf::actor_system_confi
 /// actor system starts. wait_for_stop_signal() then returns the signal once one arrives.
 void block_stop_signals();
 int wait_for_stop_signal();
+
+/// The stop signal if one arrives within `timeout`, else 0.
+int poll_stop_signal(std::chrono::milliseconds timeout);
 
 }  // namespace unisched::runtime

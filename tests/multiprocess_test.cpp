@@ -1,5 +1,9 @@
 // The centre and agents as separate processes talking over CAF remote messaging on loopback.
+#include <arpa/inet.h>
 #include <fcntl.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
 #include <yaml-cpp/yaml.h>
 #include <boost/test/unit_test.hpp>
 
@@ -18,15 +22,30 @@ namespace {
 const std::string kBinary = UNISCHED_BINARY;
 const std::string kProfiles = std::string(UNISCHED_SOURCE_DIR) + "/config/profiles/";
 
-/// A hub on a free loopback port.
+/// A loopback port nothing listens on right now.
+uint16_t free_port() {
+  const int probe = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ::bind(probe, reinterpret_cast<sockaddr*>(&address), sizeof(address));
+  socklen_t length = sizeof(address);
+  ::getsockname(probe, reinterpret_cast<sockaddr*>(&address), &length);
+  ::close(probe);
+  return ntohs(address.sin_port);
+}
+
+/// A hub on a loopback port (a free one unless given).
 struct Hub {
   ScratchDirectory dir;
   std::unique_ptr<ChildProcess> process;
   std::string address;
 
-  Hub() {
+  explicit Hub(uint16_t port = 0) { start(port); }
+
+  void start(uint16_t port) {
     process = std::make_unique<ChildProcess>(
-        std::vector<std::string>{kBinary, "serve", "--listen", "127.0.0.1:0"},
+        std::vector<std::string>{kBinary, "serve", "--listen", "127.0.0.1:" + std::to_string(port)},
         dir.path() + "/hub.log");
     ActorHarness::wait_until(
         [&] { return process->output().find("listening on 127.0.0.1:") != std::string::npos; },
@@ -108,6 +127,23 @@ BOOST_AUTO_TEST_CASE(agents_register_push_and_a_killed_one_turns_unhealthy) {
              duplicate->output());
   BOOST_TEST(h100->stop() == 0);  // SIGTERM: a clean stop
   BOOST_TEST(hub.process->stop() == 0);
+}
+
+BOOST_AUTO_TEST_CASE(an_agent_reconnects_to_a_restarted_hub) {
+  const uint16_t port = free_port();
+  Hub hub(port);
+  auto t4 = hub.agent("t4-vm-useast.yaml");
+  ActorHarness::wait_until([&] { return hub.has_health("t4-useast", true); }, "registered",
+                           std::chrono::seconds(20));
+  BOOST_TEST(hub.process->stop(SIGKILL) == -SIGKILL);  // the hub dies, with all it knew
+  hub.start(port);
+  ActorHarness::wait_until([&] { return hub.has_health("t4-useast", true); },
+                           "the agent back at the new hub", std::chrono::seconds(30));
+  const auto cluster = *hub.cluster("t4-useast");
+  BOOST_TEST(cluster["resyncs"].as<uint64_t>() >= 1u);  // the new hub rebuilt it in full
+  BOOST_TEST(cluster["nodes"].as<uint64_t>() > 0u);
+  BOOST_TEST(t4->output().find("reconnected") != std::string::npos, t4->output());
+  BOOST_TEST(t4->stop() == 0);
 }
 
 BOOST_AUTO_TEST_CASE(unreachable_hubs_and_bad_endpoints_are_clear_errors) {

@@ -6,6 +6,7 @@
 #include <caf/scoped_actor.hpp>
 #include <caf/send.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 
@@ -82,21 +83,53 @@ int run_agent(const ParsedArgs& args) {
       static_cast<uint64_t>(std::chrono::system_clock::now().time_since_epoch().count());
   const caf::actor agent = actors::spawn_agent_actor(
       *system, std::make_shared<adapters::SimulatedCluster>(*profile, simulation), epoch, settings);
-  bool registered = false;
   caf::scoped_actor self{*system};
-  self->request(*hub, std::chrono::seconds(10), register_atom_v, profile->spec.cluster_id, agent)
-      .receive([&](caf::actor&) { registered = true; },
-               [&](caf::error& refusal) {
-                 std::fprintf(stderr, "error: the hub refused cluster %s: %s\n",
-                              profile->spec.cluster_id.c_str(), system->render(refusal).c_str());
-               });
-  if (!registered) {
+  const auto register_with = [&](const caf::actor& hub_actor, bool quiet) {
+    bool registered = false;
+    self->request(hub_actor, std::chrono::seconds(10), register_atom_v, profile->spec.cluster_id,
+                  agent)
+        .receive([&](caf::actor&) { registered = true; },
+                 [&](caf::error& refusal) {
+                   if (!quiet) {
+                     std::fprintf(stderr, "error: the hub refused cluster %s: %s\n",
+                                  profile->spec.cluster_id.c_str(),
+                                  system->render(refusal).c_str());
+                   }
+                 });
+    if (registered) {
+      self->monitor(hub_actor);  // down when the connection to the hub is lost
+    }
+    return registered;
+  };
+  if (!register_with(*hub, false)) {
     caf::anon_send_exit(agent, caf::exit_reason::user_shutdown);
     return 1;
   }
   spdlog::info("agent for cluster {} registered with {}", profile->spec.cluster_id,
                hub_endpoint->to_string());
-  runtime::wait_for_stop_signal();
+  // Until stopped: when the hub goes away, reconnect with backoff and register again; the centre
+  // resumes from the agent's version if it still has it, and pulls a full snapshot otherwise.
+  auto backoff = std::chrono::milliseconds(200);
+  bool connected = true;
+  while (runtime::poll_stop_signal(connected ? std::chrono::milliseconds(200) : backoff) == 0) {
+    self->receive(
+        [&](caf::down_msg&) {
+          spdlog::warn("lost the hub at {}; reconnecting", hub_endpoint->to_string());
+          connected = false;
+        },
+        caf::after(std::chrono::milliseconds(0)) >> [] {});
+    if (connected) {
+      continue;
+    }
+    const auto again = system->middleman().remote_actor(hub_endpoint->host, hub_endpoint->port);
+    if (again && register_with(*again, true)) {
+      spdlog::info("reconnected to {}", hub_endpoint->to_string());
+      connected = true;
+      backoff = std::chrono::milliseconds(200);
+    } else {
+      backoff = std::min(backoff * 2, std::chrono::milliseconds(5000));
+    }
+  }
   caf::anon_send_exit(agent, caf::exit_reason::user_shutdown);
   return 0;
 }
@@ -110,7 +143,8 @@ Verb agent_verb() {
       "unisched agent --hub HOST:PORT --profile FILE [--cluster ID]",
       "Starts a simulated cluster from the profile, observes it, registers it with the hub and\n"
       "pushes incremental updates until SIGINT or SIGTERM. The hub's ClusterActor pulls full\n"
-      "snapshots from it when it needs them, and the hub's supervisor probes it.",
+      "snapshots from it when it needs them, and the hub's supervisor probes it. When the hub\n"
+      "goes away the agent reconnects with backoff (200 ms doubling to 5 s) and registers again.",
       {
           {"hub", '\0', "HOST:PORT", false, "the hub published by unisched serve"},
           {"profile", 'f', "FILE", false, "the cluster's ClusterResourceProfile"},
