@@ -22,8 +22,8 @@ struct Fleet {
 
   Fleet(std::vector<std::string> ids, int scheduler_count, actors::CommitMode mode) {
     actors::SupervisorSettings supervision;
-    supervision.probe_interval = std::chrono::milliseconds(30);
-    supervision.probe_timeout = std::chrono::milliseconds(25);
+    supervision.probe_interval = std::chrono::milliseconds(50);
+    supervision.probe_timeout = std::chrono::milliseconds(150);
     supervisor = actors::spawn_supervisor(*harness.system, supervision);
     actors::AgentSettings agent_settings;
     agent_settings.observe_interval = std::chrono::milliseconds(5);
