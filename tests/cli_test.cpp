@@ -120,9 +120,9 @@ BOOST_AUTO_TEST_CASE(usage_errors_exit_2_and_say_why) {
 
 BOOST_AUTO_TEST_CASE(run_reports_every_cluster_as_json) {
   const auto result = run("run --log-level=warn --profiles " + kSource +
-                          "/config/profiles --duration 3s --push-interval 100ms "
-                          "--observe-interval 20ms --probe-interval 100ms --probe-timeout 80ms "
-                          "--partition t4-useast:500ms:800ms --report json");
+                          "/config/profiles --duration 4s --push-interval 100ms "
+                          "--observe-interval 20ms --probe-interval 100ms --probe-timeout 300ms "
+                          "--partition t4-useast:500ms:1500ms --report json");
   BOOST_TEST_REQUIRE(result.exit_code == 0, result.err);
   const YAML::Node report = YAML::Load(result.out);  // JSON is YAML
   BOOST_TEST(report["deltas_applied"].as<uint64_t>() > 0u);
