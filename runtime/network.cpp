@@ -3,8 +3,12 @@
 #include <caf/actor_system.hpp>
 #include <caf/actor_system_config.hpp>
 #include <caf/io/middleman.hpp>
+#include <caf/openssl/manager.hpp>
+#include <caf/openssl/publish.hpp>
+#include <caf/openssl/remote_actor.hpp>
 
 #include <csignal>
+#include <fstream>
 
 #include "messages/caf_types.hpp"
 
@@ -29,10 +33,56 @@ bool is_loopback(const std::string& host) {
   return host == "localhost" || host == "::1" || host == "[::1]" || host.rfind("127.", 0) == 0;
 }
 
-std::unique_ptr<caf::actor_system> make_networked_system(caf::actor_system_config& config) {
+std::string TlsFiles::problem() const {
+  const int given = !certificate.empty() + !key.empty() + !ca.empty();
+  if (given == 0) {
+    return {};
+  }
+  if (given != 3) {
+    return "--tls-cert, --tls-key and --tls-ca go together";
+  }
+  for (const std::string* file : {&certificate, &key, &ca}) {
+    if (!std::ifstream(*file)) {
+      return "cannot read \"" + *file + "\"";
+    }
+  }
+  return {};
+}
+
+std::unique_ptr<caf::actor_system> make_networked_system(caf::actor_system_config& config,
+                                                         const TlsFiles& tls) {
   messages::register_message_types(config);
   config.load<caf::io::middleman>();
+  if (tls.enabled()) {
+    config.openssl_certificate = tls.certificate;
+    config.openssl_key = tls.key;
+    config.openssl_cafile = tls.ca;
+    config.load<caf::openssl::manager>();
+  }
   return std::make_unique<caf::actor_system>(config);
+}
+
+std::optional<uint16_t> publish(caf::actor_system& system, const caf::actor& actor,
+                                const Endpoint& endpoint, const TlsFiles& tls, std::string& error) {
+  auto port = tls.enabled()
+                  ? caf::openssl::publish(actor, endpoint.port, endpoint.host.c_str(), true)
+                  : system.middleman().publish(actor, endpoint.port, endpoint.host.c_str(), true);
+  if (!port) {
+    error = system.render(port.error());
+    return std::nullopt;
+  }
+  return *port;
+}
+
+std::optional<caf::actor> connect(caf::actor_system& system, const Endpoint& endpoint,
+                                  const TlsFiles& tls, std::string& error) {
+  auto actor = tls.enabled() ? caf::openssl::remote_actor(system, endpoint.host, endpoint.port)
+                             : system.middleman().remote_actor(endpoint.host, endpoint.port);
+  if (!actor) {
+    error = system.render(actor.error());
+    return std::nullopt;
+  }
+  return *actor;
 }
 
 namespace {

@@ -23,9 +23,29 @@ std::optional<Endpoint> parse_endpoint(const std::string& text, std::string& err
 
 bool is_loopback(const std::string& host);
 
-/// An actor system that can publish actors and reach remote ones, with every unisched message
-/// type announced.
-std::unique_ptr<caf::actor_system> make_networked_system(caf::actor_system_config& config);
+/// Mutual TLS: this side's certificate and key, and the CA that the other side's must come from.
+/// All three set, or none (plain TCP).
+struct TlsFiles {
+  std::string certificate;
+  std::string key;
+  std::string ca;
+  bool enabled() const { return !certificate.empty(); }
+  /// Empty when the three are all set and readable, or all unset; otherwise the problem.
+  std::string problem() const;
+};
+
+/// An actor system that can publish actors and reach remote ones (over TLS when `tls` is
+/// enabled), with every unisched message type announced.
+std::unique_ptr<caf::actor_system> make_networked_system(caf::actor_system_config& config,
+                                                         const TlsFiles& tls);
+
+/// Publishes `actor` at `endpoint` (port 0: any free port); the port in use, or an error text.
+std::optional<uint16_t> publish(caf::actor_system& system, const caf::actor& actor,
+                                const Endpoint& endpoint, const TlsFiles& tls, std::string& error);
+
+/// The actor published at `endpoint`, or nullopt with an error text.
+std::optional<caf::actor> connect(caf::actor_system& system, const Endpoint& endpoint,
+                                  const TlsFiles& tls, std::string& error);
 
 /// Blocks SIGINT and SIGTERM in this thread and every thread started after it; call before the
 /// actor system starts. wait_for_stop_signal() then returns the signal once one arrives.

@@ -146,6 +146,58 @@ BOOST_AUTO_TEST_CASE(an_agent_reconnects_to_a_restarted_hub) {
   BOOST_TEST(t4->stop() == 0);
 }
 
+BOOST_AUTO_TEST_CASE(mutual_tls_admits_only_certificates_from_the_ca) {
+  ScratchDirectory certs;
+  const std::string dir = certs.path();
+  const auto sh = [&](const std::string& command) {
+    BOOST_TEST_REQUIRE(
+        std::system(("cd " + dir + " && " + command + " >/dev/null 2>&1").c_str()) == 0, command);
+  };
+  for (const char* ca : {"ca", "other-ca"}) {
+    sh(std::string("openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=") + ca +
+       " -keyout " + ca + ".key -out " + ca + ".pem");
+  }
+  for (const auto& [name, ca] : std::vector<std::pair<std::string, std::string>>{
+           {"hub", "ca"}, {"agent", "ca"}, {"rogue", "other-ca"}}) {
+    sh("openssl req -newkey rsa:2048 -nodes -subj /CN=" + name + " -keyout " + name + ".key -out " +
+       name + ".csr && openssl x509 -req -days 1 -in " + name + ".csr -CA " + ca + ".pem -CAkey " +
+       ca + ".key -CAcreateserial -out " + name + ".pem");
+  }
+  const auto tls = [&](const std::string& who, const std::string& ca = "ca") {
+    return std::vector<std::string>{"--tls-cert", dir + "/" + who + ".pem",
+                                    "--tls-key",  dir + "/" + who + ".key",
+                                    "--tls-ca",   dir + "/" + ca + ".pem"};
+  };
+  const auto with = [](std::vector<std::string> args, const std::vector<std::string>& more) {
+    args.insert(args.end(), more.begin(), more.end());
+    return args;
+  };
+  const uint16_t port = free_port();
+  const std::string hub = "127.0.0.1:" + std::to_string(port);
+  ChildProcess server(with({kBinary, "serve", "--listen", hub}, tls("hub")), dir + "/hub.log");
+  ActorHarness::wait_until(
+      [&] { return server.output().find("listening on") != std::string::npos; },
+      "the TLS hub listening", std::chrono::seconds(10));
+  const std::vector<std::string> agent_args = {
+      kBinary, "agent", "--hub", hub, "--profile", kProfiles + "t4-vm-useast.yaml"};
+  ChildProcess good(with(agent_args, tls("agent")), dir + "/good.log");
+  ActorHarness::wait_until(
+      [&] { return good.output().find("registered with") != std::string::npos; },
+      "the agent with a certificate from the CA registered", std::chrono::seconds(20));
+  ChildProcess rogue(with(agent_args, tls("rogue")), dir + "/rogue.log");
+  ChildProcess plain(agent_args, dir + "/plain.log");
+  ActorHarness::wait_until(
+      [&] {
+        return rogue.output().find("cannot reach the hub") != std::string::npos &&
+               plain.output().find("cannot reach the hub") != std::string::npos;
+      },
+      "the other CA's certificate and plain TCP refused", std::chrono::seconds(30));
+  BOOST_TEST(rogue.stop() == 1);
+  BOOST_TEST(plain.stop() == 1);
+  BOOST_TEST(good.stop() == 0);
+  BOOST_TEST(server.stop() == 0);
+}
+
 BOOST_AUTO_TEST_CASE(unreachable_hubs_and_bad_endpoints_are_clear_errors) {
   ScratchDirectory dir;
   const auto run = [&](const std::string& args) {
@@ -163,6 +215,9 @@ BOOST_AUTO_TEST_CASE(unreachable_hubs_and_bad_endpoints_are_clear_errors) {
              std::string::npos);
   BOOST_TEST(run("get clusters --hub 127.0.0.1:1").first == 1);
   BOOST_TEST(run("get nodes").second.find("supports: clusters") != std::string::npos);
+  BOOST_TEST(run("serve --tls-cert x.pem").second.find("go together") != std::string::npos);
+  BOOST_TEST(run("get clusters --tls-cert a --tls-key b --tls-ca c").second.find("cannot read") !=
+             std::string::npos);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -11,7 +11,7 @@ set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build_dir=${UNISCHED_BUILD_DIR:-"$repo/build"}
 packages=(
-  cmake ninja-build g++ ccache pkg-config libssl-dev
+  cmake ninja-build g++ ccache pkg-config libssl-dev openssl
   libcaf-dev libprotobuf-dev protobuf-compiler libgrpc++-dev protobuf-compiler-grpc
   libabsl-dev libspdlog-dev libboost-test-dev libyaml-cpp-dev
 )

@@ -15,6 +15,7 @@
 #include "messages/caf_types.hpp"
 #include "runtime/manifest_loader.hpp"
 #include "runtime/network.hpp"
+#include "tools/unisched/tls_flags.hpp"
 #include "tools/unisched/verbs.hpp"
 
 namespace unisched::cli {
@@ -70,13 +71,18 @@ int run_agent(const ParsedArgs& args) {
   simulation.seed = static_cast<uint64_t>(std::hash<std::string>{}(profile->spec.cluster_id));
   simulation.step = settings.observe_interval;
 
+  const runtime::TlsFiles tls = tls_files(args);
+  if (const std::string problem = tls.problem(); !problem.empty()) {
+    std::fprintf(stderr, "error: %s\n", problem.c_str());
+    return 2;
+  }
   runtime::block_stop_signals();
   caf::actor_system_config config;
-  auto system = runtime::make_networked_system(config);
-  const auto hub = system->middleman().remote_actor(hub_endpoint->host, hub_endpoint->port);
+  auto system = runtime::make_networked_system(config, tls);
+  const auto hub = runtime::connect(*system, *hub_endpoint, tls, error);
   if (!hub) {
     std::fprintf(stderr, "error: cannot reach the hub at %s: %s\n",
-                 hub_endpoint->to_string().c_str(), system->render(hub.error()).c_str());
+                 hub_endpoint->to_string().c_str(), error.c_str());
     return 1;
   }
   const auto epoch =
@@ -121,7 +127,8 @@ int run_agent(const ParsedArgs& args) {
     if (connected) {
       continue;
     }
-    const auto again = system->middleman().remote_actor(hub_endpoint->host, hub_endpoint->port);
+    std::string ignored;
+    const auto again = runtime::connect(*system, *hub_endpoint, tls, ignored);
     if (again && register_with(*again, true)) {
       spdlog::info("reconnected to {}", hub_endpoint->to_string());
       connected = true;
@@ -145,12 +152,18 @@ Verb agent_verb() {
       "pushes incremental updates until SIGINT or SIGTERM. The hub's ClusterActor pulls full\n"
       "snapshots from it when it needs them, and the hub's supervisor probes it. When the hub\n"
       "goes away the agent reconnects with backoff (200 ms doubling to 5 s) and registers again.",
-      {
-          {"hub", '\0', "HOST:PORT", false, "the hub published by unisched serve"},
-          {"profile", 'f', "FILE", false, "the cluster's ClusterResourceProfile"},
-          {"cluster", '\0', "ID", false, "clusterID to register under (default: the profile's)"},
-          {"push-interval", '\0', "DURATION", false, "push every (default 1s)"},
-      },
+      [] {
+        std::vector<Flag> flags = {
+            {"hub", '\0', "HOST:PORT", false, "the hub published by unisched serve"},
+            {"profile", 'f', "FILE", false, "the cluster's ClusterResourceProfile"},
+            {"cluster", '\0', "ID", false, "clusterID to register under (default: the profile's)"},
+            {"push-interval", '\0', "DURATION", false, "push every (default 1s)"},
+        };
+        for (Flag& flag : tls_flags()) {
+          flags.push_back(std::move(flag));
+        }
+        return flags;
+      }(),
       run_agent,
   };
 }

@@ -8,6 +8,7 @@
 
 #include "messages/caf_types.hpp"
 #include "runtime/network.hpp"
+#include "tools/unisched/tls_flags.hpp"
 #include "tools/unisched/verbs.hpp"
 
 namespace unisched::cli {
@@ -58,12 +59,17 @@ int run_get(const ParsedArgs& args) {
     std::fprintf(stderr, "error: --hub: %s\n", error.c_str());
     return 2;
   }
+  const runtime::TlsFiles tls = tls_files(args);
+  if (const std::string problem = tls.problem(); !problem.empty()) {
+    std::fprintf(stderr, "error: %s\n", problem.c_str());
+    return 2;
+  }
   caf::actor_system_config config;
-  auto system = runtime::make_networked_system(config);
-  const auto hub = system->middleman().remote_actor(endpoint->host, endpoint->port);
+  auto system = runtime::make_networked_system(config, tls);
+  const auto hub = runtime::connect(*system, *endpoint, tls, error);
   if (!hub) {
     std::fprintf(stderr, "error: cannot reach the hub at %s: %s\n", endpoint->to_string().c_str(),
-                 system->render(hub.error()).c_str());
+                 error.c_str());
     return 1;
   }
   int status = 1;
@@ -88,10 +94,16 @@ Verb get_verb() {
       "Show what a running hub knows (clusters)",
       "unisched get clusters [--hub HOST:PORT] [-o table|json]",
       "",
-      {
-          {"hub", '\0', "HOST:PORT", false, "the hub (default 127.0.0.1:4242)"},
-          {"output", 'o', "FORMAT", false, "table (default) or json"},
-      },
+      [] {
+        std::vector<Flag> flags = {
+            {"hub", '\0', "HOST:PORT", false, "the hub (default 127.0.0.1:4242)"},
+            {"output", 'o', "FORMAT", false, "table (default) or json"},
+        };
+        for (Flag& flag : tls_flags()) {
+          flags.push_back(std::move(flag));
+        }
+        return flags;
+      }(),
       run_get,
   };
 }

@@ -12,6 +12,7 @@
 #include "actors/supervisor.hpp"
 #include "runtime/hub.hpp"
 #include "runtime/network.hpp"
+#include "tools/unisched/tls_flags.hpp"
 #include "tools/unisched/verbs.hpp"
 
 namespace unisched::cli {
@@ -24,19 +25,24 @@ int run_serve(const ParsedArgs& args) {
     std::fprintf(stderr, "error: --listen: %s\n", error.c_str());
     return 2;
   }
-  if (!runtime::is_loopback(endpoint->host)) {
+  const runtime::TlsFiles tls = tls_files(args);
+  if (const std::string problem = tls.problem(); !problem.empty()) {
+    std::fprintf(stderr, "error: %s\n", problem.c_str());
+    return 2;
+  }
+  if (!tls.enabled() && !runtime::is_loopback(endpoint->host)) {
     spdlog::warn("listening on {} without TLS: anyone who can reach it can register clusters",
                  endpoint->to_string());
   }
   runtime::block_stop_signals();
   caf::actor_system_config config;
-  auto system = runtime::make_networked_system(config);
+  auto system = runtime::make_networked_system(config, tls);
   const caf::actor supervisor = actors::spawn_supervisor(*system, actors::SupervisorSettings{});
   const caf::actor hub = runtime::spawn_hub(*system, supervisor);
-  const auto port = system->middleman().publish(hub, endpoint->port, endpoint->host.c_str(), true);
+  const auto port = runtime::publish(*system, hub, *endpoint, tls, error);
   if (!port) {
     std::fprintf(stderr, "error: cannot listen on %s: %s\n", endpoint->to_string().c_str(),
-                 system->render(port.error()).c_str());
+                 error.c_str());
     caf::anon_send_exit(hub, caf::exit_reason::user_shutdown);
     caf::anon_send_exit(supervisor, caf::exit_reason::user_shutdown);
     return 1;
@@ -47,7 +53,6 @@ int run_serve(const ParsedArgs& args) {
   spdlog::info("stopping on signal {}", signal);
   caf::anon_send_exit(hub, caf::exit_reason::user_shutdown);
   caf::anon_send_exit(supervisor, caf::exit_reason::user_shutdown);
-  system->middleman().unpublish(hub, *port);
   return 0;
 }
 
@@ -66,7 +71,14 @@ Verb serve_verb() {
       "  unisched serve --listen 127.0.0.1:4242\n"
       "  unisched agent --hub 127.0.0.1:4242 --profile config/profiles/t4-vm-useast.yaml\n"
       "  unisched get clusters --hub 127.0.0.1:4242",
-      {{"listen", '\0', "HOST:PORT", false, "where to publish the hub (default 127.0.0.1:4242)"}},
+      [] {
+        std::vector<Flag> flags = {{"listen", '\0', "HOST:PORT", false,
+                                    "where to publish the hub (default 127.0.0.1:4242)"}};
+        for (Flag& flag : tls_flags()) {
+          flags.push_back(std::move(flag));
+        }
+        return flags;
+      }(),
       run_serve,
   };
 }
