@@ -17,16 +17,30 @@ using namespace unisched::atoms;
 
 struct HubData {
   caf::actor supervisor;
+  std::map<std::string, std::string> tokens;
   std::set<std::string> clusters;
   static inline const char* name = "hub";
 };
 
 using Self = caf::stateful_actor<HubData>;
 
-caf::behavior hub(Self* self, caf::actor supervisor) {
+caf::behavior hub(Self* self, caf::actor supervisor, std::map<std::string, std::string> tokens) {
   self->state.supervisor = std::move(supervisor);
+  self->state.tokens = std::move(tokens);
   return {
-      [=](register_atom, const std::string& id, caf::actor agent) -> caf::result<caf::actor> {
+      [=](register_atom, const std::string& id, const std::string& token,
+          caf::actor agent) -> caf::result<caf::actor> {
+        const auto& tokens = self->state.tokens;
+        if (!tokens.empty()) {
+          const auto expected = tokens.find(id);
+          if (expected == tokens.end() || expected->second != token) {
+            const std::string why = expected == tokens.end()
+                                        ? "no token is configured for cluster \"" + id + "\""
+                                        : "wrong token for cluster \"" + id + "\"";
+            spdlog::warn("hub: registration refused: {}", why);
+            return caf::make_error(caf::sec::invalid_argument, why);
+          }
+        }
         auto promise = self->make_response_promise<caf::actor>();
         self->request(self->state.supervisor, std::chrono::seconds(5), register_atom_v, id, agent)
             .then(
@@ -72,8 +86,9 @@ caf::behavior hub(Self* self, caf::actor supervisor) {
 
 }  // namespace
 
-caf::actor spawn_hub(caf::actor_system& system, const caf::actor& supervisor) {
-  return system.spawn(hub, supervisor);
+caf::actor spawn_hub(caf::actor_system& system, const caf::actor& supervisor,
+                     const std::map<std::string, std::string>& tokens) {
+  return system.spawn(hub, supervisor, tokens);
 }
 
 }  // namespace unisched::runtime

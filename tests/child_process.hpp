@@ -38,13 +38,15 @@ class ChildProcess {
   ChildProcess(const ChildProcess&) = delete;
   ChildProcess& operator=(const ChildProcess&) = delete;
 
-  /// Sends `signal` and waits up to 5 s for the exit (then SIGKILL); returns the exit code, or
-  /// -signal when a signal ended it.
+  /// Sends `signal` (0: none, just wait) and waits up to 5 s for the exit (then SIGKILL); returns
+  /// the exit code, or -signal when a signal ended it.
   int stop(int signal = SIGTERM) {
     if (pid_ <= 0) {
       return status_;
     }
-    ::kill(pid_, signal);
+    if (signal != 0) {
+      ::kill(pid_, signal);
+    }
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
     int raw = 0;
     while (::waitpid(pid_, &raw, WNOHANG) == 0) {

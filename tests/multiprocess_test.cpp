@@ -198,6 +198,53 @@ BOOST_AUTO_TEST_CASE(mutual_tls_admits_only_certificates_from_the_ca) {
   BOOST_TEST(server.stop() == 0);
 }
 
+BOOST_AUTO_TEST_CASE(cluster_tokens_decide_who_may_register_a_cluster) {
+  ScratchDirectory dir;
+  const std::string tokens = dir.write("tokens.txt", "t4-useast 0123456789abcdef0123\n");
+  const uint16_t port = free_port();
+  const std::string hub = "127.0.0.1:" + std::to_string(port);
+  ChildProcess server({kBinary, "serve", "--listen", hub, "--cluster-tokens", tokens},
+                      dir.path() + "/hub.log");
+  ActorHarness::wait_until(
+      [&] { return server.output().find("listening on") != std::string::npos; },
+      "the hub listening", std::chrono::seconds(10));
+  const auto agent = [&](const std::string& profile, const std::string& token,
+                         const std::string& log) {
+    std::vector<std::string> args = {kBinary, "agent",     "--hub",
+                                     hub,     "--profile", kProfiles + profile};
+    if (!token.empty()) {
+      args.push_back("--token");
+      args.push_back(token);
+    }
+    return std::make_unique<ChildProcess>(args, dir.path() + "/" + log);
+  };
+  auto wrong = agent("t4-vm-useast.yaml", "not-the-token-at-all", "wrong.log");
+  auto missing = agent("h100-euwest.yaml", "", "missing.log");
+  ActorHarness::wait_until(
+      [&] {
+        // CAF renders the reason with its quotes escaped; match around them.
+        return wrong->output().find("wrong token for cluster") != std::string::npos &&
+               missing->output().find("no token is configured for cluster") != std::string::npos;
+      },
+      "both refused with the reason", std::chrono::seconds(20));
+  BOOST_TEST(wrong->stop() == 1);
+  BOOST_TEST(missing->stop() == 1);
+  auto right = agent("t4-vm-useast.yaml", "0123456789abcdef0123", "right.log");
+  ActorHarness::wait_until(
+      [&] { return right->output().find("registered with") != std::string::npos; },
+      "the right token admitted", std::chrono::seconds(20));
+  BOOST_TEST(server.output().find("registration refused: wrong token") != std::string::npos);
+  BOOST_TEST(right->stop() == 0);
+  BOOST_TEST(server.stop() == 0);
+  const std::string bad = dir.write("bad.txt", "t4-useast short\n");
+  ChildProcess refused({kBinary, "serve", "--listen", "127.0.0.1:0", "--cluster-tokens", bad},
+                       dir.path() + "/bad.log");
+  BOOST_TEST(refused.stop(0) == 1);  // it exits by itself
+  BOOST_TEST(
+      refused.output().find(bad + ":1: the token of t4-useast is shorter") != std::string::npos,
+      refused.output());
+}
+
 BOOST_AUTO_TEST_CASE(unreachable_hubs_and_bad_endpoints_are_clear_errors) {
   ScratchDirectory dir;
   const auto run = [&](const std::string& args) {

@@ -93,7 +93,7 @@ int run_agent(const ParsedArgs& args) {
   const auto register_with = [&](const caf::actor& hub_actor, bool quiet) {
     bool registered = false;
     self->request(hub_actor, std::chrono::seconds(10), register_atom_v, profile->spec.cluster_id,
-                  agent)
+                  args.value("token"), agent)
         .receive([&](caf::actor&) { registered = true; },
                  [&](caf::error& refusal) {
                    if (!quiet) {
@@ -158,6 +158,7 @@ Verb agent_verb() {
             {"profile", 'f', "FILE", false, "the cluster's ClusterResourceProfile"},
             {"cluster", '\0', "ID", false, "clusterID to register under (default: the profile's)"},
             {"push-interval", '\0', "DURATION", false, "push every (default 1s)"},
+            {"token", '\0', "TOKEN", false, "the cluster's token, when the hub checks tokens"},
         };
         for (Flag& flag : tls_flags()) {
           flags.push_back(std::move(flag));

@@ -8,8 +8,11 @@
 
 #include <csignal>
 #include <cstdio>
+#include <fstream>
+#include <sstream>
 
 #include "actors/supervisor.hpp"
+#include "runtime/cluster_tokens.hpp"
 #include "runtime/hub.hpp"
 #include "runtime/network.hpp"
 #include "tools/unisched/tls_flags.hpp"
@@ -34,11 +37,29 @@ int run_serve(const ParsedArgs& args) {
     spdlog::warn("listening on {} without TLS: anyone who can reach it can register clusters",
                  endpoint->to_string());
   }
+  runtime::ClusterTokens tokens;
+  if (args.has("cluster-tokens")) {
+    const std::string file = args.value("cluster-tokens");
+    std::ifstream stream(file);
+    if (!stream) {
+      std::fprintf(stderr, "error: cannot read %s\n", file.c_str());
+      return 1;
+    }
+    std::ostringstream text;
+    text << stream.rdbuf();
+    tokens = runtime::parse_cluster_tokens(text.str(), file);
+    for (const std::string& problem : tokens.problems) {
+      std::fprintf(stderr, "%s\n", problem.c_str());
+    }
+    if (!tokens.problems.empty()) {
+      return 1;
+    }
+  }
   runtime::block_stop_signals();
   caf::actor_system_config config;
   auto system = runtime::make_networked_system(config, tls);
   const caf::actor supervisor = actors::spawn_supervisor(*system, actors::SupervisorSettings{});
-  const caf::actor hub = runtime::spawn_hub(*system, supervisor);
+  const caf::actor hub = runtime::spawn_hub(*system, supervisor, tokens.by_cluster);
   const auto port = runtime::publish(*system, hub, *endpoint, tls, error);
   if (!port) {
     std::fprintf(stderr, "error: cannot listen on %s: %s\n", endpoint->to_string().c_str(),
@@ -72,8 +93,11 @@ Verb serve_verb() {
       "  unisched agent --hub 127.0.0.1:4242 --profile config/profiles/t4-vm-useast.yaml\n"
       "  unisched get clusters --hub 127.0.0.1:4242",
       [] {
-        std::vector<Flag> flags = {{"listen", '\0', "HOST:PORT", false,
-                                    "where to publish the hub (default 127.0.0.1:4242)"}};
+        std::vector<Flag> flags = {
+            {"listen", '\0', "HOST:PORT", false,
+             "where to publish the hub (default 127.0.0.1:4242)"},
+            {"cluster-tokens", '\0', "FILE", false,
+             "\"clusterID token\" lines: agents must present their cluster's token"}};
         for (Flag& flag : tls_flags()) {
           flags.push_back(std::move(flag));
         }
