@@ -284,12 +284,13 @@ std::optional<Quantity> YamlObject::quantity(const std::string& key, bool requir
   return *parsed;
 }
 
-std::optional<Bandwidth> YamlObject::bandwidth(const std::string& key) {
+template <class Type>
+std::optional<Type> YamlObject::parsed_string(const std::string& key) {
   const auto text = string(key);
   if (!text) {
     return std::nullopt;
   }
-  auto parsed = Bandwidth::parse(*text);
+  auto parsed = Type::parse(*text);
   if (!parsed) {
     context_.error(FieldErrorType::Invalid, path_.child(key), quoted(*text), parsed.error(),
                    *find(key));
@@ -298,18 +299,12 @@ std::optional<Bandwidth> YamlObject::bandwidth(const std::string& key) {
   return *parsed;
 }
 
+std::optional<Bandwidth> YamlObject::bandwidth(const std::string& key) {
+  return parsed_string<Bandwidth>(key);
+}
+
 std::optional<LatencyBound> YamlObject::latency(const std::string& key) {
-  const auto text = string(key);
-  if (!text) {
-    return std::nullopt;
-  }
-  auto parsed = LatencyBound::parse(*text);
-  if (!parsed) {
-    context_.error(FieldErrorType::Invalid, path_.child(key), quoted(*text), parsed.error(),
-                   *find(key));
-    return std::nullopt;
-  }
-  return *parsed;
+  return parsed_string<LatencyBound>(key);
 }
 
 std::optional<YamlObject> YamlObject::object(const std::string& key, bool required) {

@@ -99,6 +99,9 @@ class YamlObject {
   const YAML::Node* find_present(const std::string& key, bool required);
   bool expect(const YAML::Node& node, const FieldPath& path, YamlType wanted);
   std::optional<int64_t> integer_value(const YAML::Node& node, const FieldPath& path);
+  /// A string field read by `Type::parse`, whose refusal becomes an Invalid error.
+  template <class Type>
+  std::optional<Type> parsed_string(const std::string& key);
   std::optional<std::string> scalar_text(const YAML::Node& node, const FieldPath& path,
                                          YamlType wanted);
 

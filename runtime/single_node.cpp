@@ -77,15 +77,16 @@ uint64_t count_overcommits(caf::scoped_actor& self, const std::vector<caf::actor
   for (const caf::actor& agent : agents) {
     self->request(agent, std::chrono::seconds(2), v1::SnapshotRequest{})
         .receive(
-            [&](v1::ClusterSnapshot& snapshot) {
-              for (const auto& node : snapshot.nodes()) {
-                const bool over =
-                    node.allocated_cpu_milli() > node.allocatable_cpu_milli() ||
-                    node.allocated_memory_bytes() > node.allocatable_memory_bytes() ||
-                    node.pod_count() > node.max_pods() ||
-                    std::any_of(node.accelerators().begin(), node.accelerators().end(),
-                                [](const auto& d) { return d.allocated_milli() > 1000; });
-                overcommits += over ? 1 : 0;
+            [&](v1::ClusterSnapshot& message) {
+              const auto snapshot = messages::from_proto(message);
+              if (!snapshot) {
+                return;
+              }
+              for (const model::NodeState& node : snapshot->nodes) {
+                // The same rule every update from an agent is held to.
+                const auto problem = model::check_node(node);
+                overcommits += problem && (problem->error == model::ViewError::OverAllocated ||
+                                           problem->error == model::ViewError::InvalidDevice);
               }
             },
             [&](caf::error&) {});
