@@ -184,17 +184,10 @@ void SimulatedCluster::storage_event() {
 }
 
 bool SimulatedCluster::fits(const model::NodeState& node, const Pod& pod) const {
-  if (node.allocated_cpu_milli + pod.cpu_milli > node.allocatable_cpu_milli ||
-      node.allocated_memory_bytes + pod.memory_bytes > node.allocatable_memory_bytes ||
-      node.pod_count + 1 > node.max_pods) {
+  if (model::capacity_shortfall(node, pod.cpu_milli, pod.memory_bytes, pod.host_ports)) {
     return false;
   }
-  for (const int32_t port : pod.host_ports) {
-    if (std::binary_search(node.host_ports_in_use.begin(), node.host_ports_in_use.end(), port)) {
-      return false;
-    }
-  }
-  for (const int32_t index : pod.devices) {
+  for (const int32_t index : pod.devices) {  // devices may be shared: check the milli left
     if (index < 0 || static_cast<size_t>(index) >= node.devices.size() ||
         node.devices[static_cast<size_t>(index)].allocated_milli + pod.milli_per_device >
             model::kWholeDeviceMilli) {

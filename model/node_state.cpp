@@ -10,6 +10,33 @@ int32_t NodeState::free_devices(const std::string& model) const {
   }));
 }
 
+std::optional<Shortfall> capacity_shortfall(const NodeState& node, int64_t cpu_milli,
+                                            int64_t memory_bytes,
+                                            const std::vector<int32_t>& host_ports,
+                                            int32_t* busy_port) {
+  if (!node.schedulable) {
+    return Shortfall::Unschedulable;
+  }
+  if (node.pod_count >= node.max_pods) {
+    return Shortfall::PodSlot;
+  }
+  if (node.allocatable_cpu_milli - node.allocated_cpu_milli < cpu_milli) {
+    return Shortfall::Cpu;
+  }
+  if (node.allocatable_memory_bytes - node.allocated_memory_bytes < memory_bytes) {
+    return Shortfall::Memory;
+  }
+  for (const int32_t port : host_ports) {
+    if (std::binary_search(node.host_ports_in_use.begin(), node.host_ports_in_use.end(), port)) {
+      if (busy_port != nullptr) {
+        *busy_port = port;
+      }
+      return Shortfall::HostPort;
+    }
+  }
+  return std::nullopt;
+}
+
 bool NodeState::operator==(const NodeState& o) const {
   const auto same_taints = [](const std::vector<Taint>& a, const std::vector<Taint>& b) {
     return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](const Taint& x, const Taint& y) {

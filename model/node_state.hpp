@@ -53,6 +53,16 @@ struct NodeState {
   bool operator!=(const NodeState& other) const { return !(*this == other); }
 };
 
+/// What a node lacks to take one more pod, in the order it is checked.
+enum class Shortfall { Unschedulable, PodSlot, Cpu, Memory, HostPort };
+
+/// The first thing `node` lacks to take one more pod of `cpu_milli` and `memory_bytes` using
+/// `host_ports`, or nullopt when it has room. `busy_port`, when given, receives the port in use.
+std::optional<Shortfall> capacity_shortfall(const NodeState& node, int64_t cpu_milli,
+                                            int64_t memory_bytes,
+                                            const std::vector<int32_t>& host_ports,
+                                            int32_t* busy_port = nullptr);
+
 enum class NodeChangeKind { Add, Update, Remove };
 
 /// One node added, replaced by its new state, or removed (only `node.name` matters then).

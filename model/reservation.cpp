@@ -5,27 +5,26 @@
 namespace unisched::model {
 
 std::optional<std::string> reservation_conflict(const NodeState& node, const Reservation& r) {
-  if (!node.schedulable) {
-    return "node " + node.name + " is not schedulable";
-  }
-  if (node.pod_count >= node.max_pods) {
-    return "node " + node.name + " has no pod slot left";
-  }
-  if (node.allocatable_cpu_milli - node.allocated_cpu_milli < r.cpu_milli) {
-    return "node " + node.name + " lacks cpu";
-  }
-  if (node.allocatable_memory_bytes - node.allocated_memory_bytes < r.memory_bytes) {
-    return "node " + node.name + " lacks memory";
+  int32_t busy_port = 0;
+  if (const auto lacks =
+          capacity_shortfall(node, r.cpu_milli, r.memory_bytes, r.host_ports, &busy_port)) {
+    switch (*lacks) {
+      case Shortfall::Unschedulable:
+        return "node " + node.name + " is not schedulable";
+      case Shortfall::PodSlot:
+        return "node " + node.name + " has no pod slot left";
+      case Shortfall::Cpu:
+        return "node " + node.name + " lacks cpu";
+      case Shortfall::Memory:
+        return "node " + node.name + " lacks memory";
+      case Shortfall::HostPort:
+        return "node " + node.name + " host port " + std::to_string(busy_port) + " is in use";
+    }
   }
   for (const int32_t index : r.devices) {
     if (index < 0 || static_cast<size_t>(index) >= node.devices.size() ||
         node.devices[static_cast<size_t>(index)].allocated_milli != 0) {
       return "node " + node.name + " device " + std::to_string(index) + " is not free";
-    }
-  }
-  for (const int32_t port : r.host_ports) {
-    if (std::binary_search(node.host_ports_in_use.begin(), node.host_ports_in_use.end(), port)) {
-      return "node " + node.name + " host port " + std::to_string(port) + " is in use";
     }
   }
   return std::nullopt;

@@ -73,21 +73,25 @@ const char* describe(NodeMisfit misfit) {
 
 NodeFit fit_on_node(const model::NodeState& node, const ReplicaDemand& demand) {
   NodeFit fit;
-  if (!node.schedulable) {
-    fit.misfit = NodeMisfit::Unschedulable;
-  } else if (node.pod_count >= node.max_pods) {
-    fit.misfit = NodeMisfit::Pods;
-  } else if (node.allocatable_cpu_milli - node.allocated_cpu_milli < demand.cpu_milli) {
-    fit.misfit = NodeMisfit::Cpu;
-  } else if (node.allocatable_memory_bytes - node.allocated_memory_bytes < demand.memory_bytes) {
-    fit.misfit = NodeMisfit::Memory;
-  } else if (std::any_of(demand.host_ports.begin(), demand.host_ports.end(), [&](int32_t port) {
-               return std::binary_search(node.host_ports_in_use.begin(),
-                                         node.host_ports_in_use.end(), port);
-             })) {
-    fit.misfit = NodeMisfit::HostPort;
-  }
-  if (fit.misfit) {
+  if (const auto lacks = model::capacity_shortfall(node, demand.cpu_milli, demand.memory_bytes,
+                                                   demand.host_ports)) {
+    switch (*lacks) {
+      case model::Shortfall::Unschedulable:
+        fit.misfit = NodeMisfit::Unschedulable;
+        break;
+      case model::Shortfall::PodSlot:
+        fit.misfit = NodeMisfit::Pods;
+        break;
+      case model::Shortfall::Cpu:
+        fit.misfit = NodeMisfit::Cpu;
+        break;
+      case model::Shortfall::Memory:
+        fit.misfit = NodeMisfit::Memory;
+        break;
+      case model::Shortfall::HostPort:
+        fit.misfit = NodeMisfit::HostPort;
+        break;
+    }
     return fit;
   }
   std::set<int32_t> taken;
