@@ -36,8 +36,10 @@ class ClusterFilter {
  public:
   virtual ~ClusterFilter() = default;
   virtual const char* name() const = 0;
-  /// Why `cluster` cannot take `request`, or nullopt when it may.
+  /// Why `cluster` cannot take `request` (one replica of which needs `demand`), or nullopt when
+  /// it may.
   virtual std::optional<std::string> reject(const model::SchedulingRequestSpec& request,
+                                            const ReplicaDemand& demand,
                                             const ClusterCandidate& cluster) const = 0;
 };
 

@@ -141,12 +141,13 @@ std::string Decision::explain() const {
 Decision decide(const model::SchedulingRequestSpec& request,
                 const std::vector<ClusterCandidate>& clusters, const Policy& policy) {
   Decision decision;
+  const ReplicaDemand demand = demand_of(request);
   // 1. Filter: which clusters may take the request at all, and why not the others.
   std::vector<const ClusterCandidate*> feasible;
   for (const ClusterCandidate& cluster : clusters) {
     std::optional<std::string> refusal;
     for (const auto& filter : policy.filters) {
-      if ((refusal = filter->reject(request, cluster))) {
+      if ((refusal = filter->reject(request, demand, cluster))) {
         decision.diagnoses.push_back({cluster.info->id, filter->name(), *refusal});
         break;
       }
@@ -156,7 +157,6 @@ Decision decide(const model::SchedulingRequestSpec& request,
     }
   }
   // 2. Place replica after replica, each on the best node its distribution allows.
-  const ReplicaDemand demand = demand_of(request);
   const auto place_in = [&](const std::vector<const ClusterCandidate*>& allowed, int64_t count,
                             Overlay& overlay, std::vector<ReplicaPlacement>& out) {
     for (int64_t i = 0; i < count; ++i) {

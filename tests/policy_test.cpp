@@ -74,7 +74,8 @@ BOOST_AUTO_TEST_CASE(each_filter_says_why) {
        "0 of 1 nodes fit: 1 without enough free devices of the model"},
   };
   for (const Case& c : cases) {
-    const auto reason = c.filter->reject(request(c.spec), *c.cluster);
+    const auto spec = request(c.spec);
+    const auto reason = c.filter->reject(spec, demand_of(spec), *c.cluster);
     BOOST_TEST(reason.value_or("") == c.reason, c.filter->name() << " on " << c.spec);
   }
 }

@@ -15,6 +15,7 @@ class AffinityFilter final : public ClusterFilter {
  public:
   const char* name() const override { return "affinity"; }
   std::optional<std::string> reject(const model::SchedulingRequestSpec& request,
+                                    const ReplicaDemand&,
                                     const ClusterCandidate& cluster) const override {
     const ClusterInfo& info = *cluster.info;
     const model::ClusterSelector& wanted = request.placement.affinity;

@@ -7,7 +7,7 @@ namespace {
 class HealthFilter final : public ClusterFilter {
  public:
   const char* name() const override { return "health"; }
-  std::optional<std::string> reject(const model::SchedulingRequestSpec&,
+  std::optional<std::string> reject(const model::SchedulingRequestSpec&, const ReplicaDemand&,
                                     const ClusterCandidate& cluster) const override {
     if (cluster.info->healthy) {
       return std::nullopt;

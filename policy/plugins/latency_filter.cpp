@@ -8,6 +8,7 @@ class LatencyFilter final : public ClusterFilter {
  public:
   const char* name() const override { return "latency"; }
   std::optional<std::string> reject(const model::SchedulingRequestSpec& request,
+                                    const ReplicaDemand&,
                                     const ClusterCandidate& cluster) const override {
     if (!request.placement.max_latency) {
       return std::nullopt;

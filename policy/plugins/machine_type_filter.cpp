@@ -8,6 +8,7 @@ class MachineTypeFilter final : public ClusterFilter {
  public:
   const char* name() const override { return "machine-type"; }
   std::optional<std::string> reject(const model::SchedulingRequestSpec& request,
+                                    const ReplicaDemand&,
                                     const ClusterCandidate& cluster) const override {
     const auto& wanted = request.placement.machine_type;
     if (!wanted || *wanted == cluster.info->machine_type) {

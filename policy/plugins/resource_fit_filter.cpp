@@ -11,9 +11,9 @@ namespace {
 class ResourceFitFilter final : public ClusterFilter {
  public:
   const char* name() const override { return "resource-fit"; }
-  std::optional<std::string> reject(const model::SchedulingRequestSpec& request,
+  std::optional<std::string> reject(const model::SchedulingRequestSpec&,
+                                    const ReplicaDemand& demand,
                                     const ClusterCandidate& cluster) const override {
-    const ReplicaDemand demand = demand_of(request);
     std::map<NodeMisfit, int> misfits;
     for (const model::NodeState* node : candidate_nodes(*cluster.view, demand)) {
       const NodeFit fit = fit_on_node(*node, demand);

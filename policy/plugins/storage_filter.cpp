@@ -8,6 +8,7 @@ class StorageFilter final : public ClusterFilter {
  public:
   const char* name() const override { return "storage"; }
   std::optional<std::string> reject(const model::SchedulingRequestSpec& request,
+                                    const ReplicaDemand&,
                                     const ClusterCandidate& cluster) const override {
     const auto& wanted = request.placement.storage;
     if (!wanted) {
