@@ -258,6 +258,19 @@ BOOST_AUTO_TEST_CASE(unreachable_hubs_and_bad_endpoints_are_clear_errors) {
   BOOST_TEST(unreachable == 1);
   BOOST_TEST(message.find("cannot reach the hub at 127.0.0.1:1") != std::string::npos, message);
   BOOST_TEST(run("agent --hub nowhere --profile x.yaml").first == 2);
+  const auto bad_profile = run("agent --hub 127.0.0.1:1 --profile " +
+                               std::string(UNISCHED_SOURCE_DIR) + "/tests/data/mixed.yaml");
+  BOOST_TEST(bad_profile.first == 1);
+  BOOST_TEST(bad_profile.second.find("spec.compute.cpu: Invalid value") != std::string::npos,
+             bad_profile.second);
+  BOOST_TEST(bad_profile.second.find("exactly one valid ClusterResourceProfile") !=
+             std::string::npos);
+  const auto bad_interval = run("agent --hub 127.0.0.1:1 --profile " + kProfiles +
+                                "t4-vm-useast.yaml --push-interval soon");
+  BOOST_TEST(bad_interval.first == 2);
+  BOOST_TEST(bad_interval.second.find("--push-interval must be a duration") != std::string::npos);
+  BOOST_TEST(run("agent --hub 127.0.0.1:1").second.find("--profile FILE is required") !=
+             std::string::npos);
   BOOST_TEST(run("serve --listen 127.0.0.1:99999").second.find("is not a port") !=
              std::string::npos);
   BOOST_TEST(run("get clusters --hub 127.0.0.1:1").first == 1);
