@@ -49,6 +49,14 @@ void push(Self* self) {
           });
 }
 
+void bind(Self* self, caf::actor cluster_actor) {
+  const bool first = !self->state.cluster_actor;
+  self->state.cluster_actor = std::move(cluster_actor);
+  if (first && self->state.online) {
+    push(self);  // the full listing goes out as soon as there is somewhere to send it
+  }
+}
+
 caf::behavior agent_actor(Self* self, std::shared_ptr<adapters::ClusterAdapter> adapter,
                           uint64_t epoch, AgentSettings settings) {
   self->state.core.emplace(std::move(adapter), epoch);
@@ -85,12 +93,13 @@ caf::behavior agent_actor(Self* self, std::shared_ptr<adapters::ClusterAdapter> 
         status.set_detail("probe " + std::to_string(probe.sequence()));
         return status;
       },
-      [=](bind_atom, caf::actor cluster_actor) {
-        const bool first = !self->state.cluster_actor;
-        self->state.cluster_actor = std::move(cluster_actor);
-        if (first && self->state.online) {
-          push(self);  // the full listing goes out as soon as there is somewhere to send it
+      [=](bind_atom, caf::actor cluster_actor) { bind(self, std::move(cluster_actor)); },
+      [=](bind_atom, caf::actor cluster_actor, const std::string& endpoint) {
+        // On a shard: connect to it directly, so updates do not travel through the hub.
+        if (!endpoint.empty() && self->state.settings.connect_directly) {
+          self->state.settings.connect_directly(endpoint);
         }
+        bind(self, std::move(cluster_actor));
       },
       [=](const v1::PlacementOrder& order) {
         std::vector<model::Reservation> placements;

@@ -6,6 +6,8 @@
 //   SnapshotRequest        -> ClusterSnapshot (the state as of the agent's last update)
 //   HealthProbe            -> HealthStatus (with the agent's epoch and version)
 //   (bind_atom, actor)        where to push (after the ClusterActor was restarted)
+//   (bind_atom, actor, endpoint)  the same, hosted by the shard at endpoint (HOST:PORT; empty
+//                             for the hub), which the agent then connects to directly
 //   PlacementOrder            carry placements out through the adapter; reported with the
 //                             next updates as applied or refused
 //   ReleaseOrder              the work of these placements finished: free their resources
@@ -16,7 +18,9 @@
 #include <caf/fwd.hpp>
 
 #include <chrono>
+#include <functional>
 #include <memory>
+#include <string>
 
 namespace unisched::adapters {
 class ClusterAdapter;
@@ -28,6 +32,8 @@ struct AgentSettings {
   std::chrono::milliseconds observe_interval{100};
   std::chrono::milliseconds push_interval{1000};
   std::chrono::milliseconds push_timeout{2000};  ///< how long to wait for an Ack
+  /// Opens a direct connection to a shard's HOST:PORT (set by processes that have a network).
+  std::function<void(const std::string&)> connect_directly;
 };
 
 /// `epoch` must differ from any earlier run's for the same cluster.

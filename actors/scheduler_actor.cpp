@@ -66,6 +66,19 @@ void replace_copy(LocalCluster& local, const v1::ClusterSnapshot& message) {
   local.node_revisions = std::move(snapshot->node_revisions);
 }
 
+policy::ClusterInfo info_of(const v1::ClusterRegistration& registration) {
+  policy::ClusterInfo info;
+  info.id = registration.identity().cluster_id();
+  info.region = registration.region();
+  info.zone = registration.zone();
+  for (const auto& [type, spelling] : model::kMachineTypes) {
+    if (spelling == registration.machine_type()) {
+      info.machine_type = type;
+    }
+  }
+  return info;
+}
+
 void subscribe(Self* self, const std::string& id) {
   self->request(self->state.supervisor, std::chrono::seconds(2), clusters_atom_v, id)
       .then(
@@ -375,6 +388,17 @@ caf::behavior scheduler(Self* self, caf::actor supervisor,
         work.spec.distribution.weights.clear();
         work.submitted = Clock::now();
         enqueue(self, std::move(work));
+      },
+      [=](join_atom, const v1::ClusterRegistration& registration) {
+        // A cluster that joined the hub; one already known keeps its health and copy.
+        policy::ClusterInfo info = info_of(registration);
+        const std::string id = info.id;
+        auto [entry, added] = self->state.clusters.try_emplace(id);
+        info.healthy = entry->second.info.healthy;
+        entry->second.info = std::move(info);
+        if (added) {
+          subscribe(self, id);
+        }
       },
       [=](subscribe_atom, const std::string& id) { subscribe(self, id); },
       [=](process_atom) { process_next(self); },

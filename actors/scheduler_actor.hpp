@@ -11,6 +11,7 @@
 // Protocol:
 //   (submit_atom, request_id, SchedulingRequestSpec) -> SchedulingDecision, once committed
 //   (summary_atom)                                  -> SchedulerSummary
+//   (join_atom, ClusterRegistration)                   schedule on this cluster too (hub mode)
 #pragma once
 
 #include <caf/fwd.hpp>

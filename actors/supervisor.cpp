@@ -7,6 +7,7 @@
 #include <caf/exit_reason.hpp>
 #include <caf/stateful_actor.hpp>
 
+#include <functional>
 #include <map>
 #include <optional>
 
@@ -25,11 +26,20 @@ struct ClusterEntry {
   caf::actor cluster_actor;
   Lifecycle state = Lifecycle::Registering;
   int misses = 0;
+  std::string home;  // the shard hosting its ClusterActor; empty: the supervisor's own node
+};
+
+/// A process hosting ClusterActors for the supervisor (unisched shard).
+struct Shard {
+  caf::actor actor;
+  std::string endpoint;  // where agents reach it directly
+  size_t clusters = 0;
 };
 
 struct SupervisorData {
   SupervisorSettings settings;
   std::map<std::string, ClusterEntry> clusters;
+  std::map<std::string, Shard> shards;
   uint64_t probe_sequence = 0;
   static inline const char* name = "supervisor";
 };
@@ -125,14 +135,78 @@ void probe_all(Self* self) {
   }
 }
 
-void start_cluster_actor(Self* self, ClusterEntry& entry) {
+/// FNV-1a: stable across processes and builds, unlike std::hash.
+uint64_t stable_hash(const std::string& text) {
+  uint64_t hash = 14695981039346656037ULL;
+  for (const unsigned char c : text) {
+    hash = (hash ^ c) * 1099511628211ULL;
+  }
+  return hash;
+}
+
+/// Rendezvous (highest random weight) hashing: each cluster goes to the shard that scores it
+/// highest, so losing a shard moves only that shard's clusters. Null: no shard; host it here.
+const std::pair<const std::string, Shard>* choose_home(const SupervisorData& state,
+                                                       const std::string& cluster) {
+  const std::pair<const std::string, Shard>* best = nullptr;
+  uint64_t best_score = 0;
+  for (const auto& shard : state.shards) {
+    const uint64_t score = stable_hash(shard.first + "/" + cluster);
+    if (!best || score > best_score) {
+      best = &shard;
+      best_score = score;
+    }
+  }
+  return best;
+}
+
+std::string endpoint_of(const SupervisorData& state, const ClusterEntry& entry) {
+  const auto shard = state.shards.find(entry.home);
+  return shard == state.shards.end() ? std::string() : shard->second.endpoint;
+}
+
+void adopt(Self* self, ClusterEntry& entry, caf::actor cluster_actor, const std::string& home) {
   // Monitored, not linked: a killed ClusterActor must not take the supervisor with it. The
   // ClusterActor in turn monitors the supervisor and stops with it.
-  entry.cluster_actor =
-      spawn_cluster_actor(self->system(), entry.id, entry.agent, caf::actor_cast<caf::actor>(self),
-                          self->state.settings.cluster);
+  entry.cluster_actor = std::move(cluster_actor);
+  entry.home = home;
+  if (auto shard = self->state.shards.find(home); shard != self->state.shards.end()) {
+    ++shard->second.clusters;
+  }
   self->monitor(entry.cluster_actor);
-  self->send(entry.agent, bind_atom_v, entry.cluster_actor);
+  self->send(entry.agent, bind_atom_v, entry.cluster_actor, endpoint_of(self->state, entry));
+  spdlog::info("cluster {}: ClusterActor on {}", entry.id, home.empty() ? "the hub" : home);
+}
+
+/// Starts the cluster's ClusterActor on its home, then calls `started`. A shard that fails to
+/// start it is dropped from the rotation and the next home is tried, down to this node.
+void start_cluster_actor(Self* self, const std::string& id,
+                         std::function<void(const caf::actor&)> started) {
+  ClusterEntry& entry = self->state.clusters.at(id);
+  const auto* home = choose_home(self->state, id);
+  const caf::actor owner = caf::actor_cast<caf::actor>(self);
+  if (home == nullptr) {
+    adopt(self, entry,
+          spawn_cluster_actor(self->system(), id, entry.agent, owner, self->state.settings.cluster),
+          "");
+    started(entry.cluster_actor);
+    return;
+  }
+  const std::string shard = home->first;
+  self->request(home->second.actor, self->state.settings.spawn_timeout, spawn_atom_v, id,
+                entry.agent, owner)
+      .then(
+          [=](caf::actor& cluster_actor) {
+            ClusterEntry& current = self->state.clusters.at(id);
+            adopt(self, current, std::move(cluster_actor), shard);
+            started(current.cluster_actor);
+          },
+          [=](caf::error& error) {
+            spdlog::warn("shard {} could not host cluster {} ({}); trying the next home", shard, id,
+                         to_string(error));
+            self->state.shards.erase(shard);
+            start_cluster_actor(self, id, started);
+          });
 }
 
 /// A lost cluster's agent registers again (reconnected, or a new run): it replaces the old one,
@@ -141,7 +215,7 @@ caf::actor readmit(Self* self, ClusterEntry& entry, caf::actor agent) {
   entry.agent = std::move(agent);
   entry.misses = 0;
   self->monitor(entry.agent);
-  self->send(entry.agent, bind_atom_v, entry.cluster_actor);
+  self->send(entry.agent, bind_atom_v, entry.cluster_actor, endpoint_of(self->state, entry));
   self->send(entry.cluster_actor, bind_atom_v, entry.agent);
   // The next probe tells where the agent stands: in step with the view, it resumes where it
   // left off; otherwise (a new run, missed updates) the view is rebuilt from a snapshot.
@@ -150,12 +224,26 @@ caf::actor readmit(Self* self, ClusterEntry& entry, caf::actor agent) {
 }
 
 void on_down(Self* self, const caf::down_msg& down) {
+  for (auto shard = self->state.shards.begin(); shard != self->state.shards.end(); ++shard) {
+    if (down.source == shard->second.actor) {
+      // Its ClusterActors report their own down messages; each is restarted on a new home.
+      spdlog::warn("shard {} lost ({}); re-homing its {} clusters", shard->first,
+                   to_string(down.reason), shard->second.clusters);
+      self->state.shards.erase(shard);
+      return;
+    }
+  }
   for (auto& [id, entry] : self->state.clusters) {
     if (down.source == entry.cluster_actor) {
       spdlog::error("cluster {}: ClusterActor exited ({}); restarting it from a full snapshot", id,
                     to_string(down.reason));
-      start_cluster_actor(self, entry);
-      reconcile(self, id, std::nullopt);
+      if (auto shard = self->state.shards.find(entry.home); shard != self->state.shards.end()) {
+        --shard->second.clusters;
+      }
+      entry.cluster_actor = caf::actor();
+      const std::string cluster = id;
+      start_cluster_actor(self, cluster,
+                          [=](const caf::actor&) { reconcile(self, cluster, std::nullopt); });
       return;
     }
     if (down.source == entry.agent) {
@@ -178,20 +266,67 @@ caf::behavior supervisor(Self* self, SupervisorSettings settings) {
             return caf::make_error(caf::sec::invalid_argument,
                                    "cluster \"" + id + "\" is already registered");
           }
+          if (!known->second.cluster_actor) {
+            return caf::make_error(caf::sec::request_timeout,
+                                   "cluster \"" + id + "\" is being re-homed; try again");
+          }
           return readmit(self, known->second, std::move(agent));
         }
         ClusterEntry& entry = self->state.clusters[id];
         entry.id = id;
         entry.agent = std::move(agent);
         self->monitor(entry.agent);
-        start_cluster_actor(self, entry);
         spdlog::info("cluster {}: registered", id);
-        return entry.cluster_actor;
+        auto promise = self->make_response_promise<caf::actor>();
+        start_cluster_actor(self, id, [=](const caf::actor& cluster_actor) mutable {
+          promise.deliver(cluster_actor);
+        });
+        return promise;
+      },
+      [=](shard_atom, const v1::ShardRegistration& shard, caf::actor actor) -> caf::result<bool> {
+        if (shard.shard_id().empty()) {
+          return caf::make_error(caf::sec::invalid_argument, "shard_id: Required value");
+        }
+        if (self->state.shards.count(shard.shard_id()) > 0) {
+          return caf::make_error(caf::sec::invalid_argument,
+                                 "shard \"" + shard.shard_id() + "\" is already registered");
+        }
+        self->monitor(actor);
+        self->state.shards[shard.shard_id()] = Shard{std::move(actor), shard.endpoint(), 0};
+        spdlog::info("shard {} joined at {}; it hosts clusters registered from now on",
+                     shard.shard_id(), shard.endpoint());
+        return true;
+      },
+      [=](view_atom, const std::string& id) -> caf::result<caf::message> {
+        // What the agent itself holds, for comparing a view with its source.
+        const auto found = self->state.clusters.find(id);
+        if (found == self->state.clusters.end()) {
+          return caf::make_error(caf::sec::invalid_argument, "no cluster \"" + id + "\"");
+        }
+        v1::SnapshotRequest request;
+        request.mutable_cluster()->set_cluster_id(id);
+        request.set_reason("asked by a client");
+        return self->delegate(found->second.agent, std::move(request));
+      },
+      [=](shard_atom, const std::string& id) -> caf::result<v1::ClusterHome> {
+        const auto found = self->state.clusters.find(id);
+        if (found == self->state.clusters.end()) {
+          return caf::make_error(caf::sec::invalid_argument, "no cluster \"" + id + "\"");
+        }
+        v1::ClusterHome home;
+        home.set_cluster_id(id);
+        home.set_shard_id(found->second.home);
+        home.set_endpoint(endpoint_of(self->state, found->second));
+        return home;
       },
       [=](clusters_atom, const std::string& id) -> caf::result<caf::actor> {
         const auto found = self->state.clusters.find(id);
         if (found == self->state.clusters.end()) {
           return caf::make_error(caf::sec::invalid_argument, "no cluster \"" + id + "\"");
+        }
+        if (!found->second.cluster_actor) {
+          return caf::make_error(caf::sec::request_timeout,
+                                 "cluster \"" + id + "\" is being re-homed");
         }
         return found->second.cluster_actor;
       },
@@ -199,6 +334,10 @@ caf::behavior supervisor(Self* self, SupervisorSettings settings) {
         const auto found = self->state.clusters.find(id);
         if (found == self->state.clusters.end()) {
           return caf::make_error(caf::sec::invalid_argument, "no cluster \"" + id + "\"");
+        }
+        if (!found->second.cluster_actor) {
+          return caf::make_error(caf::sec::request_timeout,
+                                 "cluster \"" + id + "\" is being re-homed");
         }
         return self->delegate(found->second.cluster_actor, summary_atom_v);
       },

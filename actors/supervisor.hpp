@@ -2,7 +2,7 @@
 // interval; after `max_misses` unanswered probes the cluster is unhealthy (no placements there);
 // when the agent answers again, the cluster is resynced in full before it counts as healthy.
 // It monitors every ClusterActor and restarts one that dies, rebuilding it from a full snapshot;
-// the ClusterActors stop with the supervisor.
+// the ClusterActors stop with the supervisor, wherever they run.
 //
 // Lifecycle of a cluster, each transition logged:
 //   Registering -> Resyncing -> Healthy <-> Suspect (missed a probe) -> Unhealthy -> Resyncing
@@ -14,6 +14,15 @@
 //                                          it is resynced in full before it is healthy
 //   (clusters_atom, cluster_id)         -> actor: its current ClusterActor (changes on restart)
 //   (summary_atom, cluster_id)          -> ClusterSummary of that cluster
+//   (shard_atom, ShardRegistration, shard) -> bool: a shard (actors/shard_actor) offers to host
+//                                          ClusterActors; clusters that start from now on go to
+//                                          shards by rendezvous hashing (to this node when there
+//                                          is none). A lost shard's clusters are restarted on
+//                                          their next home and rebuilt from full snapshots
+//   (shard_atom, cluster_id)            -> ClusterHome: where its ClusterActor runs
+//   (view_atom, cluster_id)             -> ClusterSnapshot from the cluster's agent itself
+// The agent learns its ClusterActor as (bind_atom, actor, endpoint): endpoint is the shard's
+// HOST:PORT (empty for this node), so it can push to the shard directly.
 #pragma once
 
 #include <caf/fwd.hpp>
@@ -29,6 +38,7 @@ struct SupervisorSettings {
   std::chrono::milliseconds probe_timeout{400};
   int max_misses = 3;  ///< unanswered probes in a row that make a cluster unhealthy
   std::chrono::milliseconds resync_timeout{5000};
+  std::chrono::milliseconds spawn_timeout{3000};  ///< for a shard to start a ClusterActor
   ClusterActorSettings cluster;
 };
 

@@ -21,6 +21,14 @@ void register_message_types(caf::actor_system_config& config) {
   config.add_message_type<v1::SchedulerSummary>("unisched.v1.SchedulerSummary");
   config.add_message_type<v1::WorkloadReport>("unisched.v1.WorkloadReport");
   config.add_message_type<v1::ClusterList>("unisched.v1.ClusterList");
+  config.add_message_type<v1::ClusterRegistration>("unisched.v1.ClusterRegistration");
+  config.add_message_type<v1::ShardRegistration>("unisched.v1.ShardRegistration");
+  config.add_message_type<v1::ClusterHome>("unisched.v1.ClusterHome");
+  config.add_message_type<v1::ManifestSubmission>("unisched.v1.ManifestSubmission");
+  config.add_message_type<v1::RequestStatus>("unisched.v1.RequestStatus");
+  config.add_message_type<v1::SubmissionReply>("unisched.v1.SubmissionReply");
+  config.add_message_type<v1::RequestList>("unisched.v1.RequestList");
+  config.add_message_type<v1::ClusterViews>("unisched.v1.ClusterViews");
 }
 
 }  // namespace unisched::messages

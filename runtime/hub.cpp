@@ -6,9 +6,10 @@
 #include <caf/stateful_actor.hpp>
 
 #include <memory>
-#include <set>
+#include <optional>
 
 #include "messages/caf_types.hpp"
+#include "runtime/request_book.hpp"
 
 namespace unisched::runtime {
 namespace {
@@ -17,35 +18,175 @@ using namespace unisched::atoms;
 
 struct HubData {
   caf::actor supervisor;
+  std::vector<caf::actor> schedulers;
+  size_t next_scheduler = 0;
   std::map<std::string, std::string> tokens;
-  std::set<std::string> clusters;
+  std::map<std::string, v1::ClusterRegistration> clusters;  // registered with an agent
+  std::map<std::string, v1::ClusterRegistration> declared;  // applied profiles
+  std::optional<RequestBook> book;
+  std::multimap<std::string, caf::typed_response_promise<v1::RequestStatus>> waiting;
   static inline const char* name = "hub";
 };
 
 using Self = caf::stateful_actor<HubData>;
 
-caf::behavior hub(Self* self, caf::actor supervisor, std::map<std::string, std::string> tokens) {
-  self->state.supervisor = std::move(supervisor);
-  self->state.tokens = std::move(tokens);
+v1::ClusterRegistration declared_registration(const model::ClusterResourceProfile& profile) {
+  v1::ClusterRegistration registration;
+  registration.mutable_identity()->set_cluster_id(profile.spec.cluster_id);
+  registration.set_region(profile.spec.topology.region);
+  registration.set_zone(profile.spec.topology.zone);
+  registration.set_machine_type(
+      std::string(model::spelling(model::kMachineTypes, profile.spec.machine_type)));
+  return registration;
+}
+
+std::optional<std::string> refuse_token(const HubData& state, const v1::ClusterIdentity& who) {
+  if (state.tokens.empty()) {
+    return std::nullopt;
+  }
+  const auto expected = state.tokens.find(who.cluster_id());
+  if (expected == state.tokens.end()) {
+    return "no token is configured for cluster \"" + who.cluster_id() + "\"";
+  }
+  if (expected->second != who.token()) {
+    return "wrong token for cluster \"" + who.cluster_id() + "\"";
+  }
+  return std::nullopt;
+}
+
+void on_decision(Self* self, const v1::SchedulingDecision& decision) {
+  auto& state = self->state;
+  state.book->decide(decision);
+  const v1::RequestStatus* status = state.book->find(decision.request_id());
+  auto [first, last] = state.waiting.equal_range(decision.request_id());
+  for (auto it = first; it != last; ++it) {
+    it->second.deliver(*status);
+  }
+  state.waiting.erase(first, last);
+  if (state.book->journal_failed()) {
+    spdlog::error("hub: the request journal cannot be written; decisions survive no restart");
+  }
+}
+
+void schedule(Self* self, RequestBook::ToSchedule work) {
+  auto& state = self->state;
+  if (state.schedulers.empty()) {
+    return;
+  }
+  const caf::actor& scheduler = state.schedulers[state.next_scheduler++ % state.schedulers.size()];
+  const std::string id = work.id;
+  self->request(scheduler, caf::infinite, submit_atom_v, work.id, work.spec)
+      .then([=](v1::SchedulingDecision& decision) { on_decision(self, decision); },
+            [=](caf::error& error) {
+              v1::SchedulingDecision failed;
+              failed.set_request_id(id);
+              failed.set_status(v1::SchedulingDecision::UNSCHEDULABLE);
+              failed.add_reasons("scheduler: " + to_string(error));
+              on_decision(self, failed);
+            });
+}
+
+/// Collects, for each of `ids`, the cluster's view, summary and home into one ClusterViews.
+/// With `from_agents`, the views are the agents' own snapshots instead of the ClusterActors'.
+caf::result<v1::ClusterViews> collect_views(Self* self, const std::vector<std::string>& ids,
+                                            bool from_agents) {
+  auto promise = std::make_shared<caf::typed_response_promise<v1::ClusterViews>>(
+      self->make_response_promise<v1::ClusterViews>());
+  auto views = std::make_shared<v1::ClusterViews>();
+  auto waiting = std::make_shared<size_t>(ids.size() * 3);
+  if (ids.empty()) {
+    promise->deliver(*views);
+    return *promise;
+  }
+  const auto answered = [=] {
+    if (--*waiting == 0) {
+      promise->deliver(*views);
+    }
+  };
+  const auto timeout = std::chrono::seconds(3);
+  for (const std::string& id : ids) {
+    self->request(self->state.supervisor, timeout, summary_atom_v, id)
+        .then(
+            [=](v1::ClusterSummary& summary) mutable {
+              *views->add_summaries() = std::move(summary);
+              answered();
+            },
+            [=](caf::error&) mutable { answered(); });
+    self->request(self->state.supervisor, timeout, shard_atom_v, id)
+        .then(
+            [=](v1::ClusterHome& home) mutable {
+              *views->add_homes() = std::move(home);
+              answered();
+            },
+            [=](caf::error&) mutable { answered(); });
+    if (from_agents) {
+      self->request(self->state.supervisor, timeout, view_atom_v, id)
+          .then(
+              [=](v1::ClusterSnapshot& snapshot) mutable {
+                *views->add_clusters() = std::move(snapshot);
+                answered();
+              },
+              [=](caf::error&) mutable { answered(); });
+      continue;
+    }
+    self->request(self->state.supervisor, timeout, clusters_atom_v, id)
+        .then(
+            [=](caf::actor& cluster_actor) mutable {
+              self->request(cluster_actor, timeout, view_atom_v)
+                  .then(
+                      [=](v1::ClusterSnapshot& snapshot) mutable {
+                        *views->add_clusters() = std::move(snapshot);
+                        answered();
+                      },
+                      [=](caf::error&) mutable { answered(); });
+            },
+            [=](caf::error&) mutable { answered(); });
+  }
+  return *promise;
+}
+
+caf::behavior hub(Self* self, caf::actor supervisor, std::vector<caf::actor> schedulers,
+                  HubSettings settings) {
+  auto& state = self->state;
+  state.supervisor = std::move(supervisor);
+  state.schedulers = std::move(schedulers);
+  state.tokens = std::move(settings.tokens);
+  state.book.emplace(settings.journal);
+  for (const std::string& problem : state.book->recover()) {
+    spdlog::warn("hub: {}", problem);
+  }
+  const v1::RequestList known = state.book->list();
+  if (known.requests_size() > 0) {
+    size_t lost = 0;
+    for (const auto& request : known.requests()) {
+      lost += request.phase() == v1::RequestStatus::LOST ? 1 : 0;
+    }
+    spdlog::info(
+        "hub: {} requests recovered from {}; {} were still pending when the hub stopped "
+        "and are reported as LOST",
+        known.requests_size(), settings.journal, lost);
+  }
   return {
-      [=](register_atom, const std::string& id, const std::string& token,
+      [=](register_atom, const v1::ClusterRegistration& registration,
           caf::actor agent) -> caf::result<caf::actor> {
-        const auto& tokens = self->state.tokens;
-        if (!tokens.empty()) {
-          const auto expected = tokens.find(id);
-          if (expected == tokens.end() || expected->second != token) {
-            const std::string why = expected == tokens.end()
-                                        ? "no token is configured for cluster \"" + id + "\""
-                                        : "wrong token for cluster \"" + id + "\"";
-            spdlog::warn("hub: registration refused: {}", why);
-            return caf::make_error(caf::sec::invalid_argument, why);
-          }
+        const std::string& id = registration.identity().cluster_id();
+        if (id.empty() || !agent) {
+          return caf::make_error(caf::sec::invalid_argument, "identity.cluster_id: Required value");
+        }
+        if (const auto why = refuse_token(self->state, registration.identity())) {
+          spdlog::warn("hub: registration refused: {}", *why);
+          return caf::make_error(caf::sec::invalid_argument, *why);
         }
         auto promise = self->make_response_promise<caf::actor>();
-        self->request(self->state.supervisor, std::chrono::seconds(5), register_atom_v, id, agent)
+        self->request(self->state.supervisor, std::chrono::seconds(10), register_atom_v, id, agent)
             .then(
                 [=](caf::actor& cluster_actor) mutable {
-                  self->state.clusters.insert(id);
+                  v1::ClusterRegistration known = registration;
+                  known.mutable_identity()->clear_token();
+                  self->state.clusters[id] = known;
+                  for (const caf::actor& scheduler : self->state.schedulers) {
+                    self->send(scheduler, join_atom_v, known);
+                  }
                   spdlog::info("hub: cluster {} joined", id);
                   promise.deliver(cluster_actor);
                 },
@@ -55,31 +196,79 @@ caf::behavior hub(Self* self, caf::actor supervisor, std::map<std::string, std::
                 });
         return promise;
       },
+      [=](shard_atom, const v1::ShardRegistration& shard, caf::actor actor) {
+        return self->delegate(self->state.supervisor, shard_atom_v, shard, std::move(actor));
+      },
       [=](clusters_atom) -> caf::result<v1::ClusterList> {
         // Fan out to every cluster's summary; answer once all replied (or failed).
-        auto promise = std::make_shared<caf::typed_response_promise<v1::ClusterList>>(
-            self->make_response_promise<v1::ClusterList>());
+        auto promise = self->make_response_promise<v1::ClusterList>();
         auto list = std::make_shared<v1::ClusterList>();
+        for (const auto& [id, declared] : self->state.declared) {
+          if (self->state.clusters.count(id) == 0) {
+            list->add_clusters()->set_cluster_id(id);  // no agent yet: nothing known
+          }
+        }
         auto waiting = std::make_shared<size_t>(self->state.clusters.size());
         if (*waiting == 0) {
-          promise->deliver(*list);
-          return *promise;
+          promise.deliver(*list);
+          return promise;
         }
-        const auto answered = [=] {
-          if (--*waiting == 0) {
-            promise->deliver(*list);
-          }
-        };
-        for (const std::string& id : self->state.clusters) {
+        for (const auto& [id, registration] : self->state.clusters) {
           self->request(self->state.supervisor, std::chrono::seconds(2), summary_atom_v, id)
               .then(
-                  [=](v1::ClusterSummary& summary) {
+                  [=](v1::ClusterSummary& summary) mutable {
                     *list->add_clusters() = std::move(summary);
-                    answered();
+                    if (--*waiting == 0) {
+                      promise.deliver(*list);
+                    }
                   },
-                  [=](caf::error&) { answered(); });
+                  [=](caf::error&) mutable {
+                    if (--*waiting == 0) {
+                      promise.deliver(*list);
+                    }
+                  });
         }
-        return *promise;
+        return promise;
+      },
+      [=](nodes_atom, const std::string& id, bool from_agents) -> caf::result<v1::ClusterViews> {
+        std::vector<std::string> ids;
+        if (id.empty()) {
+          for (const auto& [known, registration] : self->state.clusters) {
+            ids.push_back(known);
+          }
+        } else if (self->state.clusters.count(id) > 0) {
+          ids.push_back(id);
+        } else {
+          return caf::make_error(caf::sec::invalid_argument, "no cluster \"" + id + "\"");
+        }
+        return collect_views(self, ids, from_agents);
+      },
+      [=](const v1::ManifestSubmission& submission) {
+        std::vector<RequestBook::ToSchedule> work;
+        std::vector<model::ClusterResourceProfile> profiles;
+        v1::SubmissionReply reply = self->state.book->submit(submission, work, profiles);
+        for (const auto& profile : profiles) {
+          self->state.declared[profile.spec.cluster_id] = declared_registration(profile);
+        }
+        spdlog::info("hub: {}: {} requests accepted, {} profiles, {} problems", submission.source(),
+                     work.size(), profiles.size(), reply.problems_size());
+        for (auto& request : work) {
+          schedule(self, std::move(request));
+        }
+        return reply;
+      },
+      [=](requests_atom) { return self->state.book->list(); },
+      [=](requests_atom, const std::string& id, bool wait) -> caf::result<v1::RequestStatus> {
+        const v1::RequestStatus* status = self->state.book->find(id);
+        if (status == nullptr) {
+          return caf::make_error(caf::sec::invalid_argument, "no request \"" + id + "\"");
+        }
+        if (!wait || status->phase() != v1::RequestStatus::PENDING) {
+          return *status;
+        }
+        auto promise = self->make_response_promise<v1::RequestStatus>();
+        self->state.waiting.emplace(id, promise);
+        return promise;
       },
   };
 }
@@ -87,8 +276,8 @@ caf::behavior hub(Self* self, caf::actor supervisor, std::map<std::string, std::
 }  // namespace
 
 caf::actor spawn_hub(caf::actor_system& system, const caf::actor& supervisor,
-                     const std::map<std::string, std::string>& tokens) {
-  return system.spawn(hub, supervisor, tokens);
+                     const std::vector<caf::actor>& schedulers, const HubSettings& settings) {
+  return system.spawn(hub, supervisor, schedulers, settings);
 }
 
 }  // namespace unisched::runtime

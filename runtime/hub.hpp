@@ -1,22 +1,37 @@
 // The hub: the centre's entry actor, published by `unisched serve`. Agents register their
-// clusters through it; clients read the clusters through it.
+// clusters and shards offer to host ClusterActors through it; clients submit requests and read
+// the clusters, nodes and requests through it.
 //
 // Protocol:
-//   (register_atom, cluster_id, token, agent) -> actor: the cluster's ClusterActor (via the
+//   (register_atom, ClusterRegistration, agent) -> actor: the cluster's ClusterActor (via the
 //                                      supervisor); with tokens configured, the token must be
-//                                      the cluster's, or the registration is refused and logged
-//   (clusters_atom)                    -> ClusterList: a summary of every registered cluster
+//                                      the cluster's, or the registration is refused and logged.
+//                                      The schedulers start placing work there.
+//   (shard_atom, ShardRegistration, shard) -> bool: a shard joins (see actors/supervisor)
+//   (clusters_atom)                    -> ClusterList: every registered cluster's summary, and
+//                                         applied profiles whose agent has not registered yet
+//   (nodes_atom, cluster_id)           -> ClusterViews: the views, summaries and homes of that
+//                                         cluster ("" for every cluster)
+//   ManifestSubmission                 -> SubmissionReply: profiles are recorded as declared;
+//                                         requests are validated, accepted and scheduled
+//   (requests_atom)                    -> RequestList
+//   (requests_atom, id, wait)          -> RequestStatus; with wait, once it is decided
 #pragma once
 
 #include <caf/fwd.hpp>
 
 #include <map>
 #include <string>
+#include <vector>
 
 namespace unisched::runtime {
 
-/// `tokens` maps clusterIDs to their tokens; empty: no token is checked.
+struct HubSettings {
+  std::map<std::string, std::string> tokens;  ///< clusterID -> token; empty: none checked
+  std::string journal;                        ///< request journal file; empty: none
+};
+
 caf::actor spawn_hub(caf::actor_system& system, const caf::actor& supervisor,
-                     const std::map<std::string, std::string>& tokens);
+                     const std::vector<caf::actor>& schedulers, const HubSettings& settings);
 
 }  // namespace unisched::runtime

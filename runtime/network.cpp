@@ -1,11 +1,13 @@
 #include "runtime/network.hpp"
 
+#include <spdlog/spdlog.h>
 #include <caf/actor_system.hpp>
 #include <caf/actor_system_config.hpp>
 #include <caf/io/middleman.hpp>
 #include <caf/openssl/manager.hpp>
 #include <caf/openssl/publish.hpp>
 #include <caf/openssl/remote_actor.hpp>
+#include <caf/send.hpp>
 
 #include <csignal>
 #include <fstream>
@@ -83,6 +85,19 @@ std::optional<caf::actor> connect(caf::actor_system& system, const Endpoint& end
     return std::nullopt;
   }
   return *actor;
+}
+
+void connect_async(caf::actor_system& system, const std::string& endpoint_text,
+                   const TlsFiles& tls) {
+  std::string error;
+  const auto endpoint = parse_endpoint(endpoint_text, error);
+  if (!endpoint) {
+    spdlog::warn("cannot connect to {}: {}", endpoint_text, error);
+    return;
+  }
+  const auto& middleman =
+      tls.enabled() ? system.openssl_manager().actor_handle() : system.middleman().actor_handle();
+  caf::anon_send(middleman, caf::connect_atom_v, endpoint->host, endpoint->port);
 }
 
 namespace {

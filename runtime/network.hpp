@@ -47,6 +47,12 @@ std::optional<uint16_t> publish(caf::actor_system& system, const caf::actor& act
 std::optional<caf::actor> connect(caf::actor_system& system, const Endpoint& endpoint,
                                   const TlsFiles& tls, std::string& error);
 
+/// Opens a connection to the node at `endpoint` (HOST:PORT) in the background. CAF routes
+/// messages over a direct connection when there is one, so this moves traffic to actors of that
+/// node off the indirect path (e.g. through the hub). Failures are only logged: the indirect
+/// path keeps working.
+void connect_async(caf::actor_system& system, const std::string& endpoint, const TlsFiles& tls);
+
 /// Blocks SIGINT and SIGTERM in this thread and every thread started after it; call before the
 /// actor system starts. wait_for_stop_signal() then returns the signal once one arrives.
 void block_stop_signals();

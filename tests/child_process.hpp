@@ -2,6 +2,7 @@
 // stopped (SIGTERM, then SIGKILL) when the test is done with them.
 #pragma once
 
+#include <fcntl.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <boost/test/unit_test.hpp>

@@ -1,104 +1,16 @@
 // The centre and agents as separate processes talking over CAF remote messaging on loopback.
-#include <arpa/inet.h>
-#include <fcntl.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <unistd.h>
-#include <yaml-cpp/yaml.h>
 #include <boost/test/unit_test.hpp>
 
-#include <memory>
-#include <optional>
-
-#include "tests/actor_harness.hpp"
-#include "tests/child_process.hpp"
+#include "tests/hub_process.hpp"
 
 using unisched::testing::ActorHarness;
 using unisched::testing::ChildProcess;
 using unisched::testing::ScratchDirectory;
 
-namespace {
-
-const std::string kBinary = UNISCHED_BINARY;
-const std::string kProfiles = std::string(UNISCHED_SOURCE_DIR) + "/config/profiles/";
-
-/// A loopback port nothing listens on right now.
-uint16_t free_port() {
-  const int probe = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  ::bind(probe, reinterpret_cast<sockaddr*>(&address), sizeof(address));
-  socklen_t length = sizeof(address);
-  ::getsockname(probe, reinterpret_cast<sockaddr*>(&address), &length);
-  ::close(probe);
-  return ntohs(address.sin_port);
-}
-
-/// A hub on a loopback port (a free one unless given).
-struct Hub {
-  ScratchDirectory dir;
-  std::unique_ptr<ChildProcess> process;
-  std::string address;
-
-  explicit Hub(uint16_t port = 0) { start(port); }
-
-  void start(uint16_t port) {
-    process = std::make_unique<ChildProcess>(
-        std::vector<std::string>{kBinary, "serve", "--listen", "127.0.0.1:" + std::to_string(port)},
-        dir.path() + "/hub.log");
-    ActorHarness::wait_until(
-        [&] { return process->output().find("listening on 127.0.0.1:") != std::string::npos; },
-        "the hub listening", std::chrono::seconds(10));
-    const std::string log = process->output();
-    const size_t at = log.find("listening on ") + 13;
-    address = log.substr(at, log.find('\n', at) - at);
-  }
-
-  /// `unisched get clusters -o json`, parsed; an empty node when the call failed.
-  YAML::Node clusters() const {
-    const std::string out = dir.path() + "/get.json";
-    const std::string command =
-        kBinary + " get clusters --hub " + address + " -o json >" + out + " 2>/dev/null";
-    if (std::system(command.c_str()) != 0) {
-      return YAML::Node();
-    }
-    return YAML::Load(unisched::testing::read_file(out))["clusters"];
-  }
-
-  /// The entry of cluster `id`, when the hub lists it.
-  std::optional<YAML::Node> cluster(const std::string& id) const {
-    const YAML::Node list = clusters();
-    if (!list.IsSequence()) {
-      return std::nullopt;
-    }
-    for (const auto& entry : list) {
-      if (entry["id"].as<std::string>() == id) {
-        return entry;
-      }
-    }
-    return std::nullopt;
-  }
-
-  /// Whether the hub lists cluster `id` with this health.
-  bool has_health(const std::string& id, bool healthy) const {
-    const auto entry = cluster(id);
-    return entry && (*entry)["healthy"].as<bool>() == healthy;
-  }
-
-  std::unique_ptr<ChildProcess> agent(const std::string& profile, const std::string& extra = "") {
-    std::vector<std::string> args = {kBinary,           "agent",     "--hub",
-                                     address,           "--profile", kProfiles + profile,
-                                     "--push-interval", "100ms"};
-    if (!extra.empty()) {
-      args.push_back("--cluster");
-      args.push_back(extra);
-    }
-    return std::make_unique<ChildProcess>(args, dir.path() + "/agent-" + profile + extra + ".log");
-  }
-};
-
-}  // namespace
+using unisched::testing::free_port;
+using unisched::testing::Hub;
+using unisched::testing::kBinary;
+using unisched::testing::kProfiles;
 
 BOOST_AUTO_TEST_SUITE(multiprocess)
 
@@ -274,7 +186,17 @@ BOOST_AUTO_TEST_CASE(unreachable_hubs_and_bad_endpoints_are_clear_errors) {
   BOOST_TEST(run("serve --listen 127.0.0.1:99999").second.find("is not a port") !=
              std::string::npos);
   BOOST_TEST(run("get clusters --hub 127.0.0.1:1").first == 1);
-  BOOST_TEST(run("get nodes").second.find("supports: clusters") != std::string::npos);
+  BOOST_TEST(run("get pods").second.find("takes one of: clusters, nodes") != std::string::npos);
+  BOOST_TEST(run("describe node x").first == 2);
+  BOOST_TEST(run("submit --hub 127.0.0.1:1").second.find("-f FILE is required") !=
+             std::string::npos);
+  BOOST_TEST(run("submit -f /nonexistent.yaml").second.find("cannot read /nonexistent.yaml") !=
+             std::string::npos);
+  BOOST_TEST(run("submit -f x.yaml --wait --timeout soon").first == 2);
+  BOOST_TEST(run("shard --listen 127.0.0.1:0").second.find("--hub HOST:PORT is required") !=
+             std::string::npos);
+  BOOST_TEST(run("serve --schedulers 0").second.find("--schedulers must be") != std::string::npos);
+  BOOST_TEST(run("serve --policy fastest").first == 2);
   BOOST_TEST(run("serve --tls-cert x.pem").second.find("go together") != std::string::npos);
   BOOST_TEST(run("get clusters --tls-cert a --tls-key b --tls-ca c").second.find("cannot read") !=
              std::string::npos);

@@ -6,13 +6,13 @@
 #include <caf/scoped_actor.hpp>
 #include <caf/send.hpp>
 
-#include <algorithm>
 #include <chrono>
 #include <cstdio>
 
 #include "actors/agent_actor.hpp"
 #include "adapters/simulated_cluster.hpp"
 #include "messages/caf_types.hpp"
+#include "runtime/hub_link.hpp"
 #include "runtime/manifest_loader.hpp"
 #include "runtime/network.hpp"
 #include "tools/unisched/tls_flags.hpp"
@@ -79,66 +79,43 @@ int run_agent(const ParsedArgs& args) {
   runtime::block_stop_signals();
   caf::actor_system_config config;
   auto system = runtime::make_networked_system(config, tls);
-  const auto hub = runtime::connect(*system, *hub_endpoint, tls, error);
-  if (!hub) {
-    std::fprintf(stderr, "error: cannot reach the hub at %s: %s\n",
-                 hub_endpoint->to_string().c_str(), error.c_str());
-    return 1;
-  }
   const auto epoch =
       static_cast<uint64_t>(std::chrono::system_clock::now().time_since_epoch().count());
+  settings.connect_directly = [&system = *system, tls](const std::string& endpoint) {
+    runtime::connect_async(system, endpoint, tls);
+  };
   const caf::actor agent = actors::spawn_agent_actor(
       *system, std::make_shared<adapters::SimulatedCluster>(*profile, simulation), epoch, settings);
-  caf::scoped_actor self{*system};
-  const auto register_with = [&](const caf::actor& hub_actor, bool quiet) {
-    bool registered = false;
-    self->request(hub_actor, std::chrono::seconds(10), register_atom_v, profile->spec.cluster_id,
-                  args.value("token"), agent)
-        .receive([&](caf::actor&) { registered = true; },
-                 [&](caf::error& refusal) {
-                   if (!quiet) {
-                     std::fprintf(stderr, "error: the hub refused cluster %s: %s\n",
-                                  profile->spec.cluster_id.c_str(),
-                                  system->render(refusal).c_str());
-                   }
-                 });
-    if (registered) {
-      self->monitor(hub_actor);  // down when the connection to the hub is lost
-    }
-    return registered;
-  };
-  if (!register_with(*hub, false)) {
-    caf::anon_send_exit(agent, caf::exit_reason::user_shutdown);
-    return 1;
-  }
-  spdlog::info("agent for cluster {} registered with {}", profile->spec.cluster_id,
-               hub_endpoint->to_string());
-  // Until stopped: when the hub goes away, reconnect with backoff and register again; the centre
-  // resumes from the agent's version if it still has it, and pulls a full snapshot otherwise.
-  auto backoff = std::chrono::milliseconds(200);
-  bool connected = true;
-  while (runtime::poll_stop_signal(connected ? std::chrono::milliseconds(200) : backoff) == 0) {
-    self->receive(
-        [&](caf::down_msg&) {
-          spdlog::warn("lost the hub at {}; reconnecting", hub_endpoint->to_string());
-          connected = false;
-        },
-        caf::after(std::chrono::milliseconds(0)) >> [] {});
-    if (connected) {
-      continue;
-    }
-    std::string ignored;
-    const auto again = runtime::connect(*system, *hub_endpoint, tls, ignored);
-    if (again && register_with(*again, true)) {
-      spdlog::info("reconnected to {}", hub_endpoint->to_string());
-      connected = true;
-      backoff = std::chrono::milliseconds(200);
-    } else {
-      backoff = std::min(backoff * 2, std::chrono::milliseconds(5000));
-    }
-  }
+  v1::ClusterRegistration registration;
+  registration.mutable_identity()->set_cluster_id(profile->spec.cluster_id);
+  registration.mutable_identity()->set_token(args.value("token"));
+  registration.set_region(profile->spec.topology.region);
+  registration.set_zone(profile->spec.topology.zone);
+  registration.set_machine_type(
+      std::string(model::spelling(model::kMachineTypes, profile->spec.machine_type)));
+  // Until stopped: when the hub goes away, reconnect and register again; the centre resumes
+  // from the agent's version if it still has it, and pulls a full snapshot otherwise.
+  const int status =
+      runtime::stay_joined(*system, *hub_endpoint, tls, [&](const caf::actor& hub, bool first) {
+        caf::scoped_actor self{*system};
+        bool registered = false;
+        self->request(hub, std::chrono::seconds(15), register_atom_v, registration, agent)
+            .receive([&](caf::actor&) { registered = true; },
+                     [&](caf::error& refusal) {
+                       if (first) {
+                         std::fprintf(stderr, "error: the hub refused cluster %s: %s\n",
+                                      profile->spec.cluster_id.c_str(),
+                                      system->render(refusal).c_str());
+                       }
+                     });
+        if (registered && first) {
+          spdlog::info("agent for cluster {} registered with {}", profile->spec.cluster_id,
+                       hub_endpoint->to_string());
+        }
+        return registered;
+      });
   caf::anon_send_exit(agent, caf::exit_reason::user_shutdown);
-  return 0;
+  return status;
 }
 
 }  // namespace

@@ -1,20 +1,19 @@
-// unisched get: read what a running hub knows.
-#include <caf/actor_system.hpp>
-#include <caf/actor_system_config.hpp>
-#include <caf/io/middleman.hpp>
+// unisched get: read what a running hub knows, as kubectl-like tables or JSON.
 #include <caf/scoped_actor.hpp>
 
+#include <algorithm>
 #include <cstdio>
 
 #include "messages/caf_types.hpp"
-#include "runtime/network.hpp"
-#include "tools/unisched/tls_flags.hpp"
+#include "tools/unisched/hub_client.hpp"
 #include "tools/unisched/verbs.hpp"
 
 namespace unisched::cli {
 namespace {
 
 using namespace unisched::atoms;
+
+const char* const kResources = "clusters, nodes, requests or decisions";
 
 void print_clusters(const v1::ClusterList& list, bool json) {
   if (json) {
@@ -43,9 +42,86 @@ void print_clusters(const v1::ClusterList& list, bool json) {
   }
 }
 
+std::string gib(int64_t bytes) {
+  char text[32];
+  std::snprintf(text, sizeof(text), "%.1fGi", static_cast<double>(bytes) / (1 << 30));
+  return text;
+}
+
+void print_nodes(const v1::ClusterViews& views, bool json) {
+  if (json) {
+    std::printf("%s\n", to_json(views).c_str());
+    return;
+  }
+  std::printf("%-22s %-24s %15s %19s %9s %5s\n", "CLUSTER", "NODE", "CPU(used/cap)",
+              "MEMORY(used/cap)", "GPUS-FREE", "PODS");
+  for (const auto& cluster : views.clusters()) {
+    for (const auto& node : cluster.nodes()) {
+      int free_devices = 0;
+      for (const auto& device : node.accelerators()) {
+        free_devices += device.allocated_milli() == 0 ? 1 : 0;
+      }
+      const std::string cpu = std::to_string(node.allocated_cpu_milli()) + "m/" +
+                              std::to_string(node.allocatable_cpu_milli()) + "m";
+      const std::string memory =
+          gib(node.allocated_memory_bytes()) + "/" + gib(node.allocatable_memory_bytes());
+      const std::string gpus =
+          std::to_string(free_devices) + "/" + std::to_string(node.accelerators_size());
+      std::printf("%-22s %-24s %15s %19s %9s %5d\n", cluster.cluster_id().c_str(),
+                  node.name().c_str(), cpu.c_str(), memory.c_str(), gpus.c_str(), node.pod_count());
+    }
+  }
+}
+
+void print_requests(const v1::RequestList& list, bool json, bool decisions) {
+  if (json) {
+    if (!decisions) {
+      std::printf("%s\n", to_json(list).c_str());
+      return;
+    }
+    std::printf("{\"decisions\": [");
+    bool first = true;
+    for (const auto& request : list.requests()) {
+      if (request.has_decision()) {
+        std::printf("%s%s", first ? "" : ", ", to_json(request.decision()).c_str());
+        first = false;
+      }
+    }
+    std::printf("]}\n");
+    return;
+  }
+  if (!decisions) {
+    std::printf("%-28s %-17s %9s %10s %s\n", "REQUEST", "PHASE", "REPLICAS", "RECOVERED", "DETAIL");
+    for (const auto& request : list.requests()) {
+      std::string detail = request.detail();
+      if (detail.empty() && request.decision().reasons_size() > 0) {
+        detail = request.decision().reasons(0);
+      }
+      std::printf("%-28s %-17s %9d %10s %s\n", request.request_id().c_str(),
+                  v1::RequestStatus::Phase_Name(request.phase()).c_str(),
+                  request.decision().replicas_size(), request.recovered() ? "yes" : "no",
+                  detail.c_str());
+    }
+    return;
+  }
+  std::printf("%-28s %-24s %-22s %-24s %8s %11s\n", "REQUEST", "PLACEMENT", "CLUSTER", "NODE",
+              "ATTEMPTS", "LATENCY(ms)");
+  for (const auto& request : list.requests()) {
+    const auto& decision = request.decision();
+    for (const auto& replica : decision.replicas()) {
+      std::printf("%-28s %-24s %-22s %-24s %8u %11.2f\n", request.request_id().c_str(),
+                  replica.placement_id().c_str(), replica.cluster().c_str(), replica.node().c_str(),
+                  decision.attempts(), static_cast<double>(decision.latency_us()) / 1000.0);
+    }
+  }
+}
+
 int run_get(const ParsedArgs& args) {
-  if (args.positional().size() != 1 || args.positional().front() != "clusters") {
-    std::fprintf(stderr, "error: unisched get supports: clusters\n");
+  const std::vector<std::string>& what = args.positional();
+  const std::string resource = what.empty() ? "" : what.front();
+  if (what.size() != 1 || (resource != "clusters" && resource != "nodes" &&
+                           resource != "requests" && resource != "decisions")) {
+    std::fprintf(stderr, "error: unisched get takes one of: %s\n", kResources);
     return 2;
   }
   const std::string output = args.value("output", "table");
@@ -53,36 +129,47 @@ int run_get(const ParsedArgs& args) {
     std::fprintf(stderr, "error: --output must be table or json\n");
     return 2;
   }
-  std::string error;
-  const auto endpoint = runtime::parse_endpoint(args.value("hub", "127.0.0.1:4242"), error);
-  if (!endpoint) {
-    std::fprintf(stderr, "error: --hub: %s\n", error.c_str());
+  const bool json = output == "json";
+  if (const std::string from = args.value("from", "hub"); from != "hub" && from != "agent") {
+    std::fprintf(stderr, "error: --from must be hub or agent\n");
     return 2;
   }
-  const runtime::TlsFiles tls = tls_files(args);
-  if (const std::string problem = tls.problem(); !problem.empty()) {
-    std::fprintf(stderr, "error: %s\n", problem.c_str());
-    return 2;
-  }
-  caf::actor_system_config config;
-  auto system = runtime::make_networked_system(config, tls);
-  const auto hub = runtime::connect(*system, *endpoint, tls, error);
-  if (!hub) {
-    std::fprintf(stderr, "error: cannot reach the hub at %s: %s\n", endpoint->to_string().c_str(),
-                 error.c_str());
+  const auto connection = connect_to_hub(args);
+  if (!connection) {
     return 1;
   }
   int status = 1;
-  caf::scoped_actor self{*system};
-  self->request(*hub, std::chrono::seconds(5), clusters_atom_v)
-      .receive(
-          [&](v1::ClusterList& list) {
-            print_clusters(list, output == "json");
-            status = 0;
-          },
-          [&](caf::error& failure) {
-            std::fprintf(stderr, "error: %s\n", system->render(failure).c_str());
-          });
+  caf::scoped_actor self{*connection->system};
+  const auto fail = [&](caf::error& failure) {
+    std::fprintf(stderr, "error: %s\n", connection->system->render(failure).c_str());
+  };
+  const auto timeout = std::chrono::seconds(10);
+  if (resource == "clusters") {
+    self->request(connection->hub, timeout, clusters_atom_v)
+        .receive(
+            [&](v1::ClusterList& list) {
+              print_clusters(list, json);
+              status = 0;
+            },
+            fail);
+  } else if (resource == "nodes") {
+    self->request(connection->hub, timeout, nodes_atom_v, args.value("cluster"),
+                  args.value("from", "hub") == "agent")
+        .receive(
+            [&](v1::ClusterViews& views) {
+              print_nodes(views, json);
+              status = 0;
+            },
+            fail);
+  } else {
+    self->request(connection->hub, timeout, requests_atom_v)
+        .receive(
+            [&](v1::RequestList& list) {
+              print_requests(list, json, resource == "decisions");
+              status = 0;
+            },
+            fail);
+  }
   return status;
 }
 
@@ -91,15 +178,21 @@ int run_get(const ParsedArgs& args) {
 Verb get_verb() {
   return Verb{
       "get",
-      "Show what a running hub knows (clusters)",
-      "unisched get clusters [--hub HOST:PORT] [-o table|json]",
-      "",
+      "Show what a running hub knows (clusters, nodes, requests, decisions)",
+      "unisched get clusters|nodes|requests|decisions [--cluster ID] [-o table|json]",
+      "clusters: each cluster's version, node count, health and resyncs.\n"
+      "nodes: every node of every cluster (or of --cluster ID) as the hub's view holds it.\n"
+      "requests: every submitted request and its phase (PENDING, PLACED, PARTIALLY_PLACED,\n"
+      "UNSCHEDULABLE, or LOST when the hub stopped before deciding it).\n"
+      "decisions: every placement of every decided request.",
       [] {
         std::vector<Flag> flags = {
-            {"hub", '\0', "HOST:PORT", false, "the hub (default 127.0.0.1:4242)"},
             {"output", 'o', "FORMAT", false, "table (default) or json"},
+            {"cluster", '\0', "ID", false, "nodes of this cluster only"},
+            {"from", '\0', "SOURCE", false,
+             "nodes: hub (default; the centre's view) or agent (what each agent holds)"},
         };
-        for (Flag& flag : tls_flags()) {
+        for (Flag& flag : hub_client_flags()) {
           flags.push_back(std::move(flag));
         }
         return flags;

@@ -11,7 +11,9 @@
 #include <fstream>
 #include <sstream>
 
+#include "actors/scheduler_actor.hpp"
 #include "actors/supervisor.hpp"
+#include "policy/framework.hpp"
 #include "runtime/cluster_tokens.hpp"
 #include "runtime/hub.hpp"
 #include "runtime/network.hpp"
@@ -55,25 +57,50 @@ int run_serve(const ParsedArgs& args) {
       return 1;
     }
   }
+  const std::string policy_name = args.value("policy", "balanced");
+  std::string policy_error;
+  const auto policy = policy::Registry::builtin().preset(policy_name, policy_error);
+  if (!policy) {
+    std::fprintf(stderr, "error: --policy: %s\n", policy_error.c_str());
+    return 2;
+  }
+  const std::string scheduler_count = args.value("schedulers", "2");
+  if (scheduler_count.empty() || scheduler_count.size() > 2 ||
+      scheduler_count.find_first_not_of("0123456789") != std::string::npos ||
+      std::stoi(scheduler_count) < 1) {
+    std::fprintf(stderr, "error: --schedulers must be a number from 1 to 99\n");
+    return 2;
+  }
   runtime::block_stop_signals();
   caf::actor_system_config config;
   auto system = runtime::make_networked_system(config, tls);
   const caf::actor supervisor = actors::spawn_supervisor(*system, actors::SupervisorSettings{});
-  const caf::actor hub = runtime::spawn_hub(*system, supervisor, tokens.by_cluster);
+  std::vector<caf::actor> schedulers;
+  for (int i = 0; i < std::stoi(scheduler_count); ++i) {
+    schedulers.push_back(actors::spawn_scheduler_actor(*system, supervisor, {}, *policy,
+                                                       actors::SchedulerSettings{}));
+  }
+  const caf::actor hub = runtime::spawn_hub(*system, supervisor, schedulers,
+                                            {tokens.by_cluster, args.value("journal")});
+  const auto stop_all = [&] {
+    caf::anon_send_exit(hub, caf::exit_reason::user_shutdown);
+    for (const caf::actor& scheduler : schedulers) {
+      caf::anon_send_exit(scheduler, caf::exit_reason::user_shutdown);
+    }
+    caf::anon_send_exit(supervisor, caf::exit_reason::user_shutdown);
+  };
   const auto port = runtime::publish(*system, hub, *endpoint, tls, error);
   if (!port) {
     std::fprintf(stderr, "error: cannot listen on %s: %s\n", endpoint->to_string().c_str(),
                  error.c_str());
-    caf::anon_send_exit(hub, caf::exit_reason::user_shutdown);
-    caf::anon_send_exit(supervisor, caf::exit_reason::user_shutdown);
+    stop_all();
     return 1;
   }
   std::printf("listening on %s:%u\n", endpoint->host.c_str(), static_cast<unsigned>(*port));
   std::fflush(stdout);
   const int signal = runtime::wait_for_stop_signal();
   spdlog::info("stopping on signal {}", signal);
-  caf::anon_send_exit(hub, caf::exit_reason::user_shutdown);
-  caf::anon_send_exit(supervisor, caf::exit_reason::user_shutdown);
+  stop_all();
   return 0;
 }
 
@@ -84,20 +111,25 @@ Verb serve_verb() {
       "serve",
       "Run the centre and publish it for agents and clients",
       "unisched serve [--listen HOST:PORT]",
-      "Runs the supervisor and one ClusterActor per registered cluster, and publishes the hub\n"
-      "at HOST:PORT (CAF remote messaging over TCP) until SIGINT or SIGTERM. Port 0 picks a\n"
-      "free port; the port in use is printed as \"listening on HOST:PORT\".\n"
+      "Runs the supervisor, the schedulers and one ClusterActor per registered cluster (on\n"
+      "this host, or on shards that joined), and publishes the hub at HOST:PORT (CAF remote\n"
+      "messaging over TCP) until SIGINT or SIGTERM. Port 0 picks a free port; the port in use\n"
+      "is printed as \"listening on HOST:PORT\". With --journal, submitted requests and their\n"
+      "decisions survive a restart; requests still pending at a crash are reported as LOST.\n"
       "\n"
       "Example (three terminals):\n"
       "  unisched serve --listen 127.0.0.1:4242\n"
       "  unisched agent --hub 127.0.0.1:4242 --profile config/profiles/t4-vm-useast.yaml\n"
-      "  unisched get clusters --hub 127.0.0.1:4242",
+      "  unisched submit -f config/requests/examples.yaml --hub 127.0.0.1:4242 --wait",
       [] {
         std::vector<Flag> flags = {
             {"listen", '\0', "HOST:PORT", false,
              "where to publish the hub (default 127.0.0.1:4242)"},
             {"cluster-tokens", '\0', "FILE", false,
-             "\"clusterID token\" lines: agents must present their cluster's token"}};
+             "\"clusterID token\" lines: agents must present their cluster's token"},
+            {"schedulers", '\0', "N", false, "SchedulerActors racing on the clusters (default 2)"},
+            {"policy", '\0', "NAME", false, "spread, binpack or balanced (default balanced)"},
+            {"journal", '\0', "FILE", false, "keep submitted requests and decisions in FILE"}};
         for (Flag& flag : tls_flags()) {
           flags.push_back(std::move(flag));
         }

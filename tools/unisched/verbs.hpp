@@ -9,6 +9,10 @@ Verb agent_verb();
 Verb get_verb();
 Verb run_verb();
 Verb serve_verb();
+Verb shard_verb();
+Verb apply_verb();
+Verb submit_verb();
+Verb describe_verb();
 Verb validate_verb();
 Verb version_verb();
 

@@ -1,0 +1,60 @@
+#include "actors/shard_actor.hpp"
+
+#include <spdlog/spdlog.h>
+#include <caf/actor_system.hpp>
+#include <caf/event_based_actor.hpp>
+#include <caf/stateful_actor.hpp>
+
+#include <algorithm>
+#include <vector>
+
+#include "messages/caf_types.hpp"
+
+namespace unisched::actors {
+namespace {
+
+using namespace unisched::atoms;
+
+struct ShardData {
+  std::vector<caf::actor> hosted;
+  static inline const char* name = "shard";
+};
+
+using Self = caf::stateful_actor<ShardData>;
+
+caf::behavior shard(Self* self, ClusterActorSettings settings) {
+  // The hosted ClusterActors stop with their supervisor, but a shard that is told to stop takes
+  // them down itself: its process cannot end while they live.
+  self->set_exit_handler([=](caf::exit_msg& exit) {
+    for (const caf::actor& hosted : self->state.hosted) {
+      self->send_exit(hosted, exit.reason);
+    }
+    self->quit(exit.reason);
+  });
+  return {
+      [=](spawn_atom, const std::string& cluster_id, const caf::actor& agent,
+          const caf::actor& owner) -> caf::result<caf::actor> {
+        if (cluster_id.empty() || !agent || !owner) {
+          return caf::make_error(caf::sec::invalid_argument,
+                                 "a ClusterActor needs a cluster id, an agent and an owner");
+        }
+        spdlog::info("shard: hosting the ClusterActor of cluster {}", cluster_id);
+        auto& hosted = self->state.hosted;
+        hosted.erase(std::remove_if(hosted.begin(), hosted.end(),
+                                    [](const caf::actor& actor) {
+                                      return actor->getf(caf::abstract_actor::is_terminated_flag);
+                                    }),
+                     hosted.end());
+        hosted.push_back(spawn_cluster_actor(self->system(), cluster_id, agent, owner, settings));
+        return hosted.back();
+      },
+  };
+}
+
+}  // namespace
+
+caf::actor spawn_shard_actor(caf::actor_system& system, const ClusterActorSettings& settings) {
+  return system.spawn(shard, settings);
+}
+
+}  // namespace unisched::actors

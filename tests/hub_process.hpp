@@ -1,0 +1,134 @@
+// A hub (`unisched serve`) as a child process on loopback, and what tests do with it: start
+// agents and shards beside it, run client verbs against it, read its views.
+#pragma once
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <yaml-cpp/yaml.h>
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "tests/actor_harness.hpp"
+#include "tests/child_process.hpp"
+
+namespace unisched::testing {
+
+inline const std::string kBinary = UNISCHED_BINARY;
+inline const std::string kProfiles = std::string(UNISCHED_SOURCE_DIR) + "/config/profiles/";
+
+/// A loopback port nothing listens on right now.
+inline uint16_t free_port() {
+  const int probe = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ::bind(probe, reinterpret_cast<sockaddr*>(&address), sizeof(address));
+  socklen_t length = sizeof(address);
+  ::getsockname(probe, reinterpret_cast<sockaddr*>(&address), &length);
+  ::close(probe);
+  return ntohs(address.sin_port);
+}
+
+/// The HOST:PORT a child printed as "listening on HOST:PORT", once it has.
+inline std::string wait_for_listening(const ChildProcess& process, const std::string& what) {
+  ActorHarness::wait_until(
+      [&] { return process.output().find("listening on 127.0.0.1:") != std::string::npos; },
+      what + " listening", std::chrono::seconds(10));
+  const std::string log = process.output();
+  const size_t at = log.find("listening on ") + 13;
+  return log.substr(at, log.find('\n', at) - at);
+}
+
+/// A hub on a loopback port (a free one unless given).
+struct Hub {
+  ScratchDirectory dir;
+  std::unique_ptr<ChildProcess> process;
+  std::string address;
+  std::vector<std::string> serve_flags;
+
+  explicit Hub(uint16_t port = 0, std::vector<std::string> flags = {})
+      : serve_flags(std::move(flags)) {
+    start(port);
+  }
+
+  void start(uint16_t port) {
+    std::vector<std::string> args = {kBinary, "serve", "--listen",
+                                     "127.0.0.1:" + std::to_string(port)};
+    args.insert(args.end(), serve_flags.begin(), serve_flags.end());
+    process = std::make_unique<ChildProcess>(args, dir.path() + "/hub.log");
+    address = wait_for_listening(*process, "the hub");
+  }
+
+  /// Runs `unisched ARGS --hub ADDRESS`; its exit status and its output (stdout then stderr).
+  std::pair<int, std::string> client(const std::string& args) const {
+    const std::string out = dir.path() + "/client.out";
+    const std::string err = dir.path() + "/client.err";
+    const int status = std::system(
+        (kBinary + " " + args + " --hub " + address + " >" + out + " 2>" + err).c_str());
+    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, read_file(out) + read_file(err)};
+  }
+
+  /// `unisched get WHAT -o json`, parsed; an empty node when the call failed.
+  YAML::Node get(const std::string& what) const {
+    const auto [status, output] = client("get " + what + " -o json");
+    if (status != 0) {
+      return YAML::Node();
+    }
+    try {
+      return YAML::Load(output);
+    } catch (const YAML::Exception&) {
+      return YAML::Node();
+    }
+  }
+
+  YAML::Node clusters() const { return get("clusters")["clusters"]; }
+
+  /// The entry of cluster `id`, when the hub lists it.
+  std::optional<YAML::Node> cluster(const std::string& id) const {
+    const YAML::Node list = clusters();
+    if (!list.IsSequence()) {
+      return std::nullopt;
+    }
+    for (const auto& entry : list) {
+      if (entry["id"].as<std::string>() == id) {
+        return entry;
+      }
+    }
+    return std::nullopt;
+  }
+
+  /// Whether the hub lists cluster `id` with this health.
+  bool has_health(const std::string& id, bool healthy) const {
+    const auto entry = cluster(id);
+    return entry && (*entry)["healthy"].as<bool>() == healthy;
+  }
+
+  std::unique_ptr<ChildProcess> agent(const std::string& profile, const std::string& extra = "",
+                                      const std::string& push_interval = "100ms") {
+    std::vector<std::string> args = {kBinary,           "agent",      "--hub",
+                                     address,           "--profile",  kProfiles + profile,
+                                     "--push-interval", push_interval};
+    if (!extra.empty()) {
+      args.push_back("--cluster");
+      args.push_back(extra);
+    }
+    return std::make_unique<ChildProcess>(args, dir.path() + "/agent-" + profile + extra + ".log");
+  }
+
+  std::unique_ptr<ChildProcess> shard(const std::string& id) {
+    auto process = std::make_unique<ChildProcess>(
+        std::vector<std::string>{kBinary, "shard", "--hub", address, "--id", id},
+        dir.path() + "/shard-" + id + ".log");
+    wait_for_listening(*process, "shard " + id);
+    return process;
+  }
+};
+
+}  // namespace unisched::testing

@@ -1,0 +1,172 @@
+// The hub's book of submitted requests: validation at the entry point, names, decisions, and
+// the journal that carries them over a restart.
+#include <boost/test/unit_test.hpp>
+
+#include <fstream>
+
+#include "runtime/request_book.hpp"
+#include "tests/test_files.hpp"
+
+using unisched::runtime::RequestBook;
+using unisched::testing::ScratchDirectory;
+namespace v1 = unisched::v1;
+
+namespace {
+
+std::string request_yaml(const std::string& name, const std::string& cpu = "2") {
+  return "apiVersion: scheduling.cluster.io/v1\nkind: SchedulingRequest\nmetadata:\n  name: " +
+         name + "\nspec:\n  replicas: 1\n  resources:\n    cpu: \"" + cpu + "\"\n    memory: 1Gi\n";
+}
+
+v1::ManifestSubmission submission(const std::string& text, bool apply = false) {
+  v1::ManifestSubmission out;
+  out.set_source("requests.yaml");
+  out.set_manifest(text);
+  out.set_apply(apply);
+  return out;
+}
+
+v1::SubmissionReply submit(RequestBook& book, const std::string& text, bool apply = false,
+                           size_t* scheduled = nullptr) {
+  std::vector<RequestBook::ToSchedule> work;
+  std::vector<unisched::model::ClusterResourceProfile> profiles;
+  v1::SubmissionReply reply = book.submit(submission(text, apply), work, profiles);
+  if (scheduled != nullptr) {
+    *scheduled = work.size();
+  }
+  return reply;
+}
+
+v1::SchedulingDecision placed(const std::string& id) {
+  v1::SchedulingDecision decision;
+  decision.set_request_id(id);
+  decision.set_status(v1::SchedulingDecision::PLACED);
+  auto* replica = decision.add_replicas();
+  replica->set_placement_id(id + "/0");
+  replica->set_cluster("c1");
+  replica->set_node("n1");
+  return decision;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(request_book)
+
+BOOST_AUTO_TEST_CASE(a_bad_document_is_reported_with_file_line_and_field_and_the_rest_accepted) {
+  RequestBook book;
+  size_t scheduled = 0;
+  const auto reply =
+      submit(book, request_yaml("good") + "---\n" + request_yaml("bad", "-3"), false, &scheduled);
+  BOOST_TEST(scheduled == 1u);
+  BOOST_REQUIRE_EQUAL(reply.accepted_size(), 1);
+  BOOST_TEST(reply.accepted(0).request_id() == "good");
+  BOOST_TEST(reply.accepted(0).phase() == v1::RequestStatus::PENDING);
+  BOOST_REQUIRE_EQUAL(reply.problems_size(), 1);
+  const std::string problem = reply.problems(0);
+  BOOST_TEST(problem.find("requests.yaml:") == 0u, problem);
+  BOOST_TEST(problem.find("SchedulingRequest/bad") != std::string::npos, problem);
+  BOOST_TEST(problem.find("spec.resources.cpu") != std::string::npos, problem);
+}
+
+BOOST_AUTO_TEST_CASE(text_that_is_not_yaml_is_a_problem_not_a_crash) {
+  RequestBook book;
+  for (const std::string& text :
+       {std::string("{{{"), std::string("\x01\x02\xff"), std::string("kind: [")}) {
+    const auto reply = submit(book, text);
+    BOOST_TEST(reply.accepted_size() == 0);
+    BOOST_TEST(reply.problems_size() >= 1);
+  }
+  BOOST_TEST(book.list().requests_size() == 0);
+}
+
+BOOST_AUTO_TEST_CASE(names_are_unique_and_apply_of_the_same_spec_is_unchanged) {
+  RequestBook book;
+  submit(book, request_yaml("train"));
+  size_t scheduled = 1;
+  auto again = submit(book, request_yaml("train"), false, &scheduled);
+  BOOST_TEST(scheduled == 0u);
+  BOOST_REQUIRE_EQUAL(again.problems_size(), 1);
+  BOOST_TEST(again.problems(0).find("already accepted") != std::string::npos, again.problems(0));
+
+  auto applied = submit(book, request_yaml("train"), true, &scheduled);
+  BOOST_TEST(scheduled == 0u);
+  BOOST_TEST(applied.problems_size() == 0);
+  BOOST_TEST(applied.accepted_size() == 1);
+
+  auto changed = submit(book, request_yaml("train", "4"), true, &scheduled);
+  BOOST_TEST(scheduled == 0u);
+  BOOST_TEST(changed.problems_size() == 1);
+}
+
+BOOST_AUTO_TEST_CASE(profiles_are_returned_to_the_caller_not_scheduled) {
+  RequestBook book;
+  std::vector<RequestBook::ToSchedule> work;
+  std::vector<unisched::model::ClusterResourceProfile> profiles;
+  const std::string profile = unisched::testing::read_file(std::string(UNISCHED_SOURCE_DIR) +
+                                                           "/config/profiles/t4-vm-useast.yaml");
+  const auto reply = book.submit(submission(profile, true), work, profiles);
+  BOOST_TEST(reply.profiles() == 1u);
+  BOOST_REQUIRE_EQUAL(profiles.size(), 1u);
+  BOOST_TEST(profiles.front().spec.cluster_id == "t4-useast");
+  BOOST_TEST(work.empty());
+}
+
+BOOST_AUTO_TEST_CASE(decisions_update_the_phase_and_unknown_ones_are_refused) {
+  RequestBook book;
+  submit(book, request_yaml("serve"));
+  BOOST_TEST(book.decide(placed("serve")));
+  BOOST_TEST(book.find("serve")->phase() == v1::RequestStatus::PLACED);
+  BOOST_TEST(book.find("serve")->decision().replicas_size() == 1);
+  BOOST_TEST(!book.decide(placed("never-submitted")));
+}
+
+BOOST_AUTO_TEST_CASE(the_journal_recovers_decisions_and_reports_pending_requests_as_lost) {
+  ScratchDirectory dir;
+  const std::string journal = dir.path() + "/requests.journal";
+  {
+    RequestBook book(journal);
+    BOOST_TEST(book.recover().empty());  // no journal yet: nothing to recover
+    submit(book, request_yaml("decided") + "---\n" + request_yaml("pending"));
+    BOOST_TEST(book.decide(placed("decided")));
+  }
+  RequestBook restarted(journal);
+  BOOST_TEST(restarted.recover().empty());
+  const auto* decided = restarted.find("decided");
+  const auto* pending = restarted.find("pending");
+  BOOST_REQUIRE(decided != nullptr);
+  BOOST_REQUIRE(pending != nullptr);
+  BOOST_TEST(decided->phase() == v1::RequestStatus::PLACED);
+  BOOST_TEST(decided->recovered());
+  BOOST_TEST(decided->decision().replicas_size() == 1);
+  BOOST_TEST(pending->phase() == v1::RequestStatus::LOST);
+  BOOST_TEST(pending->detail().find("before a decision") != std::string::npos);
+  // The names stay taken: a lost request is not scheduled twice under its old name.
+  size_t scheduled = 1;
+  submit(restarted, request_yaml("pending"), false, &scheduled);
+  BOOST_TEST(scheduled == 0u);
+  // And LOST is durable: a second restart reads the same.
+  RequestBook again(journal);
+  again.recover();
+  BOOST_TEST(again.find("pending")->phase() == v1::RequestStatus::LOST);
+  BOOST_TEST(again.list().requests_size() == 2);
+}
+
+BOOST_AUTO_TEST_CASE(a_torn_journal_keeps_what_came_before_the_tear) {
+  ScratchDirectory dir;
+  const std::string journal = dir.path() + "/requests.journal";
+  {
+    RequestBook book(journal);
+    book.recover();
+    submit(book, request_yaml("first"));
+    BOOST_TEST(book.decide(placed("first")));
+  }
+  std::ofstream(journal, std::ios::binary | std::ios::app) << "\x7f\x01garbage";  // torn write
+  RequestBook restarted(journal);
+  const auto problems = restarted.recover();
+  BOOST_REQUIRE_EQUAL(problems.size(), 1u);
+  BOOST_TEST(problems.front().find("torn or corrupt") != std::string::npos, problems.front());
+  BOOST_REQUIRE(restarted.find("first") != nullptr);
+  BOOST_TEST(restarted.find("first")->phase() == v1::RequestStatus::PLACED);
+}
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,0 +1,283 @@
+// The whole deployment as separate processes on loopback: a hub, two shards, several agents and
+// a client. Agents and shards are killed with SIGKILL; the views must converge to their agents'
+// state, nothing may be over-committed, and requests must keep being placed.
+#include <boost/test/unit_test.hpp>
+
+#include <map>
+#include <set>
+
+#include "tests/hub_process.hpp"
+
+using unisched::testing::ActorHarness;
+using unisched::testing::ChildProcess;
+using unisched::testing::free_port;
+using unisched::testing::Hub;
+
+namespace {
+
+const std::string kRequests = std::string(UNISCHED_SOURCE_DIR) + "/config/requests/examples.yaml";
+
+/// clusterId -> shardId ("" for the hub), from `get nodes -o json`.
+std::map<std::string, std::string> homes(const Hub& hub) {
+  std::map<std::string, std::string> out;
+  const YAML::Node views = hub.get("nodes");
+  for (const auto& home : views["homes"]) {
+    out[home["clusterId"].as<std::string>()] =
+        home["shardId"] ? home["shardId"].as<std::string>() : "";
+  }
+  return out;
+}
+
+int64_t number(const YAML::Node& node) {
+  return node ? node.as<int64_t>() : 0;
+}
+
+/// Nodes whose allocations exceed what they have, and devices above 1000 milli: must be none.
+std::vector<std::string> overcommits(const YAML::Node& views) {
+  std::vector<std::string> found;
+  for (const auto& cluster : views["clusters"]) {
+    for (const auto& node : cluster["nodes"]) {
+      const std::string name = node["name"].as<std::string>();
+      if (number(node["allocatedCpuMilli"]) > number(node["allocatableCpuMilli"]) ||
+          number(node["allocatedMemoryBytes"]) > number(node["allocatableMemoryBytes"])) {
+        found.push_back(name);
+      }
+      for (const auto& device : node["accelerators"]) {
+        if (number(device["allocatedMilli"]) > 1000) {
+          found.push_back(name + " device");
+        }
+      }
+    }
+  }
+  return found;
+}
+
+/// A node's JSON as text with map keys sorted (protobuf prints map fields in no fixed order).
+std::string canonical(const YAML::Node& node) {
+  if (node.IsMap()) {
+    std::map<std::string, std::string> fields;
+    for (const auto& field : node) {
+      fields[field.first.as<std::string>()] = canonical(field.second);
+    }
+    std::string text = "{";
+    for (const auto& [key, value] : fields) {
+      text += key + ":" + value + ",";
+    }
+    return text + "}";
+  }
+  if (node.IsSequence()) {
+    std::string text = "[";
+    for (const auto& item : node) {
+      text += canonical(item) + ",";
+    }
+    return text + "]";
+  }
+  return node.IsScalar() ? node.Scalar() : "~";
+}
+
+/// The nodes of one cluster as canonical text keyed by name, and the position they are at.
+struct ClusterState {
+  std::string epoch;
+  std::string version;
+  std::map<std::string, std::string> nodes;
+};
+
+ClusterState state_of(const YAML::Node& views, bool agent_position) {
+  ClusterState state;
+  for (const auto& cluster : views["clusters"]) {
+    state.epoch = cluster["epoch"] ? cluster["epoch"].as<std::string>() : "0";
+    const char* version = agent_position ? "agentVersion" : "version";
+    state.version = cluster[version] ? cluster[version].as<std::string>() : "0";
+    for (const auto& node : cluster["nodes"]) {
+      state.nodes[node["name"].as<std::string>()] = canonical(node);
+    }
+  }
+  return state;
+}
+
+/// True when the hub's view of `cluster` equals its agent's own state at the same position.
+/// The two are read one after the other, so a push between them makes this false once; the
+/// caller asks again.
+bool matches_agent(const Hub& hub, const std::string& cluster) {
+  const ClusterState agent = state_of(hub.get("nodes --from agent --cluster " + cluster), false);
+  const ClusterState view = state_of(hub.get("nodes --cluster " + cluster), true);
+  return !agent.nodes.empty() && agent.epoch == view.epoch && agent.version == view.version &&
+         agent.nodes == view.nodes;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(sharded_hub)
+
+BOOST_AUTO_TEST_CASE(views_converge_and_placement_goes_on_after_an_agent_and_a_shard_die) {
+  Hub hub;
+  auto s1 = hub.shard("s1");
+  auto s2 = hub.shard("s2");
+  std::map<std::string, std::unique_ptr<ChildProcess>> agents;
+  // Pushing every second leaves time to read a view and its agent's state at one version.
+  agents["t4-useast"] = hub.agent("t4-vm-useast.yaml", "", "1s");
+  agents["a100-uswest"] = hub.agent("a100-nvlink-uswest.yaml", "", "1s");
+  agents["h100-euwest"] = hub.agent("h100-euwest.yaml", "", "1s");
+  agents["cpu-apsouth"] = hub.agent("cpu-baremetal-apsouth.yaml", "", "1s");
+  agents["t4-useast-2"] = hub.agent("t4-vm-useast.yaml", "t4-useast-2", "1s");
+  const auto all_healthy = [&](const std::set<std::string>& ids) {
+    for (const std::string& id : ids) {
+      if (!hub.has_health(id, true)) {
+        return false;
+      }
+    }
+    return true;
+  };
+  std::set<std::string> live;
+  for (const auto& [id, agent] : agents) {
+    live.insert(id);
+  }
+  ActorHarness::wait_until([&] { return all_healthy(live); }, "every cluster healthy",
+                           std::chrono::seconds(30));
+  // Every ClusterActor lives on a shard, not on the hub.
+  std::map<std::string, std::string> where = homes(hub);
+  BOOST_TEST(where.size() == agents.size());
+  for (const auto& [cluster, shard] : where) {
+    BOOST_TEST((shard == "s1" || shard == "s2"), cluster << " on \"" << shard << "\"");
+  }
+  for (const std::string& id : live) {
+    ActorHarness::wait_until([&] { return matches_agent(hub, id); },
+                             id + "'s view equal to its agent's state", std::chrono::seconds(20));
+  }
+
+  // The client's requests are decided; how much of each fits depends on the simulated churn,
+  // but the gang of 8-GPU replicas always fits the A100 cluster.
+  const auto [submitted, decisions] =
+      hub.client("submit -f " + kRequests + " --wait --timeout 30s");
+  BOOST_TEST(
+      decisions.find("schedulingrequest/llm-pretrain placed: 4 replicas") != std::string::npos,
+      decisions);
+  BOOST_TEST(decisions.find("unknown") == std::string::npos, decisions);
+
+  // An agent dies: its cluster turns unhealthy, the others stay healthy.
+  BOOST_TEST(agents["t4-useast-2"]->stop(SIGKILL) == -SIGKILL);
+  live.erase("t4-useast-2");
+  ActorHarness::wait_until([&] { return hub.has_health("t4-useast-2", false); },
+                           "the killed agent's cluster unhealthy", std::chrono::seconds(20));
+
+  // A shard dies: its clusters move to the other shard and are rebuilt from full snapshots.
+  where = homes(hub);
+  std::set<std::string> on_s1;
+  for (const auto& [cluster, shard] : where) {
+    if (shard == "s1" && live.count(cluster) > 0) {
+      on_s1.insert(cluster);
+    }
+  }
+  const bool kill_s1 = !on_s1.empty();
+  const std::string survivor = kill_s1 ? "s2" : "s1";
+  BOOST_TEST((kill_s1 ? s1 : s2)->stop(SIGKILL) == -SIGKILL);
+  ActorHarness::wait_until(
+      [&] {
+        const auto now = homes(hub);
+        for (const std::string& id : live) {
+          const auto home = now.find(id);
+          if (home == now.end() || home->second != survivor) {
+            return false;
+          }
+        }
+        return all_healthy(live);
+      },
+      "every live cluster re-homed on " + survivor + " and healthy", std::chrono::seconds(30));
+  for (const std::string& id : live) {
+    ActorHarness::wait_until([&] { return matches_agent(hub, id); },
+                             id + "'s view equal to its agent's state after the shard died",
+                             std::chrono::seconds(20));
+  }
+  BOOST_TEST(hub.process->output().find("re-homing") != std::string::npos);
+
+  // Placement goes on, and nothing is over-committed anywhere.
+  const std::string more = hub.dir.write(
+      "more.yaml",
+      "apiVersion: scheduling.cluster.io/v1\nkind: SchedulingRequest\nmetadata:\n  name: "
+      "after-the-shard\nspec:\n  replicas: 3\n  resources:\n    cpu: \"1\"\n    memory: 1Gi\n");
+  const auto [again, decided] = hub.client("submit -f " + more + " --wait --timeout 30s");
+  BOOST_TEST(again == 0, decided);
+  BOOST_TEST(decided.find("after-the-shard placed: 3 replicas") != std::string::npos, decided);
+  const auto problems = overcommits(hub.get("nodes"));
+  BOOST_TEST(problems.empty(), "over-committed: " << problems.size());
+
+  for (auto& [id, agent] : agents) {
+    if (live.count(id) > 0) {
+      BOOST_TEST(agent->stop() == 0, id);
+    }
+  }
+  BOOST_TEST((kill_s1 ? s2 : s1)->stop() == 0);
+  BOOST_TEST(hub.process->stop() == 0);
+}
+
+BOOST_AUTO_TEST_CASE(decisions_survive_a_hub_crash_through_the_journal) {
+  const uint16_t port = free_port();
+  unisched::testing::ScratchDirectory state;
+  Hub hub(port, {"--journal", state.path() + "/requests.journal"});
+  auto agent = hub.agent("a100-nvlink-uswest.yaml");
+  ActorHarness::wait_until([&] { return hub.has_health("a100-uswest", true); }, "registered",
+                           std::chrono::seconds(20));
+  const auto [placed, decision] = hub.client("submit -f " + kRequests + " --wait --timeout 30s");
+  BOOST_TEST(
+      decision.find("schedulingrequest/llm-pretrain placed: 4 replicas") != std::string::npos,
+      decision);
+  BOOST_TEST(hub.process->stop(SIGKILL) == -SIGKILL);
+  hub.start(port);
+  const auto requests = hub.get("requests");
+  std::map<std::string, YAML::Node> by_name;
+  for (const auto& request : requests["requests"]) {
+    by_name.emplace(request["requestId"].as<std::string>(), YAML::Node(request));
+  }
+  BOOST_REQUIRE_EQUAL(by_name.size(), 4u);
+  BOOST_TEST(by_name["llm-pretrain"]["phase"].as<std::string>() == "PLACED");
+  BOOST_TEST(by_name["llm-pretrain"]["recovered"].as<bool>());
+  BOOST_TEST(by_name["llm-pretrain"]["decision"]["replicas"].size() == 4u);
+  // The name stays taken; the agent comes back and new work is placed.
+  const auto [duplicate, refusal] = hub.client("submit -f " + kRequests);
+  BOOST_TEST(duplicate == 1);
+  BOOST_TEST(refusal.find("already accepted (PLACED)") != std::string::npos, refusal);
+  ActorHarness::wait_until([&] { return hub.has_health("a100-uswest", true); },
+                           "the agent back at the restarted hub", std::chrono::seconds(30));
+  const std::string more = hub.dir.write(
+      "more.yaml",
+      "apiVersion: scheduling.cluster.io/v1\nkind: SchedulingRequest\nmetadata:\n  name: "
+      "after-the-crash\nspec:\n  replicas: 1\n  resources:\n    cpu: \"1\"\n    memory: 1Gi\n");
+  const auto [again, decided] = hub.client("submit -f " + more + " --wait --timeout 30s");
+  BOOST_TEST(again == 0, decided);
+  BOOST_TEST(agent->stop() == 0);
+  BOOST_TEST(hub.process->stop() == 0);
+}
+
+BOOST_AUTO_TEST_CASE(submitted_manifests_are_validated_at_the_hub) {
+  Hub hub;
+  const std::string mixed = hub.dir.write(
+      "mixed.yaml",
+      "apiVersion: scheduling.cluster.io/v1\nkind: SchedulingRequest\nmetadata:\n  name: fine\n"
+      "spec:\n  replicas: 1\n  resources:\n    cpu: \"1\"\n    memory: 1Gi\n---\n"
+      "apiVersion: scheduling.cluster.io/v1\nkind: SchedulingRequest\nmetadata:\n  name: broken\n"
+      "spec:\n  replicas: 1\n  resources:\n    cpu: lots\n    memory: 1Gi\n");
+  const auto [status, output] = hub.client("submit -f " + mixed);
+  BOOST_TEST(status == 1);
+  BOOST_TEST(output.find("schedulingrequest/fine created") != std::string::npos, output);
+  BOOST_TEST(output.find(mixed + ":18: document 1 (SchedulingRequest/broken): "
+                                 "spec.resources.cpu") != std::string::npos,
+             output);
+  const std::string garbage = hub.dir.write("garbage.yaml", "{{{ not yaml\n\x01\x02");
+  BOOST_TEST(hub.client("submit -f " + garbage).first == 1);
+  // Applying a profile declares the cluster before any agent registers it.
+  const auto [applied, applied_out] =
+      hub.client("apply -f " + unisched::testing::kProfiles + "h100-euwest.yaml");
+  BOOST_TEST(applied == 0, applied_out);
+  BOOST_TEST(hub.cluster("h100-euwest").has_value());
+  BOOST_TEST(hub.has_health("h100-euwest", false));
+  // The requests list holds only the valid one (decided: there was no cluster to place it on).
+  const auto requests = hub.get("requests")["requests"];
+  BOOST_REQUIRE_EQUAL(requests.size(), 1u);
+  BOOST_TEST(requests[0]["requestId"].as<std::string>() == "fine");
+  const auto [unknown, message] = hub.client("describe cluster nowhere");
+  BOOST_TEST(unknown == 1);
+  BOOST_TEST(message.find("no cluster") != std::string::npos, message);
+  BOOST_TEST(hub.process->stop() == 0);
+}
+
+BOOST_AUTO_TEST_SUITE_END()

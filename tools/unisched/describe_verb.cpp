@@ -1,0 +1,119 @@
+// unisched describe cluster ID: one cluster in detail, as the hub sees it.
+#include <caf/scoped_actor.hpp>
+
+#include <cstdio>
+#include <map>
+
+#include "messages/caf_types.hpp"
+#include "tools/unisched/hub_client.hpp"
+#include "tools/unisched/verbs.hpp"
+
+namespace unisched::cli {
+namespace {
+
+using namespace unisched::atoms;
+
+void print_cluster(const v1::ClusterViews& views) {
+  for (const auto& home : views.homes()) {
+    std::printf("Name:          %s\n", home.cluster_id().c_str());
+    std::printf("Hosted on:     %s\n",
+                home.shard_id().empty() ? "the hub"
+                                        : (home.shard_id() + " (" + home.endpoint() + ")").c_str());
+  }
+  for (const auto& s : views.summaries()) {
+    std::printf("Healthy:       %s\n", s.healthy() ? "yes" : "no");
+    std::printf("Epoch/version: %llu/%llu\n", static_cast<unsigned long long>(s.epoch()),
+                static_cast<unsigned long long>(s.version()));
+    std::printf("Nodes:         %llu\n", static_cast<unsigned long long>(s.nodes()));
+    std::printf("Devices:       %llu (%llu free)\n", static_cast<unsigned long long>(s.devices()),
+                static_cast<unsigned long long>(s.free_devices()));
+    for (const auto& model : s.models()) {
+      std::printf("  %-30s %llu (%llu free)\n", model.model().c_str(),
+                  static_cast<unsigned long long>(model.devices()),
+                  static_cast<unsigned long long>(model.free_devices()));
+    }
+    std::printf("Updates:       %llu applied, %llu duplicates, %llu gaps, %llu rejected\n",
+                static_cast<unsigned long long>(s.updates_applied()),
+                static_cast<unsigned long long>(s.duplicates()),
+                static_cast<unsigned long long>(s.gaps()),
+                static_cast<unsigned long long>(s.rejected()));
+    std::printf("Resyncs:       %llu\n", static_cast<unsigned long long>(s.resyncs()));
+    std::printf("Commits:       %llu accepted, %llu conflicts\n",
+                static_cast<unsigned long long>(s.commits()),
+                static_cast<unsigned long long>(s.conflicts()));
+    std::printf("Placements:    %llu confirmed, %llu refused\n",
+                static_cast<unsigned long long>(s.placements_confirmed()),
+                static_cast<unsigned long long>(s.placements_refused()));
+    std::printf("Staleness:     %lld ms\n", static_cast<long long>(s.staleness_ms()));
+  }
+  for (const auto& cluster : views.clusters()) {
+    std::map<std::string, int> groups;
+    for (const auto& node : cluster.nodes()) {
+      ++groups[node.node_group().empty() ? "(none)" : node.node_group()];
+    }
+    std::printf("Node groups:\n");
+    for (const auto& [group, count] : groups) {
+      std::printf("  %-30s %d nodes\n", group.c_str(), count);
+    }
+    for (const auto& storage : cluster.resources().storage()) {
+      std::printf("Storage:       %s: %lld of %lld bytes used\n", storage.storage_class().c_str(),
+                  static_cast<long long>(storage.used_bytes()),
+                  static_cast<long long>(storage.capacity_bytes()));
+    }
+  }
+}
+
+int run_describe(const ParsedArgs& args) {
+  const auto& what = args.positional();
+  if (what.size() != 2 || what[0] != "cluster") {
+    std::fprintf(stderr, "error: usage: unisched describe cluster ID\n");
+    return 2;
+  }
+  const std::string output = args.value("output", "text");
+  if (output != "text" && output != "json") {
+    std::fprintf(stderr, "error: --output must be text or json\n");
+    return 2;
+  }
+  const auto connection = connect_to_hub(args);
+  if (!connection) {
+    return 1;
+  }
+  int status = 1;
+  caf::scoped_actor self{*connection->system};
+  self->request(connection->hub, std::chrono::seconds(10), nodes_atom_v, what[1], false)
+      .receive(
+          [&](v1::ClusterViews& views) {
+            if (output == "json") {
+              std::printf("%s\n", to_json(views).c_str());
+            } else {
+              print_cluster(views);
+            }
+            status = 0;
+          },
+          [&](caf::error& failure) {
+            std::fprintf(stderr, "error: %s\n", connection->system->render(failure).c_str());
+          });
+  return status;
+}
+
+}  // namespace
+
+Verb describe_verb() {
+  return Verb{
+      "describe",
+      "Show one cluster in detail",
+      "unisched describe cluster ID [--hub HOST:PORT] [-o text|json]",
+      "Where the cluster's ClusterActor runs (the hub or a shard), its health, version,\n"
+      "devices by model, update and commit counters, node groups and storage.",
+      [] {
+        std::vector<Flag> flags = {{"output", 'o', "FORMAT", false, "text (default) or json"}};
+        for (Flag& flag : hub_client_flags()) {
+          flags.push_back(std::move(flag));
+        }
+        return flags;
+      }(),
+      run_describe,
+  };
+}
+
+}  // namespace unisched::cli

@@ -1,0 +1,71 @@
+#include "tools/unisched/hub_client.hpp"
+
+#include <google/protobuf/util/json_util.h>
+#include <caf/io/middleman.hpp>
+
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "runtime/network.hpp"
+#include "tools/unisched/tls_flags.hpp"
+
+namespace unisched::cli {
+
+std::vector<Flag> hub_client_flags() {
+  std::vector<Flag> flags = {{"hub", '\0', "HOST:PORT", false, "the hub (default 127.0.0.1:4242)"}};
+  for (Flag& flag : tls_flags()) {
+    flags.push_back(std::move(flag));
+  }
+  return flags;
+}
+
+std::unique_ptr<HubConnection> connect_to_hub(const ParsedArgs& args) {
+  std::string error;
+  const auto endpoint = runtime::parse_endpoint(args.value("hub", "127.0.0.1:4242"), error);
+  if (!endpoint) {
+    std::fprintf(stderr, "error: --hub: %s\n", error.c_str());
+    return nullptr;
+  }
+  const runtime::TlsFiles tls = tls_files(args);
+  if (const std::string problem = tls.problem(); !problem.empty()) {
+    std::fprintf(stderr, "error: %s\n", problem.c_str());
+    return nullptr;
+  }
+  auto connection = std::make_unique<HubConnection>();
+  connection->system = runtime::make_networked_system(connection->config, tls);
+  const auto hub = runtime::connect(*connection->system, *endpoint, tls, error);
+  if (!hub) {
+    std::fprintf(stderr, "error: cannot reach the hub at %s: %s\n", endpoint->to_string().c_str(),
+                 error.c_str());
+    return nullptr;
+  }
+  connection->hub = *hub;
+  return connection;
+}
+
+std::string to_json(const google::protobuf::Message& message) {
+  std::string json;
+  google::protobuf::util::JsonPrintOptions options;
+  options.preserve_proto_field_names = false;
+  (void)google::protobuf::util::MessageToJsonString(message, &json, options);
+  return json;
+}
+
+std::optional<std::string> read_input(const std::string& path) {
+  std::ostringstream text;
+  if (path == "-") {
+    text << std::cin.rdbuf();
+    return text.str();
+  }
+  std::ifstream stream(path);
+  if (!stream) {
+    std::fprintf(stderr, "error: cannot read %s\n", path.c_str());
+    return std::nullopt;
+  }
+  text << stream.rdbuf();
+  return text.str();
+}
+
+}  // namespace unisched::cli

@@ -1,0 +1,118 @@
+// unisched shard: hosts the ClusterActors of a share of the clusters, so ingest spreads over
+// hosts. Publishes itself for agents and joins the hub, which assigns it clusters.
+#include <spdlog/spdlog.h>
+#include <caf/actor_system.hpp>
+#include <caf/actor_system_config.hpp>
+#include <caf/scoped_actor.hpp>
+#include <caf/send.hpp>
+
+#include <unistd.h>
+#include <cstdio>
+
+#include "actors/shard_actor.hpp"
+#include "messages/caf_types.hpp"
+#include "runtime/hub_link.hpp"
+#include "runtime/network.hpp"
+#include "tools/unisched/tls_flags.hpp"
+#include "tools/unisched/verbs.hpp"
+
+namespace unisched::cli {
+namespace {
+
+using namespace unisched::atoms;
+
+int run_shard(const ParsedArgs& args) {
+  std::string error;
+  const auto hub_endpoint = runtime::parse_endpoint(args.value("hub"), error);
+  if (!args.has("hub") || !hub_endpoint) {
+    std::fprintf(stderr, "error: --hub HOST:PORT is required%s%s\n", error.empty() ? "" : ": ",
+                 error.c_str());
+    return 2;
+  }
+  const auto listen = runtime::parse_endpoint(args.value("listen", "127.0.0.1:0"), error);
+  if (!listen) {
+    std::fprintf(stderr, "error: --listen: %s\n", error.c_str());
+    return 2;
+  }
+  const runtime::TlsFiles tls = tls_files(args);
+  if (const std::string problem = tls.problem(); !problem.empty()) {
+    std::fprintf(stderr, "error: %s\n", problem.c_str());
+    return 2;
+  }
+  if (!tls.enabled() && !runtime::is_loopback(listen->host)) {
+    spdlog::warn("listening on {} without TLS: anyone who can reach it can talk to its actors",
+                 listen->to_string());
+  }
+  char host_name[256] = {};
+  gethostname(host_name, sizeof(host_name) - 1);
+  runtime::block_stop_signals();
+  caf::actor_system_config config;
+  auto system = runtime::make_networked_system(config, tls);
+  const caf::actor shard = actors::spawn_shard_actor(*system, actors::ClusterActorSettings{});
+  const auto port = runtime::publish(*system, shard, *listen, tls, error);
+  if (!port) {
+    std::fprintf(stderr, "error: cannot listen on %s: %s\n", listen->to_string().c_str(),
+                 error.c_str());
+    caf::anon_send_exit(shard, caf::exit_reason::user_shutdown);
+    return 1;
+  }
+  v1::ShardRegistration registration;
+  registration.set_shard_id(args.value("id", std::string(host_name) + ":" + std::to_string(*port)));
+  registration.set_endpoint(args.value("advertise", listen->host + ":" + std::to_string(*port)));
+  std::printf("listening on %s:%u\n", listen->host.c_str(), static_cast<unsigned>(*port));
+  std::fflush(stdout);
+  // Until stopped; after the hub comes back, join again (its clusters were restarted elsewhere
+  // or stopped with the old hub, and new ones are assigned as agents register).
+  const int status =
+      runtime::stay_joined(*system, *hub_endpoint, tls, [&](const caf::actor& hub, bool first) {
+        caf::scoped_actor self{*system};
+        bool joined = false;
+        self->request(hub, std::chrono::seconds(10), shard_atom_v, registration, shard)
+            .receive([&](bool) { joined = true; },
+                     [&](caf::error& refusal) {
+                       if (first) {
+                         std::fprintf(stderr, "error: the hub refused shard %s: %s\n",
+                                      registration.shard_id().c_str(),
+                                      system->render(refusal).c_str());
+                       }
+                     });
+        if (joined) {
+          spdlog::info("shard {} joined the hub at {}", registration.shard_id(),
+                       hub_endpoint->to_string());
+        }
+        return joined;
+      });
+  caf::anon_send_exit(shard, caf::exit_reason::user_shutdown);
+  return status;
+}
+
+}  // namespace
+
+Verb shard_verb() {
+  return Verb{
+      "shard",
+      "Host the ClusterActors of a share of the clusters",
+      "unisched shard --hub HOST:PORT [--listen HOST:PORT] [--id NAME]",
+      "Publishes a shard at --listen and joins the hub. The hub places each newly registered\n"
+      "cluster's ClusterActor on a shard by rendezvous hashing, and that cluster's agent then\n"
+      "pushes its updates to the shard directly. When a shard is lost, the hub restarts its\n"
+      "clusters on the remaining shards (or on itself) from full snapshots. The shard rejoins\n"
+      "after the hub restarts, until SIGINT or SIGTERM.",
+      [] {
+        std::vector<Flag> flags = {
+            {"hub", '\0', "HOST:PORT", false, "the hub published by unisched serve"},
+            {"listen", '\0', "HOST:PORT", false, "where agents reach it (default 127.0.0.1:0)"},
+            {"advertise", '\0', "HOST:PORT", false,
+             "the address agents should use, when it differs from --listen"},
+            {"id", '\0', "NAME", false, "the shard's name (default HOSTNAME:PORT)"},
+        };
+        for (Flag& flag : tls_flags()) {
+          flags.push_back(std::move(flag));
+        }
+        return flags;
+      }(),
+      run_shard,
+  };
+}
+
+}  // namespace unisched::cli
