@@ -204,9 +204,16 @@ caf::behavior cluster_actor(Self* self, std::string cluster_id, caf::actor agent
   return {
       [=](v1::IncrementalUpdate& message) -> v1::Ack {
         ClusterState& core = *self->state.core;
+        if (self->current_sender() != caf::actor_cast<caf::strong_actor_ptr>(self->state.agent)) {
+          // Only the agent the hub admitted (certificate or token) speaks for this cluster.
+          spdlog::warn("cluster {}: update {} refused: not from the cluster's registered agent",
+                       core.cluster_id(), message.version());
+          return make_ack(core, message.epoch(),
+                          core.reject_update("sender: not the cluster's registered agent"));
+        }
         auto update = messages::from_proto(message);
         const UpdateOutcome outcome =
-            update ? core.on_update(*update) : core.reject_undecodable(update.error());
+            update ? core.on_update(*update) : core.reject_update(update.error());
         if (outcome.status == AckStatus::Rejected) {
           spdlog::warn("cluster {}: update {} rejected: {}", core.cluster_id(), message.version(),
                        outcome.error);

@@ -71,7 +71,7 @@ UpdateOutcome ClusterState::on_update(const model::ViewUpdate& update) {
   return outcome;
 }
 
-UpdateOutcome ClusterState::reject_undecodable(std::string reason) {
+UpdateOutcome ClusterState::reject_update(std::string reason) {
   ++counters_.rejected;
   return {AckStatus::Rejected, position_.version, std::move(reason)};
 }

@@ -86,8 +86,9 @@ class ClusterState {
 
   UpdateOutcome on_update(const model::ViewUpdate& update);
 
-  /// Counts an update refused before it could be read (e.g. an unknown enum value).
-  UpdateOutcome reject_undecodable(std::string reason);
+  /// Counts an update refused before it could be applied (unreadable, or from a sender that
+  /// does not speak for the cluster).
+  UpdateOutcome reject_update(std::string reason);
 
   /// True exactly once for each resync that is needed and not yet started: the caller then
   /// pulls a snapshot and reports it with on_snapshot() or on_resync_failed().

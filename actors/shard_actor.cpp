@@ -1,6 +1,7 @@
 #include "actors/shard_actor.hpp"
 
 #include <spdlog/spdlog.h>
+#include <caf/actor_cast.hpp>
 #include <caf/actor_system.hpp>
 #include <caf/event_based_actor.hpp>
 #include <caf/stateful_actor.hpp>
@@ -16,6 +17,7 @@ namespace {
 using namespace unisched::atoms;
 
 struct ShardData {
+  caf::actor supervisor;  // the only one that may start ClusterActors here
   std::vector<caf::actor> hosted;
   static inline const char* name = "shard";
 };
@@ -32,8 +34,16 @@ caf::behavior shard(Self* self, ClusterActorSettings settings) {
     self->quit(exit.reason);
   });
   return {
+      [=](bind_atom, caf::actor supervisor) { self->state.supervisor = std::move(supervisor); },
       [=](spawn_atom, const std::string& cluster_id, const caf::actor& agent,
           const caf::actor& owner) -> caf::result<caf::actor> {
+        if (!self->state.supervisor || self->current_sender() != caf::actor_cast<caf::strong_actor_ptr>(self->state.supervisor)) {
+          spdlog::warn("shard: refused to host cluster {}: not asked by the hub's supervisor",
+                       cluster_id);
+          return caf::make_error(caf::sec::invalid_argument,
+                                 "only the supervisor of the hub this shard joined may start "
+                                 "ClusterActors here");
+        }
         if (cluster_id.empty() || !agent || !owner) {
           return caf::make_error(caf::sec::invalid_argument,
                                  "a ClusterActor needs a cluster id, an agent and an owner");

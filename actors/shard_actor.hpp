@@ -3,9 +3,12 @@
 // clusters a shard hosts; the shard only starts them.
 //
 // Protocol:
+//   (bind_atom, supervisor)                   the supervisor of the hub the shard joined
 //   (spawn_atom, cluster_id, agent, owner) -> actor: a new ClusterActor for the cluster, pulling
 //                                             from `agent`; it stops when `owner` (the
-//                                             supervisor) stops or its node is unreachable
+//                                             supervisor) stops or its node is unreachable.
+//                                             Refused unless sent by the bound supervisor.
+//   exit                                      stops every hosted ClusterActor too
 #pragma once
 
 #include <caf/fwd.hpp>

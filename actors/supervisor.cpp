@@ -283,7 +283,7 @@ caf::behavior supervisor(Self* self, SupervisorSettings settings) {
         });
         return promise;
       },
-      [=](shard_atom, const v1::ShardRegistration& shard, caf::actor actor) -> caf::result<bool> {
+      [=](shard_atom, const v1::ShardRegistration& shard, caf::actor actor) -> caf::result<caf::actor> {
         if (shard.shard_id().empty()) {
           return caf::make_error(caf::sec::invalid_argument, "shard_id: Required value");
         }
@@ -292,10 +292,12 @@ caf::behavior supervisor(Self* self, SupervisorSettings settings) {
                                  "shard \"" + shard.shard_id() + "\" is already registered");
         }
         self->monitor(actor);
+        // Sent before any spawn request (same sender, so in order): the shard obeys only us.
+        self->send(actor, bind_atom_v, caf::actor_cast<caf::actor>(self));
         self->state.shards[shard.shard_id()] = Shard{std::move(actor), shard.endpoint(), 0};
         spdlog::info("shard {} joined at {}; it hosts clusters registered from now on",
                      shard.shard_id(), shard.endpoint());
-        return true;
+        return caf::actor_cast<caf::actor>(self);
       },
       [=](view_atom, const std::string& id) -> caf::result<caf::message> {
         // What the agent itself holds, for comparing a view with its source.

@@ -14,8 +14,9 @@
 //                                          it is resynced in full before it is healthy
 //   (clusters_atom, cluster_id)         -> actor: its current ClusterActor (changes on restart)
 //   (summary_atom, cluster_id)          -> ClusterSummary of that cluster
-//   (shard_atom, ShardRegistration, shard) -> bool: a shard (actors/shard_actor) offers to host
-//                                          ClusterActors; clusters that start from now on go to
+//   (shard_atom, ShardRegistration, shard) -> actor (this supervisor): a shard (shard_actor) offers
+//                                          to host ClusterActors (and is told to obey only this
+//                                          supervisor); clusters that start from now on go to
 //                                          shards by rendezvous hashing (to this node when there
 //                                          is none). A lost shard's clusters are restarted on
 //                                          their next home and rebuilt from full snapshots

@@ -7,7 +7,7 @@
 //                                      supervisor); with tokens configured, the token must be
 //                                      the cluster's, or the registration is refused and logged.
 //                                      The schedulers start placing work there.
-//   (shard_atom, ShardRegistration, shard) -> bool: a shard joins (see actors/supervisor)
+//   (shard_atom, ShardRegistration, shard) -> actor: a shard joins (see actors/supervisor)
 //   (clusters_atom)                    -> ClusterList: every registered cluster's summary, and
 //                                         applied profiles whose agent has not registered yet
 //   (nodes_atom, cluster_id)           -> ClusterViews: the views, summaries and homes of that

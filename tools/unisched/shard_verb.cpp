@@ -68,7 +68,7 @@ int run_shard(const ParsedArgs& args) {
         caf::scoped_actor self{*system};
         bool joined = false;
         self->request(hub, std::chrono::seconds(10), shard_atom_v, registration, shard)
-            .receive([&](bool) { joined = true; },
+            .receive([&](caf::actor&) { joined = true; },
                      [&](caf::error& refusal) {
                        if (first) {
                          std::fprintf(stderr, "error: the hub refused shard %s: %s\n",
