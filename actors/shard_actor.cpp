@@ -37,7 +37,9 @@ caf::behavior shard(Self* self, ClusterActorSettings settings) {
       [=](bind_atom, caf::actor supervisor) { self->state.supervisor = std::move(supervisor); },
       [=](spawn_atom, const std::string& cluster_id, const caf::actor& agent,
           const caf::actor& owner) -> caf::result<caf::actor> {
-        if (!self->state.supervisor || self->current_sender() != caf::actor_cast<caf::strong_actor_ptr>(self->state.supervisor)) {
+        if (!self->state.supervisor ||
+            self->current_sender() !=
+                caf::actor_cast<caf::strong_actor_ptr>(self->state.supervisor)) {
           spdlog::warn("shard: refused to host cluster {}: not asked by the hub's supervisor",
                        cluster_id);
           return caf::make_error(caf::sec::invalid_argument,

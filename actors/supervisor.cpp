@@ -283,7 +283,8 @@ caf::behavior supervisor(Self* self, SupervisorSettings settings) {
         });
         return promise;
       },
-      [=](shard_atom, const v1::ShardRegistration& shard, caf::actor actor) -> caf::result<caf::actor> {
+      [=](shard_atom, const v1::ShardRegistration& shard,
+          caf::actor actor) -> caf::result<caf::actor> {
         if (shard.shard_id().empty()) {
           return caf::make_error(caf::sec::invalid_argument, "shard_id: Required value");
         }

@@ -64,6 +64,7 @@ class ChildProcess {
   }
 
   std::string output() const { return read_file(output_); }
+  pid_t pid() const { return pid_; }
 
  private:
   pid_t pid_ = 0;

@@ -9,8 +9,12 @@
 #include <unistd.h>
 #include <yaml-cpp/yaml.h>
 
+#include <cstdio>
+#include <filesystem>
 #include <memory>
 #include <optional>
+#include <set>
+#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -34,6 +38,34 @@ inline uint16_t free_port() {
   ::getsockname(probe, reinterpret_cast<sockaddr*>(&address), &length);
   ::close(probe);
   return ntohs(address.sin_port);
+}
+
+/// Whether process `pid` holds an established IPv4 TCP connection to local port `port`: its
+/// socket inodes (/proc/PID/fd) against the connections in /proc/net/tcp.
+inline bool connected_to_port(pid_t pid, uint16_t port) {
+  std::set<std::string> inodes;
+  std::istringstream table(read_file("/proc/net/tcp"));
+  std::string line;
+  std::getline(table, line);  // header
+  char remote_port[8];
+  std::snprintf(remote_port, sizeof(remote_port), ":%04X", port);
+  while (std::getline(table, line)) {
+    std::istringstream fields(line);
+    std::string slot, local, remote, state, queues, timer, retransmits, uid, timeout, inode;
+    fields >> slot >> local >> remote >> state >> queues >> timer >> retransmits >> uid >>
+        timeout >> inode;
+    if (state == "01" && remote.size() > 5 && remote.substr(remote.size() - 5) == remote_port) {
+      inodes.insert("socket:[" + inode + "]");
+    }
+  }
+  const std::string fds = "/proc/" + std::to_string(pid) + "/fd";
+  std::error_code ignored;
+  for (const auto& fd : std::filesystem::directory_iterator(fds, ignored)) {
+    if (inodes.count(std::filesystem::read_symlink(fd.path(), ignored).string()) > 0) {
+      return true;
+    }
+  }
+  return false;
 }
 
 /// The HOST:PORT a child printed as "listening on HOST:PORT", once it has.

@@ -28,6 +28,10 @@ std::map<std::string, std::string> homes(const Hub& hub) {
   return out;
 }
 
+uint16_t port_of(const std::string& address) {
+  return static_cast<uint16_t>(std::stoi(address.substr(address.rfind(':') + 1)));
+}
+
 int64_t number(const YAML::Node& node) {
   return node ? node.as<int64_t>() : 0;
 }
@@ -113,6 +117,8 @@ BOOST_AUTO_TEST_CASE(views_converge_and_placement_goes_on_after_an_agent_and_a_s
   Hub hub;
   auto s1 = hub.shard("s1");
   auto s2 = hub.shard("s2");
+  const std::string s1_address = unisched::testing::wait_for_listening(*s1, "s1");
+  const std::string s2_address = unisched::testing::wait_for_listening(*s2, "s2");
   std::map<std::string, std::unique_ptr<ChildProcess>> agents;
   // Pushing every second leaves time to read a view and its agent's state at one version.
   agents["t4-useast"] = hub.agent("t4-vm-useast.yaml", "", "1s");
@@ -143,6 +149,17 @@ BOOST_AUTO_TEST_CASE(views_converge_and_placement_goes_on_after_an_agent_and_a_s
   for (const std::string& id : live) {
     ActorHarness::wait_until([&] { return matches_agent(hub, id); },
                              id + "'s view equal to its agent's state", std::chrono::seconds(20));
+  }
+  // Each agent holds its own connection to its shard: updates do not pass through the hub.
+  const std::map<std::string, uint16_t> shard_ports = {{"s1", port_of(s1_address)},
+                                                       {"s2", port_of(s2_address)}};
+  for (const auto& [cluster, shard] : where) {
+    ActorHarness::wait_until(
+        [&, shard = shard, cluster = cluster] {
+          return unisched::testing::connected_to_port(agents[cluster]->pid(),
+                                                      shard_ports.at(shard));
+        },
+        cluster + "'s agent connected to " + shard + " directly", std::chrono::seconds(10));
   }
 
   // The client's requests are decided; how much of each fits depends on the simulated churn,
