@@ -13,6 +13,7 @@
 #include <fstream>
 
 #include "messages/caf_types.hpp"
+#include "runtime/openssl_error_queue.hpp"
 
 namespace unisched::runtime {
 
@@ -56,6 +57,11 @@ std::unique_ptr<caf::actor_system> make_networked_system(caf::actor_system_confi
   messages::register_message_types(config);
   config.load<caf::io::middleman>();
   if (tls.enabled()) {
+    if (!install_openssl_error_queue_guard()) {
+      spdlog::warn(
+          "TLS: OpenSSL's I/O functions were not found; connections may drop when a "
+          "peer exits");
+    }
     config.openssl_certificate = tls.certificate;
     config.openssl_key = tls.key;
     config.openssl_cafile = tls.ca;
