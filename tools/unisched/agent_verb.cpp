@@ -54,6 +54,11 @@ int run_agent(const ParsedArgs& args) {
     std::fprintf(stderr, "error: --profile FILE is required\n");
     return 2;
   }
+  if (const std::string adapter = args.value("adapter", "sim"); adapter != "sim") {
+    std::fprintf(stderr, "error: --adapter: unknown adapter \"%s\" (available: sim)\n",
+                 adapter.c_str());
+    return 2;
+  }
   auto profile = load_profile(args.value("profile"));
   if (!profile) {
     return 1;
@@ -124,7 +129,7 @@ Verb agent_verb() {
   return Verb{
       "agent",
       "Run a metadata agent for one cluster and register it with a hub",
-      "unisched agent --hub HOST:PORT --profile FILE [--cluster ID]",
+      "unisched agent --hub HOST:PORT --profile FILE [--cluster ID] [--adapter sim]",
       "Starts a simulated cluster from the profile, observes it, registers it with the hub and\n"
       "pushes incremental updates until SIGINT or SIGTERM. The hub's ClusterActor pulls full\n"
       "snapshots from it when it needs them, and the hub's supervisor probes it. When the hub\n"
@@ -134,6 +139,8 @@ Verb agent_verb() {
             {"hub", '\0', "HOST:PORT", false, "the hub published by unisched serve"},
             {"profile", 'f', "FILE", false, "the cluster's ClusterResourceProfile"},
             {"cluster", '\0', "ID", false, "clusterID to register under (default: the profile's)"},
+            {"adapter", '\0', "NAME", false,
+             "how the agent sees its cluster: sim (default; a simulated cluster from the profile)"},
             {"push-interval", '\0', "DURATION", false, "push every (default 1s)"},
             {"token", '\0', "TOKEN", false, "the cluster's token, when the hub checks tokens"},
         };

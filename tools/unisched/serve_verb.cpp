@@ -96,6 +96,9 @@ int run_serve(const ParsedArgs& args) {
     stop_all();
     return 1;
   }
+  if (!args.has("journal")) {
+    spdlog::info("no --journal: submitted requests are forgotten when the hub stops");
+  }
   std::printf("listening on %s:%u\n", endpoint->host.c_str(), static_cast<unsigned>(*port));
   std::fflush(stdout);
   const int signal = runtime::wait_for_stop_signal();
