@@ -12,6 +12,7 @@
 #include "actors/agent_actor.hpp"
 #include "adapters/simulated_cluster.hpp"
 #include "messages/caf_types.hpp"
+#include "runtime/grpc_agent.hpp"
 #include "runtime/hub_link.hpp"
 #include "runtime/manifest_loader.hpp"
 #include "runtime/network.hpp"
@@ -81,11 +82,36 @@ int run_agent(const ParsedArgs& args) {
     std::fprintf(stderr, "error: %s\n", problem.c_str());
     return 2;
   }
+  const std::string transport = args.value("transport", "caf");
+  if (transport != "caf" && transport != "grpc") {
+    std::fprintf(stderr, "error: --transport must be caf or grpc\n");
+    return 2;
+  }
   runtime::block_stop_signals();
-  caf::actor_system_config config;
-  auto system = runtime::make_networked_system(config, tls);
   const auto epoch =
       static_cast<uint64_t>(std::chrono::system_clock::now().time_since_epoch().count());
+  if (transport == "grpc") {
+    runtime::GrpcAgentOptions options;
+    options.centre = *hub_endpoint;
+    options.tls = tls;
+    options.token = args.value("token");
+    options.region = profile->spec.topology.region;
+    options.zone = profile->spec.topology.zone;
+    options.machine_type =
+        std::string(model::spelling(model::kMachineTypes, profile->spec.machine_type));
+    options.observe_interval = settings.observe_interval;
+    options.push_interval = settings.push_interval;
+    bool stopped = false;
+    spdlog::info("agent for cluster {} streaming to {} over gRPC", profile->spec.cluster_id,
+                 hub_endpoint->to_string());
+    return runtime::run_grpc_agent(
+        std::make_shared<adapters::SimulatedCluster>(*profile, simulation), epoch, options, [&] {
+          stopped = stopped || runtime::poll_stop_signal(std::chrono::milliseconds(0)) != 0;
+          return stopped;
+        });
+  }
+  caf::actor_system_config config;
+  auto system = runtime::make_networked_system(config, tls);
   settings.connect_directly = [&system = *system, tls](const std::string& endpoint) {
     runtime::connect_async(system, endpoint, tls);
   };
@@ -129,7 +155,8 @@ Verb agent_verb() {
   return Verb{
       "agent",
       "Run a metadata agent for one cluster and register it with a hub",
-      "unisched agent --hub HOST:PORT --profile FILE [--cluster ID] [--adapter sim]",
+      "unisched agent --hub HOST:PORT --profile FILE [--cluster ID] [--adapter sim] [--transport "
+      "caf|grpc]",
       "Starts a simulated cluster from the profile, observes it, registers it with the hub and\n"
       "pushes incremental updates until SIGINT or SIGTERM. The hub's ClusterActor pulls full\n"
       "snapshots from it when it needs them, and the hub's supervisor probes it. When the hub\n"
@@ -143,6 +170,8 @@ Verb agent_verb() {
              "how the agent sees its cluster: sim (default; a simulated cluster from the profile)"},
             {"push-interval", '\0', "DURATION", false, "push every (default 1s)"},
             {"token", '\0', "TOKEN", false, "the cluster's token, when the hub checks tokens"},
+            {"transport", '\0', "NAME", false,
+             "caf (default; --hub is unisched serve --listen) or grpc (--hub is its --grpc)"},
         };
         for (Flag& flag : tls_flags()) {
           flags.push_back(std::move(flag));

@@ -15,6 +15,7 @@
 #include "actors/supervisor.hpp"
 #include "policy/framework.hpp"
 #include "runtime/cluster_tokens.hpp"
+#include "runtime/grpc_service.hpp"
 #include "runtime/hub.hpp"
 #include "runtime/network.hpp"
 #include "tools/unisched/tls_flags.hpp"
@@ -96,6 +97,27 @@ int run_serve(const ParsedArgs& args) {
     stop_all();
     return 1;
   }
+  std::unique_ptr<runtime::GrpcMetadataServer> grpc_server;
+  if (args.has("grpc")) {
+    const auto grpc_endpoint = runtime::parse_endpoint(args.value("grpc"), error);
+    if (grpc_endpoint) {
+      runtime::GrpcServiceSettings grpc_settings;
+      grpc_settings.tokens = tokens.by_cluster;
+      grpc_server = runtime::GrpcMetadataServer::start(*system, hub, *grpc_endpoint, tls,
+                                                       grpc_settings, error);
+    }
+    if (!grpc_server) {
+      std::fprintf(stderr, "error: --grpc: %s\n", error.c_str());
+      stop_all();
+      return 1;
+    }
+    if (!tls.enabled() && !runtime::is_loopback(grpc_endpoint->host)) {
+      spdlog::warn("gRPC on {} without TLS: anyone who can reach it can push for clusters",
+                   grpc_endpoint->to_string());
+    }
+    std::printf("gRPC serving on %s:%u\n", grpc_endpoint->host.c_str(),
+                static_cast<unsigned>(grpc_server->port()));
+  }
   if (!args.has("journal")) {
     spdlog::info("no --journal: submitted requests are forgotten when the hub stops");
   }
@@ -103,6 +125,9 @@ int run_serve(const ParsedArgs& args) {
   std::fflush(stdout);
   const int signal = runtime::wait_for_stop_signal();
   spdlog::info("stopping on signal {}", signal);
+  if (grpc_server) {
+    grpc_server->shutdown();
+  }
   stop_all();
   return 0;
 }
@@ -132,7 +157,9 @@ Verb serve_verb() {
              "\"clusterID token\" lines: agents must present their cluster's token"},
             {"schedulers", '\0', "N", false, "SchedulerActors racing on the clusters (default 2)"},
             {"policy", '\0', "NAME", false, "spread, binpack or balanced (default balanced)"},
-            {"journal", '\0', "FILE", false, "keep submitted requests and decisions in FILE"}};
+            {"journal", '\0', "FILE", false, "keep submitted requests and decisions in FILE"},
+            {"grpc", '\0', "HOST:PORT", false,
+             "also serve ClusterMetadataService over gRPC, for agents in any language"}};
         for (Flag& flag : tls_flags()) {
           flags.push_back(std::move(flag));
         }

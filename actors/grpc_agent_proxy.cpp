@@ -1,0 +1,158 @@
+#include "actors/grpc_agent_proxy.hpp"
+
+#include <spdlog/spdlog.h>
+#include <caf/actor_system.hpp>
+#include <caf/event_based_actor.hpp>
+#include <caf/stateful_actor.hpp>
+
+#include <optional>
+#include <vector>
+
+#include "messages/caf_types.hpp"
+
+namespace unisched::actors {
+namespace {
+
+using namespace unisched::atoms;
+using Clock = std::chrono::steady_clock;
+
+struct ProxyData {
+  std::string cluster_id;
+  GrpcAgentSettings settings;
+  caf::actor cluster_actor;
+  Clock::time_point last_heard{};
+  uint64_t epoch = 0;
+  uint64_t version = 0;         // the agent's last version (from its updates and heartbeats)
+  uint64_t centre_version = 0;  // what the ClusterActor acknowledged last
+  std::vector<caf::typed_response_promise<v1::ClusterSnapshot>> snapshot_pulls;
+  std::optional<v1::ClusterSnapshot> held_snapshot;  // pushed before anyone asked
+  std::vector<v1::PlacementOrder> orders;
+  std::vector<v1::ReleaseOrder> releases;
+  static inline const char* name = "grpc_agent_proxy";
+};
+
+using Self = caf::stateful_actor<ProxyData>;
+
+void heard(Self* self, uint64_t epoch, uint64_t version) {
+  auto& state = self->state;
+  state.last_heard = Clock::now();
+  if (epoch != 0) {
+    state.epoch = epoch;
+    state.version = version;
+  }
+}
+
+bool silent(const ProxyData& state) {
+  return Clock::now() - state.last_heard > state.settings.silence_limit;
+}
+
+caf::behavior proxy(Self* self, std::string cluster_id, GrpcAgentSettings settings) {
+  self->state.cluster_id = std::move(cluster_id);
+  self->state.settings = settings;
+  return {
+      // From the gRPC service.
+      [=](push_atom, const v1::IncrementalUpdate& update) -> caf::result<v1::Ack> {
+        heard(self, update.epoch(), update.version());
+        auto promise = self->make_response_promise<v1::Ack>();
+        if (!self->state.cluster_actor) {
+          v1::Ack ack;
+          ack.set_cluster_id(self->state.cluster_id);
+          ack.set_status(v1::Ack::REJECTED);
+          ack.set_error("the cluster is being (re)started at the centre; send it again");
+          promise.deliver(ack);
+          return promise;
+        }
+        self->request(self->state.cluster_actor, self->state.settings.push_timeout, update)
+            .then(
+                [=](v1::Ack& ack) mutable {
+                  auto& state = self->state;
+                  state.centre_version = ack.version();
+                  for (auto& order : state.orders) {
+                    *ack.add_orders() = std::move(order);
+                  }
+                  for (auto& release : state.releases) {
+                    *ack.add_releases() = std::move(release);
+                  }
+                  state.orders.clear();
+                  state.releases.clear();
+                  promise.deliver(ack);
+                },
+                [=](caf::error& error) mutable { promise.deliver(std::move(error)); });
+        return promise;
+      },
+      [=](push_atom, const v1::ClusterSnapshot& snapshot) {
+        heard(self, snapshot.epoch(), snapshot.version());
+        auto& state = self->state;
+        v1::Ack ack;
+        ack.set_cluster_id(state.cluster_id);
+        ack.set_epoch(snapshot.epoch());
+        ack.set_version(snapshot.version());
+        ack.set_status(v1::Ack::APPLIED);
+        if (state.snapshot_pulls.empty()) {
+          state.held_snapshot = snapshot;
+          ack.set_error("kept for the centre's next snapshot pull");
+        }
+        for (auto& pull : state.snapshot_pulls) {
+          pull.deliver(snapshot);
+        }
+        state.snapshot_pulls.clear();
+        return ack;
+      },
+      [=](health_atom, const v1::HealthProbe& heartbeat) {
+        heard(self, heartbeat.epoch(), heartbeat.version());
+        const auto& state = self->state;
+        v1::HealthStatus status;
+        status.set_cluster_id(state.cluster_id);
+        status.set_state(state.cluster_actor ? v1::HEALTHY : v1::DEGRADED);
+        status.set_epoch(state.epoch);
+        status.set_version(state.centre_version);
+        status.set_snapshot_wanted(!state.snapshot_pulls.empty());
+        status.set_detail(state.snapshot_pulls.empty() ? "in step"
+                                                       : "the centre needs a full snapshot");
+        return status;
+      },
+      // From the centre, as the cluster's agent.
+      [=](const v1::HealthProbe&) -> caf::result<v1::HealthStatus> {
+        const auto& state = self->state;
+        if (silent(state)) {
+          return self->make_response_promise<v1::HealthStatus>();  // never answered: a miss
+        }
+        v1::HealthStatus status;
+        status.set_cluster_id(state.cluster_id);
+        status.set_state(v1::HEALTHY);
+        status.set_epoch(state.epoch);
+        status.set_version(state.version);
+        return status;
+      },
+      [=](const v1::SnapshotRequest&) -> caf::result<v1::ClusterSnapshot> {
+        auto& state = self->state;
+        if (state.held_snapshot && state.held_snapshot->epoch() == state.epoch &&
+            state.held_snapshot->version() >= state.version) {
+          v1::ClusterSnapshot snapshot = std::move(*state.held_snapshot);
+          state.held_snapshot.reset();
+          return snapshot;
+        }
+        state.held_snapshot.reset();
+        auto promise = self->make_response_promise<v1::ClusterSnapshot>();
+        state.snapshot_pulls.push_back(promise);
+        return promise;
+      },
+      [=](bind_atom, caf::actor cluster_actor) {
+        self->state.cluster_actor = std::move(cluster_actor);
+      },
+      [=](bind_atom, caf::actor cluster_actor, const std::string&) {
+        self->state.cluster_actor = std::move(cluster_actor);
+      },
+      [=](const v1::PlacementOrder& order) { self->state.orders.push_back(order); },
+      [=](const v1::ReleaseOrder& release) { self->state.releases.push_back(release); },
+  };
+}
+
+}  // namespace
+
+caf::actor spawn_grpc_agent_proxy(caf::actor_system& system, const std::string& cluster_id,
+                                  const GrpcAgentSettings& settings) {
+  return system.spawn(proxy, cluster_id, settings);
+}
+
+}  // namespace unisched::actors
