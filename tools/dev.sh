@@ -4,8 +4,9 @@
 #          arguments are added to it, e.g. tools/dev.sh run --duration 30s --report json)
 #   test   install what is missing, build, and run every test with ctest
 #   build  install what is missing and build
-# Works on a fresh Debian 12 machine as root: missing packages come from apt-get, nothing else is
-# downloaded. Build output goes to ./build (override with UNISCHED_BUILD_DIR).
+# Works on a fresh Debian 12 machine as root: missing packages come from apt-get; the one other
+# download is the Node.js gRPC test's npm packages (pinned by tests/grpc_node/package-lock.json).
+# Build output goes to ./build (override with UNISCHED_BUILD_DIR).
 set -euo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -50,6 +51,8 @@ case "$command" in
     "$build_dir/tools/unisched/unisched" "${main_job[@]}"
     ;;
   test)
+    # The gRPC test drives the server from Node.js with packages npm installs from the lock file.
+    command -v node >/dev/null && command -v npm >/dev/null || packages+=(nodejs npm)
     build
     ctest --test-dir "$build_dir" --output-on-failure --parallel "$(nproc)" --timeout 600
     ;;
@@ -57,7 +60,7 @@ case "$command" in
     build
     ;;
   *)
-    sed -n '2,9p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
+    sed -n '2,10p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
     exit 2
     ;;
 esac

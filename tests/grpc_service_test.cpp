@@ -1,0 +1,113 @@
+// The gRPC door end to end: a Node.js client built on the official @grpc/grpc-js (installed by
+// the grpc_node_packages test fixture) and the C++ agent's gRPC mode, against `unisched serve
+// --grpc`.
+#include <boost/test/unit_test.hpp>
+
+#include <cstdlib>
+
+#include "tests/hub_process.hpp"
+
+using unisched::testing::ActorHarness;
+using unisched::testing::ChildProcess;
+using unisched::testing::Hub;
+
+namespace {
+
+const std::string kProto = std::string(UNISCHED_SOURCE_DIR) + "/messages/unisched.proto";
+
+/// The gRPC address a hub started with --grpc printed.
+std::string grpc_address(const Hub& hub) {
+  const std::string log = hub.process->output();
+  const size_t at = log.find("gRPC serving on ");
+  BOOST_TEST_REQUIRE(at != std::string::npos, log);
+  const size_t start = at + 16;
+  return log.substr(start, log.find('\n', start) - start);
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(grpc_service)
+
+BOOST_AUTO_TEST_CASE(a_nodejs_client_registers_streams_recovers_from_a_gap_and_reads_back) {
+  const char* modules = std::getenv("UNISCHED_GRPC_NODE_DIR");
+  BOOST_TEST_REQUIRE(modules != nullptr, "UNISCHED_GRPC_NODE_DIR is not set (ctest sets it)");
+  const std::string client_dir = modules;
+  unisched::testing::ScratchDirectory dir;
+  const std::string tokens = dir.write("tokens", "node-cluster 0123456789abcdef0123\n");
+  Hub hub(0, {"--grpc", "127.0.0.1:0", "--cluster-tokens", tokens});
+  const std::string out = dir.path() + "/node.out";
+  const int status =
+      std::system(("cd " + client_dir + " && timeout 60 node client.js " + grpc_address(hub) + " " +
+                   kProto + " node-cluster 0123456789abcdef0123 >" + out + " 2>&1")
+                      .c_str());
+  const std::string steps = unisched::testing::read_file(out);
+  BOOST_TEST(WIFEXITED(status));
+  BOOST_TEST(WEXITSTATUS(status) == 0, steps);
+  for (const char* step :
+       {"ok health SERVING", "ok unauthenticated", "ok not-found", "ok streamed version 2",
+        "ok invalid-argument", "ok gap version gap", "ok snapshot sent", "ok resumed at version 6",
+        "state {\"n1\":1500,\"n2\":500,\"n3\":2000}"}) {
+    BOOST_TEST(steps.find(step) != std::string::npos, step << " in:\n" << steps);
+  }
+  // The view the Node.js agent built is the one CAF clients read.
+  const YAML::Node views = hub.get("nodes --cluster node-cluster");
+  std::map<std::string, int64_t> cpu;
+  for (const auto& node : views["clusters"][0]["nodes"]) {
+    cpu[node["name"].as<std::string>()] =
+        node["allocatedCpuMilli"] ? node["allocatedCpuMilli"].as<int64_t>() : 0;
+  }
+  BOOST_TEST(cpu == (std::map<std::string, int64_t>{{"n1", 1500}, {"n2", 500}, {"n3", 2000}}));
+  BOOST_TEST(hub.process->output().find("grpc: ") != std::string::npos);
+  BOOST_TEST(hub.process->stop() == 0);
+}
+
+BOOST_AUTO_TEST_CASE(the_cpp_agent_over_grpc_gets_placements_and_its_death_is_seen) {
+  Hub hub(0, {"--grpc", "127.0.0.1:0"});
+  ChildProcess agent(
+      {unisched::testing::kBinary, "agent", "--transport", "grpc", "--hub", grpc_address(hub),
+       "--profile", unisched::testing::kProfiles + "a100-nvlink-uswest.yaml", "--push-interval",
+       "200ms"},
+      hub.dir.path() + "/grpc-agent.log");
+  ActorHarness::wait_until(
+      [&] {
+        const auto cluster = hub.cluster("a100-uswest");
+        return cluster && (*cluster)["healthy"].as<bool>() &&
+               (*cluster)["version"].as<uint64_t>() >= 3;
+      },
+      "the gRPC agent's cluster healthy and updating", std::chrono::seconds(30));
+  const std::string gang = hub.dir.write(
+      "gang.yaml",
+      "apiVersion: scheduling.cluster.io/v1\nkind: SchedulingRequest\nmetadata:\n  name: gang\n"
+      "spec:\n  replicas: 2\n  resources:\n    cpu: \"8\"\n    memory: 64Gi\n    accelerators:\n"
+      "      - model: NVIDIA-A100-SXM4-80GB\n        count: 4\n  distribution:\n    gang: true\n");
+  const auto [placed, decision] = hub.client("submit -f " + gang + " --wait --timeout 30s");
+  BOOST_TEST(placed == 0, decision);
+  // The placement orders reached the agent on its Acks, and it reported them carried out.
+  ActorHarness::wait_until(
+      [&] {
+        const auto [status, text] = hub.client("describe cluster a100-uswest");
+        return text.find("Placements:    2 confirmed") != std::string::npos;
+      },
+      "both placements confirmed by the gRPC agent", std::chrono::seconds(20));
+  BOOST_TEST(agent.stop(SIGKILL) == -SIGKILL);
+  ActorHarness::wait_until([&] { return hub.has_health("a100-uswest", false); },
+                           "the killed gRPC agent's cluster unhealthy", std::chrono::seconds(20));
+  BOOST_TEST(hub.process->stop() == 0);
+}
+
+BOOST_AUTO_TEST_CASE(a_grpc_agent_with_the_wrong_token_is_refused_and_stops) {
+  unisched::testing::ScratchDirectory dir;
+  const std::string tokens = dir.write("tokens", "a100-uswest 0123456789abcdef0123\n");
+  Hub hub(0, {"--grpc", "127.0.0.1:0", "--cluster-tokens", tokens});
+  ChildProcess agent(
+      {unisched::testing::kBinary, "agent", "--transport", "grpc", "--hub", grpc_address(hub),
+       "--profile", unisched::testing::kProfiles + "a100-nvlink-uswest.yaml", "--token",
+       "not-the-token-at-all"},
+      dir.path() + "/agent.log");
+  BOOST_TEST(agent.stop(0) == 1);  // it gives up by itself
+  BOOST_TEST(agent.output().find("wrong token for cluster") != std::string::npos, agent.output());
+  BOOST_TEST(hub.process->output().find("grpc: ") != std::string::npos);
+  BOOST_TEST(hub.process->stop() == 0);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
