@@ -9,6 +9,7 @@
 #include <caf/scoped_actor.hpp>
 #include <caf/send.hpp>
 
+#include <algorithm>
 #include <fstream>
 #include <mutex>
 #include <sstream>
@@ -34,13 +35,22 @@ std::string metadata(const ServerContext* context, const std::string& key) {
                                : std::string(found->second.data(), found->second.size());
 }
 
+/// How long the centre may take for a call: at most kCentreTimeout, and never past the
+/// caller's deadline.
+std::chrono::milliseconds time_left(const ServerContext* context) {
+  const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+      context->deadline() - std::chrono::system_clock::now());
+  return std::max(std::chrono::milliseconds(1),
+                  std::min<std::chrono::milliseconds>(left, kCentreTimeout));
+}
+
 /// Asks `target` from a thread outside the actor system; the reply, or the error's text.
 template <class Reply, class... Ts>
-std::optional<Reply> ask(caf::actor_system& system, const caf::actor& target, std::string& error,
-                         Ts&&... xs) {
+std::optional<Reply> ask(caf::actor_system& system, const caf::actor& target,
+                         std::chrono::milliseconds timeout, std::string& error, Ts&&... xs) {
   caf::scoped_actor self{system};
   std::optional<Reply> reply;
-  self->request(target, kCentreTimeout, std::forward<Ts>(xs)...)
+  self->request(target, timeout, std::forward<Ts>(xs)...)
       .receive([&](Reply& answer) { reply = std::move(answer); },
                [&](caf::error& failure) { error = system.render(failure); });
   return reply;
@@ -85,7 +95,7 @@ class MetadataService final : public v1::ClusterMetadataService::Service {
         return Status(StatusCode::INVALID_ARGUMENT, decoded.error());
       }
       std::string error;
-      const auto ack = ask<v1::Ack>(system_, proxy, error, push_atom_v, update);
+      const auto ack = ask<v1::Ack>(system_, proxy, time_left(context), error, push_atom_v, update);
       if (!ack) {
         return Status(StatusCode::UNAVAILABLE, "the centre did not acknowledge: " + error);
       }
@@ -117,7 +127,8 @@ class MetadataService final : public v1::ClusterMetadataService::Service {
       return not_found(cluster);
     }
     std::string error;
-    auto views = ask<v1::ClusterViews>(system_, hub_, error, nodes_atom_v, cluster, false);
+    auto views = ask<v1::ClusterViews>(system_, hub_, time_left(context), error, nodes_atom_v,
+                                       cluster, false);
     if (!views || views->clusters_size() == 0) {
       return Status(StatusCode::UNAVAILABLE, "the centre has no view of \"" + cluster +
                                                  "\" right now" +
@@ -141,7 +152,7 @@ class MetadataService final : public v1::ClusterMetadataService::Service {
       return Status(StatusCode::INVALID_ARGUMENT, decoded.error());
     }
     std::string error;
-    auto ack = ask<v1::Ack>(system_, proxy, error, push_atom_v, *snapshot);
+    auto ack = ask<v1::Ack>(system_, proxy, time_left(context), error, push_atom_v, *snapshot);
     if (!ack) {
       return Status(StatusCode::UNAVAILABLE, error);
     }
@@ -159,7 +170,8 @@ class MetadataService final : public v1::ClusterMetadataService::Service {
       return not_found(probe->cluster_id());
     }
     std::string error;
-    auto status = ask<v1::HealthStatus>(system_, proxy, error, health_atom_v, *probe);
+    auto status =
+        ask<v1::HealthStatus>(system_, proxy, time_left(context), error, health_atom_v, *probe);
     if (!status) {
       return Status(StatusCode::UNAVAILABLE, error);
     }
@@ -222,8 +234,8 @@ class MetadataService final : public v1::ClusterMetadataService::Service {
     registration.set_machine_type(machine_type.empty() ? "VirtualMachine" : machine_type);
     const caf::actor proxy = actors::spawn_grpc_agent_proxy(system_, cluster, settings_.agent);
     std::string error;
-    const auto cluster_actor =
-        ask<caf::actor>(system_, hub_, error, register_atom_v, registration, proxy);
+    const auto cluster_actor = ask<caf::actor>(system_, hub_, time_left(context), error,
+                                               register_atom_v, registration, proxy);
     if (!cluster_actor) {
       caf::anon_send_exit(proxy, caf::exit_reason::user_shutdown);
       spdlog::warn("grpc: cluster {} from {} refused: {}", cluster, context->peer(), error);

@@ -45,7 +45,8 @@ BOOST_AUTO_TEST_CASE(a_nodejs_client_registers_streams_recovers_from_a_gap_and_r
   BOOST_TEST(WEXITSTATUS(status) == 0, steps);
   for (const char* step :
        {"ok health SERVING", "ok unauthenticated", "ok not-found", "ok streamed version 2",
-        "ok invalid-argument", "ok gap version gap", "ok snapshot sent", "ok resumed at version 6",
+        "ok invalid-argument", "ok one-cluster-per-stream", "ok resource-exhausted",
+        "ok gap version gap", "ok snapshot sent", "ok resumed at version 6",
         "state {\"n1\":1500,\"n2\":500,\"n3\":2000}"}) {
     BOOST_TEST(steps.find(step) != std::string::npos, step << " in:\n" << steps);
   }
@@ -107,6 +108,73 @@ BOOST_AUTO_TEST_CASE(a_grpc_agent_with_the_wrong_token_is_refused_and_stops) {
   BOOST_TEST(agent.stop(0) == 1);  // it gives up by itself
   BOOST_TEST(agent.output().find("wrong token for cluster") != std::string::npos, agent.output());
   BOOST_TEST(hub.process->output().find("grpc: ") != std::string::npos);
+  BOOST_TEST(hub.process->stop() == 0);
+}
+
+BOOST_AUTO_TEST_CASE(grpc_over_mutual_tls_admits_only_certificates_from_the_ca) {
+  unisched::testing::ScratchDirectory certs;
+  const std::string dir = certs.path();
+  unisched::testing::make_certificates(dir,
+                                       {{"hub", "ca"}, {"agent", "ca"}, {"rogue", "other-ca"}});
+  std::vector<std::string> serve = {"--grpc", "127.0.0.1:0"};
+  for (const std::string& flag : unisched::testing::tls_flags(dir, "hub")) {
+    serve.push_back(flag);
+  }
+  Hub hub(0, serve);
+  const auto agent = [&](const std::string& cluster, const std::string& who) {
+    std::vector<std::string> args = {unisched::testing::kBinary,
+                                     "agent",
+                                     "--transport",
+                                     "grpc",
+                                     "--hub",
+                                     grpc_address(hub),
+                                     "--profile",
+                                     unisched::testing::kProfiles + "t4-vm-useast.yaml",
+                                     "--cluster",
+                                     cluster};
+    if (!who.empty()) {
+      for (const std::string& flag : unisched::testing::tls_flags(dir, who)) {
+        args.push_back(flag);
+      }
+    }
+    return std::make_unique<ChildProcess>(args, dir + "/" + cluster + ".log");
+  };
+  auto good = agent("trusted", "agent");
+  auto rogue = agent("rogue", "rogue");
+  auto plain = agent("plain", "");
+  std::string get = "get clusters -o json";
+  for (const std::string& flag : unisched::testing::tls_flags(dir, "agent")) {
+    get += " " + flag;
+  }
+  ActorHarness::wait_until(
+      [&] {
+        const auto [status, text] = hub.client(get);
+        return text.find("\"trusted\"") != std::string::npos &&
+               text.find("\"healthy\": true") != std::string::npos;
+      },
+      "the agent with a certificate from the CA registered over gRPC", std::chrono::seconds(30));
+  const auto [status, listing] = hub.client(get);
+  BOOST_TEST(listing.find("\"rogue\"") == std::string::npos, listing);
+  BOOST_TEST(listing.find("\"plain\"") == std::string::npos, listing);
+  BOOST_TEST(rogue->output().find("retrying") != std::string::npos, rogue->output());
+  BOOST_TEST(plain->output().find("retrying") != std::string::npos, plain->output());
+  BOOST_TEST(good->stop() == 0);
+  BOOST_TEST(hub.process->stop() == 0);
+}
+
+BOOST_AUTO_TEST_CASE(a_grpc_agent_for_a_cluster_a_caf_agent_holds_is_refused) {
+  Hub hub(0, {"--grpc", "127.0.0.1:0"});
+  auto caf_agent = hub.agent("t4-vm-useast.yaml");
+  ActorHarness::wait_until([&] { return hub.has_health("t4-useast", true); },
+                           "the CAF agent registered", std::chrono::seconds(20));
+  ChildProcess grpc_agent(
+      {unisched::testing::kBinary, "agent", "--transport", "grpc", "--hub", grpc_address(hub),
+       "--profile", unisched::testing::kProfiles + "t4-vm-useast.yaml"},
+      hub.dir.path() + "/second.log");
+  BOOST_TEST(grpc_agent.stop(0) == 1);
+  BOOST_TEST(grpc_agent.output().find("already registered") != std::string::npos,
+             grpc_agent.output());
+  BOOST_TEST(caf_agent->stop() == 0);
   BOOST_TEST(hub.process->stop() == 0);
 }
 

@@ -61,25 +61,9 @@ BOOST_AUTO_TEST_CASE(an_agent_reconnects_to_a_restarted_hub) {
 BOOST_AUTO_TEST_CASE(mutual_tls_admits_only_certificates_from_the_ca) {
   ScratchDirectory certs;
   const std::string dir = certs.path();
-  const auto sh = [&](const std::string& command) {
-    BOOST_TEST_REQUIRE(
-        std::system(("cd " + dir + " && " + command + " >/dev/null 2>&1").c_str()) == 0, command);
-  };
-  for (const char* ca : {"ca", "other-ca"}) {
-    sh(std::string("openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=") + ca +
-       " -keyout " + ca + ".key -out " + ca + ".pem");
-  }
-  for (const auto& [name, ca] : std::vector<std::pair<std::string, std::string>>{
-           {"hub", "ca"}, {"agent", "ca"}, {"rogue", "other-ca"}}) {
-    sh("openssl req -newkey rsa:2048 -nodes -subj /CN=" + name + " -keyout " + name + ".key -out " +
-       name + ".csr && openssl x509 -req -days 1 -in " + name + ".csr -CA " + ca + ".pem -CAkey " +
-       ca + ".key -CAcreateserial -out " + name + ".pem");
-  }
-  const auto tls = [&](const std::string& who, const std::string& ca = "ca") {
-    return std::vector<std::string>{"--tls-cert", dir + "/" + who + ".pem",
-                                    "--tls-key",  dir + "/" + who + ".key",
-                                    "--tls-ca",   dir + "/" + ca + ".pem"};
-  };
+  unisched::testing::make_certificates(dir,
+                                       {{"hub", "ca"}, {"agent", "ca"}, {"rogue", "other-ca"}});
+  const auto tls = [&](const std::string& who) { return unisched::testing::tls_flags(dir, who); };
   const auto with = [](std::vector<std::string> args, const std::vector<std::string>& more) {
     args.insert(args.end(), more.begin(), more.end());
     return args;

@@ -114,7 +114,20 @@ async function main() {
   if (result.code !== grpc.status.INVALID_ARGUMENT) fail(`unknown node: ${result.code}`);
   console.log(`ok invalid-argument ${result.details}`);
 
-  // A gap: version 5 does not apply to 2. The centre acks GAP and ends the stream.
+  // One stream speaks for one cluster.
+  result = await stream([update(3, [], cluster), update(4, [], 'someone-else')]);
+  if (result.code !== grpc.status.INVALID_ARGUMENT || !result.details.startsWith('cluster_id:')) {
+    fail(`switching clusters: ${result.code} ${result.details}`);
+  }
+  console.log(`ok one-cluster-per-stream ${result.details}`);
+  // Messages over the size bound are refused before they are read.
+  const huge = node('n1', 1500);
+  huge.labels = { padding: 'x'.repeat(17 * 2 ** 20) };
+  result = await stream([update(4, [{ op: 'UPDATE', node: huge }])]);
+  if (result.code !== grpc.status.RESOURCE_EXHAUSTED) fail(`oversize: ${result.code} ${result.details}`);
+  console.log(`ok resource-exhausted ${result.details}`);
+
+  // A gap: version 5 does not apply to 3 (the last one the centre holds). The centre acks GAP and ends the stream.
   result = await stream([update(5, [{ op: 'UPDATE', node: node('n2', 500) }])]);
   if (result.code !== grpc.status.FAILED_PRECONDITION || result.acks.length !== 1 ||
       result.acks[0].status !== 'GAP') {
