@@ -191,6 +191,10 @@ RunReport run_single_node(
         actors::spawn_scheduler_actor(system, supervisor, infos, *policy, options.scheduling));
   }
   const caf::actor client = spawn_workload_client(system, schedulers);
+  std::function<void()> close_door;
+  if (options.open_door) {
+    close_door = options.open_door(system, supervisor, schedulers);
+  }
   for (size_t i = 0; i < ids.size(); ++i) {
     caf::anon_send(client, bind_atom_v, ids[i], agents[i]);
   }
@@ -251,6 +255,9 @@ RunReport run_single_node(
   report.overcommits = count_overcommits(watcher, agents);
   for (const auto& summary : report.clusters) {
     report.deltas_applied += summary.deltas_applied();
+  }
+  if (close_door) {
+    close_door();
   }
   for (const caf::actor& agent : agents) {
     watcher->demonitor(agent);

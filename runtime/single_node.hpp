@@ -2,6 +2,8 @@
 // cluster and the supervisor, in one actor system, for a fixed time. What `unisched run` runs.
 #pragma once
 
+#include <caf/fwd.hpp>
+
 #include <chrono>
 #include <functional>
 #include <string>
@@ -38,6 +40,11 @@ struct RunOptions {
   /// Scorers and weights replacing the preset's, e.g. {{"gpu-packing", 2.0}}; empty: the preset's.
   std::vector<std::pair<std::string, double>> scorers;
   actors::SchedulerSettings scheduling;
+  /// Opens another door into the running centre (e.g. gRPC for outside agents), given the
+  /// actor system, the supervisor and the schedulers once they run; returns how to close it.
+  std::function<std::function<void()>(caf::actor_system&, const caf::actor& supervisor,
+                                      const std::vector<caf::actor>& schedulers)>
+      open_door;
   double requests_per_second = 20.0;  ///< synthetic workload; 0: none
   std::chrono::milliseconds mean_runtime{3'000};
 };

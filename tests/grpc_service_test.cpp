@@ -178,4 +178,28 @@ BOOST_AUTO_TEST_CASE(a_grpc_agent_for_a_cluster_a_caf_agent_holds_is_refused) {
   BOOST_TEST(hub.process->stop() == 0);
 }
 
+BOOST_AUTO_TEST_CASE(the_single_node_run_lets_grpc_agents_join_when_asked) {
+  unisched::testing::ScratchDirectory dir;
+  const std::string address = "127.0.0.1:" + std::to_string(unisched::testing::free_port());
+  ChildProcess run({unisched::testing::kBinary, "run", "--profiles",
+                    std::string(UNISCHED_SOURCE_DIR) + "/config/profiles", "--duration", "4s",
+                    "--grpc", address},
+                   dir.path() + "/run.log");
+  ActorHarness::wait_until(
+      [&] { return run.output().find("gRPC serving on " + address) != std::string::npos; },
+      "run serving gRPC", std::chrono::seconds(10));
+  ChildProcess agent(
+      {unisched::testing::kBinary, "agent", "--transport", "grpc", "--hub", address, "--profile",
+       unisched::testing::kProfiles + "t4-vm-useast.yaml", "--cluster", "outside"},
+      dir.path() + "/agent.log");
+  ActorHarness::wait_until(
+      [&] { return run.output().find("grpc: cluster outside joined") != std::string::npos; },
+      "the outside agent joined the run", std::chrono::seconds(10));
+  BOOST_TEST(agent.stop() == 0);
+  ActorHarness::wait_until([&] { return run.output().find("overcommits") != std::string::npos; },
+                           "the run's summary", std::chrono::seconds(20));
+  BOOST_TEST(run.stop(0) == 0);  // it ends by itself after --duration
+  BOOST_TEST(run.output().find("overcommits 0") != std::string::npos, run.output());
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -1,5 +1,7 @@
 // unisched run: the single-node runtime with simulated clusters (the main job).
 #include <spdlog/spdlog.h>
+#include <caf/actor_system.hpp>
+#include <caf/send.hpp>
 
 #include <algorithm>
 #include <cstdio>
@@ -7,6 +9,8 @@
 #include <set>
 
 #include "policy/framework.hpp"
+#include "runtime/grpc_service.hpp"
+#include "runtime/hub.hpp"
 #include "runtime/manifest_loader.hpp"
 #include "runtime/single_node.hpp"
 #include "tools/unisched/verbs.hpp"
@@ -323,6 +327,33 @@ int run_run(const ParsedArgs& args) {
       return 2;
     }
   }
+  if (args.has("grpc")) {
+    const auto endpoint = runtime::parse_endpoint(args.value("grpc"), error);
+    if (!endpoint) {
+      std::fprintf(stderr, "error: --grpc: %s\n", error.c_str());
+      return 2;
+    }
+    // Outside agents join through a hub; the schedulers place work on their clusters too.
+    options.open_door = [endpoint = *endpoint](
+                            caf::actor_system& system, const caf::actor& supervisor,
+                            const std::vector<caf::actor>& schedulers) -> std::function<void()> {
+      const caf::actor hub = runtime::spawn_hub(system, supervisor, schedulers, {});
+      std::string problem;
+      std::shared_ptr<runtime::GrpcMetadataServer> server = runtime::GrpcMetadataServer::start(
+          system, hub, endpoint, runtime::TlsFiles{}, runtime::GrpcServiceSettings{}, problem);
+      if (!server) {
+        spdlog::error("--grpc: {}", problem);
+      } else {
+        spdlog::info("gRPC serving on {}:{}", endpoint.host, server->port());
+      }
+      return [server, hub] {
+        if (server) {
+          server->shutdown();
+        }
+        caf::anon_send_exit(hub, caf::exit_reason::user_shutdown);
+      };
+    };
+  }
   const auto report = runtime::run_single_node(
       clusters, options,
       [](std::chrono::milliseconds elapsed, const std::vector<v1::ClusterSummary>& summaries) {
@@ -388,6 +419,8 @@ Verb run_verb() {
           {"partition", '\0', "ID:START:LENGTH", true, "cut a cluster's agent off for a while"},
           {"schedulers", '\0', "N", false, "SchedulerActors racing on the clusters (default 2)"},
           {"policy", '\0', "NAME", false, "spread, binpack or balanced (default balanced)"},
+          {"grpc", '\0', "HOST:PORT", false,
+           "also let outside agents join over gRPC (ClusterMetadataService), plain TCP"},
           {"scorers", '\0', "NAME=W,...", false,
            "weighted scorers instead of the preset's, e.g. least-allocated=1,gpu-packing=2"},
           {"commit-check", '\0', "MODE", false, "cluster (default) or node revisions"},
