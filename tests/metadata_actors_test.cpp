@@ -133,9 +133,10 @@ BOOST_AUTO_TEST_CASE(a_killed_cluster_actor_is_restarted_and_rebuilt) {
 }
 
 BOOST_AUTO_TEST_CASE(a_restarted_agent_registers_again_and_is_resynced) {
+  // Declared before the harness, so it outlives every agent: the actor system waits for them.
+  const auto adapter = testing::simulated(12, 5.0, 200.0);
   ActorHarness harness;
   const caf::actor supervisor = actors::spawn_supervisor(*harness.system, fast_supervisor());
-  const auto adapter = testing::simulated(12, 5.0, 200.0);
   const std::shared_ptr<adapters::ClusterAdapter> shared(adapter.get(), [](auto*) {});
   caf::actor agent = actors::spawn_agent_actor(*harness.system, shared, 1, fast_agent());
   harness.ask<caf::actor>(supervisor, register_atom_v, std::string("sim"), agent);
