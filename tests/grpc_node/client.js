@@ -80,6 +80,25 @@ async function main() {
   if (serving !== 'SERVING') fail(`grpc.health.v1: ${serving}`);
   console.log('ok health SERVING');
 
+  // Server reflection lists the metadata service.
+  const reflectionDefinition = protoLoader.loadSync(
+    require('path').join(__dirname, 'reflection.proto'), { keepCase: true, oneofs: true });
+  const reflection = new (grpc.loadPackageDefinition(reflectionDefinition)
+    .grpc.reflection.v1alpha.ServerReflection)(address, grpc.credentials.createInsecure());
+  const services = await new Promise((resolve) => {
+    const call = reflection.ServerReflectionInfo({ deadline: deadline() });
+    call.on('data', (response) => {
+      resolve((response.list_services_response || { service: [] }).service.map((s) => s.name));
+      call.end();
+    });
+    call.on('error', (error) => resolve([error.details]));
+    call.write({ list_services: '' });
+  });
+  if (!services.includes('unisched.v1.ClusterMetadataService')) {
+    fail(`reflection: ${JSON.stringify(services)}`);
+  }
+  console.log(`ok reflection ${services.join(',')}`);
+
   // Identity: without the token, or with another cluster's, nothing gets in.
   let result = await stream([update(1, [])], auth('not-the-right-token-at-all'));
   if (result.code !== grpc.status.UNAUTHENTICATED) fail(`wrong token: ${result.code} ${result.details}`);
