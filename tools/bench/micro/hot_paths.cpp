@@ -1,0 +1,115 @@
+// Micro-benchmarks of the hot paths (Google Benchmark): quantity parsing, applying a delta to a
+// view, rebuilding a view from a snapshot, and one scheduling decision over one cluster. Built
+// with the project, never run by the tests: ./build/tools/bench/micro/unisched-micro-bench
+#include <benchmark/benchmark.h>
+
+#include <random>
+#include <string>
+#include <vector>
+
+#include "model/cluster_view.hpp"
+#include "model/manifest.hpp"
+#include "model/quantity.hpp"
+#include "policy/framework.hpp"
+#include "policy/pipeline.hpp"
+
+namespace {
+
+using namespace unisched;
+
+model::NodeState gpu_node(int index, int64_t allocated_cpu_milli) {
+  model::NodeState node;
+  node.name = "node-" + std::to_string(index);
+  node.node_group = "a100";
+  node.allocatable_cpu_milli = 96'000;
+  node.allocatable_memory_bytes = int64_t{1024} << 30;
+  node.max_pods = 110;
+  node.allocated_cpu_milli = allocated_cpu_milli;
+  for (int d = 0; d < 8; ++d) {
+    model::Device device;
+    device.model = "NVIDIA-A100-SXM4-80GB";
+    device.memory_bytes = int64_t{80} << 30;
+    device.interconnect = model::Interconnect::NVLink;
+    device.allocated_milli = (index + d) % 3 == 0 ? 1000 : 0;
+    node.devices.push_back(device);
+  }
+  return node;
+}
+
+std::vector<model::NodeState> cluster_nodes(int count) {
+  std::vector<model::NodeState> nodes;
+  for (int i = 0; i < count; ++i) {
+    nodes.push_back(gpu_node(i, (i % 7) * 4'000));
+  }
+  return nodes;
+}
+
+void quantity_parse(benchmark::State& state) {
+  const std::vector<std::string> inputs = {"1500m", "64Gi", "1.5e3", "250M", "2", "0.5"};
+  size_t i = 0;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(model::Quantity::parse(inputs[i++ % inputs.size()]));
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(quantity_parse);
+
+/// Applying one update of 100 node changes to a view of N nodes; items are node deltas.
+void view_apply(benchmark::State& state) {
+  const int nodes = static_cast<int>(state.range(0));
+  model::ClusterView view;
+  view.replace(cluster_nodes(nodes), {}, model::Allocation::MayExceed);
+  std::mt19937 random(1);
+  std::vector<std::vector<model::NodeChange>> updates(16);
+  for (auto& update : updates) {
+    for (int d = 0; d < 100; ++d) {
+      update.push_back({model::NodeChangeKind::Update,
+                        gpu_node(static_cast<int>(random() % nodes),
+                                 static_cast<int64_t>(random() % 24) * 4'000)});
+    }
+  }
+  size_t next = 0;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(
+        view.apply(updates[next++ % updates.size()], model::Allocation::MayExceed));
+  }
+  state.SetItemsProcessed(state.iterations() * 100);
+}
+BENCHMARK(view_apply)->Arg(1'000)->Arg(5'000);
+
+/// Rebuilding a view of N nodes from a full snapshot (a resync); items are nodes.
+void view_replace(benchmark::State& state) {
+  const auto nodes = cluster_nodes(static_cast<int>(state.range(0)));
+  for (auto _ : state) {
+    model::ClusterView view;
+    benchmark::DoNotOptimize(view.replace(nodes, {}, model::Allocation::MayExceed));
+  }
+  state.SetItemsProcessed(state.iterations() * state.range(0));
+}
+BENCHMARK(view_replace)->Arg(5'000)->Arg(50'000)->Unit(benchmark::kMillisecond);
+
+/// One decision (filters and scorers) for a 2-replica 4-GPU request over one cluster of N nodes.
+void decide_one_cluster(benchmark::State& state) {
+  model::ClusterView view;
+  view.replace(cluster_nodes(static_cast<int>(state.range(0))), {}, model::Allocation::MayExceed);
+  const policy::ClusterInfo info{"a100", "us-west", "us-west-2a",
+                                 model::MachineType::VirtualMachine, true};
+  const std::vector<policy::ClusterCandidate> candidates = {{&info, &view}};
+  const auto decoded = model::decode_manifest(
+      {"apiVersion: scheduling.cluster.io/v1\nkind: SchedulingRequest\nmetadata:\n  name: r\n"
+       "spec:\n  replicas: 2\n  resources:\n    cpu: \"16\"\n    memory: 128Gi\n"
+       "    accelerators:\n      - model: NVIDIA-A100-SXM4-80GB\n        count: 4\n",
+       1});
+  const auto request = std::get<model::SchedulingRequest>(*decoded.manifest).spec;
+  std::string error;
+  const auto policy = policy::Registry::builtin().preset("balanced", error);
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(policy::decide(request, candidates, *policy));
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(decide_one_cluster)->Arg(1'000)->Arg(5'000)->Unit(benchmark::kMicrosecond);
+
+}  // namespace
+
+BENCHMARK_MAIN();
