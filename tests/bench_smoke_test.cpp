@@ -37,6 +37,21 @@ BOOST_AUTO_TEST_CASE(ingest_remote_over_grpc_reports_every_figure) {
   BOOST_TEST(result["p99_ms"].as<double>() >= result["p50_ms"].as<double>());
 }
 
+BOOST_AUTO_TEST_CASE(resync_reports_its_time_and_wire_size) {
+  unisched::testing::ScratchDirectory dir;
+  const auto [status, out] = bench("--scenario resync --nodes 100", dir.path());
+  BOOST_TEST_REQUIRE(status == 0, out);
+  const YAML::Node result = YAML::Load(out);
+  BOOST_TEST(result["scenario"].as<std::string>() == "resync");
+  BOOST_TEST(result["nodes"].as<int>() == 100);
+  BOOST_TEST(result["ok"].as<bool>());
+  BOOST_TEST(result["resync_ms"].as<double>() > 0);
+  BOOST_TEST(result["decode_ms"].as<double>() <= result["resync_ms"].as<double>());
+  // Eight accelerators and the node's amounts: well over 100 bytes, well under 4 KiB.
+  BOOST_TEST(result["bytes_per_node"].as<double>() > 100);
+  BOOST_TEST(result["bytes_per_node"].as<double>() < 4096);
+}
+
 BOOST_AUTO_TEST_CASE(bad_flags_are_usage_errors) {
   unisched::testing::ScratchDirectory dir;
   BOOST_TEST(bench("--scenario warp-speed", dir.path()).first == 2);

@@ -1,7 +1,7 @@
 // unisched-bench: named benchmark scenarios, one JSON object per result on stdout and a human
 // summary on stderr. Figures are measured, never asserted; see BENCHMARKS.md.
 //
-//   unisched-bench [--scenario ingest-remote] [--clusters N] [--nodes N] [--deltas N]
+//   unisched-bench [--scenario ingest-remote|resync] [--clusters N] [--nodes N] [--deltas N]
 //                  [--updates N]
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
@@ -11,14 +11,16 @@
 #include <map>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "tools/bench/ingest_grpc.hpp"
+#include "tools/bench/resync.hpp"
 
 namespace {
 
 int usage(const std::string& problem) {
   std::fprintf(stderr,
-               "error: %s\nusage: unisched-bench [--scenario ingest-remote] [--clusters N] "
+               "error: %s\nusage: unisched-bench [--scenario ingest-remote|resync] [--clusters N] "
                "[--nodes N] [--deltas N] [--updates N]\n",
                problem.c_str());
   return 2;
@@ -59,8 +61,29 @@ int main(int argc, char** argv) {
     }
     *target->second = static_cast<int>(parsed);
   }
-  if (flags["scenario"] != "ingest-remote") {
-    return usage("unknown scenario \"" + flags["scenario"] + "\" (available: ingest-remote)");
+  const std::string scenario = flags["scenario"];
+  if (scenario != "ingest-remote" && scenario != "resync") {
+    return usage("unknown scenario \"" + scenario + "\" (available: ingest-remote, resync)");
+  }
+  if (scenario == "resync") {
+    // --nodes sizes the snapshot; without it, the sizes issue 7 names.
+    const std::vector<int> sizes =
+        flags.count("nodes") ? std::vector<int>{parameters.nodes} : std::vector<int>{5'000, 50'000};
+    for (const int nodes : sizes) {
+      const auto result = unisched::bench::resync(nodes, nodes > 10'000 ? 5 : 21);
+      std::printf(
+          "{\"scenario\": \"resync\", \"cores\": %u, \"nodes\": %d, \"resync_ms\": %.3f, "
+          "\"decode_ms\": %.3f, \"bytes_per_node\": %.1f, \"ok\": %s}\n",
+          std::thread::hardware_concurrency(), nodes, result.resync_ms, result.decode_ms,
+          result.bytes_per_node, result.problem.empty() ? "true" : "false");
+      std::fprintf(stderr, "resync of %d nodes: %.2f ms (%.2f ms decoding), %.0f bytes/node\n",
+                   nodes, result.resync_ms, result.decode_ms, result.bytes_per_node);
+      if (!result.problem.empty()) {
+        std::fprintf(stderr, "problem: %s\n", result.problem.c_str());
+        return 1;
+      }
+    }
+    return 0;
   }
   std::fprintf(stderr, "ingest-remote over gRPC: %d clusters x %d nodes, %d updates of %d deltas\n",
                parameters.clusters, parameters.nodes, parameters.updates,
