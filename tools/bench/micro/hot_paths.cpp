@@ -63,9 +63,9 @@ void view_apply(benchmark::State& state) {
   std::vector<std::vector<model::NodeChange>> updates(16);
   for (auto& update : updates) {
     for (int d = 0; d < 100; ++d) {
-      update.push_back({model::NodeChangeKind::Update,
-                        gpu_node(static_cast<int>(random() % nodes),
-                                 static_cast<int64_t>(random() % 24) * 4'000)});
+      update.push_back(
+          {model::NodeChangeKind::Update, gpu_node(static_cast<int>(random() % nodes),
+                                                   static_cast<int64_t>(random() % 24) * 4'000)});
     }
   }
   size_t next = 0;
