@@ -77,11 +77,11 @@ int run_agent(const ParsedArgs& args) {
   simulation.seed = static_cast<uint64_t>(std::hash<std::string>{}(profile->spec.cluster_id));
   simulation.step = settings.observe_interval;
 
-  const runtime::TlsFiles tls = tls_files(args);
-  if (const std::string problem = tls.problem(); !problem.empty()) {
-    std::fprintf(stderr, "error: %s\n", problem.c_str());
+  const auto tls_flag_files = tls_files(args);
+  if (!tls_flag_files) {
     return 2;
   }
+  const runtime::TlsFiles& tls = *tls_flag_files;
   const std::string transport = args.value("transport", "caf");
   if (transport != "caf" && transport != "grpc") {
     std::fprintf(stderr, "error: --transport must be caf or grpc\n");

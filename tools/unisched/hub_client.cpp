@@ -28,11 +28,11 @@ std::unique_ptr<HubConnection> connect_to_hub(const ParsedArgs& args) {
     std::fprintf(stderr, "error: --hub: %s\n", error.c_str());
     return nullptr;
   }
-  const runtime::TlsFiles tls = tls_files(args);
-  if (const std::string problem = tls.problem(); !problem.empty()) {
-    std::fprintf(stderr, "error: %s\n", problem.c_str());
+  const auto tls_flag_files = tls_files(args);
+  if (!tls_flag_files) {
     return nullptr;
   }
+  const runtime::TlsFiles& tls = *tls_flag_files;
   auto connection = std::make_unique<HubConnection>();
   connection->system = runtime::make_networked_system(connection->config, tls);
   const auto hub = runtime::connect(*connection->system, *endpoint, tls, error);

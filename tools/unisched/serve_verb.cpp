@@ -31,11 +31,11 @@ int run_serve(const ParsedArgs& args) {
     std::fprintf(stderr, "error: --listen: %s\n", error.c_str());
     return 2;
   }
-  const runtime::TlsFiles tls = tls_files(args);
-  if (const std::string problem = tls.problem(); !problem.empty()) {
-    std::fprintf(stderr, "error: %s\n", problem.c_str());
+  const auto tls_flag_files = tls_files(args);
+  if (!tls_flag_files) {
     return 2;
   }
+  const runtime::TlsFiles& tls = *tls_flag_files;
   if (!tls.enabled() && !runtime::is_loopback(endpoint->host)) {
     spdlog::warn("listening on {} without TLS: anyone who can reach it can register clusters",
                  endpoint->to_string());

@@ -34,11 +34,11 @@ int run_shard(const ParsedArgs& args) {
     std::fprintf(stderr, "error: --listen: %s\n", error.c_str());
     return 2;
   }
-  const runtime::TlsFiles tls = tls_files(args);
-  if (const std::string problem = tls.problem(); !problem.empty()) {
-    std::fprintf(stderr, "error: %s\n", problem.c_str());
+  const auto tls_flag_files = tls_files(args);
+  if (!tls_flag_files) {
     return 2;
   }
+  const runtime::TlsFiles& tls = *tls_flag_files;
   if (!tls.enabled() && !runtime::is_loopback(listen->host)) {
     spdlog::warn("listening on {} without TLS: anyone who can reach it can talk to its actors",
                  listen->to_string());

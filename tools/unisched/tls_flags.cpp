@@ -1,5 +1,7 @@
 #include "tools/unisched/tls_flags.hpp"
 
+#include <cstdio>
+
 namespace unisched::cli {
 
 std::vector<Flag> tls_flags() {
@@ -10,8 +12,13 @@ std::vector<Flag> tls_flags() {
   };
 }
 
-runtime::TlsFiles tls_files(const ParsedArgs& args) {
-  return {args.value("tls-cert"), args.value("tls-key"), args.value("tls-ca")};
+std::optional<runtime::TlsFiles> tls_files(const ParsedArgs& args) {
+  runtime::TlsFiles tls{args.value("tls-cert"), args.value("tls-key"), args.value("tls-ca")};
+  if (const std::string problem = tls.problem(); !problem.empty()) {
+    std::fprintf(stderr, "error: %s\n", problem.c_str());
+    return std::nullopt;
+  }
+  return tls;
 }
 
 }  // namespace unisched::cli
