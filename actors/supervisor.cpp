@@ -254,6 +254,28 @@ void on_down(Self* self, const caf::down_msg& down) {
   }
 }
 
+/// The entry of cluster `id`, or null with `problem` set when there is none.
+const ClusterEntry* known(const SupervisorData& state, const std::string& id, caf::error& problem) {
+  const auto found = state.clusters.find(id);
+  if (found == state.clusters.end()) {
+    problem = caf::make_error(caf::sec::invalid_argument, "no cluster \"" + id + "\"");
+    return nullptr;
+  }
+  return &found->second;
+}
+
+/// As known(), and also null while the cluster's ClusterActor is being started on a new home.
+const ClusterEntry* running(const SupervisorData& state, const std::string& id,
+                            caf::error& problem) {
+  const ClusterEntry* entry = known(state, id, problem);
+  if (entry != nullptr && !entry->cluster_actor) {
+    problem =
+        caf::make_error(caf::sec::request_timeout, "cluster \"" + id + "\" is being re-homed");
+    return nullptr;
+  }
+  return entry;
+}
+
 caf::behavior supervisor(Self* self, SupervisorSettings settings) {
   self->state.settings = settings;
   self->set_down_handler([=](caf::down_msg& down) { on_down(self, down); });
@@ -302,47 +324,43 @@ caf::behavior supervisor(Self* self, SupervisorSettings settings) {
       },
       [=](view_atom, const std::string& id) -> caf::result<caf::message> {
         // What the agent itself holds, for comparing a view with its source.
-        const auto found = self->state.clusters.find(id);
-        if (found == self->state.clusters.end()) {
-          return caf::make_error(caf::sec::invalid_argument, "no cluster \"" + id + "\"");
+        caf::error problem;
+        const ClusterEntry* found = known(self->state, id, problem);
+        if (found == nullptr) {
+          return problem;
         }
         v1::SnapshotRequest request;
         request.mutable_cluster()->set_cluster_id(id);
         request.set_reason("asked by a client");
-        return self->delegate(found->second.agent, std::move(request));
+        return self->delegate(found->agent, std::move(request));
       },
       [=](shard_atom, const std::string& id) -> caf::result<v1::ClusterHome> {
-        const auto found = self->state.clusters.find(id);
-        if (found == self->state.clusters.end()) {
-          return caf::make_error(caf::sec::invalid_argument, "no cluster \"" + id + "\"");
+        caf::error problem;
+        const ClusterEntry* found = known(self->state, id, problem);
+        if (found == nullptr) {
+          return problem;
         }
         v1::ClusterHome home;
         home.set_cluster_id(id);
-        home.set_shard_id(found->second.home);
-        home.set_endpoint(endpoint_of(self->state, found->second));
+        home.set_shard_id(found->home);
+        home.set_endpoint(endpoint_of(self->state, *found));
         return home;
       },
       [=](clusters_atom, const std::string& id) -> caf::result<caf::actor> {
-        const auto found = self->state.clusters.find(id);
-        if (found == self->state.clusters.end()) {
-          return caf::make_error(caf::sec::invalid_argument, "no cluster \"" + id + "\"");
+        caf::error problem;
+        const ClusterEntry* found = running(self->state, id, problem);
+        if (found == nullptr) {
+          return problem;
         }
-        if (!found->second.cluster_actor) {
-          return caf::make_error(caf::sec::request_timeout,
-                                 "cluster \"" + id + "\" is being re-homed");
-        }
-        return found->second.cluster_actor;
+        return found->cluster_actor;
       },
       [=](summary_atom, const std::string& id) -> caf::result<caf::message> {
-        const auto found = self->state.clusters.find(id);
-        if (found == self->state.clusters.end()) {
-          return caf::make_error(caf::sec::invalid_argument, "no cluster \"" + id + "\"");
+        caf::error problem;
+        const ClusterEntry* found = running(self->state, id, problem);
+        if (found == nullptr) {
+          return problem;
         }
-        if (!found->second.cluster_actor) {
-          return caf::make_error(caf::sec::request_timeout,
-                                 "cluster \"" + id + "\" is being re-homed");
-        }
-        return self->delegate(found->second.cluster_actor, summary_atom_v);
+        return self->delegate(found->cluster_actor, summary_atom_v);
       },
       [=](probe_atom) {
         probe_all(self);
