@@ -52,7 +52,7 @@ caf::behavior proxy(Self* self, std::string cluster_id, GrpcAgentSettings settin
   return {
       // From the gRPC service.
       [=](push_atom, const v1::IncrementalUpdate& update) -> caf::result<v1::Ack> {
-        heard(self, update.epoch(), update.version());
+        heard(self, 0, 0);  // its position counts once the ClusterActor took the update
         auto promise = self->make_response_promise<v1::Ack>();
         if (!self->state.cluster_actor) {
           v1::Ack ack;
@@ -67,6 +67,9 @@ caf::behavior proxy(Self* self, std::string cluster_id, GrpcAgentSettings settin
                 [=](v1::Ack& ack) mutable {
                   auto& state = self->state;
                   state.centre_version = ack.version();
+                  if (ack.status() == v1::Ack::APPLIED || ack.status() == v1::Ack::DUPLICATE) {
+                    heard(self, update.epoch(), update.version());
+                  }
                   for (auto& order : state.orders) {
                     *ack.add_orders() = std::move(order);
                   }

@@ -91,9 +91,8 @@ class MetadataService final : public v1::ClusterMetadataService::Service {
                       "cluster_id: one stream carries one cluster's updates: got \"" +
                           update.cluster_id() + "\" after \"" + cluster + "\"");
       }
-      if (auto decoded = messages::from_proto(update); !decoded) {
-        return Status(StatusCode::INVALID_ARGUMENT, decoded.error());
-      }
+      // Decoded and checked once, by the ClusterActor: a malformed update comes back REJECTED
+      // with the field path, answered below as INVALID_ARGUMENT.
       std::string error;
       const auto ack = ask<v1::Ack>(system_, proxy, time_left(context), error, push_atom_v, update);
       if (!ack) {
@@ -123,7 +122,7 @@ class MetadataService final : public v1::ClusterMetadataService::Service {
     if (Status allowed = authorize(context, cluster); !allowed.ok()) {
       return allowed;
     }
-    if (!known(cluster)) {
+    if (!find(cluster)) {
       return not_found(cluster);
     }
     std::string error;
@@ -204,8 +203,6 @@ class MetadataService final : public v1::ClusterMetadataService::Service {
     return Status(StatusCode::NOT_FOUND,
                   "cluster \"" + cluster + "\" has not streamed updates to this centre");
   }
-
-  bool known(const std::string& cluster) { return static_cast<bool>(find(cluster)); }
 
   caf::actor find(const std::string& cluster) {
     std::lock_guard<std::mutex> guard(mutex_);
