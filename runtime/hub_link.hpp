@@ -3,8 +3,12 @@
 // until SIGINT or SIGTERM.
 #pragma once
 
-#include <caf/fwd.hpp>
+#include <spdlog/spdlog.h>
+#include <caf/actor_system.hpp>
+#include <caf/scoped_actor.hpp>
 
+#include <chrono>
+#include <cstdio>
 #include <functional>
 #include <string>
 
@@ -17,5 +21,29 @@ namespace unisched::runtime {
 /// connection or join fails, 0 after a stop signal.
 int stay_joined(caf::actor_system& system, const Endpoint& hub, const TlsFiles& tls,
                 const std::function<bool(const caf::actor& hub, bool first)>& join);
+
+/// stay_joined() where joining is asking the hub `request...` and an actor is the answer.
+/// `who` names the joiner in messages ("cluster t4-useast"): a refusal of the first attempt
+/// is printed as "error: the hub refused WHO: REASON", a success is logged.
+template <class... Ts>
+int stay_joined(caf::actor_system& system, const Endpoint& hub, const TlsFiles& tls,
+                const std::string& who, const Ts&... request) {
+  return stay_joined(system, hub, tls, [&](const caf::actor& hub_actor, bool first) {
+    caf::scoped_actor self{system};
+    bool joined = false;
+    self->request(hub_actor, std::chrono::seconds(15), request...)
+        .receive([&](caf::actor&) { joined = true; },
+                 [&](caf::error& refusal) {
+                   if (first) {
+                     std::fprintf(stderr, "error: the hub refused %s: %s\n", who.c_str(),
+                                  system.render(refusal).c_str());
+                   }
+                 });
+    if (joined && first) {
+      spdlog::info("{} registered with {}", who, hub.to_string());
+    }
+    return joined;
+  });
+}
 
 }  // namespace unisched::runtime

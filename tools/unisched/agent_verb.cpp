@@ -127,24 +127,8 @@ int run_agent(const ParsedArgs& args) {
   // Until stopped: when the hub goes away, reconnect and register again; the centre resumes
   // from the agent's version if it still has it, and pulls a full snapshot otherwise.
   const int status =
-      runtime::stay_joined(*system, *hub_endpoint, tls, [&](const caf::actor& hub, bool first) {
-        caf::scoped_actor self{*system};
-        bool registered = false;
-        self->request(hub, std::chrono::seconds(15), register_atom_v, registration, agent)
-            .receive([&](caf::actor&) { registered = true; },
-                     [&](caf::error& refusal) {
-                       if (first) {
-                         std::fprintf(stderr, "error: the hub refused cluster %s: %s\n",
-                                      profile->spec.cluster_id.c_str(),
-                                      system->render(refusal).c_str());
-                       }
-                     });
-        if (registered && first) {
-          spdlog::info("agent for cluster {} registered with {}", profile->spec.cluster_id,
-                       hub_endpoint->to_string());
-        }
-        return registered;
-      });
+      runtime::stay_joined(*system, *hub_endpoint, tls, "cluster " + profile->spec.cluster_id,
+                           register_atom_v, registration, agent);
   caf::anon_send_exit(agent, caf::exit_reason::user_shutdown);
   return status;
 }

@@ -64,24 +64,8 @@ int run_shard(const ParsedArgs& args) {
   // Until stopped; after the hub comes back, join again (its clusters were restarted elsewhere
   // or stopped with the old hub, and new ones are assigned as agents register).
   const int status =
-      runtime::stay_joined(*system, *hub_endpoint, tls, [&](const caf::actor& hub, bool first) {
-        caf::scoped_actor self{*system};
-        bool joined = false;
-        self->request(hub, std::chrono::seconds(10), shard_atom_v, registration, shard)
-            .receive([&](caf::actor&) { joined = true; },
-                     [&](caf::error& refusal) {
-                       if (first) {
-                         std::fprintf(stderr, "error: the hub refused shard %s: %s\n",
-                                      registration.shard_id().c_str(),
-                                      system->render(refusal).c_str());
-                       }
-                     });
-        if (joined) {
-          spdlog::info("shard {} joined the hub at {}", registration.shard_id(),
-                       hub_endpoint->to_string());
-        }
-        return joined;
-      });
+      runtime::stay_joined(*system, *hub_endpoint, tls, "shard " + registration.shard_id(),
+                           shard_atom_v, registration, shard);
   caf::anon_send_exit(shard, caf::exit_reason::user_shutdown);
   return status;
 }
