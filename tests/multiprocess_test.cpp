@@ -194,6 +194,21 @@ BOOST_AUTO_TEST_CASE(unreachable_hubs_and_bad_endpoints_are_clear_errors) {
              std::string::npos);
   BOOST_TEST(run("serve --schedulers 0").second.find("--schedulers must be") != std::string::npos);
   BOOST_TEST(run("serve --policy fastest").first == 2);
+  BOOST_TEST(run("serve --listen 127.0.0.1:0 --grpc nowhere").second.find("--grpc: ") !=
+             std::string::npos);
+  BOOST_TEST(run("run --profiles " + kProfiles + " --grpc nowhere").second.find("--grpc: ") !=
+             std::string::npos);
+  BOOST_TEST(
+      run("agent --hub 127.0.0.1:1 --transport pigeon --profile " + kProfiles + "t4-vm-useast.yaml")
+          .second.find("--transport must be caf or grpc") != std::string::npos);
+  BOOST_TEST(run("get nodes --from somewhere").second.find("--from must be hub or agent") !=
+             std::string::npos);
+  BOOST_TEST(run("get requests -o yaml").second.find("--output must be table or json") !=
+             std::string::npos);
+  BOOST_TEST(run("describe cluster x -o yaml").second.find("--output must be text or json") !=
+             std::string::npos);
+  BOOST_TEST(run("shard --hub 127.0.0.1:1 --listen nowhere").second.find("--listen: ") !=
+             std::string::npos);
   BOOST_TEST(run("serve --tls-cert x.pem").second.find("go together") != std::string::npos);
   BOOST_TEST(run("get clusters --tls-cert a --tls-key b --tls-ca c").second.find("cannot read") !=
              std::string::npos);
