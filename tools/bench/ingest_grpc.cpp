@@ -6,9 +6,8 @@
 #include <caf/send.hpp>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
-#include <mutex>
-#include <random>
 #include <thread>
 #include <vector>
 
@@ -18,81 +17,61 @@
 #include "messages/unisched.grpc.pb.h"
 #include "runtime/grpc_service.hpp"
 #include "runtime/hub.hpp"
+#include "tools/bench/fixtures.hpp"
 
 namespace unisched::bench {
 namespace {
 
-using Clock = std::chrono::steady_clock;
+/// The streams wait for each other after listing, so the clock measures streaming only.
+struct StartLine {
+  std::atomic<int> listed{0};
+  std::atomic<bool> go{false};
+};
 
-v1::NodeState node(int index, int64_t allocated_cpu_milli) {
-  v1::NodeState state;
-  state.set_name("node-" + std::to_string(index));
-  state.set_node_group("pool");
-  state.set_allocatable_cpu_milli(64'000);
-  state.set_allocatable_memory_bytes(int64_t{256} << 30);
-  state.set_max_pods(110);
-  state.set_allocated_cpu_milli(allocated_cpu_milli);
-  state.set_schedulable(true);
-  return state;
-}
-
-double percentile(std::vector<double> values, double p) {
-  if (values.empty()) {
-    return 0;
-  }
-  std::sort(values.begin(), values.end());
-  return values[std::min(values.size() - 1, static_cast<size_t>(p * (values.size() - 1) + 0.5))];
-}
-
-/// One cluster's agent: lists its nodes, then streams `updates` updates of random node changes,
-/// each waiting for its Ack. Latencies (ms) go to `latencies`; a problem to `problem`.
-void stream_cluster(const std::string& address, int cluster, const IngestParameters& parameters,
-                    std::vector<double>& latencies, std::string& problem) {
+/// One cluster's agent: lists its nodes, waits at the start line, then streams
+/// `parameters.updates` updates, each waiting for its Ack (latency in ms to `latencies`).
+void stream_cluster(const std::string& address, int cluster, const StreamParameters& parameters,
+                    StartLine& start_line, std::vector<double>& latencies, uint64_t& bytes,
+                    std::string& problem) {
   auto stub = v1::ClusterMetadataService::NewStub(
       grpc::CreateChannel(address, grpc::InsecureChannelCredentials()));
   grpc::ClientContext context;
   auto stream = stub->PushIncrementalUpdates(&context);
-  std::mt19937_64 random(static_cast<uint64_t>(cluster) + 1);
+  const ChangeVariants variants =
+      change_variants(parameters.nodes, parameters.deltas_per_update, parameters.gpus,
+                      static_cast<uint64_t>(cluster) + 1);
   const std::string id = "bench-" + std::to_string(cluster);
   for (int version = 1; version <= parameters.updates + 1; ++version) {
-    v1::IncrementalUpdate update;
+    v1::IncrementalUpdate update =
+        version == 1 ? node_listing(parameters.nodes, parameters.gpus)
+                     : variants.updates[static_cast<size_t>(version) % variants.updates.size()];
     update.set_cluster_id(id);
     update.set_epoch(1);
     update.set_version(static_cast<uint64_t>(version));
     update.set_base_version(static_cast<uint64_t>(version - 1));
-    if (version == 1) {
-      for (int n = 0; n < parameters.nodes; ++n) {
-        auto* delta = update.add_node_deltas();
-        delta->set_op(v1::NodeDelta::ADD);
-        *delta->mutable_node() = node(n, 0);
-      }
-    } else {
-      std::vector<int> chosen(static_cast<size_t>(parameters.nodes));
-      for (int n = 0; n < parameters.nodes; ++n) {
-        chosen[static_cast<size_t>(n)] = n;
-      }
-      std::shuffle(chosen.begin(), chosen.end(), random);
-      for (int d = 0; d < std::min(parameters.deltas_per_update, parameters.nodes); ++d) {
-        auto* delta = update.add_node_deltas();
-        delta->set_op(v1::NodeDelta::UPDATE);
-        *delta->mutable_node() =
-            node(chosen[static_cast<size_t>(d)], static_cast<int64_t>(random() % 64) * 1000);
-      }
-    }
     const auto sent = Clock::now();
     v1::Ack ack;
     if (!stream->Write(update) || !stream->Read(&ack)) {
       problem = id + ": the stream broke at version " + std::to_string(version);
       break;
     }
-    if (version > 1) {
-      latencies.push_back(std::chrono::duration<double, std::milli>(Clock::now() - sent).count());
-    }
     if (ack.status() != v1::Ack::APPLIED) {
       problem = id + ": update " + std::to_string(version) + " was " +
                 v1::Ack::Status_Name(ack.status()) + " " + ack.error();
       break;
     }
+    if (version == 1) {
+      ++start_line.listed;
+      while (!start_line.go) {
+        std::this_thread::yield();
+      }
+    } else {
+      latencies.push_back(milliseconds_since(sent));
+      bytes += update.ByteSizeLong();
+    }
+  }
+  if (!problem.empty()) {
+    ++start_line.listed;  // never hold the others back
   }
   stream->WritesDone();
   const grpc::Status status = stream->Finish();
@@ -103,7 +82,7 @@ void stream_cluster(const std::string& address, int cluster, const IngestParamet
 
 }  // namespace
 
-IngestResult ingest_over_grpc(const IngestParameters& parameters) {
+IngestResult ingest_over_grpc(const StreamParameters& parameters) {
   caf::actor_system_config config;
   messages::register_message_types(config);
   caf::actor_system system{config};
@@ -118,39 +97,43 @@ IngestResult ingest_over_grpc(const IngestParameters& parameters) {
     result.problem = error;
   } else {
     const std::string address = "127.0.0.1:" + std::to_string(server->port());
-    std::vector<std::vector<double>> latencies(static_cast<size_t>(parameters.clusters));
-    std::vector<std::string> problems(static_cast<size_t>(parameters.clusters));
-    const auto start = Clock::now();
+    const auto clusters = static_cast<size_t>(parameters.clusters);
+    std::vector<std::vector<double>> latencies(clusters);
+    std::vector<uint64_t> bytes(clusters);
+    std::vector<std::string> problems(clusters);
+    StartLine start_line;
     std::vector<std::thread> agents;
-    for (int c = 0; c < parameters.clusters; ++c) {
+    for (size_t c = 0; c < clusters; ++c) {
       agents.emplace_back([&, c] {
-        stream_cluster(address, c, parameters, latencies[static_cast<size_t>(c)],
-                       problems[static_cast<size_t>(c)]);
+        stream_cluster(address, static_cast<int>(c), parameters, start_line, latencies[c], bytes[c],
+                       problems[c]);
       });
     }
+    while (start_line.listed < parameters.clusters) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    const double cpu_at_start = cpu_seconds();
+    const auto start = Clock::now();
+    start_line.go = true;
     for (auto& agent : agents) {
       agent.join();
     }
     result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    result.cpu_seconds = cpu_seconds() - cpu_at_start;
     std::vector<double> all;
-    for (const auto& cluster : latencies) {
-      all.insert(all.end(), cluster.begin(), cluster.end());
-    }
-    for (const auto& problem : problems) {
-      if (!problem.empty() && result.problem.empty()) {
-        result.problem = problem;
+    for (size_t c = 0; c < clusters; ++c) {
+      all.insert(all.end(), latencies[c].begin(), latencies[c].end());
+      result.bytes += bytes[c];
+      if (result.problem.empty()) {
+        result.problem = problems[c];
       }
     }
-    const uint64_t per_update =
-        static_cast<uint64_t>(std::min(parameters.deltas_per_update, parameters.nodes));
-    const uint64_t updates = all.size();
-    result.deltas = updates * per_update + static_cast<uint64_t>(parameters.clusters) *
-                                               static_cast<uint64_t>(parameters.nodes);
+    result.deltas = all.size() *
+                    static_cast<uint64_t>(std::min(parameters.deltas_per_update, parameters.nodes));
     result.deltas_per_s =
         result.seconds > 0 ? static_cast<double>(result.deltas) / result.seconds : 0;
-    result.updates_per_s = result.seconds > 0 ? static_cast<double>(updates) / result.seconds : 0;
-    result.p50_ms = percentile(all, 0.50);
-    result.p99_ms = percentile(all, 0.99);
+    result.ack_p50_ms = percentile(all, 0.50);
+    result.ack_p99_ms = percentile(all, 0.99);
     server->shutdown();
   }
   caf::anon_send_exit(hub, caf::exit_reason::user_shutdown);

@@ -6,18 +6,9 @@
 
 #include "messages/convert.hpp"
 #include "model/cluster_view.hpp"
+#include "tools/bench/fixtures.hpp"
 
 namespace unisched::bench {
-namespace {
-
-using Clock = std::chrono::steady_clock;
-
-double median(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  return values.empty() ? 0 : values[values.size() / 2];
-}
-
-}  // namespace
 
 ResyncResult resync(int nodes, int repetitions) {
   v1::ClusterSnapshot snapshot;
@@ -25,21 +16,7 @@ ResyncResult resync(int nodes, int repetitions) {
   snapshot.set_epoch(1);
   snapshot.set_version(1);
   for (int i = 0; i < nodes; ++i) {
-    v1::NodeState* node = snapshot.add_nodes();
-    node->set_name("node-" + std::to_string(i));
-    node->set_node_group("a100");
-    node->set_allocatable_cpu_milli(96'000);
-    node->set_allocatable_memory_bytes(int64_t{1024} << 30);
-    node->set_max_pods(110);
-    node->set_allocated_cpu_milli((i % 7) * 4'000);
-    node->set_schedulable(true);
-    for (int d = 0; d < 8; ++d) {
-      v1::Accelerator* device = node->add_accelerators();
-      device->set_model("NVIDIA-A100-SXM4-80GB");
-      device->set_memory_bytes(int64_t{80} << 30);
-      device->set_interconnect(v1::NVLINK);
-      device->set_allocated_milli((i + d) % 3 == 0 ? 1000 : 0);
-    }
+    *snapshot.add_nodes() = synthetic_node(i, (i % 7) * 4'000, 8);
   }
   const std::string bytes = snapshot.SerializeAsString();
   ResyncResult result;
@@ -61,11 +38,11 @@ ResyncResult resync(int nodes, int repetitions) {
       result.problem = "the snapshot did not apply";
       return result;
     }
-    totals.push_back(std::chrono::duration<double, std::milli>(Clock::now() - start).count());
+    totals.push_back(milliseconds_since(start));
     decodes.push_back(std::chrono::duration<double, std::milli>(decoded_at - start).count());
   }
-  result.resync_ms = median(totals);
-  result.decode_ms = median(decodes);
+  result.resync_ms = percentile(totals, 0.5);
+  result.decode_ms = percentile(decodes, 0.5);
   return result;
 }
 

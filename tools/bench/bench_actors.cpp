@@ -1,0 +1,241 @@
+#include "tools/bench/bench_actors.hpp"
+
+#include <caf/actor_cast.hpp>
+#include <caf/actor_system.hpp>
+#include <caf/event_based_actor.hpp>
+#include <caf/stateful_actor.hpp>
+
+#include <map>
+
+#include "actors/cluster_actor.hpp"
+#include "messages/caf_types.hpp"
+#include "messages/convert.hpp"
+#include "model/cluster_view.hpp"
+
+namespace unisched::bench {
+namespace {
+
+using namespace unisched::atoms;
+
+caf::behavior view_mirror(caf::event_based_actor* self, caf::actor cluster, int index,
+                          std::shared_ptr<VisibilityLog> visibility) {
+  auto view = std::make_shared<model::ClusterView>();
+  const auto replace = [view](const v1::ClusterSnapshot& message) {
+    if (auto snapshot = messages::from_proto(message)) {
+      view->replace(snapshot->nodes, snapshot->resources, model::Allocation::MayExceed);
+    }
+  };
+  self->request(cluster, caf::infinite, subscribe_atom_v, caf::actor_cast<caf::actor>(self))
+      .then([=](const v1::ClusterSnapshot& snapshot) { replace(snapshot); });
+  return {
+      [=](const v1::IncrementalUpdate& message) {
+        // The work a SchedulerActor does for each change of the feed.
+        auto update = messages::from_proto(message);
+        if (!update || view->apply(update->changes, model::Allocation::MayExceed)) {
+          return;
+        }
+        auto& visible = visibility->visible[static_cast<size_t>(index)];
+        if (update->version < visible.size()) {
+          visible[update->version] = Clock::now();
+          if (update->version + 1 == visible.size()) {
+            ++visibility->mirrors_done;
+          }
+        }
+      },
+      [=](const v1::ClusterSnapshot& snapshot) { replace(snapshot); },
+      [](health_atom, const std::string&, bool) {},
+  };
+}
+
+caf::behavior centre(caf::event_based_actor* self, std::shared_ptr<VisibilityLog> visibility) {
+  auto clusters = std::make_shared<std::map<std::string, caf::actor>>();
+  return {
+      [=](register_atom, const std::string& id, int32_t index) -> caf::actor {
+        const auto agent = caf::actor_cast<caf::actor>(self->current_sender());
+        const caf::actor cluster = actors::spawn_cluster_actor(
+            self->system(), id, agent, caf::actor_cast<caf::actor>(self), {});
+        self->send(cluster, health_atom_v, true);
+        if (visibility) {
+          self->spawn<caf::linked>(view_mirror, cluster, index, visibility);
+        }
+        (*clusters)[id] = cluster;
+        return cluster;
+      },
+      [=](clusters_atom, const std::string& id) -> caf::result<caf::actor> {
+        const auto found = clusters->find(id);
+        if (found == clusters->end()) {
+          return caf::make_error(caf::sec::invalid_argument, "no cluster \"" + id + "\"");
+        }
+        return found->second;
+      },
+  };
+}
+
+struct AgentData {
+  std::string id;
+  int index = 0;
+  StreamParameters parameters;
+  caf::actor cluster;
+  caf::actor coordinator;
+  std::shared_ptr<VisibilityLog> visibility;
+  std::shared_ptr<AgentRecord> record;
+  ChangeVariants variants;    // node changes to cycle through
+  v1::ClusterSnapshot truth;  // full sync only: every node as the agent last changed it
+  uint64_t next_version = 1;
+  uint64_t last_version = 0;
+  uint64_t acked = 0;
+  std::vector<Clock::time_point> pushed;  // by version, for the Ack latency
+  static inline const char* name = "bench_agent";
+};
+
+using Agent = caf::stateful_actor<AgentData>;
+
+/// The listing of every node (version 1) or one of the variants, at `version`; the agent's
+/// truth follows it.
+v1::IncrementalUpdate update_at(AgentData& state, uint64_t version) {
+  v1::IncrementalUpdate update;
+  if (version == 1) {
+    update = node_listing(state.parameters.nodes, state.parameters.gpus);
+  } else {
+    const size_t variant = version % state.variants.updates.size();
+    update = state.variants.updates[variant];
+    for (int d = 0; state.parameters.full_sync && d < update.node_deltas_size(); ++d) {
+      *state.truth.mutable_nodes(state.variants.nodes_changed[variant][static_cast<size_t>(d)]) =
+          update.node_deltas(d).node();
+    }
+  }
+  state.truth.set_version(version);
+  update.set_cluster_id(state.id);
+  update.set_epoch(1);
+  update.set_version(version);
+  update.set_base_version(version - 1);
+  return update;
+}
+
+void on_ack(Agent* self, const v1::Ack& ack);
+
+/// Sends the next update; its Ack sends the one after, so `window` stay in flight.
+void push_next(Agent* self) {
+  auto& state = self->state;
+  if (state.next_version > state.last_version) {
+    return;
+  }
+  const uint64_t version = state.next_version++;
+  auto update = update_at(state, version);
+  state.pushed[version] = Clock::now();
+  if (state.visibility) {
+    state.visibility->pushed[static_cast<size_t>(state.index)][version] = state.pushed[version];
+  }
+  const auto on_error = [=](const caf::error& error) {
+    self->state.record->problem = self->state.id + ": no Ack: " + to_string(error);
+    self->send(self->state.coordinator, summary_atom_v, self->state.index);
+  };
+  if (state.parameters.full_sync && version > 1) {
+    // The ClusterActor pulls the whole state; the snapshot handler counts its bytes.
+    self->request(state.cluster, caf::infinite, resync_atom_v)
+        .then([=](const v1::Ack& ack) { on_ack(self, ack); }, on_error);
+    return;
+  }
+  state.record->bytes += update.ByteSizeLong();
+  self->request(state.cluster, caf::infinite, std::move(update))
+      .then([=](const v1::Ack& ack) { on_ack(self, ack); }, on_error);
+}
+
+void on_ack(Agent* self, const v1::Ack& ack) {
+  auto& state = self->state;
+  if (ack.status() != v1::Ack::APPLIED && state.record->problem.empty()) {
+    state.record->problem = state.id + ": update " + std::to_string(ack.version()) + " was " +
+                            v1::Ack::Status_Name(ack.status()) + " " + ack.error();
+  }
+  if (ack.version() == 1) {
+    self->send(state.coordinator, online_atom_v, state.index);
+    return;
+  }
+  state.record->ack_ms.push_back(milliseconds_since(state.pushed[ack.version()]));
+  if (++state.acked == state.last_version - 1) {
+    self->send(state.coordinator, summary_atom_v, state.index);
+  }
+  push_next(self);
+}
+
+caf::behavior bench_agent(Agent* self, caf::actor centre, caf::actor coordinator, int index,
+                          StreamParameters parameters, std::shared_ptr<VisibilityLog> visibility,
+                          std::shared_ptr<AgentRecord> record) {
+  auto& state = self->state;
+  state.id = cluster_name(index);
+  state.index = index;
+  state.parameters = parameters;
+  state.coordinator = std::move(coordinator);
+  state.visibility = std::move(visibility);
+  state.record = std::move(record);
+  state.truth.set_cluster_id(state.id);
+  state.truth.set_epoch(1);
+  for (int n = 0; parameters.full_sync && n < parameters.nodes; ++n) {
+    *state.truth.add_nodes() = synthetic_node(n, 0, parameters.gpus);
+  }
+  state.variants = change_variants(parameters.nodes, parameters.deltas_per_update, parameters.gpus,
+                                   static_cast<uint64_t>(index) + 1);
+  state.last_version = static_cast<uint64_t>(parameters.updates) + 1;
+  state.pushed.resize(state.last_version + 1);
+  self->request(centre, caf::infinite, register_atom_v, state.id, static_cast<int32_t>(index))
+      .then(
+          [=](const caf::actor& cluster) {
+            self->state.cluster = cluster;
+            push_next(self);  // the listing
+          },
+          [=](const caf::error& error) {
+            self->state.record->problem =
+                self->state.id + ": could not register: " + to_string(error);
+            self->send(self->state.coordinator, online_atom_v, self->state.index);
+          });
+  return {
+      [=](push_atom) {
+        for (int i = 0; i < self->state.parameters.window; ++i) {
+          push_next(self);
+        }
+      },
+      [](const v1::PlacementOrder&) {},  // reservations stay reserved; nothing confirms them
+      [=](const v1::SnapshotRequest&) {
+        self->state.record->bytes += self->state.truth.ByteSizeLong();
+        return self->state.truth;
+      },
+  };
+}
+
+}  // namespace
+
+VisibilityLog::VisibilityLog(int clusters, int versions)
+    : pushed(static_cast<size_t>(clusters), std::vector<Clock::time_point>(versions)),
+      visible(static_cast<size_t>(clusters), std::vector<Clock::time_point>(versions)) {}
+
+std::vector<double> VisibilityLog::latencies_ms() const {
+  std::vector<double> latencies;
+  for (size_t c = 0; c < pushed.size(); ++c) {
+    for (size_t v = 2; v < pushed[c].size(); ++v) {  // streamed updates, not the listing
+      if (pushed[c][v] != Clock::time_point{} && visible[c][v] != Clock::time_point{}) {
+        latencies.push_back(
+            std::chrono::duration<double, std::milli>(visible[c][v] - pushed[c][v]).count());
+      }
+    }
+  }
+  return latencies;
+}
+
+std::string cluster_name(int index) {
+  return "bench-" + std::to_string(index);
+}
+
+caf::actor spawn_centre(caf::actor_system& system, std::shared_ptr<VisibilityLog> visibility) {
+  return system.spawn(centre, std::move(visibility));
+}
+
+caf::actor spawn_bench_agent(caf::actor_system& system, const caf::actor& centre,
+                             const caf::actor& coordinator, int index,
+                             const StreamParameters& parameters,
+                             std::shared_ptr<VisibilityLog> visibility,
+                             std::shared_ptr<AgentRecord> record) {
+  return system.spawn(bench_agent, centre, coordinator, index, parameters, std::move(visibility),
+                      std::move(record));
+}
+
+}  // namespace unisched::bench

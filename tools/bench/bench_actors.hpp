@@ -1,0 +1,58 @@
+// The actors the bench scenarios put around the real ClusterActors and SchedulerActors:
+//   - a centre (registry): spawns a ClusterActor for each agent that registers, as the
+//     supervisor would, marks it healthy, and tells schedulers where each one is;
+//   - a view mirror: subscribes to a ClusterActor and keeps a copy of its view exactly as a
+//     SchedulerActor does, noting when each revision became visible;
+//   - a bench agent: lists its cluster's nodes, then streams updates of random node changes as
+//     fast as the Acks come back, with a window of updates in flight.
+#pragma once
+
+#include <caf/fwd.hpp>
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "tools/bench/fixtures.hpp"
+#include "tools/bench/parameters.hpp"
+
+namespace unisched::bench {
+
+/// When each update of each cluster was pushed and became visible in a mirror. Written by the
+/// actors, read by the bench thread once they are done: index [cluster][version].
+struct VisibilityLog {
+  VisibilityLog(int clusters, int versions);
+  std::vector<std::vector<Clock::time_point>> pushed;
+  std::vector<std::vector<Clock::time_point>> visible;
+  /// Push-to-visible latencies (ms) of every version seen on both sides.
+  std::vector<double> latencies_ms() const;
+  /// Whether every mirror has seen its cluster's last version (the scenario may read then).
+  bool complete() const { return mirrors_done >= static_cast<int>(visible.size()); }
+  std::atomic<int> mirrors_done{0};
+};
+
+/// What one agent saw; written by its actor, read after it reported done.
+struct AgentRecord {
+  std::vector<double> ack_ms;  ///< per streamed update: push to Ack
+  uint64_t bytes = 0;          ///< protobuf size of the streamed updates or pulled snapshots
+  std::string problem;         ///< the first update that was not APPLIED, or a failed step
+};
+
+/// `visibility` may be null (no mirrors). The centre's ClusterActors stop when it does.
+caf::actor spawn_centre(caf::actor_system& system, std::shared_ptr<VisibilityLog> visibility);
+
+/// Agent `index` (cluster bench-INDEX) registers with `centre` and lists its nodes, then tells
+/// `coordinator` (online_atom, index). On (push_atom) it streams, then tells the coordinator
+/// (summary_atom, index). It ignores placement orders and answers snapshot pulls with its nodes.
+caf::actor spawn_bench_agent(caf::actor_system& system, const caf::actor& centre,
+                             const caf::actor& coordinator, int index,
+                             const StreamParameters& parameters,
+                             std::shared_ptr<VisibilityLog> visibility,
+                             std::shared_ptr<AgentRecord> record);
+
+/// The id of cluster `index` in every scenario.
+std::string cluster_name(int index);
+
+}  // namespace unisched::bench

@@ -1,0 +1,91 @@
+#include "tools/bench/fixtures.hpp"
+
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <fstream>
+#include <numeric>
+#include <random>
+
+namespace unisched::bench {
+
+v1::NodeState synthetic_node(int index, int64_t allocated_cpu_milli, int gpus) {
+  v1::NodeState node;
+  node.set_name("node-" + std::to_string(index));
+  node.set_node_group("a100");
+  node.set_allocatable_cpu_milli(96'000);
+  node.set_allocatable_memory_bytes(int64_t{1024} << 30);
+  node.set_max_pods(110);
+  node.set_allocated_cpu_milli(allocated_cpu_milli);
+  node.set_schedulable(true);
+  for (int d = 0; d < gpus; ++d) {
+    v1::Accelerator* device = node.add_accelerators();
+    device->set_model("NVIDIA-A100-SXM4-80GB");
+    device->set_memory_bytes(int64_t{80} << 30);
+    device->set_interconnect(v1::NVLINK);
+    device->set_allocated_milli((index + d) % 3 == 0 ? 1000 : 0);
+  }
+  return node;
+}
+
+v1::IncrementalUpdate node_listing(int nodes, int gpus) {
+  v1::IncrementalUpdate update;
+  for (int n = 0; n < nodes; ++n) {
+    auto* delta = update.add_node_deltas();
+    delta->set_op(v1::NodeDelta::ADD);
+    *delta->mutable_node() = synthetic_node(n, 0, gpus);
+  }
+  return update;
+}
+
+ChangeVariants change_variants(int nodes, int changes, int gpus, uint64_t seed) {
+  ChangeVariants variants;
+  std::mt19937_64 random(seed);
+  std::vector<int> every_node(static_cast<size_t>(nodes));
+  std::iota(every_node.begin(), every_node.end(), 0);
+  for (int v = 0; v < 16; ++v) {
+    std::shuffle(every_node.begin(), every_node.end(), random);
+    const auto changed = static_cast<size_t>(std::min(changes, nodes));
+    std::vector<int> chosen(every_node.begin(), every_node.begin() + changed);
+    v1::IncrementalUpdate update;
+    for (const int node : chosen) {
+      auto* delta = update.add_node_deltas();
+      delta->set_op(v1::NodeDelta::UPDATE);
+      *delta->mutable_node() =
+          synthetic_node(node, static_cast<int64_t>(random() % 24) * 4'000, gpus);
+    }
+    variants.updates.push_back(std::move(update));
+    variants.nodes_changed.push_back(std::move(chosen));
+  }
+  return variants;
+}
+
+double percentile(std::vector<double> values, double p) {
+  if (values.empty()) {
+    return 0;
+  }
+  std::sort(values.begin(), values.end());
+  return values[std::min(values.size() - 1, static_cast<size_t>(p * (values.size() - 1) + 0.5))];
+}
+
+double milliseconds_since(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+int64_t resident_bytes() {
+  std::ifstream statm("/proc/self/statm");
+  int64_t size_pages = 0;
+  int64_t resident_pages = 0;
+  statm >> size_pages >> resident_pages;
+  return resident_pages * sysconf(_SC_PAGESIZE);
+}
+
+double cpu_seconds() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  const auto seconds = [](const timeval& t) { return t.tv_sec + t.tv_usec / 1e6; };
+  return seconds(usage.ru_utime) + seconds(usage.ru_stime);
+}
+
+}  // namespace unisched::bench

@@ -1,0 +1,42 @@
+// What every bench scenario shares: synthetic nodes, percentiles, and the process's own
+// resource use (resident memory, CPU time) read from the kernel.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "messages/unisched.pb.h"
+
+namespace unisched::bench {
+
+using Clock = std::chrono::steady_clock;
+
+/// A node named node-INDEX: 96 cores, 1 TiB, 110 pods, `gpus` NVLinked A100s of which every
+/// third (by index) is in use, and `allocated_cpu_milli` in use.
+v1::NodeState synthetic_node(int index, int64_t allocated_cpu_milli, int gpus);
+
+/// An update adding nodes 0..nodes-1 (a cluster's first update); version fields unset.
+v1::IncrementalUpdate node_listing(int nodes, int gpus);
+
+/// Updates that each change `changes` distinct random nodes of `nodes`, to cycle through; the
+/// node indexes of each update's changes are in `nodes_changed`.
+struct ChangeVariants {
+  std::vector<v1::IncrementalUpdate> updates;
+  std::vector<std::vector<int>> nodes_changed;
+};
+ChangeVariants change_variants(int nodes, int changes, int gpus, uint64_t seed);
+
+/// The p-quantile (0..1) of `values`, nearest rank; 0 when empty.
+double percentile(std::vector<double> values, double p);
+
+double milliseconds_since(Clock::time_point start);
+
+/// Resident set size of this process, in bytes (from /proc/self/statm).
+int64_t resident_bytes();
+
+/// CPU time this process used so far (user + system), in seconds.
+double cpu_seconds();
+
+}  // namespace unisched::bench

@@ -1,0 +1,51 @@
+#include "tools/bench/flags.hpp"
+
+#include <cstdlib>
+
+namespace unisched::bench {
+namespace {
+
+const std::set<std::string> kNumbers = {"clusters",   "nodes",  "deltas",     "updates",
+                                        "window",     "gpus",   "schedulers", "requests",
+                                        "agents-for", "seconds"};
+const std::set<std::string> kTexts = {"scenario", "transport", "mode", "policy"};
+
+}  // namespace
+
+std::optional<Flags> Flags::parse(int argc, char** argv, std::string& problem) {
+  Flags flags;
+  for (int i = 1; i < argc; i += 2) {
+    const std::string flag = argv[i];
+    if (flag.rfind("--", 0) != 0 || i + 1 >= argc) {
+      problem = "expected --flag VALUE pairs, got \"" + flag + "\"";
+      return std::nullopt;
+    }
+    const std::string name = flag.substr(2);
+    const std::string value = argv[i + 1];
+    if (kNumbers.count(name)) {
+      char* end = nullptr;
+      const long parsed = std::strtol(value.c_str(), &end, 10);
+      if (end == value.c_str() || *end != '\0' || parsed < 1 || parsed > 10'000'000) {
+        problem = "--" + name + " must be a whole number from 1 to 10000000, not \"" + value + "\"";
+        return std::nullopt;
+      }
+    } else if (!kTexts.count(name)) {
+      problem = "unknown flag --" + name;
+      return std::nullopt;
+    }
+    flags.values_[name] = value;
+  }
+  return flags;
+}
+
+int Flags::number(const std::string& name, int fallback) const {
+  const auto found = values_.find(name);
+  return found == values_.end() ? fallback : std::atoi(found->second.c_str());
+}
+
+std::string Flags::text(const std::string& name, const std::string& fallback) const {
+  const auto found = values_.find(name);
+  return found == values_.end() ? fallback : found->second;
+}
+
+}  // namespace unisched::bench

@@ -1,0 +1,24 @@
+// Bench scenario `scale`: Karmada's test size (100 clusters x 5,000 nodes) in one process:
+// memory per node, then ingest and scheduling throughput at that size.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "tools/bench/parameters.hpp"
+#include "tools/bench/schedule.hpp"
+
+namespace unisched::bench {
+
+struct ScaleResult {
+  double listing_seconds = 0;        ///< to list every cluster's nodes into the ClusterActors
+  int64_t views_bytes = 0;           ///< resident growth once the ClusterActors hold every node
+  int64_t with_scheduler_bytes = 0;  ///< ... and one SchedulerActor holds its copies too
+  IngestResult ingest;
+  ScheduleResult schedule;
+  std::string problem;
+};
+
+ScaleResult scale(const StreamParameters& stream, const ScheduleParameters& schedule);
+
+}  // namespace unisched::bench

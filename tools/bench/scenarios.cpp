@@ -1,0 +1,260 @@
+#include "tools/bench/scenarios.hpp"
+
+#include <cstdio>
+
+#include "tools/bench/full_sync.hpp"
+#include "tools/bench/ingest.hpp"
+#include "tools/bench/ingest_grpc.hpp"
+#include "tools/bench/json_line.hpp"
+#include "tools/bench/resync.hpp"
+#include "tools/bench/scale.hpp"
+#include "tools/bench/schedule.hpp"
+
+namespace unisched::bench {
+namespace {
+
+StreamParameters stream_parameters(const Flags& flags, StreamParameters defaults) {
+  defaults.clusters = flags.number("clusters", defaults.clusters);
+  defaults.nodes = flags.number("nodes", defaults.nodes);
+  defaults.deltas_per_update = flags.number("deltas", defaults.deltas_per_update);
+  defaults.updates = flags.number("updates", defaults.updates);
+  defaults.window = flags.number("window", defaults.window);
+  defaults.gpus = flags.number("gpus", defaults.gpus);
+  return defaults;
+}
+
+JsonLine& with_stream(JsonLine& line, const StreamParameters& parameters) {
+  return line.integer("clusters", parameters.clusters)
+      .integer("nodes", parameters.nodes)
+      .integer("deltas_per_update", parameters.deltas_per_update)
+      .integer("updates", parameters.updates)
+      .integer("window", parameters.window);
+}
+
+JsonLine& with_ingest(JsonLine& line, const IngestResult& result) {
+  return line.integer("deltas", static_cast<int64_t>(result.deltas))
+      .number("seconds", result.seconds)
+      .number("deltas_per_s", result.deltas_per_s)
+      .number("p50_ms", result.ack_p50_ms)
+      .number("p99_ms", result.ack_p99_ms);
+}
+
+bool report_problem(const std::string& problem) {
+  if (!problem.empty()) {
+    std::fprintf(stderr, "problem: %s\n", problem.c_str());
+  }
+  return problem.empty();
+}
+
+bool run_ingest(const Flags& flags, const std::string&) {
+  const StreamParameters parameters = stream_parameters(flags, {4, 1000, 100, 2000, 1, 8, false});
+  std::fprintf(stderr, "ingest in process: %d clusters x %d nodes, %d updates of %d changes\n",
+               parameters.clusters, parameters.nodes, parameters.updates,
+               parameters.deltas_per_update);
+  const IngestResult result = ingest_in_process(parameters);
+  JsonLine line("ingest");
+  with_ingest(with_stream(line, parameters), result)
+      .number("visible_p50_ms", result.visible_p50_ms)
+      .number("visible_p99_ms", result.visible_p99_ms)
+      .flag("ok", result.problem.empty())
+      .print();
+  std::fprintf(stderr,
+               "  %.0f node deltas/s; push to Ack p50 %.3f ms p99 %.3f ms; push to visible in a "
+               "scheduler's copy p50 %.3f ms p99 %.3f ms\n",
+               result.deltas_per_s, result.ack_p50_ms, result.ack_p99_ms, result.visible_p50_ms,
+               result.visible_p99_ms);
+  return report_problem(result.problem);
+}
+
+bool run_ingest_remote(const Flags& flags, const std::string& self_command) {
+  const std::string transport = flags.text("transport", "both");
+  if (transport != "caf" && transport != "grpc" && transport != "both") {
+    return report_problem("--transport must be caf, grpc or both, not \"" + transport + "\"");
+  }
+  bool clean = true;
+  for (const std::string& which : {std::string("caf"), std::string("grpc")}) {
+    if (transport != "both" && transport != which) {
+      continue;
+    }
+    const StreamParameters parameters =
+        stream_parameters(flags, {4, 1000, 100, which == "caf" ? 1000 : 200, 1, 8, false});
+    std::fprintf(
+        stderr,
+        "ingest-remote over %s on loopback: %d clusters x %d nodes, %d updates of %d changes\n",
+        which.c_str(), parameters.clusters, parameters.nodes, parameters.updates,
+        parameters.deltas_per_update);
+    const IngestResult result =
+        which == "caf" ? ingest_over_caf(parameters, self_command) : ingest_over_grpc(parameters);
+    JsonLine line("ingest-remote");
+    line.text("transport", which);
+    with_ingest(with_stream(line, parameters), result).flag("ok", result.problem.empty()).print();
+    std::fprintf(stderr, "  %.0f node deltas/s; push to Ack p50 %.3f ms p99 %.3f ms\n",
+                 result.deltas_per_s, result.ack_p50_ms, result.ack_p99_ms);
+    clean = report_problem(result.problem) && clean;
+  }
+  return clean;
+}
+
+bool run_resync(const Flags& flags, const std::string&) {
+  // --nodes sizes the snapshot; without it, the sizes issue 7 names.
+  const std::vector<int> sizes = flags.given("nodes") ? std::vector<int>{flags.number("nodes", 0)}
+                                                      : std::vector<int>{5'000, 50'000};
+  for (const int nodes : sizes) {
+    const auto result = resync(nodes, nodes > 10'000 ? 5 : 21);
+    JsonLine("resync")
+        .integer("nodes", nodes)
+        .number("resync_ms", result.resync_ms)
+        .number("decode_ms", result.decode_ms)
+        .number("bytes_per_node", result.bytes_per_node)
+        .flag("ok", result.problem.empty())
+        .print();
+    std::fprintf(stderr, "resync of %d nodes: %.2f ms (%.2f ms decoding), %.0f bytes/node\n", nodes,
+                 result.resync_ms, result.decode_ms, result.bytes_per_node);
+    if (!report_problem(result.problem)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+const char* mode_name(actors::CommitMode mode) {
+  return mode == actors::CommitMode::ClusterRevision ? "cluster" : "node";
+}
+
+ScheduleParameters schedule_parameters(const Flags& flags, ScheduleParameters defaults) {
+  defaults.clusters = flags.number("clusters", defaults.clusters);
+  defaults.nodes = flags.number("nodes", defaults.nodes);
+  defaults.gpus = flags.number("gpus", defaults.gpus);
+  defaults.window = flags.number("window", defaults.window);
+  defaults.seconds = flags.number("seconds", defaults.seconds);
+  defaults.policy = flags.text("policy", defaults.policy);
+  return defaults;
+}
+
+JsonLine& with_schedule(JsonLine& line, const ScheduleParameters& parameters,
+                        const ScheduleResult& result) {
+  return line.integer("schedulers", parameters.schedulers)
+      .text("mode", mode_name(parameters.mode))
+      .text("policy", parameters.policy)
+      .integer("decisions", static_cast<int64_t>(result.decisions))
+      .integer("placed", static_cast<int64_t>(result.placed))
+      .number("seconds", result.seconds)
+      .number("decisions_per_s", result.decisions_per_s)
+      .number("p50_ms", result.p50_ms)
+      .number("p99_ms", result.p99_ms)
+      .integer("conflicts", static_cast<int64_t>(result.conflicts))
+      .number("conflict_rate", result.conflict_rate)
+      .number("retry_rate", result.retry_rate);
+}
+
+void summarize(const ScheduleParameters& parameters, const ScheduleResult& result) {
+  std::fprintf(stderr,
+               "  %d scheduler(s), %s revisions: %.0f decisions/s, p50 %.3f ms p99 %.3f ms, "
+               "conflict rate %.2f%%, retry rate %.2f%%\n",
+               parameters.schedulers, mode_name(parameters.mode), result.decisions_per_s,
+               result.p50_ms, result.p99_ms, 100 * result.conflict_rate, 100 * result.retry_rate);
+}
+
+bool run_schedule(const Flags& flags, const std::string&) {
+  const std::string modes = flags.text("mode", "both");
+  if (modes != "cluster" && modes != "node" && modes != "both") {
+    return report_problem("--mode must be cluster, node or both, not \"" + modes + "\"");
+  }
+  const std::vector<int> scheduler_counts = flags.given("schedulers")
+                                                ? std::vector<int>{flags.number("schedulers", 1)}
+                                                : std::vector<int>{1, 2};
+  bool clean = true;
+  for (const auto mode : {actors::CommitMode::ClusterRevision, actors::CommitMode::NodeRevisions}) {
+    if (modes != "both" && modes != mode_name(mode)) {
+      continue;
+    }
+    for (const int schedulers : scheduler_counts) {
+      ScheduleParameters parameters = schedule_parameters(flags, {});
+      parameters.mode = mode;
+      parameters.schedulers = schedulers;
+      std::fprintf(stderr, "schedule: %d clusters x %d nodes\n", parameters.clusters,
+                   parameters.nodes);
+      const ScheduleResult result = schedule(parameters);
+      JsonLine line("schedule");
+      line.integer("clusters", parameters.clusters).integer("nodes", parameters.nodes);
+      with_schedule(line, parameters, result).flag("ok", result.problem.empty()).print();
+      summarize(parameters, result);
+      clean = report_problem(result.problem) && clean;
+    }
+  }
+  return clean;
+}
+
+bool run_scale(const Flags& flags, const std::string&) {
+  const StreamParameters stream = stream_parameters(flags, {100, 5000, 500, 20, 1, 8, false});
+  ScheduleParameters schedule = schedule_parameters(flags, {});
+  schedule.clusters = stream.clusters;
+  schedule.nodes = stream.nodes;
+  schedule.mode = actors::CommitMode::NodeRevisions;
+  std::fprintf(stderr, "scale: %d clusters x %d nodes\n", stream.clusters, stream.nodes);
+  const ScaleResult result = scale(stream, schedule);
+  const double nodes = static_cast<double>(stream.clusters) * stream.nodes;
+  JsonLine line("scale");
+  with_stream(line, stream)
+      .number("listing_s", result.listing_seconds)
+      .number("bytes_per_node", result.views_bytes / nodes)
+      .number("bytes_per_node_with_scheduler", result.with_scheduler_bytes / nodes);
+  line.number("deltas_per_s", result.ingest.deltas_per_s)
+      .number("ingest_p99_ms", result.ingest.ack_p99_ms)
+      .number("decisions_per_s", result.schedule.decisions_per_s)
+      .number("p50_ms", result.schedule.p50_ms)
+      .number("p99_ms", result.schedule.p99_ms)
+      .flag("ok", result.problem.empty())
+      .print();
+  std::fprintf(stderr,
+               "  listed in %.1f s; %.0f bytes/node in the ClusterActors, %.0f with one "
+               "scheduler's copies; %.0f node deltas/s; %.0f decisions/s (p99 %.3f ms)\n",
+               result.listing_seconds, result.views_bytes / nodes,
+               result.with_scheduler_bytes / nodes, result.ingest.deltas_per_s,
+               result.schedule.decisions_per_s, result.schedule.p99_ms);
+  return report_problem(result.problem);
+}
+
+bool run_full_sync_baseline(const Flags& flags, const std::string&) {
+  const StreamParameters parameters = stream_parameters(flags, {4, 5000, 100, 50, 1, 8, false});
+  std::fprintf(
+      stderr, "full-sync-baseline: %d clusters x %d nodes, %d intervals of %d changes each\n",
+      parameters.clusters, parameters.nodes, parameters.updates, parameters.deltas_per_update);
+  const FullSyncResult result = full_sync_baseline(parameters);
+  const double intervals = static_cast<double>(parameters.updates) * parameters.clusters;
+  const auto per_interval = [&](double total) { return intervals > 0 ? total / intervals : 0; };
+  const double incremental_bytes = per_interval(static_cast<double>(result.incremental.bytes));
+  const double full_bytes = per_interval(static_cast<double>(result.full_sync.bytes));
+  const double incremental_cpu_ms = per_interval(result.incremental.cpu_seconds * 1000);
+  const double full_cpu_ms = per_interval(result.full_sync.cpu_seconds * 1000);
+  JsonLine line("full-sync-baseline");
+  with_stream(line, parameters)
+      .number("incremental_bytes_per_interval", incremental_bytes)
+      .number("full_sync_bytes_per_interval", full_bytes)
+      .number("bytes_ratio", incremental_bytes > 0 ? full_bytes / incremental_bytes : 0)
+      .number("incremental_cpu_ms_per_interval", incremental_cpu_ms)
+      .number("full_sync_cpu_ms_per_interval", full_cpu_ms)
+      .number("cpu_ratio", incremental_cpu_ms > 0 ? full_cpu_ms / incremental_cpu_ms : 0)
+      .flag("ok", result.incremental.problem.empty() && result.full_sync.problem.empty())
+      .print();
+  std::fprintf(stderr,
+               "  per cluster and interval: incremental %.0f bytes, %.3f ms CPU; full sync %.0f "
+               "bytes, %.3f ms CPU (x%.1f bytes, x%.1f CPU)\n",
+               incremental_bytes, incremental_cpu_ms, full_bytes, full_cpu_ms,
+               incremental_bytes > 0 ? full_bytes / incremental_bytes : 0,
+               incremental_cpu_ms > 0 ? full_cpu_ms / incremental_cpu_ms : 0);
+  return report_problem(result.incremental.problem) && report_problem(result.full_sync.problem);
+}
+
+}  // namespace
+
+const std::vector<Scenario>& scenarios() {
+  static const std::vector<Scenario> all = {
+      {"ingest", run_ingest}, {"ingest-remote", run_ingest_remote},
+      {"resync", run_resync}, {"schedule", run_schedule},
+      {"scale", run_scale},   {"full-sync-baseline", run_full_sync_baseline},
+  };
+  return all;
+}
+
+}  // namespace unisched::bench

@@ -1,0 +1,169 @@
+#include "tools/bench/schedule.hpp"
+
+#include <caf/actor_system.hpp>
+#include <caf/actor_system_config.hpp>
+#include <caf/scoped_actor.hpp>
+#include <caf/send.hpp>
+
+#include <thread>
+
+#include "actors/scheduler_actor.hpp"
+#include "messages/caf_types.hpp"
+#include "model/manifest.hpp"
+#include "tools/bench/bench_actors.hpp"
+#include "tools/bench/bench_client.hpp"
+#include "tools/bench/fleet.hpp"
+
+namespace unisched::bench {
+namespace {
+
+using namespace unisched::atoms;
+
+/// One replica of 2 cores, 8 GiB and one A100, optionally pinned to one cluster.
+model::SchedulingRequestSpec request_spec(const std::string& only_cluster = "") {
+  std::string text =
+      "apiVersion: scheduling.cluster.io/v1\nkind: SchedulingRequest\nmetadata:\n  name: bench\n"
+      "spec:\n  resources:\n    cpu: \"2\"\n    memory: 8Gi\n    accelerators:\n"
+      "      - model: NVIDIA-A100-SXM4-80GB\n        count: 1\n";
+  if (!only_cluster.empty()) {
+    text += "  placement:\n    affinity:\n      clusters: [" + only_cluster + "]\n";
+  }
+  const auto decoded = model::decode_manifest({text, 1});
+  return std::get<model::SchedulingRequest>(*decoded.manifest).spec;
+}
+
+v1::SchedulerSummary summary_of(caf::scoped_actor& self, const caf::actor& scheduler) {
+  v1::SchedulerSummary summary;
+  self->request(scheduler, std::chrono::seconds(30), summary_atom_v)
+      .receive([&](const v1::SchedulerSummary& answer) { summary = answer; },
+               [](const caf::error&) {});
+  return summary;
+}
+
+/// A scheduler subscribes to its clusters on its own time; it is ready once a request pinned to
+/// each cluster is placed there. Returns false after `attempts` tries of one cluster.
+bool wait_subscribed(caf::scoped_actor& self, const caf::actor& scheduler, int clusters) {
+  for (int c = 0; c < clusters; ++c) {
+    const auto pinned = request_spec(cluster_name(c));
+    bool placed = false;
+    for (int attempt = 0; attempt < 500 && !placed; ++attempt) {
+      self->request(scheduler, std::chrono::seconds(30), submit_atom_v,
+                    "probe-" + std::to_string(c) + "-" + std::to_string(attempt), pinned)
+          .receive(
+              [&](const v1::SchedulingDecision& decision) {
+                placed = decision.status() == v1::SchedulingDecision::PLACED;
+              },
+              [](const caf::error&) {});
+      if (!placed) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      }
+    }
+    if (!placed) {
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+ScheduleResult run_schedulers(caf::actor_system& system, const caf::actor& centre,
+                              const ScheduleParameters& parameters) {
+  ScheduleResult result;
+  std::string error;
+  const auto policy = policy::Registry::builtin().preset(parameters.policy, error);
+  if (!policy) {
+    result.problem = error;
+    return result;
+  }
+  std::vector<policy::ClusterInfo> clusters;
+  for (int c = 0; c < parameters.clusters; ++c) {
+    clusters.push_back(
+        {cluster_name(c), "bench-region", "bench-zone", model::MachineType::VirtualMachine, false});
+  }
+  actors::SchedulerSettings settings;
+  settings.commit_mode = parameters.mode;
+  caf::scoped_actor coordinator{system};
+  std::vector<caf::actor> schedulers;
+  for (int s = 0; s < parameters.schedulers; ++s) {
+    schedulers.push_back(
+        actors::spawn_scheduler_actor(system, centre, clusters, *policy, settings));
+    if (!wait_subscribed(coordinator, schedulers.back(), parameters.clusters)) {
+      result.problem = "scheduler " + std::to_string(s) + " never saw every cluster";
+    }
+  }
+  std::vector<v1::SchedulerSummary> before;
+  std::vector<std::shared_ptr<ClientRecord>> records;
+  std::vector<caf::actor> clients;
+  result.resident_bytes = resident_bytes();
+  if (result.problem.empty()) {
+    for (int s = 0; s < parameters.schedulers; ++s) {
+      before.push_back(summary_of(coordinator, schedulers[static_cast<size_t>(s)]));
+      records.push_back(std::make_shared<ClientRecord>());
+      clients.push_back(spawn_bench_client(
+          system, schedulers[static_cast<size_t>(s)], coordinator, s, request_spec(),
+          parameters.window, std::chrono::seconds(parameters.seconds), records.back()));
+    }
+    const auto start = Clock::now();
+    for (const caf::actor& client : clients) {
+      caf::anon_send(client, push_atom_v);
+    }
+    for (size_t done = 0; done < clients.size(); ++done) {
+      coordinator->receive([](summary_atom, int) {},
+                           caf::after(std::chrono::seconds(parameters.seconds + 120)) >>
+                               [&] { result.problem = "a client never finished"; });
+    }
+    result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  }
+  std::vector<double> latencies;
+  for (size_t s = 0; s < records.size(); ++s) {
+    const ClientRecord& record = *records[s];
+    latencies.insert(latencies.end(), record.decision_ms.begin(), record.decision_ms.end());
+    result.placed += record.placed;
+    if (result.problem.empty()) {
+      result.problem = record.problem;
+    }
+    const v1::SchedulerSummary after = summary_of(coordinator, schedulers[s]);
+    result.commits += after.commits() - before[s].commits();
+    result.conflicts += after.conflicts() - before[s].conflicts();
+    result.retries += after.retries() - before[s].retries();
+  }
+  for (const caf::actor& actor : clients) {
+    caf::anon_send_exit(actor, caf::exit_reason::user_shutdown);
+  }
+  for (const caf::actor& actor : schedulers) {
+    caf::anon_send_exit(actor, caf::exit_reason::user_shutdown);
+  }
+  result.decisions = latencies.size();
+  result.decisions_per_s =
+      result.seconds > 0 ? static_cast<double>(result.decisions) / result.seconds : 0;
+  result.p50_ms = percentile(latencies, 0.50);
+  result.p99_ms = percentile(latencies, 0.99);
+  const uint64_t attempts = result.commits + result.conflicts;
+  result.conflict_rate = attempts ? static_cast<double>(result.conflicts) / attempts : 0;
+  result.retry_rate = result.decisions ? static_cast<double>(result.retries) / result.decisions : 0;
+  return result;
+}
+
+ScheduleResult schedule(const ScheduleParameters& parameters) {
+  caf::actor_system_config config;
+  messages::register_message_types(config);
+  caf::actor_system system{config};
+  const caf::actor centre = spawn_centre(system, nullptr);
+  ScheduleResult result;
+  {
+    StreamParameters listing;
+    listing.clusters = parameters.clusters;
+    listing.nodes = parameters.nodes;
+    listing.gpus = parameters.gpus;
+    Fleet fleet(system, centre, listing, nullptr);
+    result.problem = fleet.wait_listed();
+    if (result.problem.empty()) {
+      result = run_schedulers(system, centre, parameters);
+    }
+  }
+  caf::anon_send_exit(centre, caf::exit_reason::user_shutdown);
+  return result;
+}
+
+}  // namespace unisched::bench

@@ -1,0 +1,48 @@
+// Bench scenario `schedule`: SchedulerActors decide and commit by compare-and-set on real
+// ClusterActors (in one process), fed by bench agents; bench clients keep requests coming.
+#pragma once
+
+#include <caf/fwd.hpp>
+
+#include <cstdint>
+#include <string>
+
+#include "actors/cluster_state.hpp"
+
+namespace unisched::bench {
+
+struct ScheduleParameters {
+  int clusters = 100;
+  int nodes = 1000;  ///< per cluster
+  int gpus = 8;      ///< per node
+  int schedulers = 1;
+  int window = 1;   ///< requests outstanding per scheduler
+  int seconds = 5;  ///< of submitting, per run
+  std::string policy = "balanced";
+  actors::CommitMode mode = actors::CommitMode::ClusterRevision;
+};
+
+struct ScheduleResult {
+  uint64_t decisions = 0;
+  uint64_t placed = 0;
+  double seconds = 0;
+  double decisions_per_s = 0;
+  double p50_ms = 0;  ///< submission to decision
+  double p99_ms = 0;
+  uint64_t commits = 0;        ///< accepted
+  uint64_t conflicts = 0;      ///< commits refused by compare-and-set
+  uint64_t retries = 0;        ///< decisions made again after a conflict
+  double conflict_rate = 0;    ///< conflicts / commit attempts
+  double retry_rate = 0;       ///< retries / decisions
+  int64_t resident_bytes = 0;  ///< of the process once every scheduler held its copies
+  std::string problem;
+};
+
+/// Runs `schedulers` SchedulerActors over the clusters `centre` already holds (bench-0 ...).
+ScheduleResult run_schedulers(caf::actor_system& system, const caf::actor& centre,
+                              const ScheduleParameters& parameters);
+
+/// Builds the clusters, then run_schedulers.
+ScheduleResult schedule(const ScheduleParameters& parameters);
+
+}  // namespace unisched::bench
