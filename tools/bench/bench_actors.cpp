@@ -136,7 +136,9 @@ void push_next(Agent* self) {
         .then([=](const v1::Ack& ack) { on_ack(self, ack); }, on_error);
     return;
   }
-  state.record->bytes += update.ByteSizeLong();
+  if (version > 1) {
+    state.record->bytes += update.ByteSizeLong();
+  }
   self->request(state.cluster, caf::infinite, std::move(update))
       .then([=](const v1::Ack& ack) { on_ack(self, ack); }, on_error);
 }

@@ -1,6 +1,7 @@
 #include "tools/bench/flags.hpp"
 
 #include <cstdlib>
+#include <set>
 
 namespace unisched::bench {
 namespace {
@@ -8,7 +9,12 @@ namespace {
 const std::set<std::string> kNumbers = {"clusters",   "nodes",  "deltas",     "updates",
                                         "window",     "gpus",   "schedulers", "requests",
                                         "agents-for", "seconds"};
-const std::set<std::string> kTexts = {"scenario", "transport", "mode", "policy"};
+// Text flags and their allowed values (empty: any; the scenario or policy name is checked by
+// whoever knows the names).
+const std::map<std::string, std::set<std::string>> kTexts = {{"scenario", {}},
+                                                             {"transport", {"caf", "grpc", "both"}},
+                                                             {"mode", {"cluster", "node", "both"}},
+                                                             {"policy", {}}};
 
 }  // namespace
 
@@ -29,8 +35,15 @@ std::optional<Flags> Flags::parse(int argc, char** argv, std::string& problem) {
         problem = "--" + name + " must be a whole number from 1 to 10000000, not \"" + value + "\"";
         return std::nullopt;
       }
-    } else if (!kTexts.count(name)) {
+    } else if (const auto text = kTexts.find(name); text == kTexts.end()) {
       problem = "unknown flag --" + name;
+      return std::nullopt;
+    } else if (!text->second.empty() && !text->second.count(value)) {
+      std::string allowed;
+      for (const std::string& choice : text->second) {
+        allowed += (allowed.empty() ? "" : ", ") + choice;
+      }
+      problem = "--" + name + " must be one of " + allowed + ", not \"" + value + "\"";
       return std::nullopt;
     }
     flags.values_[name] = value;

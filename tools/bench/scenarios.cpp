@@ -68,9 +68,6 @@ bool run_ingest(const Flags& flags, const std::string&) {
 
 bool run_ingest_remote(const Flags& flags, const std::string& self_command) {
   const std::string transport = flags.text("transport", "both");
-  if (transport != "caf" && transport != "grpc" && transport != "both") {
-    return report_problem("--transport must be caf, grpc or both, not \"" + transport + "\"");
-  }
   bool clean = true;
   for (const std::string& which : {std::string("caf"), std::string("grpc")}) {
     if (transport != "both" && transport != which) {
@@ -157,9 +154,6 @@ void summarize(const ScheduleParameters& parameters, const ScheduleResult& resul
 
 bool run_schedule(const Flags& flags, const std::string&) {
   const std::string modes = flags.text("mode", "both");
-  if (modes != "cluster" && modes != "node" && modes != "both") {
-    return report_problem("--mode must be cluster, node or both, not \"" + modes + "\"");
-  }
   const std::vector<int> scheduler_counts = flags.given("schedulers")
                                                 ? std::vector<int>{flags.number("schedulers", 1)}
                                                 : std::vector<int>{1, 2};
