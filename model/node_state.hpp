@@ -9,13 +9,14 @@
 #include <vector>
 
 #include "model/cluster_profile.hpp"
+#include "model/symbol.hpp"
 
 namespace unisched::model {
 
 /// One accelerator device.
 struct Device {
   AcceleratorType type = AcceleratorType::GPU;
-  std::string model;
+  Symbol model;  ///< interned: every device of a model shares its name
   int64_t memory_bytes = 0;
   int32_t topology_group = 0;  ///< devices of one node sharing a group are linked by `interconnect`
   Interconnect interconnect = Interconnect::PCIe;
