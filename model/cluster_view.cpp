@@ -80,7 +80,7 @@ std::optional<ViewProblem> check_node(const NodeState& node, Allocation allocati
     if (device.model.empty() || device.memory_bytes < 0 || device.allocated_milli < 0 ||
         device.allocated_milli > max_milli) {
       return problem(ViewError::InvalidDevice, node.name,
-                     "device " + std::to_string(i) + " (model " + quoted(device.model) +
+                     "device " + std::to_string(i) + " (model " + quoted(device.model.str()) +
                          ", memory " + std::to_string(device.memory_bytes) + ", allocated " +
                          std::to_string(device.allocated_milli) + " milli)");
     }
@@ -96,10 +96,25 @@ std::optional<ViewProblem> check_node(const NodeState& node, Allocation allocati
   return std::nullopt;
 }
 
-std::optional<ViewProblem> ClusterView::apply(const std::vector<NodeChange>& changes,
-                                              Allocation allocation) {
+ClusterView::ClusterView(const ClusterView& other) : resources_(other.resources_) {
+  nodes_.reserve(other.nodes_.size());
+  for (const auto& [name, node] : other.nodes_) {
+    account(nodes_.emplace(name, node).first->second, +1);
+  }
+}
+
+ClusterView& ClusterView::operator=(const ClusterView& other) {
+  if (this != &other) {
+    *this = ClusterView(other);
+  }
+  return *this;
+}
+
+std::optional<ViewProblem> ClusterView::check(const std::vector<NodeChange>& changes,
+                                              Allocation allocation) const {
   // Presence of each touched node as the batch goes, without touching the view.
-  std::unordered_map<std::string, bool> present;
+  std::unordered_map<std::string_view, bool> present;
+  present.reserve(changes.size());
   for (const NodeChange& change : changes) {
     if (change.node.name.empty()) {
       return ViewProblem{ViewError::EmptyName, "a node change must name its node"};
@@ -122,7 +137,13 @@ std::optional<ViewProblem> ClusterView::apply(const std::vector<NodeChange>& cha
     }
     present[name] = change.kind != NodeChangeKind::Remove;
   }
-  for (const NodeChange& change : changes) {
+  return std::nullopt;
+}
+
+template <class Changes>
+void ClusterView::commit(Changes&& changes) {
+  constexpr bool take_over = !std::is_lvalue_reference_v<Changes>;
+  for (auto& change : changes) {
     const auto existing = nodes_.find(change.node.name);
     if (existing != nodes_.end()) {
       account(existing->second, -1);
@@ -130,24 +151,49 @@ std::optional<ViewProblem> ClusterView::apply(const std::vector<NodeChange>& cha
         nodes_.erase(existing);
         continue;
       }
-      existing->second = change.node;
+      if constexpr (take_over) {
+        existing->second = std::move(change.node);
+      } else {
+        existing->second = change.node;
+      }
       account(existing->second, +1);
+    } else if constexpr (take_over) {
+      std::string name = change.node.name;
+      account(nodes_.emplace(std::move(name), std::move(change.node)).first->second, +1);
     } else {
       account(nodes_.emplace(change.node.name, change.node).first->second, +1);
     }
   }
+}
+
+std::optional<ViewProblem> ClusterView::apply(const std::vector<NodeChange>& changes,
+                                              Allocation allocation) {
+  if (auto invalid = check(changes, allocation)) {
+    return invalid;
+  }
+  commit(changes);
   return std::nullopt;
 }
 
-std::optional<ViewProblem> ClusterView::replace(const std::vector<NodeState>& nodes,
+std::optional<ViewProblem> ClusterView::apply(std::vector<NodeChange>&& changes,
+                                              Allocation allocation) {
+  if (auto invalid = check(changes, allocation)) {
+    return invalid;
+  }
+  commit(std::move(changes));
+  return std::nullopt;
+}
+
+std::optional<ViewProblem> ClusterView::replace(std::vector<NodeState> nodes,
                                                 ClusterResources resources, Allocation allocation) {
   ClusterView fresh;
   std::vector<NodeChange> additions;
   additions.reserve(nodes.size());
-  for (const NodeState& node : nodes) {
-    additions.push_back(NodeChange{NodeChangeKind::Add, node});
+  for (NodeState& node : nodes) {
+    additions.push_back(NodeChange{NodeChangeKind::Add, std::move(node)});
   }
-  if (auto invalid = fresh.apply(additions, allocation)) {
+  fresh.nodes_.reserve(nodes.size());
+  if (auto invalid = fresh.apply(std::move(additions), allocation)) {
     return invalid;
   }
   fresh.resources_ = std::move(resources);
@@ -174,31 +220,69 @@ std::vector<const NodeState*> ClusterView::sorted_nodes() const {
 std::vector<const NodeState*> ClusterView::nodes_with_free_devices(const std::string& model,
                                                                    int32_t count) const {
   std::vector<const NodeState*> found;
+  visit_free_devices(model, count, [&](const NodeState& node) {
+    found.push_back(&node);
+    return true;
+  });
+  return found;
+}
+
+void ClusterView::visit_free_devices(const std::string& model, int32_t count,
+                                     const std::function<bool(const NodeState&)>& visit) const {
   const auto by_model = free_index_.find(model);
   if (by_model == free_index_.end()) {
-    return found;
+    return;
   }
   for (auto bucket = by_model->second.lower_bound(count); bucket != by_model->second.end();
        ++bucket) {
-    for (const std::string& name : bucket->second) {
-      found.push_back(&nodes_.at(name));
+    for (const NodeState* node : bucket->second) {
+      if (!visit(*node)) {
+        return;
+      }
     }
   }
-  return found;
 }
 
 std::vector<const NodeState*> ClusterView::nodes_with_free_cpu(int64_t milli) const {
   std::vector<const NodeState*> found;
-  for (auto it = free_cpu_index_.lower_bound({milli, std::string()}); it != free_cpu_index_.end();
-       ++it) {
-    found.push_back(&nodes_.at(it->second));
-  }
+  visit_free_cpu(milli, [&](const NodeState& node) {
+    found.push_back(&node);
+    return true;
+  });
   return found;
 }
 
+void ClusterView::visit_free_cpu(int64_t milli,
+                                 const std::function<bool(const NodeState&)>& visit) const {
+  for (auto it = free_cpu_index_.lower_bound({milli, nullptr}); it != free_cpu_index_.end(); ++it) {
+    if (!visit(*it->second)) {
+      return;
+    }
+  }
+}
+
+const NodeState* ClusterView::sample(uint64_t random) const {
+  // A random bucket of the hash table, then a random entry of it: no extra index to keep.
+  const size_t buckets = nodes_.bucket_count();
+  if (nodes_.empty()) {
+    return nullptr;
+  }
+  for (size_t step = 0; step < buckets; ++step) {
+    const size_t bucket = (random + step) % buckets;
+    const size_t entries = nodes_.bucket_size(bucket);
+    if (entries == 0) {
+      continue;
+    }
+    auto entry = nodes_.begin(bucket);
+    std::advance(entry, static_cast<long>((random >> 32) % entries));
+    return &entry->second;
+  }
+  return nullptr;
+}
+
 void ClusterView::account(const NodeState& node, int sign) {
-  const std::pair<int64_t, std::string> free_cpu{
-      node.allocatable_cpu_milli - node.allocated_cpu_milli, node.name};
+  const std::pair<int64_t, const NodeState*> free_cpu{
+      node.allocatable_cpu_milli - node.allocated_cpu_milli, &node};
   if (sign > 0) {
     free_cpu_index_.insert(free_cpu);
   } else {
@@ -211,33 +295,54 @@ void ClusterView::account(const NodeState& node, int sign) {
   totals_.allocatable_memory_bytes += sign * node.allocatable_memory_bytes;
   totals_.allocated_memory_bytes += sign * node.allocated_memory_bytes;
   totals_.pods += sign * node.pod_count;
-  std::map<std::string, int32_t> free_per_model;
-  for (const Device& device : node.devices) {
-    AcceleratorTotals& totals = accelerators_[device.model];
-    totals.devices += sign;
-    totals.allocated_milli += sign * device.allocated_milli;
-    const bool free = device.allocated_milli == 0;
-    totals.free_devices += free ? sign : 0;
-    free_per_model[device.model] += free ? 1 : 0;
-  }
-  for (const auto& [model, free] : free_per_model) {
-    if (accelerators_[model].devices == 0) {
-      accelerators_.erase(model);
+  // Per model on this node (a node has few devices: scanning them beats allocating a map).
+  const std::vector<Device>& devices = node.devices;
+  for (size_t first = 0; first < devices.size(); ++first) {
+    const std::string& model = devices[first].model;
+    const auto same_model = [&](size_t i) { return devices[i].model == model; };
+    bool counted = false;
+    for (size_t i = 0; i < first && !counted; ++i) {
+      counted = same_model(i);
+    }
+    if (counted) {
+      continue;
+    }
+    int32_t count = 0;
+    int32_t free = 0;
+    int64_t allocated_milli = 0;
+    for (size_t i = first; i < devices.size(); ++i) {
+      if (same_model(i)) {
+        ++count;
+        free += devices[i].allocated_milli == 0 ? 1 : 0;
+        allocated_milli += devices[i].allocated_milli;
+      }
+    }
+    const auto totals = accelerators_.try_emplace(model).first;
+    totals->second.devices += sign * count;
+    totals->second.free_devices += sign * free;
+    totals->second.allocated_milli += sign * allocated_milli;
+    if (totals->second.devices == 0) {
+      accelerators_.erase(totals);
     }
     if (free == 0) {
       continue;
     }
-    auto& buckets = free_index_[model];
     if (sign > 0) {
-      buckets[free].insert(node.name);
-    } else if (auto bucket = buckets.find(free); bucket != buckets.end()) {
-      bucket->second.erase(node.name);
+      free_index_[model][free].insert(&node);
+      continue;
+    }
+    const auto buckets = free_index_.find(model);
+    if (buckets == free_index_.end()) {
+      continue;
+    }
+    if (auto bucket = buckets->second.find(free); bucket != buckets->second.end()) {
+      bucket->second.erase(&node);
       if (bucket->second.empty()) {
-        buckets.erase(bucket);
+        buckets->second.erase(bucket);
       }
-      if (buckets.empty()) {
-        free_index_.erase(model);
-      }
+    }
+    if (buckets->second.empty()) {
+      free_index_.erase(buckets);
     }
   }
 }

@@ -2,6 +2,7 @@
 // indexes a scheduler needs without scanning every node. Changes apply all or nothing.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -63,13 +64,22 @@ std::optional<ViewProblem> check_node(const NodeState& node,
 
 class ClusterView {
  public:
+  ClusterView() = default;
+  /// A copy rebuilds its indexes: they point at the copy's own nodes.
+  ClusterView(const ClusterView& other);
+  ClusterView& operator=(const ClusterView& other);
+  ClusterView(ClusterView&&) noexcept = default;  // nodes keep their addresses
+  ClusterView& operator=(ClusterView&&) noexcept = default;
+
   /// Checks every change first; the view changes only if all of them are valid.
   std::optional<ViewProblem> apply(const std::vector<NodeChange>& changes,
                                    Allocation allocation = Allocation::MustFit);
+  /// The same, taking the node states over instead of copying them.
+  std::optional<ViewProblem> apply(std::vector<NodeChange>&& changes,
+                                   Allocation allocation = Allocation::MustFit);
 
   /// Replaces every node and the shared resources (a full snapshot), all or nothing.
-  std::optional<ViewProblem> replace(const std::vector<NodeState>& nodes,
-                                     ClusterResources resources,
+  std::optional<ViewProblem> replace(std::vector<NodeState> nodes, ClusterResources resources,
                                      Allocation allocation = Allocation::MustFit);
 
   void set_resources(ClusterResources resources) { resources_ = std::move(resources); }
@@ -86,19 +96,48 @@ class ClusterView {
   /// Nodes with at least `count` free devices of `model`, read from the free-device index.
   std::vector<const NodeState*> nodes_with_free_devices(const std::string& model,
                                                         int32_t count) const;
+  /// The same nodes in the same order, each handed to `visit` until it returns false.
+  void visit_free_devices(const std::string& model, int32_t count,
+                          const std::function<bool(const NodeState&)>& visit) const;
 
   /// Nodes with at least `milli` cpu unallocated, read from the free-cpu index.
   std::vector<const NodeState*> nodes_with_free_cpu(int64_t milli) const;
+  /// The same nodes in the same order, each handed to `visit` until it returns false.
+  void visit_free_cpu(int64_t milli, const std::function<bool(const NodeState&)>& visit) const;
+
+  /// A node chosen by `random` (any 64-bit number), close to uniformly, in constant time on
+  /// average; null for an empty view.
+  const NodeState* sample(uint64_t random) const;
 
  private:
+  /// Index entries point at the nodes held in `nodes_` (whose addresses never change) and
+  /// order them by name, so the indexes copy no names and allocate no strings.
+  struct ByName {
+    bool operator()(const NodeState* a, const NodeState* b) const { return a->name < b->name; }
+  };
+  struct ByFreeCpuThenName {
+    bool operator()(const std::pair<int64_t, const NodeState*>& a,
+                    const std::pair<int64_t, const NodeState*>& b) const {
+      return a.first != b.first
+                 ? a.first < b.first
+                 : b.second != nullptr && (a.second == nullptr || a.second->name < b.second->name);
+    }
+  };
+
+  /// Checks the batch against the view without changing it.
+  std::optional<ViewProblem> check(const std::vector<NodeChange>& changes,
+                                   Allocation allocation) const;
+  template <class Changes>
+  void commit(Changes&& changes);
   void account(const NodeState& node, int sign);
 
   std::unordered_map<std::string, NodeState> nodes_;
   ClusterTotals totals_;
   std::map<std::string, AcceleratorTotals> accelerators_;
   // model -> number of free devices on a node -> the nodes with exactly that many (>= 1)
-  std::map<std::string, std::map<int32_t, std::set<std::string>>> free_index_;
-  std::set<std::pair<int64_t, std::string>> free_cpu_index_;  // (unallocated cpu, node)
+  std::map<std::string, std::map<int32_t, std::set<const NodeState*, ByName>>> free_index_;
+  // (unallocated cpu, node)
+  std::set<std::pair<int64_t, const NodeState*>, ByFreeCpuThenName> free_cpu_index_;
   ClusterResources resources_;
 };
 
