@@ -68,8 +68,8 @@ void notify_subscribers(Self* self) {
       continue;
     }
     if (auto changes = core.changes_since(subscriber.revision)) {
-      for (const model::ViewUpdate& update : *changes) {
-        self->send(subscriber.handle, messages::to_proto(update));
+      for (const auto& update : *changes) {
+        self->send(subscriber.handle, messages::to_proto(*update));
       }
     } else {
       self->send(subscriber.handle, messages::to_proto(core.snapshot()));
@@ -212,8 +212,12 @@ caf::behavior cluster_actor(Self* self, std::string cluster_id, caf::actor agent
                           core.reject_update("sender: not the cluster's registered agent"));
         }
         auto update = messages::from_proto(message);
+        std::vector<std::string> applied_placements;
+        if (update) {
+          applied_placements = update->applied_placements;
+        }
         const UpdateOutcome outcome =
-            update ? core.on_update(*update) : core.reject_update(update.error());
+            update ? core.on_update(std::move(*update)) : core.reject_update(update.error());
         if (outcome.status == AckStatus::Rejected) {
           spdlog::warn("cluster {}: update {} rejected: {}", core.cluster_id(), message.version(),
                        outcome.error);
@@ -223,9 +227,7 @@ caf::behavior cluster_actor(Self* self, std::string cluster_id, caf::actor agent
         } else {
           self->state.last_confirmed = Clock::now();
         }
-        if (update) {
-          forget_settled(self, update->applied_placements);
-        }
+        forget_settled(self, applied_placements);
         hand_back_refusals(self);
         notify_subscribers(self);
         pull_snapshot_if_needed(self);

@@ -1,5 +1,9 @@
 #include "actors/cluster_state.hpp"
 
+#include <algorithm>
+#include <string_view>
+#include <unordered_set>
+
 namespace unisched::actors {
 
 const char* describe(AckStatus status) {
@@ -35,7 +39,7 @@ bool ClusterState::Holdings::holds_on(const std::string& node) const {
   return false;
 }
 
-UpdateOutcome ClusterState::on_update(const model::ViewUpdate& update) {
+UpdateOutcome ClusterState::on_update(model::ViewUpdate update) {
   if (update.cluster_id != cluster_id_) {
     ++counters_.rejected;
     return {AckStatus::Rejected, position_.version,
@@ -53,7 +57,7 @@ UpdateOutcome ClusterState::on_update(const model::ViewUpdate& update) {
       return {AckStatus::Duplicate, position_.version, {}};
     case model::UpdateVerdict::Gap:
       if (stash_.size() < kStashLength) {
-        stash_.push_back(update);
+        stash_.push_back(std::move(update));
       }
       if (resync_ == Resync::Idle) {
         ++counters_.gaps;
@@ -93,12 +97,13 @@ void ClusterState::settle(Holdings& holdings, const std::vector<std::string>& ap
   }
 }
 
-UpdateOutcome ClusterState::apply(const model::ViewUpdate& update) {
+UpdateOutcome ClusterState::apply(model::ViewUpdate& update) {
   const auto reject = [&](std::string reason) -> UpdateOutcome {
     ++counters_.rejected;
     return {AckStatus::Rejected, position_.version, std::move(reason)};
   };
-  std::set<std::string> names;
+  std::unordered_set<std::string_view> names;
+  names.reserve(update.changes.size());
   for (const model::NodeChange& change : update.changes) {
     if (!names.insert(change.node.name).second) {
       return reject("node \"" + change.node.name + "\" changes twice in one update");
@@ -114,8 +119,11 @@ UpdateOutcome ClusterState::apply(const model::ViewUpdate& update) {
   std::set<std::string> touched;
   settle(next, update.applied_placements, update.refused_placements, touched);
   std::vector<std::pair<std::string, std::string>> lost;
-  std::map<std::string, model::NodeChange> effective;
-  for (const model::NodeChange& change : update.changes) {
+  // What schedulers see change: each node once (names are unique in an update, and a touched
+  // node is one the update does not change).
+  std::vector<model::NodeChange> effective;
+  effective.reserve(update.changes.size() + touched.size());
+  for (model::NodeChange& change : update.changes) {
     const std::string& name = change.node.name;
     touched.erase(name);
     if (change.kind == model::NodeChangeKind::Remove) {
@@ -128,13 +136,13 @@ UpdateOutcome ClusterState::apply(const model::ViewUpdate& update) {
         }
       }
       next.truth.erase(name);
-      effective[name] = change;
+      effective.push_back(std::move(change));
     } else if (next.holds_on(name)) {
       next.truth[name] = change.node;
-      effective[name] = {change.kind, next.effective(change.node)};
+      effective.push_back({change.kind, next.effective(change.node)});
     } else {
       next.truth.erase(name);
-      effective[name] = change;
+      effective.push_back(std::move(change));
     }
   }
   for (const std::string& name : touched) {  // settled without a change of the node itself
@@ -142,19 +150,18 @@ UpdateOutcome ClusterState::apply(const model::ViewUpdate& update) {
     if (truth == next.truth.end()) {
       continue;
     }
-    effective[name] = {model::NodeChangeKind::Update, next.effective(truth->second)};
+    effective.push_back({model::NodeChangeKind::Update, next.effective(truth->second)});
     if (!next.holds_on(name)) {
       next.truth.erase(truth);
     }
   }
-  std::vector<model::NodeChange> changes;
-  changes.reserve(effective.size());
-  for (auto& [name, change] : effective) {
-    changes.push_back(std::move(change));
-  }
+  std::sort(effective.begin(), effective.end(),
+            [](const model::NodeChange& a, const model::NodeChange& b) {
+              return a.node.name < b.node.name;
+            });
   const model::StreamPosition before = position_;
   position_ = {update.epoch, update.version};
-  if (auto problem = publish(changes, update.resources)) {
+  if (auto problem = publish(std::move(effective), update.resources)) {
     position_ = before;
     return reject(problem->to_string());
   }
@@ -170,34 +177,58 @@ UpdateOutcome ClusterState::apply(const model::ViewUpdate& update) {
 }
 
 std::optional<model::ViewProblem> ClusterState::publish(
-    const std::vector<model::NodeChange>& changes,
+    std::vector<model::NodeChange> changes,
     const std::optional<model::ClusterResources>& resources) {
-  if (auto problem = view_.apply(changes, model::Allocation::MayExceed)) {
+  std::vector<std::pair<std::string, bool>> touched;  // (node, removed)
+  touched.reserve(changes.size());
+  for (const model::NodeChange& change : changes) {
+    touched.emplace_back(change.node.name, change.kind == model::NodeChangeKind::Remove);
+  }
+  // A change too large for the log (a listing) is not copied for it: whoever is behind it
+  // needs the whole view anyway.
+  const bool logged = changes.size() <= log_node_budget();
+  if (auto problem = logged ? view_.apply(changes, model::Allocation::MayExceed)
+                            : view_.apply(std::move(changes), model::Allocation::MayExceed)) {
     return problem;
   }
   if (resources) {
     view_.set_resources(*resources);
   }
   ++revision_;
-  for (const model::NodeChange& change : changes) {
-    if (change.kind == model::NodeChangeKind::Remove) {
-      node_revisions_.erase(change.node.name);
+  for (const auto& [name, removed] : touched) {
+    if (removed) {
+      node_revisions_.erase(name);
     } else {
-      node_revisions_[change.node.name] = revision_;
+      node_revisions_[name] = revision_;
     }
   }
-  model::ViewUpdate entry;
-  entry.cluster_id = cluster_id_;
-  entry.epoch = position_.epoch;
-  entry.base_version = revision_ - 1;
-  entry.version = revision_;
-  entry.changes = changes;
-  entry.resources = resources;
+  if (!logged) {
+    log_.clear();
+    log_changes_ = 0;
+    return std::nullopt;
+  }
+  auto entry = std::make_shared<model::ViewUpdate>();
+  entry->cluster_id = cluster_id_;
+  entry->epoch = position_.epoch;
+  entry->base_version = revision_ - 1;
+  entry->version = revision_;
+  entry->changes = std::move(changes);
+  entry->resources = resources;
+  log_changes_ += entry->changes.size();
   log_.push_back(std::move(entry));
-  if (log_.size() > kChangeLogLength) {
+  trim_log();
+  return std::nullopt;
+}
+
+size_t ClusterState::log_node_budget() const {
+  return std::max(kChangeLogNodes, view_.size() / 8);
+}
+
+void ClusterState::trim_log() {
+  while (!log_.empty() && (log_.size() > kChangeLogLength || log_changes_ > log_node_budget())) {
+    log_changes_ -= log_.front()->changes.size();
     log_.pop_front();
   }
-  return std::nullopt;
 }
 
 void ClusterState::replay_stash() {
@@ -208,7 +239,7 @@ void ClusterState::replay_stash() {
     for (auto it = stash_.begin(); it != stash_.end();) {
       const auto verdict = model::judge_update(position_, it->epoch, it->base_version, it->version);
       if (verdict == model::UpdateVerdict::Apply) {
-        apply(*it);
+        apply(*it);  // takes its changes over; it is dropped next
         it = stash_.erase(it);
         progressed = true;
       } else if (verdict != model::UpdateVerdict::Gap) {
@@ -282,7 +313,8 @@ std::optional<std::string> ClusterState::on_snapshot(const model::ViewSnapshot& 
       effective.push_back(node);
     }
   }
-  if (auto problem = view_.replace(effective, snapshot.resources, model::Allocation::MayExceed)) {
+  if (auto problem =
+          view_.replace(std::move(effective), snapshot.resources, model::Allocation::MayExceed)) {
     resync_ = Resync::Needed;
     return problem->to_string();
   }
@@ -299,6 +331,7 @@ std::optional<std::string> ClusterState::on_snapshot(const model::ViewSnapshot& 
   resync_ = Resync::Idle;
   lagging_.reset();
   log_.clear();  // subscribers behind this point need the whole view
+  log_changes_ = 0;
   replay_stash();
   return std::nullopt;
 }
@@ -383,7 +416,7 @@ CommitOutcome ClusterState::commit(const Commit& commit, CommitMode mode) {
   for (const model::Reservation& reservation : commit.reservations) {
     holdings_.reservations[reservation.id] = reservation;
   }
-  publish(changes, std::nullopt);  // cannot fail: every node exists and may exceed
+  publish(std::move(changes), std::nullopt);  // cannot fail: every node exists and may exceed
   ++counters_.commits;
   return {CommitStatus::Accepted, {}, revision_};
 }
@@ -408,7 +441,7 @@ void ClusterState::release(const std::vector<std::string>& reservation_ids) {
     }
   }
   if (!changes.empty()) {
-    publish(changes, std::nullopt);
+    publish(std::move(changes), std::nullopt);
   }
 }
 
@@ -418,16 +451,17 @@ std::vector<std::pair<std::string, std::string>> ClusterState::take_refused_plac
   return refused;
 }
 
-std::optional<std::vector<model::ViewUpdate>> ClusterState::changes_since(uint64_t revision) const {
-  std::vector<model::ViewUpdate> changes;
+std::optional<std::vector<std::shared_ptr<const model::ViewUpdate>>> ClusterState::changes_since(
+    uint64_t revision) const {
+  std::vector<std::shared_ptr<const model::ViewUpdate>> changes;
   if (revision >= revision_) {
     return changes;
   }
-  if (log_.empty() || log_.front().base_version > revision) {
+  if (log_.empty() || log_.front()->base_version > revision) {
     return std::nullopt;
   }
   for (const auto& entry : log_) {
-    if (entry.version > revision) {
+    if (entry->version > revision) {
       changes.push_back(entry);
     }
   }

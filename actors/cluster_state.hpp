@@ -10,6 +10,7 @@
 
 #include <deque>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -77,14 +78,18 @@ struct ClusterCounters {
 
 class ClusterState {
  public:
-  /// How many view changes are kept for subscribers that ask for changes since a revision.
+  /// How many view changes are kept for subscribers that ask for changes since a revision: at
+  /// most this many revisions, holding at most an eighth of the view's nodes in node changes
+  /// (but always kChangeLogNodes). A subscriber further behind gets the whole view, which costs
+  /// no more than replaying that much.
   static constexpr size_t kChangeLogLength = 256;
+  static constexpr size_t kChangeLogNodes = 1024;
   /// How many updates are held back while a snapshot is being pulled.
   static constexpr size_t kStashLength = 4096;
 
   explicit ClusterState(std::string cluster_id) : cluster_id_(std::move(cluster_id)) {}
 
-  UpdateOutcome on_update(const model::ViewUpdate& update);
+  UpdateOutcome on_update(model::ViewUpdate update);
 
   /// Counts an update refused before it could be applied (unreadable, or from a sender that
   /// does not speak for the cluster).
@@ -122,7 +127,8 @@ class ClusterState {
 
   /// View changes after `revision`, oldest first; nullopt when they are no longer kept (the
   /// subscriber needs the whole view then). Each carries version = its revision.
-  std::optional<std::vector<model::ViewUpdate>> changes_since(uint64_t revision) const;
+  std::optional<std::vector<std::shared_ptr<const model::ViewUpdate>>> changes_since(
+      uint64_t revision) const;
 
   /// The view schedulers see, at the current revision (version = revision).
   model::ViewSnapshot snapshot() const;
@@ -149,11 +155,14 @@ class ClusterState {
     bool holds_on(const std::string& node) const;
   };
 
-  UpdateOutcome apply(const model::ViewUpdate& update);
+  /// Takes the update's node changes over.
+  UpdateOutcome apply(model::ViewUpdate& update);
   /// Applies node changes to the view and records them as one new revision.
   std::optional<model::ViewProblem> publish(
-      const std::vector<model::NodeChange>& changes,
+      std::vector<model::NodeChange> changes,
       const std::optional<model::ClusterResources>& resources);
+  void trim_log();
+  size_t log_node_budget() const;
   void settle(Holdings& holdings, const std::vector<std::string>& applied,
               const std::vector<std::pair<std::string, std::string>>& refused,
               std::set<std::string>& touched);
@@ -171,7 +180,8 @@ class ClusterState {
   bool healthy_ = false;  // healthy only once the supervisor says so
   Resync resync_ = Resync::Idle;
   std::deque<model::ViewUpdate> stash_;
-  std::deque<model::ViewUpdate> log_;
+  std::deque<std::shared_ptr<const model::ViewUpdate>> log_;  // shared with the readers
+  size_t log_changes_ = 0;                                    // node changes in log_
   std::optional<model::StreamPosition> lagging_;  // a position an agent reported ahead of us
 };
 

@@ -115,4 +115,29 @@ BOOST_AUTO_TEST_CASE(health_transitions_are_counted) {
   BOOST_TEST(state.counters().health_transitions == 2u);
 }
 
+BOOST_AUTO_TEST_CASE(the_change_log_keeps_at_most_an_eighth_of_the_view_in_node_changes) {
+  ClusterState state("c1");
+  // A listing of 16,384 nodes: more node changes than the log may keep (2,048).
+  std::vector<model::NodeChange> listing;
+  for (int i = 0; i < 16'384; ++i) {
+    listing.push_back(node_change(model::NodeChangeKind::Add, "n" + std::to_string(i)));
+  }
+  BOOST_TEST_REQUIRE((state.on_update(update(0, std::move(listing))).status == AckStatus::Applied));
+  BOOST_TEST(!state.changes_since(0).has_value());  // behind the listing: the whole view
+  // 128 updates of 16 node changes fill the budget exactly; one more pushes the oldest out.
+  for (uint64_t version = 1; version <= 129; ++version) {
+    std::vector<model::NodeChange> changes;
+    for (int i = 0; i < 16; ++i) {
+      changes.push_back(node_change(model::NodeChangeKind::Update, "n" + std::to_string(i), 1));
+    }
+    BOOST_TEST_REQUIRE(
+        (state.on_update(update(version, std::move(changes))).status == AckStatus::Applied));
+  }
+  BOOST_TEST(!state.changes_since(1).has_value());
+  const auto kept = state.changes_since(2);
+  BOOST_TEST_REQUIRE(kept.has_value());
+  BOOST_TEST(kept->size() == 128u);
+  BOOST_TEST(kept->front()->base_version == 2u);
+}
+
 BOOST_AUTO_TEST_SUITE_END()
