@@ -8,6 +8,7 @@
 
 #include <map>
 #include <memory>
+#include <random>
 #include <set>
 
 #include "messages/caf_types.hpp"
@@ -48,6 +49,8 @@ struct SchedulerData {
   bool busy = false;  // one request's commits are in flight
   std::map<std::string, model::SchedulingRequestSpec> committed;  // request id -> spec
   v1::SchedulerSummary summary;
+  // Drives a sampling policy's draws; seeded apart so that schedulers draw different nodes.
+  std::mt19937_64 sample_seeds{std::random_device{}()};
   static inline const char* name = "scheduler";
 };
 
@@ -57,8 +60,8 @@ void process_next(Self* self);
 
 void replace_copy(LocalCluster& local, const v1::ClusterSnapshot& message) {
   auto snapshot = messages::from_proto(message);
-  if (!snapshot ||
-      local.view.replace(snapshot->nodes, snapshot->resources, model::Allocation::MayExceed)) {
+  if (!snapshot || local.view.replace(std::move(snapshot->nodes), snapshot->resources,
+                                      model::Allocation::MayExceed)) {
     spdlog::error("scheduler: unusable view of cluster {}", local.info.id);
     return;
   }
@@ -204,7 +207,8 @@ void attempt(Self* self, std::shared_ptr<Work> work) {
   }
   model::SchedulingRequestSpec remaining = work->spec;
   remaining.replicas = work->spec.replicas - static_cast<int64_t>(work->placed.size());
-  const policy::Decision decision = policy::decide(remaining, candidates, self->state.policy);
+  const policy::Decision decision =
+      policy::decide(remaining, candidates, self->state.policy, self->state.sample_seeds());
   if (decision.placements.empty()) {
     finish(self, *work,
            work->placed.empty() ? v1::SchedulingDecision::UNSCHEDULABLE

@@ -2,17 +2,23 @@
 
 namespace unisched::policy {
 
-std::vector<const model::NodeState*> candidate_nodes(const model::ClusterView& view,
-                                                     const ReplicaDemand& demand) {
+void visit_candidates(const model::ClusterView& view, const ReplicaDemand& demand,
+                      const std::function<bool(const model::NodeState&)>& visit) {
   for (const DeviceDemand& device : demand.devices) {
     if (!device.model.empty()) {
-      return view.nodes_with_free_devices(device.model, device.count);
+      view.visit_free_devices(device.model, device.count, visit);
+      return;
     }
   }
   if (demand.devices.empty()) {
-    return view.nodes_with_free_cpu(demand.cpu_milli);
+    view.visit_free_cpu(demand.cpu_milli, visit);
+    return;
   }
-  return view.sorted_nodes();  // devices of any model: every node may have some
+  for (const model::NodeState* node : view.sorted_nodes()) {  // devices of any model
+    if (!visit(*node)) {
+      return;
+    }
+  }
 }
 
 }  // namespace unisched::policy

@@ -62,6 +62,11 @@ struct Policy {
   std::string name;
   std::vector<std::shared_ptr<const ClusterFilter>> filters;
   std::vector<WeightedScorer> scorers;
+  /// Nodes scored per replica. 0 scores every fitting node of every feasible cluster. N > 0
+  /// scores only N fitting nodes drawn at random across those clusters (the "power of d
+  /// choices" of Sparrow: near the best at a fixed cost however large the fleet), and searches
+  /// every node only when the draws find none that fits.
+  size_t node_sample = 0;
 };
 
 /// Named plugin factories; adding a name twice is refused.

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <optional>
+#include <random>
 
 #include "policy/candidates.hpp"
 #include "policy/node_fit.hpp"
@@ -44,27 +45,72 @@ double weighted_score(const Policy& policy, const model::SchedulingRequestSpec& 
   return total;
 }
 
+/// Keeps the better of the choices offered; the first offered wins a tie.
+class BestChoice {
+ public:
+  BestChoice(const Policy& policy, const model::SchedulingRequestSpec& request,
+             const ReplicaDemand& demand, const Overlay& overlay)
+      : policy_(policy), request_(request), demand_(demand), overlay_(overlay) {}
+
+  /// Returns whether the node fits.
+  bool offer(const ClusterCandidate& cluster, const model::NodeState& original) {
+    const model::NodeState& node = overlay_.node(cluster.info->id, original);
+    NodeFit fit = fit_on_node(node, demand_);
+    if (!fit.fits()) {
+      return false;
+    }
+    const double score = weighted_score(policy_, request_, demand_, cluster, node);
+    if (!best_ || score > best_->score) {
+      best_ = Choice{&cluster, &original, std::move(fit), score};
+    }
+    return true;
+  }
+  const std::optional<Choice>& best() const { return best_; }
+
+ private:
+  const Policy& policy_;
+  const model::SchedulingRequestSpec& request_;
+  const ReplicaDemand& demand_;
+  const Overlay& overlay_;
+  std::optional<Choice> best_;
+};
+
 /// The best node for one replica among `clusters`; ties go to the smaller cluster and node name
-/// so decisions are reproducible.
+/// so decisions are reproducible. With a node sample, the best of that many fitting nodes drawn
+/// at random (each cluster in proportion to its size); every node when the draws find none.
 std::optional<Choice> best_node(const Policy& policy, const model::SchedulingRequestSpec& request,
                                 const ReplicaDemand& demand,
                                 const std::vector<const ClusterCandidate*>& clusters,
-                                const Overlay& overlay) {
-  std::optional<Choice> best;
+                                const Overlay& overlay, std::mt19937_64& random) {
+  std::vector<size_t> ends;  // running total of nodes: cluster i holds [ends[i-1], ends[i])
   for (const ClusterCandidate* cluster : clusters) {
-    for (const model::NodeState* original : candidate_nodes(*cluster->view, demand)) {
-      const model::NodeState& node = overlay.node(cluster->info->id, *original);
-      NodeFit fit = fit_on_node(node, demand);
-      if (!fit.fits()) {
-        continue;
-      }
-      const double score = weighted_score(policy, request, demand, *cluster, node);
-      if (!best || score > best->score) {
-        best = Choice{cluster, original, std::move(fit), score};
+    ends.push_back((ends.empty() ? 0 : ends.back()) + cluster->view->size());
+  }
+  const size_t nodes = ends.empty() ? 0 : ends.back();
+  if (policy.node_sample > 0 && nodes > policy.node_sample) {
+    BestChoice sampled(policy, request, demand, overlay);
+    size_t fitting = 0;
+    for (size_t draw = 0; draw < 4 * policy.node_sample && fitting < policy.node_sample; ++draw) {
+      const size_t at = random() % nodes;
+      const size_t index =
+          static_cast<size_t>(std::upper_bound(ends.begin(), ends.end(), at) - ends.begin());
+      const ClusterCandidate& cluster = *clusters[index];
+      if (const model::NodeState* node = cluster.view->sample(random())) {
+        fitting += sampled.offer(cluster, *node) ? 1 : 0;
       }
     }
+    if (sampled.best()) {
+      return sampled.best();
+    }
   }
-  return best;
+  BestChoice every(policy, request, demand, overlay);
+  for (const ClusterCandidate* cluster : clusters) {
+    visit_candidates(*cluster->view, demand, [&](const model::NodeState& node) {
+      every.offer(*cluster, node);
+      return true;
+    });
+  }
+  return every.best();
 }
 
 ReplicaPlacement placement_of(const Choice& choice, const ReplicaDemand& demand) {
@@ -139,8 +185,10 @@ std::string Decision::explain() const {
 }
 
 Decision decide(const model::SchedulingRequestSpec& request,
-                const std::vector<ClusterCandidate>& clusters, const Policy& policy) {
+                const std::vector<ClusterCandidate>& clusters, const Policy& policy,
+                uint64_t sample_seed) {
   Decision decision;
+  std::mt19937_64 random(sample_seed);
   const ReplicaDemand demand = demand_of(request);
   // 1. Filter: which clusters may take the request at all, and why not the others.
   std::vector<const ClusterCandidate*> feasible;
@@ -160,7 +208,7 @@ Decision decide(const model::SchedulingRequestSpec& request,
   const auto place_in = [&](const std::vector<const ClusterCandidate*>& allowed, int64_t count,
                             Overlay& overlay, std::vector<ReplicaPlacement>& out) {
     for (int64_t i = 0; i < count; ++i) {
-      const auto choice = best_node(policy, request, demand, allowed, overlay);
+      const auto choice = best_node(policy, request, demand, allowed, overlay, random);
       if (!choice) {
         return false;
       }
@@ -176,7 +224,7 @@ Decision decide(const model::SchedulingRequestSpec& request,
     // The first cluster (best for the first replica) that holds every replica.
     std::vector<std::pair<double, const ClusterCandidate*>> order;
     for (const ClusterCandidate* cluster : feasible) {
-      const auto first = best_node(policy, request, demand, {cluster}, Overlay{});
+      const auto first = best_node(policy, request, demand, {cluster}, Overlay{}, random);
       order.emplace_back(first ? first->score : -1.0, cluster);
     }
     std::stable_sort(order.begin(), order.end(),

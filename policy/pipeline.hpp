@@ -3,6 +3,7 @@
 // decide. Plain C++ over const views; the SchedulerActor commits what it returns.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -43,8 +44,10 @@ struct Decision {
   std::string explain() const;
 };
 
-/// Decides where the replicas of `request` go among `clusters`.
+/// Decides where the replicas of `request` go among `clusters`. `sample_seed` drives the draws of
+/// a policy with a node sample (the same seed, views and request give the same decision).
 Decision decide(const model::SchedulingRequestSpec& request,
-                const std::vector<ClusterCandidate>& clusters, const Policy& policy);
+                const std::vector<ClusterCandidate>& clusters, const Policy& policy,
+                uint64_t sample_seed = 0);
 
 }  // namespace unisched::policy

@@ -15,12 +15,17 @@ class ResourceFitFilter final : public ClusterFilter {
                                     const ReplicaDemand& demand,
                                     const ClusterCandidate& cluster) const override {
     std::map<NodeMisfit, int> misfits;
-    for (const model::NodeState* node : candidate_nodes(*cluster.view, demand)) {
-      const NodeFit fit = fit_on_node(*node, demand);
-      if (fit.fits()) {
-        return std::nullopt;
+    bool fits = false;
+    visit_candidates(*cluster.view, demand, [&](const model::NodeState& node) {
+      const NodeFit fit = fit_on_node(node, demand);
+      fits = fit.fits();
+      if (!fits) {
+        ++misfits[*fit.misfit];
       }
-      ++misfits[*fit.misfit];
+      return !fits;
+    });
+    if (fits) {
+      return std::nullopt;
     }
     std::string reason = "0 of " + std::to_string(cluster.view->size()) + " nodes fit";
     const size_t unchecked = cluster.view->size() - [&] {
