@@ -91,16 +91,23 @@ BOOST_AUTO_TEST_CASE(resync_reports_its_time_and_wire_size) {
 }
 
 BOOST_AUTO_TEST_CASE(schedule_runs_both_commit_modes_with_one_and_two_schedulers) {
+  // 60 nodes: more than the sample of 32, so the sampled runs do sample.
   const auto run = bench("--scenario schedule --clusters 3 --nodes 20 --seconds 1");
   BOOST_TEST_REQUIRE(run.status == 0, run.out);
-  BOOST_TEST_REQUIRE(run.results.size() == 4u, run.out);
-  const std::vector<std::pair<std::string, int>> expected = {
-      {"cluster", 1}, {"cluster", 2}, {"node", 1}, {"node", 2}};
+  BOOST_TEST_REQUIRE(run.results.size() == 5u, run.out);
+  struct Expected {
+    std::string mode;
+    int schedulers;
+    int node_sample;
+  };
+  const std::vector<Expected> expected = {
+      {"cluster", 1, 32}, {"cluster", 2, 32}, {"node", 1, 32}, {"node", 2, 32}, {"node", 1, 0}};
   for (size_t i = 0; i < expected.size(); ++i) {
     const YAML::Node& result = run.results[i];
     check_common(result, "schedule");
-    BOOST_TEST(result["mode"].as<std::string>() == expected[i].first);
-    BOOST_TEST(result["schedulers"].as<int>() == expected[i].second);
+    BOOST_TEST(result["mode"].as<std::string>() == expected[i].mode);
+    BOOST_TEST(result["schedulers"].as<int>() == expected[i].schedulers);
+    BOOST_TEST(result["node_sample"].as<int>() == expected[i].node_sample);
     BOOST_TEST(result["decisions"].as<uint64_t>() > 0u);
     BOOST_TEST(result["placed"].as<uint64_t>() > 0u);
     BOOST_TEST(result["placed"].as<uint64_t>() <= result["decisions"].as<uint64_t>());
@@ -108,7 +115,7 @@ BOOST_AUTO_TEST_CASE(schedule_runs_both_commit_modes_with_one_and_two_schedulers
     check_latencies(result, "p50_ms", "p99_ms");
     BOOST_TEST(result["conflict_rate"].as<double>() >= 0);
     BOOST_TEST(result["conflict_rate"].as<double>() <= 1);
-    if (expected[i].second == 1) {
+    if (expected[i].schedulers == 1) {
       // A scheduler sees its own commits before their replies: alone, it never conflicts.
       BOOST_TEST(result["conflicts"].as<uint64_t>() == 0u);
     }
@@ -152,6 +159,7 @@ BOOST_AUTO_TEST_CASE(bad_flags_are_usage_errors) {
   BOOST_TEST(bench("--nodes").status == 2);
   BOOST_TEST(bench("--scenario ingest-remote --transport pigeon").status == 2);
   BOOST_TEST(bench("--scenario schedule --mode eventual").status == 2);
+  BOOST_TEST(bench("--scenario schedule --sample -1").status == 2);
 }
 
 BOOST_AUTO_TEST_CASE(an_unknown_policy_is_a_failed_run_not_a_result) {

@@ -1,5 +1,6 @@
 #include "tools/bench/fixtures.hpp"
 
+#include <malloc.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -79,6 +80,10 @@ int64_t resident_bytes() {
   int64_t resident_pages = 0;
   statm >> size_pages >> resident_pages;
   return resident_pages * sysconf(_SC_PAGESIZE);
+}
+
+int64_t heap_bytes_in_use() {
+  return static_cast<int64_t>(mallinfo2().uordblks);
 }
 
 double cpu_seconds() {

@@ -6,9 +6,10 @@
 namespace unisched::bench {
 namespace {
 
-const std::set<std::string> kNumbers = {"clusters",   "nodes",  "deltas",     "updates",
-                                        "window",     "gpus",   "schedulers", "requests",
-                                        "agents-for", "seconds"};
+// Number flags and the least value each takes (the most is 10,000,000).
+const std::map<std::string, long> kNumbers = {
+    {"clusters", 1}, {"nodes", 1},      {"deltas", 1},  {"updates", 1},    {"window", 1},
+    {"gpus", 1},     {"schedulers", 1}, {"seconds", 1}, {"agents-for", 1}, {"sample", 0}};
 // Text flags and their allowed values (empty: any; the scenario or policy name is checked by
 // whoever knows the names).
 const std::map<std::string, std::set<std::string>> kTexts = {{"scenario", {}},
@@ -28,11 +29,12 @@ std::optional<Flags> Flags::parse(int argc, char** argv, std::string& problem) {
     }
     const std::string name = flag.substr(2);
     const std::string value = argv[i + 1];
-    if (kNumbers.count(name)) {
+    if (const auto number = kNumbers.find(name); number != kNumbers.end()) {
       char* end = nullptr;
       const long parsed = std::strtol(value.c_str(), &end, 10);
-      if (end == value.c_str() || *end != '\0' || parsed < 1 || parsed > 10'000'000) {
-        problem = "--" + name + " must be a whole number from 1 to 10000000, not \"" + value + "\"";
+      if (end == value.c_str() || *end != '\0' || parsed < number->second || parsed > 10'000'000) {
+        problem = "--" + name + " must be a whole number from " + std::to_string(number->second) +
+                  " to 10000000, not \"" + value + "\"";
         return std::nullopt;
       }
     } else if (const auto text = kTexts.find(name); text == kTexts.end()) {

@@ -18,7 +18,7 @@ constexpr const char* kUsage =
     "full-sync-baseline]\n"
     "         [--clusters N] [--nodes N] [--gpus N] [--deltas N] [--updates N] [--window N]\n"
     "         [--transport caf|grpc|both] [--schedulers N] [--mode cluster|node|both]\n"
-    "         [--policy NAME] [--seconds N]\n";
+    "         [--policy NAME] [--sample N] [--seconds N]\n";
 
 int usage(const std::string& problem) {
   std::fprintf(stderr, "error: %s\n%s", problem.c_str(), kUsage);

@@ -34,7 +34,7 @@ ResyncResult resync(int nodes, int repetitions) {
       return result;
     }
     model::ClusterView view;
-    if (view.replace(decoded->nodes, decoded->resources, model::Allocation::MayExceed)) {
+    if (view.replace(std::move(decoded->nodes), decoded->resources, model::Allocation::MayExceed)) {
       result.problem = "the snapshot did not apply";
       return result;
     }

@@ -27,12 +27,14 @@ ScaleResult scale(const StreamParameters& stream, const ScheduleParameters& sche
   const caf::actor centre = spawn_centre(system, nullptr);
   ScaleResult result;
   const int64_t at_start = settled_resident_bytes();
+  const int64_t heap_at_start = heap_bytes_in_use();
   {
     Fleet fleet(system, centre, stream, nullptr);
     const auto start = Clock::now();
     result.problem = fleet.wait_listed();
     result.listing_seconds = milliseconds_since(start) / 1000;
     result.views_bytes = settled_resident_bytes() - at_start;
+    result.views_heap_bytes = heap_bytes_in_use() - heap_at_start;
     if (result.problem.empty()) {
       result.ingest = fleet.stream();
       result.problem = result.ingest.problem;
@@ -41,6 +43,7 @@ ScaleResult scale(const StreamParameters& stream, const ScheduleParameters& sche
       malloc_trim(0);
       result.schedule = run_schedulers(system, centre, schedule);
       result.with_scheduler_bytes = result.schedule.resident_bytes - at_start;
+      result.with_scheduler_heap_bytes = result.schedule.heap_bytes - heap_at_start;
       result.problem = result.schedule.problem;
     }
   }

@@ -14,6 +14,8 @@ struct ScaleResult {
   double listing_seconds = 0;        ///< to list every cluster's nodes into the ClusterActors
   int64_t views_bytes = 0;           ///< resident growth once the ClusterActors hold every node
   int64_t with_scheduler_bytes = 0;  ///< ... and one SchedulerActor holds its copies too
+  int64_t views_heap_bytes = 0;      ///< heap in use for the same, without allocator slack
+  int64_t with_scheduler_heap_bytes = 0;
   IngestResult ingest;
   ScheduleResult schedule;
   std::string problem;

@@ -71,11 +71,12 @@ ScheduleResult run_schedulers(caf::actor_system& system, const caf::actor& centr
                               const ScheduleParameters& parameters) {
   ScheduleResult result;
   std::string error;
-  const auto policy = policy::Registry::builtin().preset(parameters.policy, error);
+  auto policy = policy::Registry::builtin().preset(parameters.policy, error);
   if (!policy) {
     result.problem = error;
     return result;
   }
+  policy->node_sample = static_cast<size_t>(parameters.node_sample);
   std::vector<policy::ClusterInfo> clusters;
   for (int c = 0; c < parameters.clusters; ++c) {
     clusters.push_back(
@@ -96,6 +97,7 @@ ScheduleResult run_schedulers(caf::actor_system& system, const caf::actor& centr
   std::vector<std::shared_ptr<ClientRecord>> records;
   std::vector<caf::actor> clients;
   result.resident_bytes = resident_bytes();
+  result.heap_bytes = heap_bytes_in_use();
   if (result.problem.empty()) {
     for (int s = 0; s < parameters.schedulers; ++s) {
       before.push_back(summary_of(coordinator, schedulers[static_cast<size_t>(s)]));

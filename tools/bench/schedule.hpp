@@ -19,6 +19,7 @@ struct ScheduleParameters {
   int window = 1;   ///< requests outstanding per scheduler
   int seconds = 5;  ///< of submitting, per run
   std::string policy = "balanced";
+  int node_sample = 32;  ///< the policy's node sample; 0 scores every node
   actors::CommitMode mode = actors::CommitMode::ClusterRevision;
 };
 
@@ -35,6 +36,7 @@ struct ScheduleResult {
   double conflict_rate = 0;    ///< conflicts / commit attempts
   double retry_rate = 0;       ///< retries / decisions
   int64_t resident_bytes = 0;  ///< of the process once every scheduler held its copies
+  int64_t heap_bytes = 0;      ///< heap in use at the same moment
   std::string problem;
 };
 
