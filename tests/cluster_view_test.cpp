@@ -2,6 +2,8 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include <set>
+
 using namespace unisched::model;
 
 namespace {
@@ -102,6 +104,63 @@ BOOST_AUTO_TEST_CASE(replace_is_all_or_nothing) {
   BOOST_TEST(!view.replace({gpu_node("x", 1)}, {}).has_value());
   BOOST_TEST(view.find("a") == nullptr);
   BOOST_TEST(view.accelerators().at("A100").free_devices == 1);
+}
+
+BOOST_AUTO_TEST_CASE(device_models_are_interned_symbols) {
+  const Symbol a100 = std::string("A100");
+  BOOST_TEST((a100 == Symbol("A100")));
+  BOOST_TEST(&a100.str() == &Symbol("A100").str());  // one text for every copy
+  BOOST_TEST((a100 != Symbol("H100")));
+  BOOST_TEST(a100 == std::string("A100"));
+  BOOST_TEST(Symbol().empty());
+  BOOST_TEST((Symbol("A100") < Symbol("H100")));
+}
+
+BOOST_AUTO_TEST_CASE(a_copied_view_keeps_indexes_of_its_own_nodes) {
+  ClusterView original;
+  BOOST_TEST(!original.apply({add(gpu_node("a", 4)), add(gpu_node("b", 1))}));
+  ClusterView copy = original;
+  // Changing the original must not reach the copy's indexes (they point at the copy's nodes).
+  BOOST_TEST(!original.apply({{NodeChangeKind::Remove, gpu_node("a", 0)}}));
+  BOOST_TEST(original.nodes_with_free_devices("A100", 2).empty());
+  const auto free = copy.nodes_with_free_devices("A100", 2);
+  BOOST_TEST_REQUIRE(free.size() == 1u);
+  BOOST_TEST(free[0] == copy.find("a"));
+  BOOST_TEST(copy.nodes_with_free_cpu(8000).size() == 2u);
+}
+
+BOOST_AUTO_TEST_CASE(visitors_walk_the_index_in_order_and_stop_when_told) {
+  ClusterView view;
+  BOOST_TEST(!view.apply({add(gpu_node("c", 4)), add(gpu_node("a", 2)), add(gpu_node("b", 4))}));
+  std::vector<std::string> seen;
+  view.visit_free_devices("A100", 2, [&](const NodeState& node) {
+    seen.push_back(node.name);
+    return seen.size() < 2;
+  });
+  // Two free devices before four; by name within a count.
+  BOOST_TEST(seen == (std::vector<std::string>{"a", "b"}), boost::test_tools::per_element());
+}
+
+BOOST_AUTO_TEST_CASE(samples_come_from_the_view_and_reach_every_node) {
+  ClusterView view;
+  BOOST_TEST(view.sample(7) == nullptr);
+  std::vector<NodeChange> nodes;
+  for (int i = 0; i < 50; ++i) {
+    nodes.push_back(add(gpu_node("n" + std::to_string(i), 1)));
+  }
+  BOOST_TEST(!view.apply(std::move(nodes)));
+  std::set<std::string> drawn;
+  uint64_t random = 88172645463325252ull;
+  for (int draw = 0; draw < 5000; ++draw) {
+    random ^= random << 13;  // xorshift: any spread of numbers will do
+    random ^= random >> 7;
+    random ^= random << 17;
+    const NodeState* node = view.sample(random);
+    BOOST_TEST_REQUIRE(node != nullptr);
+    BOOST_TEST_REQUIRE(node == view.find(node->name));
+    drawn.insert(node->name);
+  }
+  BOOST_TEST(drawn.size() == 50u);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

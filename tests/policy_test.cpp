@@ -1,5 +1,7 @@
 #include <boost/test/unit_test.hpp>
 
+#include <set>
+
 #include "policy/pipeline.hpp"
 #include "policy/plugins/filters.hpp"
 #include "policy/plugins/scorers.hpp"
@@ -229,6 +231,50 @@ BOOST_AUTO_TEST_CASE(gpu_work_lands_on_a_node_that_can_really_hold_it) {
   BOOST_TEST_REQUIRE((decision.status == DecisionStatus::Placed), decision.explain());
   BOOST_TEST(decision.placements[0].node == "nvlink-4");
   BOOST_TEST(decision.placements[0].devices.size() == 4u);
+}
+
+BOOST_AUTO_TEST_CASE(a_node_sample_scores_few_nodes_but_still_finds_the_one_that_fits) {
+  testing::Fleet fleet;
+  std::vector<model::NodeState> busy;
+  for (int i = 0; i < 400; ++i) {
+    busy.push_back(node("busy-" + std::to_string(i), 1000, 16));
+  }
+  fleet.add("many", "r", busy);
+  fleet.add("one", "r", {node("roomy", 64000, 256)});
+  auto sampling = preset("spread");
+  sampling.node_sample = 4;
+  const auto spec = request("  resources:\n    cpu: 8\n");
+  // 1 node of 401 fits: draws almost surely miss it, and the search of every node finds it.
+  const auto decision = decide(spec, fleet.candidates, sampling, 42);
+  BOOST_TEST_REQUIRE((decision.status == DecisionStatus::Placed), decision.explain());
+  BOOST_TEST(decision.placements[0].node == "roomy");
+}
+
+BOOST_AUTO_TEST_CASE(a_node_sample_picks_the_best_of_its_draws_reproducibly) {
+  testing::Fleet fleet;
+  std::vector<model::NodeState> nodes;
+  for (int i = 0; i < 200; ++i) {
+    model::NodeState n = node("n" + std::to_string(i), 64000, 256);
+    n.allocated_cpu_milli = 1000 * (i % 50);  // spread prefers the least allocated
+    nodes.push_back(n);
+  }
+  fleet.add("c", "r", nodes);
+  auto sampling = preset("spread");
+  sampling.node_sample = 16;
+  const auto spec = request("  resources:\n    cpu: 1\n");
+  const auto first = decide(spec, fleet.candidates, sampling, 7);
+  const auto again = decide(spec, fleet.candidates, sampling, 7);
+  BOOST_TEST_REQUIRE((first.status == DecisionStatus::Placed));
+  BOOST_TEST(first.placements[0].node == again.placements[0].node);
+  // The best of 16 draws is in the better part of the nodes, far from the worst.
+  const auto* chosen = fleet.views.front().find(first.placements[0].node);
+  BOOST_TEST(chosen->allocated_cpu_milli <= 25'000);
+  // Other seeds draw other nodes: two schedulers rarely pick the same one.
+  std::set<std::string> picks;
+  for (uint64_t seed = 0; seed < 20; ++seed) {
+    picks.insert(decide(spec, fleet.candidates, sampling, seed).placements[0].node);
+  }
+  BOOST_TEST(picks.size() > 5u);
 }
 
 BOOST_AUTO_TEST_SUITE_END()
