@@ -146,17 +146,37 @@ void ClusterView::commit(Changes&& changes) {
   for (auto& change : changes) {
     const auto existing = nodes_.find(change.node.name);
     if (existing != nodes_.end()) {
-      account(existing->second, -1);
+      NodeState& node = existing->second;
       if (change.kind == NodeChangeKind::Remove) {
+        account(node, -1);
         nodes_.erase(existing);
         continue;
       }
-      if constexpr (take_over) {
-        existing->second = std::move(change.node);
+      const auto before = keys_of(node);
+      if (!before) {  // too many models to note: index it out and in again
+        account(node, -1);
       } else {
-        existing->second = change.node;
+        count(node, -1);
       }
-      account(existing->second, +1);
+      if constexpr (take_over) {
+        node = std::move(change.node);
+      } else {
+        node = change.node;
+      }
+      const auto after = keys_of(node);
+      if (before && after) {
+        count(node, +1);
+        reindex(node, *before, *after);
+      } else {
+        if (before) {  // out under the old keys (the name, which orders entries, is the same)
+          free_cpu_index_.erase({before->free_cpu, &node});
+          for (size_t i = 0; i < before->models; ++i) {
+            index_free_devices(node, before->free_devices[i].first, before->free_devices[i].second,
+                               -1);
+          }
+        }
+        account(node, +1);
+      }
     } else if constexpr (take_over) {
       std::string name = change.node.name;
       account(nodes_.emplace(std::move(name), std::move(change.node)).first->second, +1);
@@ -280,29 +300,18 @@ const NodeState* ClusterView::sample(uint64_t random) const {
   return nullptr;
 }
 
-void ClusterView::account(const NodeState& node, int sign) {
-  const std::pair<int64_t, const NodeState*> free_cpu{
-      node.allocatable_cpu_milli - node.allocated_cpu_milli, &node};
-  if (sign > 0) {
-    free_cpu_index_.insert(free_cpu);
-  } else {
-    free_cpu_index_.erase(free_cpu);
-  }
-  totals_.nodes += sign;
-  totals_.schedulable_nodes += node.schedulable ? sign : 0;
-  totals_.allocatable_cpu_milli += sign * node.allocatable_cpu_milli;
-  totals_.allocated_cpu_milli += sign * node.allocated_cpu_milli;
-  totals_.allocatable_memory_bytes += sign * node.allocatable_memory_bytes;
-  totals_.allocated_memory_bytes += sign * node.allocated_memory_bytes;
-  totals_.pods += sign * node.pod_count;
-  // Per model on this node (a node has few devices: scanning them beats allocating a map).
+namespace {
+
+/// Calls `visit(model, devices, free, allocated_milli)` once per device model of the node. A node
+/// has few devices: scanning them beats allocating a map.
+template <class Visit>
+void per_model(const NodeState& node, Visit visit) {
   const std::vector<Device>& devices = node.devices;
   for (size_t first = 0; first < devices.size(); ++first) {
-    const std::string& model = devices[first].model;
-    const auto same_model = [&](size_t i) { return devices[i].model == model; };
+    const Symbol& model = devices[first].model;
     bool counted = false;
     for (size_t i = 0; i < first && !counted; ++i) {
-      counted = same_model(i);
+      counted = devices[i].model == model;
     }
     if (counted) {
       continue;
@@ -311,38 +320,131 @@ void ClusterView::account(const NodeState& node, int sign) {
     int32_t free = 0;
     int64_t allocated_milli = 0;
     for (size_t i = first; i < devices.size(); ++i) {
-      if (same_model(i)) {
+      if (devices[i].model == model) {
         ++count;
         free += devices[i].allocated_milli == 0 ? 1 : 0;
         allocated_milli += devices[i].allocated_milli;
       }
     }
+    visit(model, count, free, allocated_milli);
+  }
+}
+
+}  // namespace
+
+std::optional<ClusterView::IndexKeys> ClusterView::keys_of(const NodeState& node) {
+  IndexKeys keys;
+  keys.free_cpu = node.allocatable_cpu_milli - node.allocated_cpu_milli;
+  bool fits = true;
+  per_model(node, [&](const Symbol& model, int32_t, int32_t free, int64_t) {
+    if (keys.models == keys.free_devices.size()) {
+      fits = false;
+      return;
+    }
+    keys.free_devices[keys.models++] = {model, free};
+  });
+  return fits ? std::optional<IndexKeys>(keys) : std::nullopt;
+}
+
+void ClusterView::count(const NodeState& node, int sign) {
+  totals_.nodes += sign;
+  totals_.schedulable_nodes += node.schedulable ? sign : 0;
+  totals_.allocatable_cpu_milli += sign * node.allocatable_cpu_milli;
+  totals_.allocated_cpu_milli += sign * node.allocated_cpu_milli;
+  totals_.allocatable_memory_bytes += sign * node.allocatable_memory_bytes;
+  totals_.allocated_memory_bytes += sign * node.allocated_memory_bytes;
+  totals_.pods += sign * node.pod_count;
+  per_model(node, [&](const Symbol& model, int32_t devices, int32_t free, int64_t milli) {
     const auto totals = accelerators_.try_emplace(model).first;
-    totals->second.devices += sign * count;
+    totals->second.devices += sign * devices;
     totals->second.free_devices += sign * free;
-    totals->second.allocated_milli += sign * allocated_milli;
+    totals->second.allocated_milli += sign * milli;
     if (totals->second.devices == 0) {
       accelerators_.erase(totals);
     }
-    if (free == 0) {
-      continue;
+  });
+}
+
+void ClusterView::index_free_devices(const NodeState& node, const std::string& model, int32_t free,
+                                     int sign) {
+  if (free == 0) {
+    return;
+  }
+  if (sign > 0) {
+    free_index_[model][free].insert(&node);
+    return;
+  }
+  const auto buckets = free_index_.find(model);
+  if (buckets == free_index_.end()) {
+    return;
+  }
+  if (auto bucket = buckets->second.find(free); bucket != buckets->second.end()) {
+    bucket->second.erase(&node);
+    if (bucket->second.empty()) {
+      buckets->second.erase(bucket);
     }
-    if (sign > 0) {
-      free_index_[model][free].insert(&node);
-      continue;
-    }
-    const auto buckets = free_index_.find(model);
-    if (buckets == free_index_.end()) {
-      continue;
-    }
-    if (auto bucket = buckets->second.find(free); bucket != buckets->second.end()) {
-      bucket->second.erase(&node);
-      if (bucket->second.empty()) {
-        buckets->second.erase(bucket);
+  }
+  if (buckets->second.empty()) {
+    free_index_.erase(buckets);
+  }
+}
+
+void ClusterView::account(const NodeState& node, int sign) {
+  count(node, sign);
+  const std::pair<int64_t, const NodeState*> free_cpu{
+      node.allocatable_cpu_milli - node.allocated_cpu_milli, &node};
+  if (sign > 0) {
+    free_cpu_index_.insert(free_cpu);
+  } else {
+    free_cpu_index_.erase(free_cpu);
+  }
+  per_model(node, [&](const Symbol& model, int32_t, int32_t free, int64_t) {
+    index_free_devices(node, model, free, sign);
+  });
+}
+
+void ClusterView::reindex(const NodeState& node, const IndexKeys& before, const IndexKeys& after) {
+  // Index entries move instead of being freed and allocated again, and stay put if unchanged.
+  if (before.free_cpu != after.free_cpu) {
+    auto entry = free_cpu_index_.extract({before.free_cpu, &node});
+    entry.value().first = after.free_cpu;
+    free_cpu_index_.insert(std::move(entry));
+  }
+  const auto free_before = [&](const Symbol& model) {
+    for (size_t i = 0; i < before.models; ++i) {
+      if (before.free_devices[i].first == model) {
+        return before.free_devices[i].second;
       }
     }
-    if (buckets->second.empty()) {
-      free_index_.erase(buckets);
+    return 0;
+  };
+  for (size_t i = 0; i < after.models; ++i) {
+    const auto& [model, free] = after.free_devices[i];
+    const int32_t was = free_before(model);
+    if (was == free) {
+      continue;
+    }
+    if (was == 0 || free == 0) {
+      index_free_devices(node, model, was, -1);
+      index_free_devices(node, model, free, +1);
+      continue;
+    }
+    auto& buckets = free_index_[model];
+    const auto from = buckets.find(was);
+    auto entry = from->second.extract(&node);
+    if (from->second.empty()) {
+      buckets.erase(from);
+    }
+    buckets[free].insert(std::move(entry));
+  }
+  for (size_t i = 0; i < before.models; ++i) {  // models the node no longer has
+    const auto& [model, was] = before.free_devices[i];
+    bool kept = false;
+    for (size_t j = 0; j < after.models && !kept; ++j) {
+      kept = after.free_devices[j].first == model;
+    }
+    if (!kept) {
+      index_free_devices(node, model, was, -1);
     }
   }
 }

@@ -2,6 +2,7 @@
 // indexes a scheduler needs without scanning every node. Changes apply all or nothing.
 #pragma once
 
+#include <array>
 #include <functional>
 #include <map>
 #include <optional>
@@ -129,7 +130,21 @@ class ClusterView {
                                    Allocation allocation) const;
   template <class Changes>
   void commit(Changes&& changes);
+  /// What a node is indexed under: its free cpu and its free devices per model (up to 8
+  /// models; a node with more is indexed out and in again on each change).
+  struct IndexKeys {
+    int64_t free_cpu = 0;
+    std::array<std::pair<Symbol, int32_t>, 8> free_devices;
+    size_t models = 0;
+  };
+  static std::optional<IndexKeys> keys_of(const NodeState& node);
+  /// Adds (sign 1) or removes (-1) a node to or from the totals and the indexes.
   void account(const NodeState& node, int sign);
+  /// The same for the totals alone.
+  void count(const NodeState& node, int sign);
+  void index_free_devices(const NodeState& node, const std::string& model, int32_t free, int sign);
+  /// Moves a changed node's index entries from its old keys to its new ones.
+  void reindex(const NodeState& node, const IndexKeys& before, const IndexKeys& after);
 
   std::unordered_map<std::string, NodeState> nodes_;
   ClusterTotals totals_;

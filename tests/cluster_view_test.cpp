@@ -163,4 +163,36 @@ BOOST_AUTO_TEST_CASE(samples_come_from_the_view_and_reach_every_node) {
   BOOST_TEST(drawn.size() == 50u);
 }
 
+BOOST_AUTO_TEST_CASE(indexes_follow_updates_that_change_models_and_free_counts) {
+  ClusterView view;
+  BOOST_TEST(!view.apply({add(gpu_node("a", 4)), add(gpu_node("b", 2))}));
+  // "a" trades its A100s for H100s, one of them busy; "b" frees every device.
+  NodeState a = gpu_node("a", 3);
+  for (Device& device : a.devices) {
+    device.model = "H100";
+  }
+  BOOST_TEST(
+      !view.apply({{NodeChangeKind::Update, a}, {NodeChangeKind::Update, gpu_node("b", 4)}}));
+  BOOST_TEST(view.nodes_with_free_devices("A100", 1).size() == 1u);
+  BOOST_TEST(view.nodes_with_free_devices("A100", 4).size() == 1u);
+  BOOST_TEST(view.nodes_with_free_devices("H100", 3).size() == 1u);
+  BOOST_TEST(view.nodes_with_free_devices("H100", 4).empty());
+  BOOST_TEST(view.accelerators().at("H100").free_devices == 3);
+  // A node of ten models (more than a node's index keys hold) is moved all the same.
+  NodeState many = gpu_node("m", 0);
+  many.devices.clear();
+  for (int i = 0; i < 10; ++i) {
+    many.devices.push_back(
+        Device{AcceleratorType::GPU, "M" + std::to_string(i), 1, 0, Interconnect::PCIe, 0});
+  }
+  BOOST_TEST(!view.apply({add(many)}));
+  many.devices[9].allocated_milli = kWholeDeviceMilli;
+  many.allocated_cpu_milli = 1000;
+  BOOST_TEST(!view.apply({{NodeChangeKind::Update, many}}));
+  BOOST_TEST(view.nodes_with_free_devices("M9", 1).empty());
+  BOOST_TEST(view.nodes_with_free_devices("M0", 1).size() == 1u);
+  BOOST_TEST(view.nodes_with_free_cpu(7001).size() == 2u);  // a and b; m has 7000m left
+  BOOST_TEST(view.nodes_with_free_cpu(7000).size() == 3u);
+}
+
 BOOST_AUTO_TEST_SUITE_END()
