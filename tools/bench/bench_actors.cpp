@@ -84,6 +84,7 @@ struct AgentData {
   uint64_t next_version = 1;
   uint64_t last_version = 0;
   uint64_t acked = 0;
+  Clock::time_point stream_start;         // paced streams: update n is due at start + n / rate
   std::vector<Clock::time_point> pushed;  // by version, for the Ack latency
   static inline const char* name = "bench_agent";
 };
@@ -159,7 +160,21 @@ void on_ack(Agent* self, const v1::Ack& ack) {
     self->send(state.coordinator, summary_atom_v, state.index);
     return;
   }
+  if (state.parameters.rate == 0) {
+    push_next(self);
+  }
+}
+
+/// Pushes the update that is due and sets the timer for the next (a paced stream).
+void push_on_time(Agent* self) {
+  auto& state = self->state;
   push_next(self);
+  if (state.next_version <= state.last_version) {
+    const auto streamed = static_cast<int64_t>(state.next_version - 2);  // the listing is 1
+    const auto due = state.stream_start +
+                     std::chrono::nanoseconds(1'000'000'000 * streamed / state.parameters.rate);
+    self->delayed_send(self, std::max(due - Clock::now(), Clock::duration::zero()), observe_atom_v);
+  }
 }
 
 caf::behavior bench_agent(Agent* self, caf::actor centre, caf::actor coordinator, int index,
@@ -197,10 +212,16 @@ caf::behavior bench_agent(Agent* self, caf::actor centre, caf::actor coordinator
         self->state.variants =
             change_variants(parameters.nodes, parameters.deltas_per_update, parameters.gpus,
                             static_cast<uint64_t>(self->state.index) + 1);
+        self->state.stream_start = Clock::now();
+        if (parameters.rate > 0) {
+          push_on_time(self);
+          return;
+        }
         for (int i = 0; i < parameters.window; ++i) {
           push_next(self);
         }
       },
+      [=](observe_atom) { push_on_time(self); },
       [](const v1::PlacementOrder&) {},  // reservations stay reserved; nothing confirms them
       [=](const v1::SnapshotRequest&) {
         self->state.record->bytes += self->state.truth.ByteSizeLong();

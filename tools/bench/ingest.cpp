@@ -29,15 +29,29 @@ caf::actor_system_config& with_types(caf::actor_system_config& config) {
 IngestResult ingest_in_process(const StreamParameters& parameters) {
   caf::actor_system_config config;
   caf::actor_system system{with_types(config)};
-  auto visibility = std::make_shared<VisibilityLog>(parameters.clusters, parameters.updates + 2);
+  IngestResult result;
+  {
+    // Throughput: every agent pushes as fast as its Acks come back.
+    StreamParameters saturated = parameters;
+    saturated.rate = 0;
+    const caf::actor centre = spawn_centre(system, nullptr);
+    result = Fleet(system, centre, saturated, nullptr).list_and_stream();
+    caf::anon_send_exit(centre, caf::exit_reason::user_shutdown);
+  }
+  // Latency: agents push at `rate` each, below saturation, so queueing does not swamp it.
+  StreamParameters paced = parameters;
+  paced.updates = 2 * parameters.rate;  // two seconds
+  auto visibility = std::make_shared<VisibilityLog>(paced.clusters, paced.updates + 2);
   const caf::actor centre = spawn_centre(system, visibility);
-  IngestResult result = Fleet(system, centre, parameters, visibility).list_and_stream();
+  const IngestResult timed = Fleet(system, centre, paced, visibility).list_and_stream();
   // The Acks may overtake the mirrors' last updates; give them a bounded moment to catch up.
   for (int waited = 0; waited < 10'000 && !visibility->complete(); ++waited) {
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
-  if (!visibility->complete() && result.problem.empty()) {
-    result.problem = "a view mirror never saw its cluster's last update";
+  if (result.problem.empty()) {
+    result.problem = !timed.problem.empty()    ? timed.problem
+                     : !visibility->complete() ? "a view mirror never saw its cluster's last update"
+                                               : "";
   }
   const auto visible = visibility->latencies_ms();
   result.visible_p50_ms = percentile(visible, 0.50);

@@ -16,7 +16,8 @@ namespace {
 constexpr const char* kUsage =
     "usage: unisched-bench [--scenario all|ingest|ingest-remote|resync|schedule|scale|"
     "full-sync-baseline]\n"
-    "         [--clusters N] [--nodes N] [--gpus N] [--deltas N] [--updates N] [--window N]\n"
+    "         [--clusters N] [--nodes N] [--gpus N] [--deltas N] [--updates N] [--window N] "
+    "[--rate N]\n"
     "         [--transport caf|grpc|both] [--schedulers N] [--mode cluster|node|both]\n"
     "         [--policy NAME] [--sample N] [--seconds N]\n";
 
@@ -47,7 +48,7 @@ int main(int argc, char** argv) {
     return unisched::bench::run_remote_agents(
         static_cast<uint16_t>(flags->number("agents-for", 0)),
         {flags->number("clusters", 4), flags->number("nodes", 1000), flags->number("deltas", 100),
-         flags->number("updates", 1000), flags->number("window", 1), flags->number("gpus", 8),
+         flags->number("updates", 1000), flags->number("window", 1), 0, flags->number("gpus", 8),
          false});
   }
   const std::string scenario = flags->text("scenario", "all");

@@ -12,7 +12,8 @@ struct StreamParameters {
   int deltas_per_update = 100;  ///< node changes in each streamed update
   int updates = 500;            ///< streamed per cluster, after the first (the listing)
   int window = 1;               ///< updates in flight per agent (1: wait for each Ack)
-  int gpus = 8;                 ///< per node
+  int rate = 0;  ///< updates per second per agent, paced by a timer; 0: as fast as Acks come
+  int gpus = 8;  ///< per node
   /// The design the seed argues against: instead of each update, the agent changes its nodes
   /// and the ClusterActor pulls its whole state as a full snapshot.
   bool full_sync = false;

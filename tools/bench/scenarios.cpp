@@ -20,6 +20,7 @@ StreamParameters stream_parameters(const Flags& flags, StreamParameters defaults
   defaults.updates = flags.number("updates", defaults.updates);
   defaults.window = flags.number("window", defaults.window);
   defaults.gpus = flags.number("gpus", defaults.gpus);
+  defaults.rate = flags.number("rate", defaults.rate);
   return defaults;
 }
 
@@ -47,22 +48,24 @@ bool report_problem(const std::string& problem) {
 }
 
 bool run_ingest(const Flags& flags, const std::string&) {
-  const StreamParameters parameters = stream_parameters(flags, {4, 1000, 100, 2000, 1, 8, false});
+  const StreamParameters parameters =
+      stream_parameters(flags, {4, 1000, 100, 1000, 1, 100, 8, false});
   std::fprintf(stderr, "ingest in process: %d clusters x %d nodes, %d updates of %d changes\n",
                parameters.clusters, parameters.nodes, parameters.updates,
                parameters.deltas_per_update);
   const IngestResult result = ingest_in_process(parameters);
   JsonLine line("ingest");
   with_ingest(with_stream(line, parameters), result)
+      .integer("rate", parameters.rate)
       .number("visible_p50_ms", result.visible_p50_ms)
       .number("visible_p99_ms", result.visible_p99_ms)
       .flag("ok", result.problem.empty())
       .print();
   std::fprintf(stderr,
-               "  %.0f node deltas/s; push to Ack p50 %.3f ms p99 %.3f ms; push to visible in a "
-               "scheduler's copy p50 %.3f ms p99 %.3f ms\n",
-               result.deltas_per_s, result.ack_p50_ms, result.ack_p99_ms, result.visible_p50_ms,
-               result.visible_p99_ms);
+               "  %.0f node deltas/s; push to Ack p50 %.3f ms p99 %.3f ms; at %d updates/s per "
+               "cluster, push to visible in a scheduler's copy p50 %.3f ms p99 %.3f ms\n",
+               result.deltas_per_s, result.ack_p50_ms, result.ack_p99_ms, parameters.rate,
+               result.visible_p50_ms, result.visible_p99_ms);
   return report_problem(result.problem);
 }
 
@@ -74,7 +77,7 @@ bool run_ingest_remote(const Flags& flags, const std::string& self_command) {
       continue;
     }
     const StreamParameters parameters =
-        stream_parameters(flags, {4, 1000, 100, which == "caf" ? 1000 : 200, 1, 8, false});
+        stream_parameters(flags, {4, 1000, 100, which == "caf" ? 1000 : 200, 1, 0, 8, false});
     std::fprintf(
         stderr,
         "ingest-remote over %s on loopback: %d clusters x %d nodes, %d updates of %d changes\n",
@@ -197,7 +200,7 @@ bool run_schedule(const Flags& flags, const std::string&) {
 }
 
 bool run_scale(const Flags& flags, const std::string&) {
-  const StreamParameters stream = stream_parameters(flags, {100, 5000, 500, 20, 1, 8, false});
+  const StreamParameters stream = stream_parameters(flags, {100, 5000, 500, 20, 1, 0, 8, false});
   ScheduleParameters schedule = schedule_parameters(flags, {});
   schedule.clusters = stream.clusters;
   schedule.nodes = stream.nodes;
@@ -230,7 +233,7 @@ bool run_scale(const Flags& flags, const std::string&) {
 }
 
 bool run_full_sync_baseline(const Flags& flags, const std::string&) {
-  const StreamParameters parameters = stream_parameters(flags, {4, 5000, 100, 50, 1, 8, false});
+  const StreamParameters parameters = stream_parameters(flags, {4, 5000, 100, 50, 1, 0, 8, false});
   std::fprintf(
       stderr, "full-sync-baseline: %d clusters x %d nodes, %d intervals of %d changes each\n",
       parameters.clusters, parameters.nodes, parameters.updates, parameters.deltas_per_update);
