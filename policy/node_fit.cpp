@@ -1,8 +1,6 @@
 #include "policy/node_fit.hpp"
 
 #include <algorithm>
-#include <map>
-#include <set>
 
 namespace unisched::policy {
 namespace {
@@ -16,39 +14,55 @@ bool device_matches(const model::Device& device, const DeviceDemand& demand) {
 
 /// Chooses `demand.count` devices not yet `taken`; empty when impossible.
 std::vector<int32_t> choose_devices(const model::NodeState& node, const DeviceDemand& demand,
-                                    const std::set<int32_t>& taken) {
-  std::map<int32_t, std::vector<int32_t>> by_group;
+                                    const std::vector<int32_t>& taken) {
+  // (topology group, index) of every free matching device, ordered by group then index.
+  std::vector<std::pair<int32_t, int32_t>> matching;
+  matching.reserve(node.devices.size());
   for (size_t i = 0; i < node.devices.size(); ++i) {
     const auto index = static_cast<int32_t>(i);
-    if (taken.count(index) == 0 && device_matches(node.devices[i], demand)) {
-      by_group[node.devices[i].topology_group].push_back(index);
+    if (device_matches(node.devices[i], demand) &&
+        std::find(taken.begin(), taken.end(), index) == taken.end()) {
+      matching.emplace_back(node.devices[i].topology_group, index);
     }
   }
-  // Groups that could serve, smallest first: best fit keeps big groups whole.
-  std::vector<const std::vector<int32_t>*> groups;
-  for (const auto& [group, members] : by_group) {
-    groups.push_back(&members);
+  const auto count = static_cast<size_t>(demand.count);
+  if (matching.size() < count) {
+    return {};
   }
-  std::stable_sort(groups.begin(), groups.end(),
-                   [](const auto* a, const auto* b) { return a->size() < b->size(); });
+  std::sort(matching.begin(), matching.end());
+  // The groups as runs of `matching`, smallest first (best fit keeps big groups whole), ties
+  // by group.
+  std::vector<std::pair<size_t, size_t>> groups;  // (begin, end) in `matching`
+  for (size_t begin = 0; begin < matching.size();) {
+    size_t end = begin;
+    while (end < matching.size() && matching[end].first == matching[begin].first) {
+      ++end;
+    }
+    groups.emplace_back(begin, end);
+    begin = end;
+  }
+  std::stable_sort(groups.begin(), groups.end(), [](const auto& a, const auto& b) {
+    return a.second - a.first < b.second - b.first;
+  });
+  std::vector<int32_t> chosen;
+  chosen.reserve(count);
   if (demand.link && *demand.link != model::Interconnect::PCIe) {
-    for (const auto* members : groups) {
-      if (members->size() >= static_cast<size_t>(demand.count)) {
-        return {members->begin(), members->begin() + demand.count};
+    for (const auto& [begin, end] : groups) {
+      if (end - begin >= count) {
+        for (size_t i = begin; i < begin + count; ++i) {
+          chosen.push_back(matching[i].second);
+        }
+        return chosen;
       }
     }
     return {};
   }
-  std::vector<int32_t> chosen;
-  for (const auto* members : groups) {
-    for (const int32_t index : *members) {
-      if (chosen.size() == static_cast<size_t>(demand.count)) {
-        break;
-      }
-      chosen.push_back(index);
+  for (const auto& [begin, end] : groups) {
+    for (size_t i = begin; i < end && chosen.size() < count; ++i) {
+      chosen.push_back(matching[i].second);
     }
   }
-  return chosen.size() == static_cast<size_t>(demand.count) ? chosen : std::vector<int32_t>{};
+  return chosen;
 }
 
 }  // namespace
@@ -94,15 +108,13 @@ NodeFit fit_on_node(const model::NodeState& node, const ReplicaDemand& demand) {
     }
     return fit;
   }
-  std::set<int32_t> taken;
   for (const DeviceDemand& device : demand.devices) {
-    const auto chosen = choose_devices(node, device, taken);
+    const auto chosen = choose_devices(node, device, fit.devices);  // those chosen are taken
     if (chosen.empty()) {
       fit.misfit = NodeMisfit::Devices;
       fit.devices.clear();
       return fit;
     }
-    taken.insert(chosen.begin(), chosen.end());
     fit.devices.insert(fit.devices.end(), chosen.begin(), chosen.end());
   }
   return fit;

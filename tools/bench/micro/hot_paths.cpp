@@ -1,6 +1,7 @@
 // Micro-benchmarks of the hot paths (Google Benchmark): quantity parsing, applying a delta to a
-// view, rebuilding a view from a snapshot, and one scheduling decision over one cluster. Built
-// with the project, never run by the tests: ./build/tools/bench/micro/unisched-micro-bench
+// view, rebuilding a view from a snapshot, one scheduling decision over one cluster, and one
+// sampled decision over a hundred. Built with the project, never run by the tests:
+// ./build/tools/bench/micro/unisched-micro-bench
 #include <benchmark/benchmark.h>
 
 #include <random>
@@ -109,6 +110,37 @@ void decide_one_cluster(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations());
 }
 BENCHMARK(decide_one_cluster)->Arg(1'000)->Arg(5'000)->Unit(benchmark::kMicrosecond);
+
+/// One decision as above with a node sample of 32, over N clusters of 1,000 nodes each.
+void decide_sampled(benchmark::State& state) {
+  const int clusters = static_cast<int>(state.range(0));
+  std::vector<model::ClusterView> views(static_cast<size_t>(clusters));
+  std::vector<policy::ClusterInfo> infos;
+  for (int c = 0; c < clusters; ++c) {
+    views[static_cast<size_t>(c)].replace(cluster_nodes(1'000), {}, model::Allocation::MayExceed);
+    infos.push_back({"c" + std::to_string(c), "us-west", "us-west-2a",
+                     model::MachineType::VirtualMachine, true});
+  }
+  std::vector<policy::ClusterCandidate> candidates;
+  for (int c = 0; c < clusters; ++c) {
+    candidates.push_back({&infos[static_cast<size_t>(c)], &views[static_cast<size_t>(c)]});
+  }
+  const auto decoded = model::decode_manifest(
+      {"apiVersion: scheduling.cluster.io/v1\nkind: SchedulingRequest\nmetadata:\n  name: r\n"
+       "spec:\n  resources:\n    cpu: \"2\"\n    memory: 8Gi\n"
+       "    accelerators:\n      - model: NVIDIA-A100-SXM4-80GB\n        count: 1\n",
+       1});
+  const auto request = std::get<model::SchedulingRequest>(*decoded.manifest).spec;
+  std::string error;
+  auto policy = policy::Registry::builtin().preset("balanced", error);
+  policy->node_sample = 32;
+  uint64_t seed = 0;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(policy::decide(request, candidates, *policy, ++seed));
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(decide_sampled)->Arg(100)->Unit(benchmark::kMicrosecond);
 
 }  // namespace
 
