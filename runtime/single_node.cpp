@@ -171,7 +171,7 @@ RunReport run_single_node(
   }
   // Schedulers race on the same clusters; the workload client feeds them.
   std::string policy_error;
-  const auto policy =
+  auto policy =
       options.scorers.empty()
           ? policy::Registry::builtin().preset(options.policy, policy_error)
           : policy::Registry::builtin().make_policy("custom", options.scorers, policy_error);
@@ -180,6 +180,7 @@ RunReport run_single_node(
     report.problems.push_back(policy_error);
     return report;
   }
+  policy->node_sample = options.node_sample;
   std::vector<policy::ClusterInfo> infos;
   for (const auto& cluster : clusters) {
     infos.push_back({cluster.spec.cluster_id, cluster.spec.topology.region,

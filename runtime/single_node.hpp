@@ -39,6 +39,7 @@ struct RunOptions {
   std::string policy = "balanced";  ///< a policy preset
   /// Scorers and weights replacing the preset's, e.g. {{"gpu-packing", 2.0}}; empty: the preset's.
   std::vector<std::pair<std::string, double>> scorers;
+  size_t node_sample = 0;  ///< the policy's node sample (policy::Policy::node_sample)
   actors::SchedulerSettings scheduling;
   /// Opens another door into the running centre (e.g. gRPC for outside agents), given the
   /// actor system, the supervisor and the schedulers once they run; returns how to close it.

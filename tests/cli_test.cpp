@@ -182,6 +182,7 @@ BOOST_AUTO_TEST_CASE(run_refuses_bad_flags_and_bad_profiles) {
       {"run --policy fastest", "--policy: unknown policy \"fastest\""},
       {"run --commit-check pod", "--commit-check must be cluster or node"},
       {"run --schedulers 0", "--schedulers must be a whole number from 1 to 64"},
+      {"run --node-sample -1", "--node-sample must be a whole number from 0 to 100000"},
       {"run --scorers fastest=1", "--scorers takes NAME=WEIGHT pairs"},
       {"run --scorers locality=0", "\"locality=0\" is not one"},
       {"run --scorers locality=2,", "\"\" is not one"},

@@ -194,6 +194,8 @@ BOOST_AUTO_TEST_CASE(unreachable_hubs_and_bad_endpoints_are_clear_errors) {
              std::string::npos);
   BOOST_TEST(run("serve --schedulers 0").second.find("--schedulers must be") != std::string::npos);
   BOOST_TEST(run("serve --policy fastest").first == 2);
+  BOOST_TEST(run("serve --node-sample many").second.find("--node-sample must be a whole number") !=
+             std::string::npos);
   BOOST_TEST(run("serve --listen 127.0.0.1:0 --grpc nowhere").second.find("--grpc: ") !=
              std::string::npos);
   BOOST_TEST(run("run --profiles " + kProfiles + " --grpc nowhere").second.find("--grpc: ") !=

@@ -146,4 +146,30 @@ std::string program_help(const std::vector<Verb>& verbs) {
   return text + "\nRun 'unisched <verb> --help' for a verb's flags.\n";
 }
 
+bool read_int(const ParsedArgs& args, const std::string& flag, int64_t min, int64_t max,
+              int64_t& out, std::string& error) {
+  if (!args.has(flag)) {
+    return true;
+  }
+  const std::string text = args.value(flag);
+  try {
+    size_t used = 0;
+    const long long value = std::stoll(text, &used);
+    if (used == text.size() && value >= min && value <= max) {
+      out = value;
+      return true;
+    }
+  } catch (const std::exception&) {
+  }
+  error = "--" + flag + " must be a whole number from " + std::to_string(min) + " to " +
+          std::to_string(max) + ", not \"" + text + "\"";
+  return false;
+}
+
+Flag node_sample_flag() {
+  return {"node-sample", '\0', "N", false,
+          "score the best of N fitting nodes drawn at random per replica instead of every node "
+          "(default 0: every node); for fleets of many thousand nodes"};
+}
+
 }  // namespace unisched::cli

@@ -55,6 +55,14 @@ std::vector<Flag> common_flags();
 bool parse_arguments(const Verb& verb, const std::vector<std::string>& args, ParsedArgs& parsed,
                      std::string& error);
 
+/// Reads --`flag` as a whole number within [min, max] into `out`, leaving `out` as it is when
+/// the flag is absent; false, with `error` saying why, when it is not such a number.
+bool read_int(const ParsedArgs& args, const std::string& flag, int64_t min, int64_t max,
+              int64_t& out, std::string& error);
+
+/// The --node-sample flag of the verbs that run schedulers.
+Flag node_sample_flag();
+
 /// Parses a duration such as "500ms", "10s" or "2m"; false when it is not one.
 bool parse_duration(const std::string& text, std::chrono::milliseconds& out);
 

@@ -18,26 +18,6 @@
 namespace unisched::cli {
 namespace {
 
-bool read_int(const ParsedArgs& args, const std::string& flag, int64_t min, int64_t max,
-              int64_t& out, std::string& error) {
-  if (!args.has(flag)) {
-    return true;
-  }
-  const std::string text = args.value(flag);
-  try {
-    size_t used = 0;
-    const long long value = std::stoll(text, &used);
-    if (used == text.size() && value >= min && value <= max) {
-      out = value;
-      return true;
-    }
-  } catch (const std::exception&) {
-  }
-  error = "--" + flag + " must be a whole number from " + std::to_string(min) + " to " +
-          std::to_string(max) + ", not \"" + text + "\"";
-  return false;
-}
-
 bool read_rate(const ParsedArgs& args, const std::string& flag, double& out, std::string& error) {
   if (!args.has(flag)) {
     return true;
@@ -132,6 +112,7 @@ bool read_options(const ParsedArgs& args, runtime::RunOptions& options, std::str
   int64_t misses = options.supervisor.max_misses;
   int64_t schedulers = options.schedulers;
   int64_t retries = options.scheduling.max_retries;
+  int64_t node_sample = static_cast<int64_t>(options.node_sample);
   const bool ok =
       read_int(args, "clusters", 1, 1000, clusters, error) &&
       read_int(args, "nodes", 1, 100000, nodes, error) &&
@@ -147,6 +128,7 @@ bool read_options(const ParsedArgs& args, runtime::RunOptions& options, std::str
       read_rate(args, "rate", options.requests_per_second, error) &&
       read_int(args, "schedulers", 1, 64, schedulers, error) &&
       read_int(args, "max-retries", 0, 100, retries, error) &&
+      read_int(args, "node-sample", 0, 100000, node_sample, error) &&
       read_duration(args, "mean-runtime", options.mean_runtime, error) &&
       read_partitions(args, options.partitions, error);
   if (!ok) {
@@ -169,6 +151,7 @@ bool read_options(const ParsedArgs& args, runtime::RunOptions& options, std::str
   options.supervisor.max_misses = static_cast<int>(misses);
   options.schedulers = static_cast<int>(schedulers);
   options.scheduling.max_retries = static_cast<int>(retries);
+  options.node_sample = static_cast<size_t>(node_sample);
   options.policy = args.value("policy", options.policy);
   const std::string check = args.value("commit-check", "cluster");
   if (check != "cluster" && check != "node") {
@@ -421,6 +404,7 @@ Verb run_verb() {
           {"policy", '\0', "NAME", false, "spread, binpack or balanced (default balanced)"},
           {"grpc", '\0', "HOST:PORT", false,
            "also let outside agents join over gRPC (ClusterMetadataService), plain TCP"},
+          node_sample_flag(),
           {"scorers", '\0', "NAME=W,...", false,
            "weighted scorers instead of the preset's, e.g. least-allocated=1,gpu-packing=2"},
           {"commit-check", '\0', "MODE", false, "cluster (default) or node revisions"},

@@ -60,11 +60,17 @@ int run_serve(const ParsedArgs& args) {
   }
   const std::string policy_name = args.value("policy", "balanced");
   std::string policy_error;
-  const auto policy = policy::Registry::builtin().preset(policy_name, policy_error);
+  auto policy = policy::Registry::builtin().preset(policy_name, policy_error);
   if (!policy) {
     std::fprintf(stderr, "error: --policy: %s\n", policy_error.c_str());
     return 2;
   }
+  int64_t node_sample = 0;
+  if (std::string error; !read_int(args, "node-sample", 0, 100000, node_sample, error)) {
+    std::fprintf(stderr, "error: %s\n", error.c_str());
+    return 2;
+  }
+  policy->node_sample = static_cast<size_t>(node_sample);
   const std::string scheduler_count = args.value("schedulers", "2");
   if (scheduler_count.empty() || scheduler_count.size() > 2 ||
       scheduler_count.find_first_not_of("0123456789") != std::string::npos ||
@@ -157,6 +163,7 @@ Verb serve_verb() {
              "\"clusterID token\" lines: agents must present their cluster's token"},
             {"schedulers", '\0', "N", false, "SchedulerActors racing on the clusters (default 2)"},
             {"policy", '\0', "NAME", false, "spread, binpack or balanced (default balanced)"},
+            node_sample_flag(),
             {"journal", '\0', "FILE", false, "keep submitted requests and decisions in FILE"},
             {"grpc", '\0', "HOST:PORT", false,
              "also serve ClusterMetadataService over gRPC, for agents in any language"}};
