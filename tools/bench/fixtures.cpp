@@ -74,6 +74,16 @@ double milliseconds_since(Clock::time_point start) {
   return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
 
+void count_streamed(IngestResult& result, const std::vector<double>& ack_latencies,
+                    const StreamParameters& parameters) {
+  result.deltas = ack_latencies.size() *
+                  static_cast<uint64_t>(std::min(parameters.deltas_per_update, parameters.nodes));
+  result.deltas_per_s =
+      result.seconds > 0 ? static_cast<double>(result.deltas) / result.seconds : 0;
+  result.ack_p50_ms = percentile(ack_latencies, 0.50);
+  result.ack_p99_ms = percentile(ack_latencies, 0.99);
+}
+
 int64_t resident_bytes() {
   std::ifstream statm("/proc/self/statm");
   int64_t size_pages = 0;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "messages/unisched.pb.h"
+#include "tools/bench/parameters.hpp"
 
 namespace unisched::bench {
 
@@ -32,6 +33,10 @@ ChangeVariants change_variants(int nodes, int changes, int gpus, uint64_t seed);
 double percentile(std::vector<double> values, double p);
 
 double milliseconds_since(Clock::time_point start);
+
+/// Fills in a stream's counts and rates from its per-update Ack latencies (ms) and its seconds.
+void count_streamed(IngestResult& result, const std::vector<double>& ack_latencies,
+                    const StreamParameters& parameters);
 
 /// Resident set size of this process, in bytes (from /proc/self/statm).
 int64_t resident_bytes();

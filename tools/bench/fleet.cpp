@@ -72,12 +72,7 @@ IngestResult Fleet::stream() {
     result.problem =
         "the agents did not finish within " + std::to_string(kStepTimeout.count()) + " s";
   }
-  result.deltas = acks.size() *
-                  static_cast<uint64_t>(std::min(parameters_.deltas_per_update, parameters_.nodes));
-  result.deltas_per_s =
-      result.seconds > 0 ? static_cast<double>(result.deltas) / result.seconds : 0;
-  result.ack_p50_ms = percentile(acks, 0.50);
-  result.ack_p99_ms = percentile(acks, 0.99);
+  count_streamed(result, acks, parameters_);
   return result;
 }
 

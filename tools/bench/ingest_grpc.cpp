@@ -128,12 +128,7 @@ IngestResult ingest_over_grpc(const StreamParameters& parameters) {
         result.problem = problems[c];
       }
     }
-    result.deltas = all.size() *
-                    static_cast<uint64_t>(std::min(parameters.deltas_per_update, parameters.nodes));
-    result.deltas_per_s =
-        result.seconds > 0 ? static_cast<double>(result.deltas) / result.seconds : 0;
-    result.ack_p50_ms = percentile(all, 0.50);
-    result.ack_p99_ms = percentile(all, 0.99);
+    count_streamed(result, all, parameters);
     server->shutdown();
   }
   caf::anon_send_exit(hub, caf::exit_reason::user_shutdown);

@@ -45,6 +45,16 @@ std::vector<model::NodeState> cluster_nodes(int count) {
   return nodes;
 }
 
+/// A request from the spec part of a manifest (indented by two spaces).
+model::SchedulingRequestSpec request_spec(const std::string& spec) {
+  const auto decoded = model::decode_manifest(
+      {"apiVersion: scheduling.cluster.io/v1\nkind: SchedulingRequest\nmetadata:\n  name: r\n"
+       "spec:\n" +
+           spec,
+       1});
+  return std::get<model::SchedulingRequest>(*decoded.manifest).spec;
+}
+
 void quantity_parse(benchmark::State& state) {
   const std::vector<std::string> inputs = {"1500m", "64Gi", "1.5e3", "250M", "2", "0.5"};
   size_t i = 0;
@@ -96,12 +106,9 @@ void decide_one_cluster(benchmark::State& state) {
   const policy::ClusterInfo info{"a100", "us-west", "us-west-2a",
                                  model::MachineType::VirtualMachine, true};
   const std::vector<policy::ClusterCandidate> candidates = {{&info, &view}};
-  const auto decoded = model::decode_manifest(
-      {"apiVersion: scheduling.cluster.io/v1\nkind: SchedulingRequest\nmetadata:\n  name: r\n"
-       "spec:\n  replicas: 2\n  resources:\n    cpu: \"16\"\n    memory: 128Gi\n"
-       "    accelerators:\n      - model: NVIDIA-A100-SXM4-80GB\n        count: 4\n",
-       1});
-  const auto request = std::get<model::SchedulingRequest>(*decoded.manifest).spec;
+  const auto request = request_spec(
+      "  replicas: 2\n  resources:\n    cpu: \"16\"\n    memory: 128Gi\n"
+      "    accelerators:\n      - model: NVIDIA-A100-SXM4-80GB\n        count: 4\n");
   std::string error;
   const auto policy = policy::Registry::builtin().preset("balanced", error);
   for (auto _ : state) {
@@ -125,12 +132,9 @@ void decide_sampled(benchmark::State& state) {
   for (int c = 0; c < clusters; ++c) {
     candidates.push_back({&infos[static_cast<size_t>(c)], &views[static_cast<size_t>(c)]});
   }
-  const auto decoded = model::decode_manifest(
-      {"apiVersion: scheduling.cluster.io/v1\nkind: SchedulingRequest\nmetadata:\n  name: r\n"
-       "spec:\n  resources:\n    cpu: \"2\"\n    memory: 8Gi\n"
-       "    accelerators:\n      - model: NVIDIA-A100-SXM4-80GB\n        count: 1\n",
-       1});
-  const auto request = std::get<model::SchedulingRequest>(*decoded.manifest).spec;
+  const auto request = request_spec(
+      "  resources:\n    cpu: \"2\"\n    memory: 8Gi\n"
+      "    accelerators:\n      - model: NVIDIA-A100-SXM4-80GB\n        count: 1\n");
   std::string error;
   auto policy = policy::Registry::builtin().preset("balanced", error);
   policy->node_sample = 32;
