@@ -68,9 +68,13 @@ std::optional<model::ViewUpdate> AgentState::next_update() {
 void AgentState::carry_out(const std::vector<model::Reservation>& placements) {
   constexpr size_t kRefusalsRemembered = 1024;
   for (const model::Reservation& placement : placements) {
-    const adapters::Placement order{
-        placement.id,      placement.node,           placement.cpu_milli, placement.memory_bytes,
-        placement.devices, model::kWholeDeviceMilli, placement.host_ports};
+    // A share is a request's only device (the request's validation sees to it), so one share
+    // speaks for every device of a placement.
+    const int32_t milli =
+        placement.device_milli.empty() ? model::kWholeDeviceMilli : placement.device_milli.front();
+    const adapters::Placement order{placement.id,           placement.node,    placement.cpu_milli,
+                                    placement.memory_bytes, placement.devices, milli,
+                                    placement.host_ports};
     const adapters::PlacementOutcome outcome = adapter_->apply(order);
     if (outcome == adapters::PlacementOutcome::Applied) {
       applied_unobserved_.push_back(placement.id);

@@ -230,10 +230,10 @@ void attempt(Self* self, std::shared_ptr<Work> work) {
     (*commit.mutable_node_revisions())[placement.node] =
         node_revision == local.node_revisions.end() ? 0 : node_revision->second;
     const std::string placement_id = work->id + "/" + std::to_string(work->next_replica++);
-    messages::to_proto(
-        model::Reservation{placement_id, placement.node, placement.cpu_milli,
-                           placement.memory_bytes, placement.devices, placement.host_ports},
-        *commit.add_placements());
+    messages::to_proto(model::Reservation{placement_id, placement.node, placement.cpu_milli,
+                                          placement.memory_bytes, placement.devices,
+                                          placement.host_ports, placement.device_milli},
+                       *commit.add_placements());
     v1::SchedulingDecision::Replica replica;
     replica.set_placement_id(placement_id);
     replica.set_cluster(placement.cluster);

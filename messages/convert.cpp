@@ -181,6 +181,7 @@ void to_proto(const model::Reservation& reservation, v1::Placement& out) {
   out.set_cpu_milli(reservation.cpu_milli);
   out.set_memory_bytes(reservation.memory_bytes);
   out.mutable_devices()->Add(reservation.devices.begin(), reservation.devices.end());
+  out.mutable_device_milli()->Add(reservation.device_milli.begin(), reservation.device_milli.end());
   out.mutable_host_ports()->Add(reservation.host_ports.begin(), reservation.host_ports.end());
 }
 
@@ -191,6 +192,7 @@ model::Reservation from_proto(const v1::Placement& placement) {
   reservation.cpu_milli = placement.cpu_milli();
   reservation.memory_bytes = placement.memory_bytes();
   reservation.devices.assign(placement.devices().begin(), placement.devices().end());
+  reservation.device_milli.assign(placement.device_milli().begin(), placement.device_milli().end());
   reservation.host_ports.assign(placement.host_ports().begin(), placement.host_ports().end());
   return reservation;
 }

@@ -26,7 +26,9 @@ AcceleratorRequest decode_accelerator_request(YamlObject& accelerator) {
   AcceleratorRequest out;
   out.type = accelerator.enumeration("type", kAcceleratorTypes).value_or(AcceleratorType::GPU);
   out.model = accelerator.string("model").value_or("");
-  out.count = accelerator.integer("count", true).value_or(0);
+  out.models = accelerator.strings("models");
+  out.share = accelerator.quantity("share");
+  out.count = accelerator.integer("count", !out.share).value_or(out.share ? 1 : 0);
   out.min_memory_per_device = accelerator.quantity("minMemoryPerGPU");
   out.topology = accelerator.enumeration("topology", kInterconnects);
   accelerator.reject_unknown_fields();
@@ -47,7 +49,11 @@ void encode_resources(const ResourceRequest& resources, DocumentWriter& out) {
       if (!accelerator.model.empty()) {
         out.field("model", accelerator.model);
       }
+      encode_strings("models", accelerator.models, out);
       out.field("count", accelerator.count);
+      if (accelerator.share) {
+        out.field("share", accelerator.share->to_string());
+      }
       if (accelerator.min_memory_per_device) {
         out.field("minMemoryPerGPU", accelerator.min_memory_per_device->to_string());
       }

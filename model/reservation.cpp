@@ -3,6 +3,13 @@
 #include <algorithm>
 
 namespace unisched::model {
+namespace {
+
+int32_t milli_at(const Reservation& r, size_t i) {
+  return i < r.device_milli.size() ? r.device_milli[i] : kWholeDeviceMilli;
+}
+
+}  // namespace
 
 std::optional<std::string> reservation_conflict(const NodeState& node, const Reservation& r) {
   int32_t busy_port = 0;
@@ -21,10 +28,29 @@ std::optional<std::string> reservation_conflict(const NodeState& node, const Res
         return "node " + node.name + " host port " + std::to_string(busy_port) + " is in use";
     }
   }
-  for (const int32_t index : r.devices) {
+  if (!r.device_milli.empty() && r.device_milli.size() != r.devices.size()) {
+    return "placement " + r.id + " gives " + std::to_string(r.device_milli.size()) +
+           " device shares for " + std::to_string(r.devices.size()) + " devices";
+  }
+  for (const int32_t milli : r.device_milli) {
+    if (milli <= 0 || milli > kWholeDeviceMilli) {
+      return "placement " + r.id + " takes " + std::to_string(milli) +
+             " milli of a device (1 to 1000)";
+    }
+  }
+  for (size_t i = 0; i < r.devices.size(); ++i) {
+    const int32_t index = r.devices[i];
     if (index < 0 || static_cast<size_t>(index) >= node.devices.size() ||
-        node.devices[static_cast<size_t>(index)].allocated_milli != 0) {
-      return "node " + node.name + " device " + std::to_string(index) + " is not free";
+        node.devices[static_cast<size_t>(index)].allocated_milli + milli_at(r, i) >
+            kWholeDeviceMilli) {
+      if (milli_at(r, i) == kWholeDeviceMilli || index < 0 ||
+          static_cast<size_t>(index) >= node.devices.size()) {
+        return "node " + node.name + " device " + std::to_string(index) + " is not free";
+      }
+      return "node " + node.name + " device " + std::to_string(index) + " has " +
+             std::to_string(kWholeDeviceMilli -
+                            node.devices[static_cast<size_t>(index)].allocated_milli) +
+             " milli free, not " + std::to_string(milli_at(r, i));
     }
   }
   return std::nullopt;
@@ -34,9 +60,10 @@ void apply_reservation(NodeState& node, const Reservation& r, int sign) {
   node.allocated_cpu_milli += sign * r.cpu_milli;
   node.allocated_memory_bytes += sign * r.memory_bytes;
   node.pod_count += sign;
-  for (const int32_t index : r.devices) {
+  for (size_t i = 0; i < r.devices.size(); ++i) {
+    const int32_t index = r.devices[i];
     if (index >= 0 && static_cast<size_t>(index) < node.devices.size()) {
-      node.devices[static_cast<size_t>(index)].allocated_milli += sign * kWholeDeviceMilli;
+      node.devices[static_cast<size_t>(index)].allocated_milli += sign * milli_at(r, i);
     }
   }
   auto& ports = node.host_ports_in_use;

@@ -15,8 +15,11 @@ struct Reservation {
   std::string node;
   int64_t cpu_milli = 0;
   int64_t memory_bytes = 0;
-  std::vector<int32_t> devices;     ///< whole devices, by index
+  std::vector<int32_t> devices;     ///< devices, by index
   std::vector<int32_t> host_ports;  ///< ascending
+  /// The milli taken on each of `devices` (a share of a device below 1000); empty: every
+  /// device whole.
+  std::vector<int32_t> device_milli;
 };
 
 /// Why `reservation` cannot be taken on `node` as it is, or nullopt when it can.

@@ -11,6 +11,7 @@ namespace {
 
 constexpr int64_t kMaxReplicas = 100'000;
 constexpr int64_t kMaxDevicesPerReplica = 1'024;
+constexpr int64_t kWholeDevice = 1'000;  // milli
 
 void validate_selector(const ClusterSelector& selector, const FieldPath& path, Validation& check) {
   for (size_t i = 0; i < selector.regions.size(); ++i) {
@@ -46,11 +47,37 @@ void validate_resources(const ResourceRequest& resources, const FieldPath& path,
     const AcceleratorRequest& accelerator = resources.accelerators[i];
     const FieldPath item = path.child("accelerators").index(i);
     check.name(accelerator.model, item.child("model"), check_label_value, false);
+    for (size_t m = 0; m < accelerator.models.size(); ++m) {
+      check.name(accelerator.models[m], item.child("models").index(m), check_label_value, true);
+    }
+    if (!accelerator.model.empty() && !accelerator.models.empty()) {
+      check.add(FieldErrorType::Forbidden, item.child("models"), {},
+                "give model or models, not both");
+    }
     check.integer_range(accelerator.count, item.child("count"), 1, kMaxDevicesPerReplica);
+    if (accelerator.share) {
+      const auto milli = accelerator.share->milli_value();
+      // milli_value() rounds up; a share must be exact to the milli.
+      const bool whole_milli = accelerator.share->nanos() % 1'000'000 == 0;
+      if (!milli || *milli <= 0 || *milli >= kWholeDevice || !whole_milli) {
+        check.add(FieldErrorType::Invalid, item.child("share"), accelerator.share->to_string(),
+                  "must be above 0 and below 1 (a part of one device, to the milli)");
+      } else if (accelerator.count != 1) {
+        check.add(FieldErrorType::Forbidden, item.child("count"), std::to_string(accelerator.count),
+                  "a share is of one device: count must be 1");
+      } else if (resources.accelerators.size() > 1) {
+        check.add(FieldErrorType::Forbidden, item.child("share"), accelerator.share->to_string(),
+                  "a share must be the request's only accelerator");
+      }
+    }
     if (accelerator.min_memory_per_device) {
       check.bytes(*accelerator.min_memory_per_device, item.child("minMemoryPerGPU"), true);
     }
-    if (!seen.insert({accelerator.type, accelerator.model}).second) {
+    std::string models;
+    for (const std::string& model : accepted_models(accelerator)) {
+      models += (models.empty() ? "" : "|") + model;
+    }
+    if (!seen.insert({accelerator.type, models}).second) {
       check.add(FieldErrorType::Duplicate, item.child("model"), quoted(accelerator.model),
                 "each type and model is requested once");
     }
@@ -106,6 +133,19 @@ void validate_distribution(const DistributionSpec& distribution, const FieldPath
 }
 
 }  // namespace
+
+std::vector<std::string> accepted_models(const AcceleratorRequest& accelerator) {
+  if (!accelerator.model.empty()) {
+    return {accelerator.model};
+  }
+  return accelerator.models;
+}
+
+int32_t milli_per_device(const AcceleratorRequest& accelerator) {
+  const auto milli = accelerator.share ? accelerator.share->milli_value() : std::nullopt;
+  return milli && *milli > 0 && *milli < kWholeDevice ? static_cast<int32_t>(*milli)
+                                                      : static_cast<int32_t>(kWholeDevice);
+}
 
 FieldErrors validate_and_default(SchedulingRequest& request) {
   FieldErrors errors;

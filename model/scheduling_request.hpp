@@ -13,14 +13,24 @@
 namespace unisched::model {
 
 struct AcceleratorRequest {
-  AcceleratorType type = AcceleratorType::GPU;    ///< default GPU
-  std::string model;                              ///< empty: any model of this type
-  int64_t count = 0;                              ///< required, >= 1, all on one node
+  AcceleratorType type = AcceleratorType::GPU;  ///< default GPU
+  std::string model;                            ///< empty: any model of this type
+  std::vector<std::string> models;  ///< manifest `models`: any one of these (not with `model`)
+  int64_t count = 0;  ///< whole devices, >= 1, all on one node; required unless `share` is given
+  /// Manifest `share` (e.g. 0.46 or 460m): that part of one device, which other work may share;
+  /// above 0 and below 1, with count 1 (its default then). Absent: whole devices.
+  std::optional<Quantity> share;
   std::optional<Quantity> min_memory_per_device;  ///< manifest field minMemoryPerGPU
   std::optional<Interconnect> topology;           ///< required link between the devices
 };
 
 /// What one replica needs.
+/// The models an accelerator request accepts (`model` or `models`); empty: any.
+std::vector<std::string> accepted_models(const AcceleratorRequest& accelerator);
+
+/// The share of one device a request takes, in milli (1..999), or 1000 for whole devices.
+int32_t milli_per_device(const AcceleratorRequest& accelerator);
+
 struct ResourceRequest {
   Quantity cpu;     ///< >= 0
   Quantity memory;  ///< >= 0

@@ -5,8 +5,10 @@ namespace unisched::policy {
 void visit_candidates(const model::ClusterView& view, const ReplicaDemand& demand,
                       const std::function<bool(const model::NodeState&)>& visit) {
   for (const DeviceDemand& device : demand.devices) {
-    if (!device.model.empty()) {
-      view.visit_free_devices(device.model, device.count, visit);
+    // Whole devices of one model: the free-device index has them. A share may also go to a
+    // device in part used, which that index leaves out.
+    if (device.models.size() == 1 && device.milli == model::kWholeDeviceMilli) {
+      view.visit_free_devices(device.models.front(), device.count, visit);
       return;
     }
   }

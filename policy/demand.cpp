@@ -11,8 +11,9 @@ ReplicaDemand demand_of(const model::SchedulingRequestSpec& spec) {
   for (const auto& accelerator : spec.resources.accelerators) {
     DeviceDemand device;
     device.type = accelerator.type;
-    device.model = accelerator.model;
+    device.models = model::accepted_models(accelerator);
     device.count = static_cast<int32_t>(accelerator.count);
+    device.milli = model::milli_per_device(accelerator);
     device.min_memory_bytes = accelerator.min_memory_per_device
                                   ? accelerator.min_memory_per_device->value().value_or(0)
                                   : 0;

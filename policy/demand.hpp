@@ -6,16 +6,18 @@
 #include <string>
 #include <vector>
 
+#include "model/node_state.hpp"
 #include "model/scheduling_request.hpp"
 
 namespace unisched::policy {
 
 struct DeviceDemand {
   model::AcceleratorType type = model::AcceleratorType::GPU;
-  std::string model;                        ///< empty: any model of the type
-  int32_t count = 0;                        ///< whole devices, all on one node
-  int64_t min_memory_bytes = 0;             ///< per device
-  std::optional<model::Interconnect> link;  ///< devices must share a group linked this well
+  std::vector<std::string> models;           ///< any of these; empty: any model of the type
+  int32_t count = 0;                         ///< devices, all on one node
+  int64_t min_memory_bytes = 0;              ///< per device
+  std::optional<model::Interconnect> link;   ///< devices must share a group linked this well
+  int32_t milli = model::kWholeDeviceMilli;  ///< of each device: below 1000 a share of one
 };
 
 struct ReplicaDemand {

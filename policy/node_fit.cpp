@@ -6,8 +6,10 @@ namespace unisched::policy {
 namespace {
 
 bool device_matches(const model::Device& device, const DeviceDemand& demand) {
-  return device.allocated_milli == 0 && device.type == demand.type &&
-         (demand.model.empty() || device.model == demand.model) &&
+  return device.allocated_milli + demand.milli <= model::kWholeDeviceMilli &&
+         device.type == demand.type &&
+         (demand.models.empty() || std::find(demand.models.begin(), demand.models.end(),
+                                             device.model.str()) != demand.models.end()) &&
          device.memory_bytes >= demand.min_memory_bytes &&
          (!demand.link || model::interconnect_satisfies(device.interconnect, *demand.link));
 }
@@ -28,6 +30,17 @@ std::vector<int32_t> choose_devices(const model::NodeState& node, const DeviceDe
   const auto count = static_cast<size_t>(demand.count);
   if (matching.size() < count) {
     return {};
+  }
+  if (demand.milli < model::kWholeDeviceMilli) {
+    // A share: the device left with the least idle milli that still holds it (best fit), the
+    // lowest index on a tie, so that idle devices stay whole.
+    const auto busiest =
+        std::min_element(matching.begin(), matching.end(), [&](const auto& a, const auto& b) {
+          const int32_t used_a = node.devices[static_cast<size_t>(a.second)].allocated_milli;
+          const int32_t used_b = node.devices[static_cast<size_t>(b.second)].allocated_milli;
+          return used_a != used_b ? used_a > used_b : a.second < b.second;
+        });
+    return {busiest->second};
   }
   std::sort(matching.begin(), matching.end());
   // The groups as runs of `matching`, smallest first (best fit keeps big groups whole), ties
@@ -113,9 +126,11 @@ NodeFit fit_on_node(const model::NodeState& node, const ReplicaDemand& demand) {
     if (chosen.empty()) {
       fit.misfit = NodeMisfit::Devices;
       fit.devices.clear();
+      fit.device_milli.clear();
       return fit;
     }
     fit.devices.insert(fit.devices.end(), chosen.begin(), chosen.end());
+    fit.device_milli.insert(fit.device_milli.end(), chosen.size(), device.milli);
   }
   return fit;
 }
@@ -124,8 +139,8 @@ void take(model::NodeState& node, const ReplicaDemand& demand, const NodeFit& fi
   node.allocated_cpu_milli += demand.cpu_milli;
   node.allocated_memory_bytes += demand.memory_bytes;
   node.pod_count += 1;
-  for (const int32_t index : fit.devices) {
-    node.devices[static_cast<size_t>(index)].allocated_milli = model::kWholeDeviceMilli;
+  for (size_t i = 0; i < fit.devices.size(); ++i) {
+    node.devices[static_cast<size_t>(fit.devices[i])].allocated_milli += fit.device_milli[i];
   }
   node.host_ports_in_use.insert(node.host_ports_in_use.end(), demand.host_ports.begin(),
                                 demand.host_ports.end());

@@ -23,8 +23,9 @@ enum class NodeMisfit {
 const char* describe(NodeMisfit misfit);
 
 struct NodeFit {
-  std::optional<NodeMisfit> misfit;  ///< set when the replica does not fit
-  std::vector<int32_t> devices;      ///< indexes of the devices chosen, when it fits
+  std::optional<NodeMisfit> misfit;   ///< set when the replica does not fit
+  std::vector<int32_t> devices;       ///< indexes of the devices chosen, when it fits
+  std::vector<int32_t> device_milli;  ///< what is taken of each of them (1000: whole)
   bool fits() const { return !misfit; }
 };
 

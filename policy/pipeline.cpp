@@ -115,7 +115,8 @@ std::optional<Choice> best_node(const Policy& policy, const model::SchedulingReq
 
 ReplicaPlacement placement_of(const Choice& choice, const ReplicaDemand& demand) {
   return ReplicaPlacement{choice.cluster->info->id, choice.node->name,  demand.cpu_milli,
-                          demand.memory_bytes,      choice.fit.devices, demand.host_ports};
+                          demand.memory_bytes,      choice.fit.devices, demand.host_ports,
+                          choice.fit.device_milli};
 }
 
 /// Replica counts per weighted cluster, proportional to the weights (largest remainder).

@@ -18,6 +18,7 @@ struct ReplicaPlacement {
   int64_t memory_bytes = 0;
   std::vector<int32_t> devices;
   std::vector<int32_t> host_ports;
+  std::vector<int32_t> device_milli;  ///< taken of each of `devices` (1000: whole)
 };
 
 struct ClusterDiagnosis {

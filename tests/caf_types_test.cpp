@@ -4,6 +4,7 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include "messages/convert.hpp"
 #include "tests/actor_harness.hpp"
 
 using namespace unisched;
@@ -48,6 +49,23 @@ BOOST_AUTO_TEST_CASE(malformed_bytes_are_an_error_not_a_crash) {
     caf::binary_deserializer source{*harness.system, bytes};
     BOOST_TEST(static_cast<bool>(source(out)));
   }
+}
+
+BOOST_AUTO_TEST_CASE(a_placement_keeps_its_device_shares_on_the_wire) {
+  model::Reservation share{"r/0", "n1", 500, 1 << 20, {3}, {8080}, {460}};
+  v1::Placement wire;
+  messages::to_proto(share, wire);
+  v1::Placement received;
+  BOOST_TEST_REQUIRE(received.ParseFromString(wire.SerializeAsString()));
+  const model::Reservation back = messages::from_proto(received);
+  BOOST_TEST(back.devices == std::vector<int32_t>{3});
+  BOOST_TEST(back.device_milli == std::vector<int32_t>{460});
+  BOOST_TEST(back.host_ports == std::vector<int32_t>{8080});
+  // Whole devices send no shares at all, as before shares existed.
+  v1::Placement whole;
+  messages::to_proto(model::Reservation{"r/1", "n1", 500, 0, {0, 1}, {}, {}}, whole);
+  BOOST_TEST(whole.devices_size() == 2);
+  BOOST_TEST(whole.device_milli_size() == 0);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

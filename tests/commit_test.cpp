@@ -144,6 +144,8 @@ BOOST_AUTO_TEST_CASE(racing_schedulers_never_over_commit) {
       "  resources:\n    cpu: 1\n    accelerators:\n      - model: A100\n        count: 2\n"
       "        topology: NVLink\n",
       "  resources:\n    cpu: 500m\n    hostPorts: [9000]\n",
+      "  resources:\n    cpu: 1\n    accelerators:\n      - models: [A100, H100]\n"
+      "        share: 350m\n",
   };
   for (const CommitMode mode : {CommitMode::ClusterRevision, CommitMode::NodeRevisions}) {
     Pair pair;
@@ -172,8 +174,8 @@ BOOST_AUTO_TEST_CASE(racing_schedulers_never_over_commit) {
       for (size_t i = 0; i < decision.placements.size(); ++i) {
         const auto& p = decision.placements[i];
         commit.reservations.push_back({"r" + std::to_string(round) + "/" + std::to_string(i),
-                                       p.node, p.cpu_milli, p.memory_bytes, p.devices,
-                                       p.host_ports});
+                                       p.node, p.cpu_milli, p.memory_bytes, p.devices, p.host_ports,
+                                       p.device_milli});
         commit.node_revisions[p.node] = copies[s].node_revisions.at(p.node);
       }
       const auto outcome = pair.centre.commit(commit, mode);
@@ -196,9 +198,14 @@ BOOST_AUTO_TEST_CASE(racing_schedulers_never_over_commit) {
     BOOST_TEST(pair.agent.counters().placements_refused == 0u);  // never accepted too much
     BOOST_TEST(accepted > 20u);
     BOOST_TEST(conflicts > 0u);
+    bool shared = false;  // some device holds shares (of 350 milli) beside whole work
     for (const auto& node : pair.agent.adapter().list_nodes()) {
       BOOST_TEST(!model::check_node(node).has_value(), node.name);
+      for (const auto& device : node.devices) {
+        shared = shared || device.allocated_milli % model::kWholeDeviceMilli != 0;
+      }
     }
+    BOOST_TEST(shared);
     testing::expect_view_matches(pair.centre.view(), pair.agent.adapter().list_nodes(), "end");
   }
 }
@@ -237,7 +244,7 @@ BOOST_AUTO_TEST_CASE(racing_commits_under_churn_keep_every_cluster_within_its_re
         commit.revision = copies[s].version;
         commit.node_revisions[p.node] = copies[s].node_revisions.at(p.node);
         commit.reservations.push_back({"r" + std::to_string(round), p.node, p.cpu_milli,
-                                       p.memory_bytes, p.devices, p.host_ports});
+                                       p.memory_bytes, p.devices, p.host_ports, p.device_milli});
         const auto mode = seed % 2 ? CommitMode::ClusterRevision : CommitMode::NodeRevisions;
         if (centre.commit(commit, mode).status == CommitStatus::Accepted) {
           ++accepted;
@@ -257,6 +264,30 @@ BOOST_AUTO_TEST_CASE(racing_commits_under_churn_keep_every_cluster_within_its_re
     BOOST_TEST(centre.reservations() == 0u, context);
     testing::expect_view_matches(centre.view(), agent.adapter().list_nodes(), context);
   }
+}
+
+BOOST_AUTO_TEST_CASE(a_reservation_takes_its_share_of_a_device_and_no_more) {
+  model::NodeState node = testing::node("n", 64000, 256, 2);
+  model::Reservation share = reservation("s/0", node.name, 1000, {0});
+  share.device_milli = {600};
+  BOOST_TEST(!model::reservation_conflict(node, share));
+  model::apply_reservation(node, share, +1);
+  BOOST_TEST(node.devices[0].allocated_milli == 600);
+  share.id = "s/1";
+  BOOST_TEST(*model::reservation_conflict(node, share) ==
+             "node " + node.name + " device 0 has 400 milli free, not 600");
+  share.device_milli = {400};
+  BOOST_TEST(!model::reservation_conflict(node, share));
+  share.device_milli = {0};
+  BOOST_TEST(*model::reservation_conflict(node, share) ==
+             "placement s/1 takes 0 milli of a device (1 to 1000)");
+  share.device_milli = {400, 400};
+  BOOST_TEST(*model::reservation_conflict(node, share) ==
+             "placement s/1 gives 2 device shares for 1 devices");
+  share.id = "s/0";
+  share.device_milli = {600};
+  model::apply_reservation(node, share, -1);
+  BOOST_TEST(node.devices[0].allocated_milli == 0);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -16,7 +16,9 @@ ReplicaDemand gpus(int count, std::optional<model::Interconnect> link = std::nul
   demand.cpu_milli = 1000;
   demand.memory_bytes = int64_t{1} << 30;
   demand.devices.push_back(
-      DeviceDemand{model::AcceleratorType::GPU, model, count, min_gib << 30, link});
+      DeviceDemand{model::AcceleratorType::GPU,
+                   model.empty() ? std::vector<std::string>{} : std::vector<std::string>{model},
+                   count, min_gib << 30, link});
   return demand;
 }
 
@@ -94,6 +96,42 @@ BOOST_AUTO_TEST_CASE(two_device_demands_never_share_a_device) {
   take(n, demand, fit);
   BOOST_TEST(n.free_devices("A100") == 0);
   BOOST_TEST(n.allocated_cpu_milli == 1000);
+}
+
+BOOST_AUTO_TEST_CASE(shares_go_to_the_busiest_device_that_holds_them_and_add_up) {
+  auto n = node("n", 64000, 256, 3, model::Interconnect::PCIe);
+  n.devices[1].allocated_milli = 500;
+  n.devices[2].allocated_milli = 700;
+  ReplicaDemand share = gpus(1);
+  share.devices[0].milli = 300;
+  // Device 2 has 300 idle: the least that still holds the share.
+  NodeFit fit = fit_on_node(n, share);
+  BOOST_TEST_REQUIRE(fit.fits());
+  BOOST_TEST(fit.devices == std::vector<int32_t>{2});
+  BOOST_TEST(fit.device_milli == std::vector<int32_t>{300});
+  take(n, share, fit);
+  BOOST_TEST(n.devices[2].allocated_milli == 1000);
+  // Next, device 1 (500 idle); whole devices never go to a device in part used.
+  fit = fit_on_node(n, share);
+  BOOST_TEST(fit.devices == std::vector<int32_t>{1});
+  take(n, share, fit);
+  BOOST_TEST(n.devices[1].allocated_milli == 800);
+  const ReplicaDemand two_whole = gpus(2);
+  BOOST_TEST((fit_on_node(n, two_whole).misfit == NodeMisfit::Devices));
+  const NodeFit whole = fit_on_node(n, gpus(1));
+  BOOST_TEST(whole.devices == std::vector<int32_t>{0});
+  BOOST_TEST(whole.device_milli == std::vector<int32_t>{1000});
+  // 200 idle on device 1 and 1000 on device 0: a share of 300 takes device 0.
+  BOOST_TEST(fit_on_node(n, share).devices == std::vector<int32_t>{0});
+}
+
+BOOST_AUTO_TEST_CASE(any_of_the_models_asked_for_will_do) {
+  auto n = node("n", 64000, 256, 1, model::Interconnect::PCIe, "V100M32");
+  ReplicaDemand demand = gpus(1);
+  demand.devices[0].models = {"V100M16"};
+  BOOST_TEST((fit_on_node(n, demand).misfit == NodeMisfit::Devices));
+  demand.devices[0].models = {"V100M16", "V100M32"};
+  BOOST_TEST(fit_on_node(n, demand).fits());
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -132,4 +132,52 @@ BOOST_AUTO_TEST_CASE(wrong_values_and_unknown_fields) {
                       "a valid label");
 }
 
+BOOST_AUTO_TEST_CASE(a_share_of_one_device_and_a_set_of_models) {
+  const std::string shared =
+      with(kBase,
+           "      - model: A100\n        count: 4\n        minMemoryPerGPU: 40Gi\n"
+           "        topology: NVLink\n",
+           "      - models: [V100M16, V100M32]\n        share: 460m\n");
+  const auto decoded = decode(shared);
+  BOOST_TEST_REQUIRE(decoded.manifest.has_value(), unisched::testing::all_errors(decoded));
+  const AcceleratorRequest& gpu =
+      std::get<SchedulingRequest>(*decoded.manifest).spec.resources.accelerators[0];
+  BOOST_TEST(gpu.count == 1);  // a share is of one device
+  BOOST_TEST(milli_per_device(gpu) == 460);
+  BOOST_TEST((accepted_models(gpu) == std::vector<std::string>{"V100M16", "V100M32"}));
+  BOOST_TEST(milli_per_device(std::get<SchedulingRequest>(*decode(kBase).manifest)
+                                  .spec.resources.accelerators[0]) == 1000);
+  BOOST_TEST(
+      milli_per_device(std::get<SchedulingRequest>(*decode(with(shared, "460m", "0.25")).manifest)
+                           .spec.resources.accelerators[0]) == 250);
+}
+
+BOOST_AUTO_TEST_CASE(impossible_shares_and_models_say_why) {
+  const std::string base =
+      with(kBase,
+           "      - model: A100\n        count: 4\n        minMemoryPerGPU: 40Gi\n"
+           "        topology: NVLink\n",
+           "      - model: T4\n        share: 460m\n");
+  for (const char* share : {"1", "1500m", "0", "0.0005"}) {
+    expect_single_error(with(base, "460m", share), "spec.resources.accelerators[0].share",
+                        FieldErrorType::Invalid, "must be above 0 and below 1");
+  }
+  expect_single_error(with(base, "share: 460m", "share: 460m\n        count: 2"),
+                      "spec.resources.accelerators[0].count", FieldErrorType::Forbidden,
+                      "a share is of one device: count must be 1");
+  expect_single_error(
+      with(base, "share: 460m", "share: 460m\n      - model: P100\n        count: 1"),
+      "spec.resources.accelerators[0].share", FieldErrorType::Forbidden,
+      "a share must be the request's only accelerator");
+  expect_single_error(with(base, "model: T4", "model: T4\n        models: [P100]"),
+                      "spec.resources.accelerators[0].models", FieldErrorType::Forbidden,
+                      "give model or models, not both");
+  expect_single_error(with(base, "model: T4", "models: [T4, \"not a model\"]"),
+                      "spec.resources.accelerators[0].models[1]", FieldErrorType::Invalid,
+                      "a valid label");
+  expect_single_error(with(base, "share: 460m", "topology: NVLink"),
+                      "spec.resources.accelerators[0].count", FieldErrorType::Required,
+                      "Required value");
+}
+
 BOOST_AUTO_TEST_SUITE_END()

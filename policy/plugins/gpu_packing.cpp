@@ -23,7 +23,8 @@ class GpuPacking final : public NodeScorer {
     }
     int64_t wanted = 0;
     for (const auto& device : demand.devices) {
-      wanted += device.count;
+      // A share may go to a device in part used: it need not leave a free one behind.
+      wanted += device.milli == model::kWholeDeviceMilli ? device.count : 0;
     }
     const double left = static_cast<double>(std::max<int64_t>(free - wanted, 0));
     return 100.0 * (1.0 - left / static_cast<double>(node.devices.size()));
