@@ -238,6 +238,9 @@ void attempt(Self* self, std::shared_ptr<Work> work) {
     replica.set_placement_id(placement_id);
     replica.set_cluster(placement.cluster);
     replica.set_node(placement.node);
+    replica.mutable_devices()->Add(placement.devices.begin(), placement.devices.end());
+    replica.mutable_device_milli()->Add(placement.device_milli.begin(),
+                                        placement.device_milli.end());
     replicas[placement.cluster].push_back(std::move(replica));
   }
   const bool partial = decision.status == policy::DecisionStatus::PartiallyPlaced;

@@ -11,6 +11,7 @@
 #include "messages/caf_types.hpp"
 #include "messages/convert.hpp"
 #include "policy/framework.hpp"
+#include "runtime/cluster_queries.hpp"
 #include "runtime/workload.hpp"
 #include "runtime/workload_client.hpp"
 
@@ -19,24 +20,6 @@ namespace {
 
 using namespace unisched::atoms;
 using Clock = std::chrono::steady_clock;
-
-std::vector<v1::ClusterSummary> query_summaries(caf::actor_system& system,
-                                                const caf::actor& supervisor,
-                                                const std::vector<std::string>& ids,
-                                                std::vector<std::string>* problems) {
-  caf::scoped_actor self{system};
-  std::vector<v1::ClusterSummary> summaries;
-  for (const std::string& id : ids) {
-    self->request(supervisor, std::chrono::seconds(2), summary_atom_v, id)
-        .receive([&](v1::ClusterSummary& summary) { summaries.push_back(std::move(summary)); },
-                 [&](caf::error& error) {
-                   if (problems != nullptr) {
-                     problems->push_back(id + ": no summary: " + to_string(error));
-                   }
-                 });
-  }
-  return summaries;
-}
 
 /// An agent runs beside its cluster: when one dies, a new run of it (a new epoch) starts over
 /// the same cluster and registers again.
@@ -205,14 +188,7 @@ RunReport run_single_node(
                clusters.size(), schedulers.size(), options.policy, options.duration.count());
 
   // The workload starts once the supervisor has found the clusters healthy (or after 5 s).
-  for (const auto ready_by = Clock::now() + std::chrono::seconds(5); Clock::now() < ready_by;) {
-    const auto summaries = query_summaries(system, supervisor, ids, nullptr);
-    if (std::all_of(summaries.begin(), summaries.end(),
-                    [](const auto& c) { return c.healthy(); })) {
-      break;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  }
+  wait_until_healthy(system, supervisor, ids, std::chrono::seconds(5));
   const auto start = Clock::now();
   const auto elapsed = [&] {
     return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start);

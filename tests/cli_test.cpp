@@ -183,6 +183,11 @@ BOOST_AUTO_TEST_CASE(run_refuses_bad_flags_and_bad_profiles) {
       {"run --commit-check pod", "--commit-check must be cluster or node"},
       {"run --schedulers 0", "--schedulers must be a whole number from 1 to 64"},
       {"run --node-sample -1", "--node-sample must be a whole number from 0 to 100000"},
+      {"replay --pods p.csv", "--nodes CSV and --pods CSV are required"},
+      {"replay --nodes n.csv --pods p.csv --partition byzantine", "--partition must be model"},
+      {"replay --nodes n.csv --pods p.csv --tune lots", "--tune must be a number from 0 to 10"},
+      {"replay --nodes n.csv --pods p.csv --clusters 0", "--clusters must be a whole number"},
+      {"replay --nodes n.csv --pods p.csv --report xml", "--report must be table or json"},
       {"run --scorers fastest=1", "--scorers takes NAME=WEIGHT pairs"},
       {"run --scorers locality=0", "\"locality=0\" is not one"},
       {"run --scorers locality=2,", "\"\" is not one"},
@@ -192,6 +197,10 @@ BOOST_AUTO_TEST_CASE(run_refuses_bad_flags_and_bad_profiles) {
     BOOST_TEST(result.exit_code == 2, arguments);
     BOOST_TEST(result.err.find(message) != std::string::npos, arguments << " said: " << result.err);
   }
+  const auto unreadable = run("replay --nodes /nonexistent/n.csv --pods /nonexistent/p.csv");
+  BOOST_TEST(unreadable.exit_code == 1);
+  BOOST_TEST(unreadable.err.find("/nonexistent/n.csv: cannot be read") != std::string::npos);
+  BOOST_TEST(unreadable.err.find("/nonexistent/p.csv: cannot be read") != std::string::npos);
   const auto bad = run("run --log-level=off --profiles " + kSource + "/tests/data/mixed.yaml");
   BOOST_TEST(bad.exit_code == 1);
   BOOST_TEST(bad.err.find("fix the profiles above first") != std::string::npos, bad.err);

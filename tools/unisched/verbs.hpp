@@ -14,6 +14,7 @@ Verb apply_verb();
 Verb submit_verb();
 Verb describe_verb();
 Verb validate_verb();
+Verb replay_verb();
 Verb version_verb();
 
 }  // namespace unisched::cli

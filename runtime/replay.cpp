@@ -1,0 +1,334 @@
+#include "runtime/replay.hpp"
+
+#include <spdlog/spdlog.h>
+#include <caf/actor_system.hpp>
+#include <caf/actor_system_config.hpp>
+#include <caf/scoped_actor.hpp>
+#include <caf/send.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <tuple>
+
+#include "actors/agent_actor.hpp"
+#include "actors/scheduler_actor.hpp"
+#include "actors/supervisor.hpp"
+#include "adapters/gpu_trace_workload.hpp"
+#include "adapters/simulated_cluster.hpp"
+#include "messages/caf_types.hpp"
+#include "messages/convert.hpp"
+#include "model/manifest.hpp"
+#include "policy/fragmentation.hpp"
+#include "runtime/cluster_queries.hpp"
+
+namespace unisched::runtime {
+namespace {
+
+using namespace unisched::atoms;
+using adapters::TraceNode;
+using adapters::TracePod;
+
+std::string cluster_id(size_t index) {
+  return "trace-" + std::to_string(index);
+}
+
+std::vector<std::vector<TraceNode>> partition_nodes(const std::vector<TraceNode>& nodes,
+                                                    size_t clusters, TracePartition partition,
+                                                    uint64_t seed) {
+  std::vector<std::vector<TraceNode>> parts(clusters);
+  if (partition == TracePartition::Model) {
+    // Models by GPU count, most first, each to the cluster with the fewest GPUs so far.
+    std::map<std::string, int64_t> gpus_of;
+    for (const TraceNode& node : nodes) {
+      gpus_of[node.model] += node.gpus;
+    }
+    std::vector<std::pair<int64_t, std::string>> models;
+    for (const auto& [model, gpus] : gpus_of) {
+      models.emplace_back(-gpus, model);
+    }
+    std::sort(models.begin(), models.end());
+    std::vector<int64_t> load(clusters, 0);
+    std::map<std::string, size_t> home;
+    for (const auto& [negative_gpus, model] : models) {
+      const size_t lightest =
+          static_cast<size_t>(std::min_element(load.begin(), load.end()) - load.begin());
+      home[model] = lightest;
+      load[lightest] -= negative_gpus;
+    }
+    for (const TraceNode& node : nodes) {
+      parts[home[node.model]].push_back(node);
+    }
+    return parts;
+  }
+  std::mt19937_64 random(seed);
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    const size_t to = partition == TracePartition::RoundRobin ? i % clusters : random() % clusters;
+    parts[to].push_back(nodes[i]);
+  }
+  return parts;
+}
+
+/// A profile whose node groups are the distinct node shapes, as manifest text (so the profile
+/// is checked as any other).
+std::string profile_text(const std::string& id, const std::vector<TraceNode>& nodes) {
+  std::vector<std::pair<std::tuple<int64_t, int64_t, int32_t, std::string>, int>> groups;
+  for (const TraceNode& node : nodes) {
+    const auto shape = std::make_tuple(node.cpu_milli, node.memory_mib, node.gpus, node.model);
+    const auto found = std::find_if(groups.begin(), groups.end(),
+                                    [&](const auto& group) { return group.first == shape; });
+    if (found == groups.end()) {
+      groups.emplace_back(shape, 1);
+    } else {
+      ++found->second;
+    }
+  }
+  std::string text =
+      "apiVersion: scheduling.cluster.io/v1\nkind: ClusterResourceProfile\n"
+      "metadata:\n  name: " +
+      id + "\nspec:\n  clusterID: " + id +
+      "\n  topology:\n    region: trace\n    zone: trace-a\n  nodeGroups:\n";
+  for (size_t g = 0; g < groups.size(); ++g) {
+    const auto& [shape, count] = groups[g];
+    const auto& [cpu_milli, memory_mib, gpus, model] = shape;
+    text += "    - name: g" + std::to_string(g) + "\n      count: " + std::to_string(count) +
+            "\n      node:\n        cpu: " + std::to_string(cpu_milli) +
+            "m\n        memory: " + std::to_string(memory_mib) + "Mi\n        maxPods: 10000\n";
+    if (gpus > 0) {
+      // The trace gives no GPU memory and no pod asks for any: a stated size (32 GiB for the
+      // "M32" models, else 16 GiB) only completes the profile.
+      const bool big = model.size() >= 3 && model.compare(model.size() - 3, 3, "M32") == 0;
+      text += "        accelerators:\n          - model: " + model +
+              "\n            count: " + std::to_string(gpus) +
+              "\n            memoryPerGPU: " + (big ? "32Gi" : "16Gi") + "\n";
+    }
+  }
+  return text;
+}
+
+policy::PodShape shape_of(const TracePod& pod) {
+  return {pod.cpu_milli, pod.gpus, pod.gpu_milli, pod.models, 0};
+}
+
+const char* kind_of(const TracePod& pod) {
+  return pod.gpus == 0 ? "cpu only" : pod.gpu_milli < 1000 ? "gpu share" : "whole gpus";
+}
+
+/// The nodes as the placements leave them, with their fragmentation kept current.
+class Mirror {
+ public:
+  explicit Mirror(std::vector<policy::PodShape> shapes) : shapes_(std::move(shapes)) {}
+
+  void add(const std::string& cluster, const model::NodeState& node) {
+    const std::string key = cluster + "/" + node.name;
+    nodes_[key] = node;
+    fragmentation_[key] = policy::node_fragmentation(node, shapes_);
+    total_ += fragmentation_[key];
+  }
+
+  /// Returns the problem when the placement does not fit the node.
+  std::string place(const std::string& cluster, const v1::SchedulingDecision::Replica& replica,
+                    const TracePod& pod) {
+    const std::string key = cluster + "/" + replica.node();
+    const auto found = nodes_.find(key);
+    if (found == nodes_.end()) {
+      return "placed on unknown node " + key;
+    }
+    model::NodeState& node = found->second;
+    node.allocated_cpu_milli += pod.cpu_milli;
+    node.allocated_memory_bytes += pod.memory_mib << 20;
+    for (int i = 0; i < replica.devices_size(); ++i) {
+      const auto index = static_cast<size_t>(replica.devices(i));
+      if (index >= node.devices.size()) {
+        return "placed on device " + std::to_string(index) + " of " + key;
+      }
+      node.devices[index].allocated_milli +=
+          i < replica.device_milli_size() ? replica.device_milli(i) : model::kWholeDeviceMilli;
+    }
+    total_ -= fragmentation_[key];
+    fragmentation_[key] = policy::node_fragmentation(node, shapes_);
+    total_ += fragmentation_[key];
+    if (const auto problem = model::check_node(node)) {
+      return "over-committed: " + problem->to_string();
+    }
+    return {};
+  }
+
+  double fragmentation() const { return total_; }
+
+ private:
+  std::vector<policy::PodShape> shapes_;
+  std::map<std::string, model::NodeState> nodes_;
+  std::map<std::string, double> fragmentation_;
+  double total_ = 0;
+};
+
+/// The milli-GPU allocated in the ClusterActors' views.
+int64_t allocated_in_views(caf::scoped_actor& self, const caf::actor& supervisor,
+                           const std::vector<std::string>& ids,
+                           std::vector<std::string>& problems) {
+  int64_t total = 0;
+  for (const std::string& id : ids) {
+    self->request(supervisor, std::chrono::seconds(10), clusters_atom_v, id)
+        .receive(
+            [&](caf::actor& cluster) {
+              self->request(cluster, std::chrono::seconds(10), view_atom_v)
+                  .receive(
+                      [&](v1::ClusterSnapshot& view) {
+                        for (const auto& node : view.nodes()) {
+                          for (const auto& device : node.accelerators()) {
+                            total += device.allocated_milli();
+                          }
+                        }
+                      },
+                      [&](caf::error& error) { problems.push_back(id + ": " + to_string(error)); });
+            },
+            [&](caf::error& error) { problems.push_back(id + ": " + to_string(error)); });
+  }
+  return total;
+}
+
+/// Sums for the per-load means.
+struct LoadBuckets {
+  std::map<int, double> allocation;
+  std::map<int, double> fragmentation;
+  std::map<int, int64_t> events;
+};
+
+}  // namespace
+
+ReplayReport replay(const ReplayOptions& options,
+                    const std::function<void(size_t, size_t)>& progress) {
+  ReplayReport report;
+  report.capacity_milli = adapters::gpu_capacity_milli(options.nodes);
+  if (report.capacity_milli == 0 || options.clusters < 1) {
+    report.problems.push_back("the node list holds no GPU, or no cluster was asked for");
+    return report;
+  }
+  const auto arrivals =
+      adapters::arrival_order(options.pods, options.seed, options.tune, report.capacity_milli);
+  std::vector<policy::PodShape> trace_shapes;
+  for (const TracePod& pod : options.pods) {
+    trace_shapes.push_back(shape_of(pod));
+  }
+  Mirror mirror(policy::typical_shapes(trace_shapes));
+
+  std::vector<model::ClusterResourceProfile> profiles;
+  const auto parts = partition_nodes(options.nodes, static_cast<size_t>(options.clusters),
+                                     options.partition, options.seed);
+  for (size_t c = 0; c < parts.size(); ++c) {
+    if (parts[c].empty()) {
+      continue;  // more clusters than models
+    }
+    const std::string id = cluster_id(c);
+    const auto decoded = model::decode_manifest({profile_text(id, parts[c]), 1});
+    if (!decoded.manifest || !decoded.errors.empty()) {
+      report.problems.push_back(id + ": " +
+                                (decoded.errors.empty() ? std::string("no profile")
+                                                        : decoded.errors.front().to_string()));
+      return report;
+    }
+    profiles.push_back(std::get<model::ClusterResourceProfile>(*decoded.manifest));
+  }
+
+  caf::actor_system_config config;
+  messages::register_message_types(config);
+  caf::actor_system system{config};
+  const caf::actor supervisor = actors::spawn_supervisor(system, actors::SupervisorSettings{});
+  caf::scoped_actor self{system};
+  std::vector<std::string> ids;
+  std::vector<caf::actor> agents;
+  std::vector<policy::ClusterInfo> infos;
+  for (size_t c = 0; c < profiles.size(); ++c) {
+    adapters::SimulationOptions quiet;  // the trace's nodes, and only the replay's pods
+    quiet.seed = options.seed;
+    quiet.membership_events_per_second = 0;
+    quiet.pod_events_per_second = 0;
+    auto adapter = std::make_shared<adapters::SimulatedCluster>(profiles[c], quiet);
+    const std::string id = profiles[c].spec.cluster_id;
+    for (const model::NodeState& node : adapter->list_nodes()) {
+      mirror.add(id, node);
+    }
+    const caf::actor agent = actors::spawn_agent_actor(system, adapter, 1, {});
+    self->request(supervisor, std::chrono::seconds(5), register_atom_v, id, agent)
+        .receive([](caf::actor&) {},
+                 [&](caf::error& error) {
+                   report.problems.push_back(id + ": not registered: " + to_string(error));
+                 });
+    ids.push_back(id);
+    agents.push_back(agent);
+    infos.push_back({id, "trace", "trace-a", model::MachineType::VirtualMachine, false});
+  }
+  std::string policy_error;
+  const auto policy = policy::Registry::builtin().preset(options.policy, policy_error);
+  if (!policy) {
+    report.problems.push_back(policy_error);
+  }
+  caf::actor scheduler;
+  if (report.problems.empty()) {
+    scheduler = actors::spawn_scheduler_actor(system, supervisor, infos, *policy, {});
+    if (!wait_until_healthy(system, supervisor, ids, std::chrono::seconds(10))) {
+      report.problems.push_back("the clusters did not become healthy within 10 s");
+    }
+  }
+  LoadBuckets buckets;
+  int64_t arrived = 0;
+  for (size_t p = 0; p < arrivals.size() && report.problems.empty(); ++p) {
+    const TracePod& pod = arrivals[p];
+    v1::SchedulingDecision decision;
+    self->request(scheduler, std::chrono::seconds(60), submit_atom_v, pod.name,
+                  adapters::request_for(pod))
+        .receive([&](v1::SchedulingDecision& answer) { decision = std::move(answer); },
+                 [&](caf::error& error) {
+                   report.problems.push_back(pod.name + ": no decision: " + to_string(error));
+                 });
+    arrived += adapters::requested_gpu_milli(pod);
+    ++report.pods;
+    if (decision.status() == v1::SchedulingDecision::PLACED) {
+      ++report.placed;
+      report.allocated_milli += adapters::requested_gpu_milli(pod);
+      for (const auto& replica : decision.replicas()) {
+        if (const std::string problem = mirror.place(replica.cluster(), replica, pod);
+            !problem.empty()) {
+          report.problems.push_back(pod.name + ": " + problem);
+        }
+      }
+    } else if (report.problems.empty()) {
+      // "trace-0: resource-fit: 0 of 1213 nodes fit: ..." -> "resource-fit"
+      const std::string reason = decision.reasons_size() > 0 ? decision.reasons(0) : "";
+      const size_t from = reason.find(": ");
+      const size_t to = from == std::string::npos ? from : reason.find(": ", from + 2);
+      ++report.failed[std::string(kind_of(pod)) + ": " +
+                      (from == std::string::npos ? "no reason given"
+                                                 : reason.substr(from + 2, to - from - 2))];
+    }
+    const auto capacity = static_cast<double>(report.capacity_milli);
+    const int load = static_cast<int>(std::lround(100.0 * static_cast<double>(arrived) / capacity));
+    buckets.allocation[load] += 100.0 * static_cast<double>(report.allocated_milli) / capacity;
+    buckets.fragmentation[load] += 100.0 * mirror.fragmentation() / capacity;
+    ++buckets.events[load];
+    if ((p + 1) % 1000 == 0 || p + 1 == arrivals.size()) {
+      progress(p + 1, arrivals.size());
+    }
+  }
+  for (const int load : kReportedLoads) {
+    if (const auto events = buckets.events.find(load); events != buckets.events.end()) {
+      report.allocation[load] = buckets.allocation[load] / static_cast<double>(events->second);
+      report.fragmentation[load] =
+          buckets.fragmentation[load] / static_cast<double>(events->second);
+    }
+  }
+  if (report.problems.empty()) {
+    report.view_allocated_milli = allocated_in_views(self, supervisor, ids, report.problems);
+  }
+  for (const caf::actor& agent : agents) {
+    caf::anon_send_exit(agent, caf::exit_reason::user_shutdown);
+  }
+  if (scheduler) {
+    caf::anon_send_exit(scheduler, caf::exit_reason::user_shutdown);
+  }
+  caf::anon_send_exit(supervisor, caf::exit_reason::user_shutdown);
+  return report;
+}
+
+}  // namespace unisched::runtime

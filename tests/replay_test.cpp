@@ -1,0 +1,88 @@
+// Trace replay through the real agents, ClusterActors and SchedulerActor, on a slice of the
+// shared Alibaba GPU trace.
+#include "runtime/replay.hpp"
+
+#include <boost/test/unit_test.hpp>
+
+#include <numeric>
+
+#include "tests/shared_data.hpp"
+
+using namespace unisched;
+
+namespace {
+
+const testing::SharedFileAvailable kTrace{"data/alibaba-gpu-2023/openb_pod_list_default.csv"};
+
+/// The first `nodes` GPU nodes and `pods` pods of the trace.
+runtime::ReplayOptions slice(size_t nodes, size_t pods) {
+  const std::string dir = testing::shared_path("data/alibaba-gpu-2023").string() + "/";
+  auto node_list = adapters::read_trace_nodes(dir + "openb_node_list_gpu_node.csv").rows;
+  auto pod_list = adapters::read_trace_pods(dir + "openb_pod_list_default.csv").rows;
+  node_list.resize(std::min(nodes, node_list.size()));
+  pod_list.resize(std::min(pods, pod_list.size()));
+  runtime::ReplayOptions options;
+  options.nodes = std::move(node_list);
+  options.pods = std::move(pod_list);
+  return options;
+}
+
+/// What every replay must hold to, whatever its policy.
+void check_invariants(const runtime::ReplayReport& report) {
+  // No over-commit seen, no decision lost.
+  BOOST_TEST_REQUIRE(report.problems.empty(),
+                     (report.problems.empty() ? std::string() : report.problems.front()));
+  // What the placements took is exactly what the ClusterActors' views hold.
+  BOOST_TEST(report.allocated_milli == report.view_allocated_milli);
+  BOOST_TEST(report.allocated_milli <= report.capacity_milli);
+  const uint64_t failed =
+      std::accumulate(report.failed.begin(), report.failed.end(), uint64_t{0},
+                      [](uint64_t sum, const auto& entry) { return sum + entry.second; });
+  BOOST_TEST(report.placed + failed == report.pods);
+  double previous = 0;
+  for (const auto& [load, allocation] : report.allocation) {
+    BOOST_TEST(allocation <= load + 0.5);  // never more allocated than arrived
+    BOOST_TEST(allocation >= previous);    // nothing leaves
+    previous = allocation;
+    BOOST_TEST(report.fragmentation.at(load) >= 0);
+  }
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(replay)
+
+BOOST_AUTO_TEST_CASE(a_slice_of_the_trace_fills_one_cluster_without_over_commit,
+                     *boost::unit_test::precondition(kTrace)) {
+  auto options = slice(60, 500);
+  const auto report = runtime::replay(options, [](size_t, size_t) {});
+  check_invariants(report);
+  BOOST_TEST(report.pods > 500u);  // copies arrived up to 1.3 x capacity
+  BOOST_TEST(report.allocation.count(100) == 1u);
+  BOOST_TEST(report.allocation.at(100) > 50.0);
+  BOOST_TEST(!report.failed.empty());  // at 130% some pods must fail
+}
+
+BOOST_AUTO_TEST_CASE(split_into_clusters_by_round_robin_and_by_model,
+                     *boost::unit_test::precondition(kTrace)) {
+  for (const auto partition :
+       {runtime::TracePartition::RoundRobin, runtime::TracePartition::Model}) {
+    auto options = slice(60, 300);
+    options.clusters = 3;
+    options.partition = partition;
+    options.policy = "spread";
+    check_invariants(runtime::replay(options, [](size_t, size_t) {}));
+  }
+}
+
+BOOST_AUTO_TEST_CASE(the_same_seed_gives_the_same_replay, *boost::unit_test::precondition(kTrace)) {
+  auto options = slice(40, 200);
+  size_t progress_calls = 0;
+  const auto first = runtime::replay(options, [&](size_t, size_t) { ++progress_calls; });
+  const auto second = runtime::replay(options, [](size_t, size_t) {});
+  BOOST_TEST(first.placed == second.placed);
+  BOOST_TEST(first.allocation == second.allocation);
+  BOOST_TEST(progress_calls >= 1u);  // at least the last pod is reported
+}
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,0 +1,189 @@
+// unisched replay: a GPU cluster trace through the real pipeline (runtime/replay).
+#include <spdlog/spdlog.h>
+
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+#include "runtime/replay.hpp"
+#include "tools/unisched/verbs.hpp"
+
+namespace unisched::cli {
+namespace {
+
+bool read_partition(const std::string& text, runtime::TracePartition& out) {
+  const std::pair<const char*, runtime::TracePartition> names[] = {
+      {"model", runtime::TracePartition::Model},
+      {"round-robin", runtime::TracePartition::RoundRobin},
+      {"random", runtime::TracePartition::Random}};
+  for (const auto& [name, partition] : names) {
+    if (text == name) {
+      out = partition;
+      return true;
+    }
+  }
+  return false;
+}
+
+const char* partition_name(runtime::TracePartition partition) {
+  switch (partition) {
+    case runtime::TracePartition::Model:
+      return "model";
+    case runtime::TracePartition::RoundRobin:
+      return "round-robin";
+    case runtime::TracePartition::Random:
+      return "random";
+  }
+  return "model";
+}
+
+/// The problems of reading one list, each on its own line; true when there were none.
+template <class Read>
+bool report_read(const Read& read) {
+  for (const std::string& problem : read.problems) {
+    std::fprintf(stderr, "%s\n", problem.c_str());
+  }
+  return read.problems.empty();
+}
+
+void print_json(const runtime::ReplayOptions& options, const std::string& nodes,
+                const std::string& pods, const runtime::ReplayReport& report) {
+  const auto by_load = [](const std::map<int, double>& figures) {
+    std::string text = "{";
+    for (const auto& [load, value] : figures) {
+      char number[32];
+      std::snprintf(number, sizeof number, "%.2f", value);
+      text += (text.size() > 1 ? ", \"" : "\"") + std::to_string(load) + "\": " + number;
+    }
+    return text + "}";
+  };
+  std::string failed = "{";
+  for (const auto& [reason, count] : report.failed) {
+    failed += (failed.size() > 1 ? ", \"" : "\"") + reason + "\": " + std::to_string(count);
+  }
+  failed += "}";
+  std::printf(
+      "{\"nodes\": \"%s\", \"pods_file\": \"%s\", \"clusters\": %d, \"partition\": \"%s\", "
+      "\"policy\": \"%s\", \"seed\": %llu, \"tune\": %.2f, \"pods\": %llu, \"placed\": %llu, "
+      "\"allocation\": %s, \"fragmentation\": %s, \"failed\": %s}\n",
+      nodes.c_str(), pods.c_str(), options.clusters, partition_name(options.partition),
+      options.policy.c_str(), static_cast<unsigned long long>(options.seed), options.tune,
+      static_cast<unsigned long long>(report.pods), static_cast<unsigned long long>(report.placed),
+      by_load(report.allocation).c_str(), by_load(report.fragmentation).c_str(), failed.c_str());
+}
+
+void print_table(const runtime::ReplayReport& report) {
+  std::printf("%-12s %12s %15s\n", "ARRIVED", "ALLOCATED", "FRAGMENTATION");
+  for (const auto& [load, allocation] : report.allocation) {
+    std::printf("%10d %% %10.2f %% %13.2f %%\n", load, allocation, report.fragmentation.at(load));
+  }
+  std::printf("%llu pods arrived, %llu placed\n", static_cast<unsigned long long>(report.pods),
+              static_cast<unsigned long long>(report.placed));
+  for (const auto& [reason, count] : report.failed) {
+    std::printf("  failed: %-40s %llu\n", reason.c_str(), static_cast<unsigned long long>(count));
+  }
+}
+
+int run_replay(const ParsedArgs& args) {
+  if (!args.has("nodes") || !args.has("pods")) {
+    std::fprintf(stderr, "error: --nodes CSV and --pods CSV are required\n");
+    return 2;
+  }
+  runtime::ReplayOptions options;
+  int64_t clusters = 1;
+  int64_t seed = 42;
+  std::string error;
+  if (!read_int(args, "clusters", 1, 64, clusters, error) ||
+      !read_int(args, "seed", 0, INT64_MAX, seed, error)) {
+    std::fprintf(stderr, "error: %s\n", error.c_str());
+    return 2;
+  }
+  options.clusters = static_cast<int>(clusters);
+  options.seed = static_cast<uint64_t>(seed);
+  if (!read_partition(args.value("partition", "model"), options.partition)) {
+    std::fprintf(stderr, "error: --partition must be model, round-robin or random, not \"%s\"\n",
+                 args.value("partition").c_str());
+    return 2;
+  }
+  const std::string tune = args.value("tune", "1.3");
+  try {
+    size_t used = 0;
+    options.tune = std::stod(tune, &used);
+    if (used != tune.size() || !(options.tune >= 0 && options.tune <= 10)) {
+      throw std::invalid_argument(tune);
+    }
+  } catch (const std::exception&) {
+    std::fprintf(stderr, "error: --tune must be a number from 0 to 10, not \"%s\"\n", tune.c_str());
+    return 2;
+  }
+  const std::string report_format = args.value("report", "table");
+  if (report_format != "table" && report_format != "json") {
+    std::fprintf(stderr, "error: --report must be table or json, not \"%s\"\n",
+                 report_format.c_str());
+    return 2;
+  }
+  options.policy = args.value("policy", options.policy);
+  auto nodes = adapters::read_trace_nodes(args.value("nodes"));
+  auto pods = adapters::read_trace_pods(args.value("pods"));
+  const bool nodes_read = report_read(nodes);
+  const bool pods_read = report_read(pods);  // both files' problems, in one go
+  if (!nodes_read || !pods_read) {
+    std::fprintf(stderr, "error: fix the trace files above first\n");
+    return 1;
+  }
+  options.nodes = std::move(nodes.rows);
+  options.pods = std::move(pods.rows);
+  spdlog::info("replaying {} pods on {} nodes in {} cluster(s) ({} partition), policy {}, seed {}",
+               options.pods.size(), options.nodes.size(), options.clusters,
+               partition_name(options.partition), options.policy, options.seed);
+  const auto report = runtime::replay(options, [](size_t done, size_t total) {
+    spdlog::info("replay: {} of {} pods", done, total);
+  });
+  for (const std::string& problem : report.problems) {
+    std::fprintf(stderr, "problem: %s\n", problem.c_str());
+  }
+  if (!report.problems.empty()) {
+    return 1;
+  }
+  if (report_format == "json") {
+    print_json(options, args.value("nodes"), args.value("pods"), report);
+  } else {
+    print_table(report);
+  }
+  return 0;
+}
+
+}  // namespace
+
+Verb replay_verb() {
+  return Verb{
+      "replay",
+      "Replay a GPU cluster trace (Alibaba's, as the FGD paper does) through the pipeline",
+      "unisched replay --nodes CSV --pods CSV [--clusters K] [--partition model|round-robin|"
+      "random] [--policy NAME] [--seed N] [--tune 1.3] [--report table|json]",
+      "Builds K simulated clusters from the node list, each with its agent and ClusterActor, and\n"
+      "places the pods one at a time through a SchedulerActor: sorted by name, shuffled with the\n"
+      "seed, grown with random copies until --tune times the GPU capacity has arrived. No pod\n"
+      "leaves; a pod that fits nowhere is skipped. Reports, per arrived load (% of the GPU\n"
+      "capacity), the GPU share allocated and the fragmentation (FGD's measure), and the pods\n"
+      "that failed by kind and reason.\n"
+      "\n"
+      "Example:\n"
+      "  unisched replay --nodes ../shared/data/alibaba-gpu-2023/openb_node_list_gpu_node.csv \\\n"
+      "      --pods ../shared/data/alibaba-gpu-2023/openb_pod_list_default.csv --report json",
+      {
+          {"nodes", '\0', "CSV", false, "the node list (sn,cpu_milli,memory_mib,gpu,model)"},
+          {"pods", '\0', "CSV", false,
+           "the pod list (name,cpu_milli,memory_mib,num_gpu,gpu_milli[,gpu_spec,...])"},
+          {"clusters", '\0', "K", false, "clusters to split the nodes into (default 1)"},
+          {"partition", '\0', "HOW", false, "model (default), round-robin or random"},
+          {"policy", '\0', "NAME", false, "spread, binpack (default) or balanced"},
+          {"seed", '\0', "N", false, "shuffles the pods (default 42)"},
+          {"tune", '\0', "X", false, "copies arrive until X times the GPU capacity (default 1.3)"},
+          {"report", '\0', "FORMAT", false, "table (default) or json"},
+      },
+      run_replay,
+  };
+}
+
+}  // namespace unisched::cli
