@@ -128,6 +128,17 @@ class RowReader {
 
 constexpr int64_t kMaxAmount = int64_t{1} << 40;
 
+/// The name (from `name_column`), cpu_milli and memory_mib every row has.
+void read_name_and_size(RowReader& row, const std::string& name_column, std::string& name,
+                        int64_t& cpu_milli, int64_t& memory_mib) {
+  name = row.text(name_column);
+  if (name.empty()) {
+    row.fail(name_column, "a row needs a name");
+  }
+  cpu_milli = row.number("cpu_milli", 0, kMaxAmount);
+  memory_mib = row.number("memory_mib", 0, kMaxAmount);
+}
+
 template <class Row, class Parse>
 TraceRead<Row> parse(const std::string& text, const std::string& file,
                      const std::vector<std::string>& required, Parse parse_row) {
@@ -175,37 +186,27 @@ TraceRead<Row> read_with(const std::string& path, Parse parse_text) {
 }  // namespace
 
 TraceRead<TraceNode> parse_trace_nodes(const std::string& text, const std::string& file) {
-  return parse<TraceNode>(text, file, {"sn", "cpu_milli", "memory_mib", "gpu", "model"},
-                          [](RowReader& row) {
-                            TraceNode node;
-                            node.name = row.text("sn");
-                            if (node.name.empty()) {
-                              row.fail("sn", "a node needs a name");
-                            }
-                            node.cpu_milli = row.number("cpu_milli", 0, kMaxAmount);
-                            node.memory_mib = row.number("memory_mib", 0, kMaxAmount);
-                            node.gpus = static_cast<int32_t>(row.number("gpu", 0, 1024));
-                            node.model = row.text("model");
-                            if (node.gpus > 0 && (node.model.empty() || node.model == "nan")) {
-                              row.fail("model", "a node with GPUs needs their model");
-                            }
-                            if (node.gpus == 0) {
-                              node.model.clear();  // the trace writes "nan" there
-                            }
-                            return node;
-                          });
+  return parse<TraceNode>(
+      text, file, {"sn", "cpu_milli", "memory_mib", "gpu", "model"}, [](RowReader& row) {
+        TraceNode node;
+        read_name_and_size(row, "sn", node.name, node.cpu_milli, node.memory_mib);
+        node.gpus = static_cast<int32_t>(row.number("gpu", 0, 1024));
+        node.model = row.text("model");
+        if (node.gpus > 0 && (node.model.empty() || node.model == "nan")) {
+          row.fail("model", "a node with GPUs needs their model");
+        }
+        if (node.gpus == 0) {
+          node.model.clear();  // the trace writes "nan" there
+        }
+        return node;
+      });
 }
 
 TraceRead<TracePod> parse_trace_pods(const std::string& text, const std::string& file) {
   return parse<TracePod>(text, file, {"name", "cpu_milli", "memory_mib", "num_gpu", "gpu_milli"},
                          [](RowReader& row) {
                            TracePod pod;
-                           pod.name = row.text("name");
-                           if (pod.name.empty()) {
-                             row.fail("name", "a pod needs a name");
-                           }
-                           pod.cpu_milli = row.number("cpu_milli", 0, kMaxAmount);
-                           pod.memory_mib = row.number("memory_mib", 0, kMaxAmount);
+                           read_name_and_size(row, "name", pod.name, pod.cpu_milli, pod.memory_mib);
                            pod.gpus = static_cast<int32_t>(row.number("num_gpu", 0, 1024));
                            pod.gpu_milli = static_cast<int32_t>(row.number("gpu_milli", 0, 1000));
                            if (pod.gpus > 1 && pod.gpu_milli != 1000) {

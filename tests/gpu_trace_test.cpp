@@ -61,7 +61,7 @@ BOOST_AUTO_TEST_CASE(bad_node_rows_are_named_and_good_ones_kept) {
   BOOST_TEST(read.problems[1].find("nodes.csv:4: memory_mib: \"-1\"") == 0u);
   BOOST_TEST(read.problems[2] == "nodes.csv:5: model: a node with GPUs needs their model");
   BOOST_TEST(read.problems[3] == "nodes.csv:6: row: has 3 fields, the header 5");
-  BOOST_TEST(read.problems[4] == "nodes.csv:7: sn: a node needs a name");
+  BOOST_TEST(read.problems[4] == "nodes.csv:7: sn: a row needs a name");
 }
 
 BOOST_AUTO_TEST_CASE(a_missing_column_is_one_problem_for_the_header) {
