@@ -49,8 +49,8 @@ struct SchedulerData {
   bool busy = false;  // one request's commits are in flight
   std::map<std::string, model::SchedulingRequestSpec> committed;  // request id -> spec
   v1::SchedulerSummary summary;
-  // Drives a sampling policy's draws; seeded apart so that schedulers draw different nodes.
-  std::mt19937_64 sample_seeds{std::random_device{}()};
+  // Drives a policy's draws; seeded apart (unless set) so that schedulers draw differently.
+  std::mt19937_64 sample_seeds;
   static inline const char* name = "scheduler";
 };
 
@@ -335,6 +335,8 @@ caf::behavior scheduler(Self* self, caf::actor supervisor,
   self->state.supervisor = std::move(supervisor);
   self->state.policy = std::move(policy);
   self->state.settings = settings;
+  self->state.sample_seeds.seed(settings.draw_seed != 0 ? settings.draw_seed
+                                                        : std::random_device{}());
   for (auto& info : clusters) {
     const std::string id = info.id;
     self->state.clusters[id].info = std::move(info);

@@ -29,6 +29,8 @@ struct SchedulerSettings {
   CommitMode commit_mode = CommitMode::ClusterRevision;
   int max_retries = 5;
   std::chrono::milliseconds commit_timeout{2000};
+  /// Seeds the draws of a sampling or random-tie policy; 0: a seed of its own, at random.
+  uint64_t draw_seed = 0;
 };
 
 /// `clusters` names the clusters to schedule on (ids and topology); their ClusterActors are found

@@ -15,6 +15,7 @@
 #include "model/cluster_view.hpp"
 #include "model/scheduling_request.hpp"
 #include "policy/demand.hpp"
+#include "policy/node_fit.hpp"
 
 namespace unisched::policy {
 
@@ -67,6 +68,11 @@ struct Policy {
   /// choices" of Sparrow: near the best at a fixed cost however large the fleet), and searches
   /// every node only when the draws find none that fits.
   size_t node_sample = 0;
+  /// Whether equally good nodes are chosen between at random (as kube-scheduler does) rather
+  /// than by cluster and node order; random draws follow decide()'s seed.
+  bool random_ties = false;
+  /// Picks the device a share of one goes to; null: best fit (see fit_on_node).
+  std::shared_ptr<const ShareChooser> share_chooser;
 };
 
 /// Named plugin factories; adding a name twice is refused.

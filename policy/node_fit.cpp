@@ -15,8 +15,9 @@ bool device_matches(const model::Device& device, const DeviceDemand& demand) {
 }
 
 /// Chooses `demand.count` devices not yet `taken`; empty when impossible.
-std::vector<int32_t> choose_devices(const model::NodeState& node, const DeviceDemand& demand,
-                                    const std::vector<int32_t>& taken) {
+std::vector<int32_t> choose_devices(const model::NodeState& node, const ReplicaDemand& replica,
+                                    const DeviceDemand& demand, const std::vector<int32_t>& taken,
+                                    const ShareChooser* chooser) {
   // (topology group, index) of every free matching device, ordered by group then index.
   std::vector<std::pair<int32_t, int32_t>> matching;
   matching.reserve(node.devices.size());
@@ -30,6 +31,14 @@ std::vector<int32_t> choose_devices(const model::NodeState& node, const DeviceDe
   const auto count = static_cast<size_t>(demand.count);
   if (matching.size() < count) {
     return {};
+  }
+  if (demand.milli < model::kWholeDeviceMilli && chooser != nullptr) {
+    std::vector<int32_t> candidates;
+    for (const auto& [group, index] : matching) {
+      candidates.push_back(index);
+    }
+    std::sort(candidates.begin(), candidates.end());
+    return {chooser->choose(node, replica, candidates)};
   }
   if (demand.milli < model::kWholeDeviceMilli) {
     // A share: the device left with the least idle milli that still holds it (best fit), the
@@ -98,7 +107,8 @@ const char* describe(NodeMisfit misfit) {
   return "does not fit";
 }
 
-NodeFit fit_on_node(const model::NodeState& node, const ReplicaDemand& demand) {
+NodeFit fit_on_node(const model::NodeState& node, const ReplicaDemand& demand,
+                    const ShareChooser* chooser) {
   NodeFit fit;
   if (const auto lacks = model::capacity_shortfall(node, demand.cpu_milli, demand.memory_bytes,
                                                    demand.host_ports)) {
@@ -122,7 +132,8 @@ NodeFit fit_on_node(const model::NodeState& node, const ReplicaDemand& demand) {
     return fit;
   }
   for (const DeviceDemand& device : demand.devices) {
-    const auto chosen = choose_devices(node, device, fit.devices);  // those chosen are taken
+    // Those chosen for an earlier device demand are taken.
+    const auto chosen = choose_devices(node, demand, device, fit.devices, chooser);
     if (chosen.empty()) {
       fit.misfit = NodeMisfit::Devices;
       fit.devices.clear();

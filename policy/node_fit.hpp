@@ -33,7 +33,19 @@ struct NodeFit {
 /// all of one demand's devices come from one topology group linked at least that well; among
 /// groups that can serve, the one with the fewest free devices is taken (best fit), so large
 /// groups stay whole for large requests.
-NodeFit fit_on_node(const model::NodeState& node, const ReplicaDemand& demand);
+/// Picks the device a share of one goes to, among `candidates`: the indexes of the devices that
+/// can hold it, in index order.
+class ShareChooser {
+ public:
+  virtual ~ShareChooser() = default;
+  virtual int32_t choose(const model::NodeState& node, const ReplicaDemand& demand,
+                         const std::vector<int32_t>& candidates) const = 0;
+};
+
+/// `chooser` picks the device of a share; without one, the device left with the least idle share
+/// (best fit), the lowest index on a tie.
+NodeFit fit_on_node(const model::NodeState& node, const ReplicaDemand& demand,
+                    const ShareChooser* chooser = nullptr);
 
 /// `node` with the replica's resources taken (the devices of `fit`, its ports, cpu, memory).
 void take(model::NodeState& node, const ReplicaDemand& demand, const NodeFit& fit);

@@ -45,22 +45,26 @@ double weighted_score(const Policy& policy, const model::SchedulingRequestSpec& 
   return total;
 }
 
-/// Keeps the better of the choices offered; the first offered wins a tie.
+/// Keeps the better of the choices offered. The first offered wins a tie, or, with the policy's
+/// random_ties, each of the tied is as likely to win (a reservoir of one).
 class BestChoice {
  public:
   BestChoice(const Policy& policy, const model::SchedulingRequestSpec& request,
-             const ReplicaDemand& demand, const Overlay& overlay)
-      : policy_(policy), request_(request), demand_(demand), overlay_(overlay) {}
+             const ReplicaDemand& demand, const Overlay& overlay, std::mt19937_64& random)
+      : policy_(policy), request_(request), demand_(demand), overlay_(overlay), random_(random) {}
 
   /// Returns whether the node fits.
   bool offer(const ClusterCandidate& cluster, const model::NodeState& original) {
     const model::NodeState& node = overlay_.node(cluster.info->id, original);
-    NodeFit fit = fit_on_node(node, demand_);
+    NodeFit fit = fit_on_node(node, demand_, policy_.share_chooser.get());
     if (!fit.fits()) {
       return false;
     }
     const double score = weighted_score(policy_, request_, demand_, cluster, node);
     if (!best_ || score > best_->score) {
+      best_ = Choice{&cluster, &original, std::move(fit), score};
+      tied_ = 1;
+    } else if (policy_.random_ties && score == best_->score && random_() % ++tied_ == 0) {
       best_ = Choice{&cluster, &original, std::move(fit), score};
     }
     return true;
@@ -72,7 +76,9 @@ class BestChoice {
   const model::SchedulingRequestSpec& request_;
   const ReplicaDemand& demand_;
   const Overlay& overlay_;
+  std::mt19937_64& random_;
   std::optional<Choice> best_;
+  uint64_t tied_ = 0;  // offers with the best score so far
 };
 
 /// The best node for one replica among `clusters`; ties go to the smaller cluster and node name
@@ -88,7 +94,7 @@ std::optional<Choice> best_node(const Policy& policy, const model::SchedulingReq
   }
   const size_t nodes = ends.empty() ? 0 : ends.back();
   if (policy.node_sample > 0 && nodes > policy.node_sample) {
-    BestChoice sampled(policy, request, demand, overlay);
+    BestChoice sampled(policy, request, demand, overlay, random);
     size_t fitting = 0;
     for (size_t draw = 0; draw < 4 * policy.node_sample && fitting < policy.node_sample; ++draw) {
       const size_t at = random() % nodes;
@@ -103,7 +109,7 @@ std::optional<Choice> best_node(const Policy& policy, const model::SchedulingReq
       return sampled.best();
     }
   }
-  BestChoice every(policy, request, demand, overlay);
+  BestChoice every(policy, request, demand, overlay, random);
   for (const ClusterCandidate* cluster : clusters) {
     visit_candidates(*cluster->view, demand, [&](const model::NodeState& node) {
       every.offer(*cluster, node);

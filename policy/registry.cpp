@@ -17,6 +17,8 @@ const Registry& Registry::builtin() {
     r.add_scorer("most-allocated", plugins::make_most_allocated);
     r.add_scorer("gpu-packing", plugins::make_gpu_packing);
     r.add_scorer("locality", plugins::make_locality);
+    r.add_scorer("best-fit", plugins::make_best_fit);
+    r.add_scorer("random", plugins::make_random);
     return r;
   }();
   return registry;
@@ -67,7 +69,13 @@ std::optional<Policy> Registry::preset(const std::string& name, std::string& err
     return make_policy(name, {{"least-allocated", 1.0}, {"gpu-packing", 2.0}, {"locality", 0.5}},
                        error);
   }
-  error = "unknown policy \"" + name + "\": use spread, binpack or balanced";
+  if (name == "bestfit") {
+    return make_policy(name, {{"best-fit", 1.0}}, error);
+  }
+  if (name == "random") {
+    return make_policy(name, {{"random", 1.0}}, error);
+  }
+  error = "unknown policy \"" + name + "\": use spread, binpack, balanced, bestfit or random";
   return std::nullopt;
 }
 

@@ -20,6 +20,7 @@
 #include "messages/convert.hpp"
 #include "model/manifest.hpp"
 #include "policy/fragmentation.hpp"
+#include "policy/plugins/fgd.hpp"
 #include "runtime/cluster_queries.hpp"
 
 namespace unisched::runtime {
@@ -211,7 +212,8 @@ ReplayReport replay(const ReplayOptions& options,
   for (const TracePod& pod : options.pods) {
     trace_shapes.push_back(shape_of(pod));
   }
-  Mirror mirror(policy::typical_shapes(trace_shapes));
+  const auto typical = policy::typical_shapes(trace_shapes);
+  Mirror mirror(typical);
 
   std::vector<model::ClusterResourceProfile> profiles;
   const auto parts = partition_nodes(options.nodes, static_cast<size_t>(options.clusters),
@@ -260,13 +262,21 @@ ReplayReport replay(const ReplayOptions& options,
     infos.push_back({id, "trace", "trace-a", model::MachineType::VirtualMachine, false});
   }
   std::string policy_error;
-  const auto policy = policy::Registry::builtin().preset(options.policy, policy_error);
+  // FGD needs the workload it measures fragmentation against: the trace's typical pods.
+  const auto policy = options.policy == "fgd"
+                          ? std::optional<policy::Policy>(policy::fgd_policy(typical))
+                          : policy::Registry::builtin().preset(options.policy, policy_error);
   if (!policy) {
     report.problems.push_back(policy_error);
   }
   caf::actor scheduler;
   if (report.problems.empty()) {
-    scheduler = actors::spawn_scheduler_actor(system, supervisor, infos, *policy, {});
+    // As kube-scheduler, under the paper's simulator, chooses between equally good nodes.
+    policy::Policy replayed = *policy;
+    replayed.random_ties = true;
+    actors::SchedulerSettings settings;
+    settings.draw_seed = options.seed + 1;  // the run repeats with its seed
+    scheduler = actors::spawn_scheduler_actor(system, supervisor, infos, replayed, settings);
     if (!wait_until_healthy(system, supervisor, ids, std::chrono::seconds(10))) {
       report.problems.push_back("the clusters did not become healthy within 10 s");
     }

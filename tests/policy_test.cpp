@@ -3,6 +3,7 @@
 #include <set>
 
 #include "policy/pipeline.hpp"
+#include "policy/plugins/fgd.hpp"
 #include "policy/plugins/filters.hpp"
 #include "policy/plugins/scorers.hpp"
 #include "tests/policy_fixtures.hpp"
@@ -143,8 +144,8 @@ BOOST_AUTO_TEST_CASE(registry_refuses_duplicates_and_unknown_names) {
   BOOST_TEST(!Registry::builtin().make_policy("p", {{"nope", 1.0}}, error).has_value());
   BOOST_TEST(error == "unknown scorer \"nope\"");
   BOOST_TEST(!Registry::builtin().preset("fastest", error).has_value());
-  BOOST_TEST(error.find("use spread, binpack or balanced") != std::string::npos);
-  BOOST_TEST(Registry::builtin().scorer_names().size() == 4u);
+  BOOST_TEST(error.find("use spread, binpack, balanced, bestfit or random") != std::string::npos);
+  BOOST_TEST(Registry::builtin().scorer_names().size() == 6u);
 }
 
 BOOST_AUTO_TEST_SUITE_END()
@@ -275,6 +276,44 @@ BOOST_AUTO_TEST_CASE(a_node_sample_picks_the_best_of_its_draws_reproducibly) {
     picks.insert(decide(spec, fleet.candidates, sampling, seed).placements[0].node);
   }
   BOOST_TEST(picks.size() > 5u);
+}
+
+BOOST_AUTO_TEST_CASE(best_fit_takes_the_tightest_node_and_random_any_fitting_one) {
+  testing::Fleet fleet;
+  model::NodeState roomy = node("roomy", 64000, 256, 8, model::Interconnect::PCIe);
+  model::NodeState tight = node("tight", 64000, 256, 8, model::Interconnect::PCIe);
+  tight.allocated_cpu_milli = 48000;
+  for (int d = 0; d < 6; ++d) {
+    tight.devices[static_cast<size_t>(d)].allocated_milli = 1000;
+  }
+  fleet.add("c", "r", {roomy, tight});
+  const auto spec = request("  resources:\n    cpu: 4\n    accelerators:\n      - count: 1\n");
+  BOOST_TEST(decide(spec, fleet.candidates, preset("bestfit")).placements[0].node == "tight");
+  std::set<std::string> picked;
+  const auto random = preset("random");
+  for (int i = 0; i < 20; ++i) {
+    picked.insert(decide(spec, fleet.candidates, random).placements[0].node);
+  }
+  BOOST_TEST(picked.size() == 2u);
+}
+
+BOOST_AUTO_TEST_CASE(fgd_puts_a_share_where_the_typical_work_loses_least) {
+  testing::Fleet fleet;
+  // "whole" has eight idle GPUs; "used" has one GPU with 500 idle. The workload is mostly
+  // 8-GPU pods: a share on "whole" would leave no node for them.
+  model::NodeState used = node("used", 64000, 256, 8, model::Interconnect::PCIe);
+  for (auto& device : used.devices) {
+    device.allocated_milli = 1000;
+  }
+  used.devices[3].allocated_milli = 500;
+  fleet.add("c", "r", {node("whole", 64000, 256, 8, model::Interconnect::PCIe), used});
+  const std::vector<PodShape> shapes = {{1000, 8, 1000, {}, 0.9}, {1000, 1, 500, {}, 0.1}};
+  const auto spec = request("  resources:\n    cpu: 1\n    accelerators:\n      - share: 500m\n");
+  const auto decision = decide(spec, fleet.candidates, fgd_policy(shapes));
+  BOOST_TEST_REQUIRE((decision.status == DecisionStatus::Placed), decision.explain());
+  BOOST_TEST(decision.placements[0].node == "used");
+  BOOST_TEST(decision.placements[0].devices == std::vector<int32_t>{3});
+  BOOST_TEST(decision.placements[0].device_milli == std::vector<int32_t>{500});
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -4,6 +4,7 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include <map>
 #include <numeric>
 
 #include "tests/shared_data.hpp"
@@ -83,6 +84,20 @@ BOOST_AUTO_TEST_CASE(the_same_seed_gives_the_same_replay, *boost::unit_test::pre
   BOOST_TEST(first.placed == second.placed);
   BOOST_TEST(first.allocation == second.allocation);
   BOOST_TEST(progress_calls >= 1u);  // at least the last pod is reported
+}
+
+BOOST_AUTO_TEST_CASE(best_fit_and_fgd_allocate_more_than_random,
+                     *boost::unit_test::precondition(kTrace)) {
+  std::map<std::string, double> at_full_load;
+  for (const char* policy : {"bestfit", "fgd", "random"}) {
+    auto options = slice(80, 800);
+    options.policy = policy;
+    const auto report = runtime::replay(options, [](size_t, size_t) {});
+    check_invariants(report);
+    at_full_load[policy] = report.allocation.at(130);
+  }
+  BOOST_TEST(at_full_load["bestfit"] > at_full_load["random"]);
+  BOOST_TEST(at_full_load["fgd"] > at_full_load["random"]);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

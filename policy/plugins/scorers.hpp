@@ -9,5 +9,7 @@ std::shared_ptr<const NodeScorer> make_least_allocated();
 std::shared_ptr<const NodeScorer> make_most_allocated();
 std::shared_ptr<const NodeScorer> make_gpu_packing();
 std::shared_ptr<const NodeScorer> make_locality();
+std::shared_ptr<const NodeScorer> make_best_fit();
+std::shared_ptr<const NodeScorer> make_random();
 
 }  // namespace unisched::policy::plugins

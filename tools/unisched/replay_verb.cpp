@@ -177,7 +177,9 @@ Verb replay_verb() {
            "the pod list (name,cpu_milli,memory_mib,num_gpu,gpu_milli[,gpu_spec,...])"},
           {"clusters", '\0', "K", false, "clusters to split the nodes into (default 1)"},
           {"partition", '\0', "HOW", false, "model (default), round-robin or random"},
-          {"policy", '\0', "NAME", false, "spread, binpack (default) or balanced"},
+          {"policy", '\0', "NAME", false,
+           "spread, binpack (default), balanced, bestfit, random or fgd (FGD, against the trace's "
+           "typical pods)"},
           {"seed", '\0', "N", false, "shuffles the pods (default 42)"},
           {"tune", '\0', "X", false, "copies arrive until X times the GPU capacity (default 1.3)"},
           {"report", '\0', "FORMAT", false, "table (default) or json"},
