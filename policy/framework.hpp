@@ -48,9 +48,11 @@ class NodeScorer {
  public:
   virtual ~NodeScorer() = default;
   virtual const char* name() const = 0;
-  /// 0..100 for placing one replica of `demand` on `node` (its state before) of `cluster`.
+  /// 0..100 for placing one replica of `demand` on `node` (its state before) of `cluster`,
+  /// taking the devices of `fit` there.
   virtual double score(const model::SchedulingRequestSpec& request, const ReplicaDemand& demand,
-                       const ClusterCandidate& cluster, const model::NodeState& node) const = 0;
+                       const ClusterCandidate& cluster, const model::NodeState& node,
+                       const NodeFit& fit) const = 0;
 };
 
 struct WeightedScorer {

@@ -32,24 +32,20 @@ std::vector<int32_t> choose_devices(const model::NodeState& node, const ReplicaD
   if (matching.size() < count) {
     return {};
   }
-  if (demand.milli < model::kWholeDeviceMilli && chooser != nullptr) {
-    std::vector<int32_t> candidates;
+  if (demand.milli < model::kWholeDeviceMilli) {
+    // A share goes to one device: the chooser's, or the one left with the least idle milli
+    // that still holds it (best fit), the lowest index on a tie, so that idle devices stay whole.
+    std::vector<int32_t> candidates;  // in index order, as `matching` was built
     for (const auto& [group, index] : matching) {
       candidates.push_back(index);
     }
-    std::sort(candidates.begin(), candidates.end());
-    return {chooser->choose(node, replica, candidates)};
-  }
-  if (demand.milli < model::kWholeDeviceMilli) {
-    // A share: the device left with the least idle milli that still holds it (best fit), the
-    // lowest index on a tie, so that idle devices stay whole.
-    const auto busiest =
-        std::min_element(matching.begin(), matching.end(), [&](const auto& a, const auto& b) {
-          const int32_t used_a = node.devices[static_cast<size_t>(a.second)].allocated_milli;
-          const int32_t used_b = node.devices[static_cast<size_t>(b.second)].allocated_milli;
-          return used_a != used_b ? used_a > used_b : a.second < b.second;
-        });
-    return {busiest->second};
+    if (chooser != nullptr) {
+      return {chooser->choose(node, replica, candidates)};
+    }
+    return {*std::min_element(candidates.begin(), candidates.end(), [&](int32_t a, int32_t b) {
+      return node.devices[static_cast<size_t>(a)].allocated_milli >
+             node.devices[static_cast<size_t>(b)].allocated_milli;
+    })};
   }
   std::sort(matching.begin(), matching.end());
   // The groups as runs of `matching`, smallest first (best fit keeps big groups whole), ties

@@ -37,10 +37,10 @@ struct Choice {
 
 double weighted_score(const Policy& policy, const model::SchedulingRequestSpec& request,
                       const ReplicaDemand& demand, const ClusterCandidate& cluster,
-                      const model::NodeState& node) {
+                      const model::NodeState& node, const NodeFit& fit) {
   double total = 0;
   for (const auto& [scorer, weight] : policy.scorers) {
-    total += weight * scorer->score(request, demand, cluster, node);
+    total += weight * scorer->score(request, demand, cluster, node, fit);
   }
   return total;
 }
@@ -60,7 +60,7 @@ class BestChoice {
     if (!fit.fits()) {
       return false;
     }
-    const double score = weighted_score(policy_, request_, demand_, cluster, node);
+    const double score = weighted_score(policy_, request_, demand_, cluster, node, fit);
     if (!best_ || score > best_->score) {
       best_ = Choice{&cluster, &original, std::move(fit), score};
       tied_ = 1;

@@ -2,6 +2,7 @@
 
 #include <set>
 
+#include "policy/node_fit.hpp"
 #include "policy/pipeline.hpp"
 #include "policy/plugins/fgd.hpp"
 #include "policy/plugins/filters.hpp"
@@ -103,14 +104,19 @@ BOOST_AUTO_TEST_CASE(scorers_order_nodes_as_named) {
   const auto least = plugins::make_least_allocated();
   const auto most = plugins::make_most_allocated();
   const auto packing = plugins::make_gpu_packing();
-  BOOST_TEST(least->score(cpu_request, cpu_demand, cluster, empty) >
-             least->score(cpu_request, cpu_demand, cluster, busy));
-  BOOST_TEST(most->score(cpu_request, cpu_demand, cluster, busy) >
-             most->score(cpu_request, cpu_demand, cluster, empty));
-  BOOST_TEST(packing->score(gpu_request, gpu_demand, cluster, gpu_busy) >
-             packing->score(gpu_request, gpu_demand, cluster, gpu));  // fill the fuller node
-  BOOST_TEST(packing->score(cpu_request, cpu_demand, cluster, empty) >
-             packing->score(cpu_request, cpu_demand, cluster, gpu));  // keep GPUs for GPU work
+  // As the pipeline scores: with the devices the replica would take on that node.
+  const auto score = [&](const auto& scorer, const model::SchedulingRequestSpec& spec,
+                         const ReplicaDemand& demand, const model::NodeState& on) {
+    return scorer->score(spec, demand, cluster, on, fit_on_node(on, demand));
+  };
+  BOOST_TEST(score(least, cpu_request, cpu_demand, empty) >
+             score(least, cpu_request, cpu_demand, busy));
+  BOOST_TEST(score(most, cpu_request, cpu_demand, busy) >
+             score(most, cpu_request, cpu_demand, empty));
+  BOOST_TEST(score(packing, gpu_request, gpu_demand, gpu_busy) >
+             score(packing, gpu_request, gpu_demand, gpu));  // fill the fuller node
+  BOOST_TEST(score(packing, cpu_request, cpu_demand, empty) >
+             score(packing, cpu_request, cpu_demand, gpu));  // keep GPUs for GPU work
 }
 
 BOOST_AUTO_TEST_CASE(locality_prefers_the_first_region_then_low_latency) {
@@ -128,10 +134,10 @@ BOOST_AUTO_TEST_CASE(locality_prefers_the_first_region_then_low_latency) {
   const auto prefers_us =
       request("  resources:\n    cpu: 1\n  placement:\n    affinity:\n      regions: [us, eu]\n");
   const model::NodeState n = node("n", 1000, 1);
-  BOOST_TEST(locality->score(plain, {}, fleet.candidates[0], n) >
-             locality->score(plain, {}, fleet.candidates[1], n));
-  BOOST_TEST(locality->score(prefers_us, {}, fleet.candidates[1], n) >
-             locality->score(prefers_us, {}, fleet.candidates[0], n));
+  BOOST_TEST(locality->score(plain, {}, fleet.candidates[0], n, {}) >
+             locality->score(plain, {}, fleet.candidates[1], n, {}));
+  BOOST_TEST(locality->score(prefers_us, {}, fleet.candidates[1], n, {}) >
+             locality->score(prefers_us, {}, fleet.candidates[0], n, {}));
 }
 
 BOOST_AUTO_TEST_CASE(registry_refuses_duplicates_and_unknown_names) {

@@ -20,7 +20,8 @@ class LeastAllocated final : public NodeScorer {
  public:
   const char* name() const override { return "least-allocated"; }
   double score(const model::SchedulingRequestSpec&, const ReplicaDemand& demand,
-               const ClusterCandidate&, const model::NodeState& node) const override {
+               const ClusterCandidate&, const model::NodeState& node,
+               const NodeFit&) const override {
     return 100.0 * free_share_after(demand, node);
   }
 };
@@ -30,7 +31,8 @@ class MostAllocated final : public NodeScorer {
  public:
   const char* name() const override { return "most-allocated"; }
   double score(const model::SchedulingRequestSpec&, const ReplicaDemand& demand,
-               const ClusterCandidate&, const model::NodeState& node) const override {
+               const ClusterCandidate&, const model::NodeState& node,
+               const NodeFit&) const override {
     return 100.0 * (1.0 - free_share_after(demand, node));
   }
 };

@@ -14,30 +14,26 @@ class Fgd final : public NodeScorer, public ShareChooser {
   /// 50 when the fragmentation stays, towards 100 the more it shrinks, towards 0 the more it
   /// grows (a sigmoid of the change in GPUs).
   double score(const model::SchedulingRequestSpec&, const ReplicaDemand& demand,
-               const ClusterCandidate&, const model::NodeState& node) const override {
-    const double before = node_fragmentation(node, shapes_);
-    double after = before;
-    if (is_share(demand)) {
-      after = fragmentation_with_share(node, demand, share_device(node, demand));
-    } else {
-      model::NodeState placed = node;
-      placed.allocated_cpu_milli += demand.cpu_milli;
-      const NodeFit fit = fit_on_node(node, demand);
-      for (size_t i = 0; i < fit.devices.size(); ++i) {
-        placed.devices[static_cast<size_t>(fit.devices[i])].allocated_milli += fit.device_milli[i];
-      }
-      after = node_fragmentation(placed, shapes_);
-    }
-    return 100.0 / (1.0 + std::exp(-(before - after) / 1000.0));
+               const ClusterCandidate&, const model::NodeState& node,
+               const NodeFit& fit) const override {
+    const double change =
+        node_fragmentation(node, shapes_) - fragmentation_after(node, demand, fit);
+    return 100.0 / (1.0 + std::exp(-change / 1000.0));
   }
 
+  /// The device whose share leaves the least fragmentation; the first of equals.
   int32_t choose(const model::NodeState& node, const ReplicaDemand& demand,
                  const std::vector<int32_t>& candidates) const override {
+    const auto on = [&](int32_t device) {
+      NodeFit fit;
+      fit.devices = {device};
+      fit.device_milli = {demand.devices.front().milli};
+      return fragmentation_after(node, demand, fit);
+    };
     int32_t best = candidates.front();
-    double least = fragmentation_with_share(node, demand, best);
-    for (size_t i = 1; i < candidates.size(); ++i) {  // the first of equals wins
-      const double after = fragmentation_with_share(node, demand, candidates[i]);
-      if (after < least) {
+    double least = on(best);
+    for (size_t i = 1; i < candidates.size(); ++i) {
+      if (const double after = on(candidates[i]); after < least) {
         least = after;
         best = candidates[i];
       }
@@ -46,23 +42,10 @@ class Fgd final : public NodeScorer, public ShareChooser {
   }
 
  private:
-  static bool is_share(const ReplicaDemand& demand) {
-    return demand.devices.size() == 1 && demand.devices[0].milli < model::kWholeDeviceMilli;
-  }
-
-  /// The device a share goes to (choose() over the devices that can hold it).
-  int32_t share_device(const model::NodeState& node, const ReplicaDemand& demand) const {
-    const NodeFit fit = fit_on_node(node, demand, this);
-    return fit.devices.empty() ? 0 : fit.devices.front();
-  }
-
-  double fragmentation_with_share(const model::NodeState& node, const ReplicaDemand& demand,
-                                  int32_t device) const {
+  double fragmentation_after(const model::NodeState& node, const ReplicaDemand& demand,
+                             const NodeFit& fit) const {
     model::NodeState placed = node;
-    placed.allocated_cpu_milli += demand.cpu_milli;
-    if (static_cast<size_t>(device) < placed.devices.size()) {
-      placed.devices[static_cast<size_t>(device)].allocated_milli += demand.devices[0].milli;
-    }
+    take(placed, demand, fit);
     return node_fragmentation(placed, shapes_);
   }
 

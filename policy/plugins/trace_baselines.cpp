@@ -21,7 +21,8 @@ class BestFit final : public NodeScorer {
  public:
   const char* name() const override { return "best-fit"; }
   double score(const model::SchedulingRequestSpec&, const ReplicaDemand& demand,
-               const ClusterCandidate&, const model::NodeState& node) const override {
+               const ClusterCandidate&, const model::NodeState& node,
+               const NodeFit&) const override {
     constexpr double kCpuScale = 128'000;
     constexpr double kGpuScale = 8 * model::kWholeDeviceMilli;
     const double cpu_left = static_cast<double>(node.allocatable_cpu_milli -
@@ -37,7 +38,7 @@ class RandomScore final : public NodeScorer {
  public:
   const char* name() const override { return "random"; }
   double score(const model::SchedulingRequestSpec&, const ReplicaDemand&, const ClusterCandidate&,
-               const model::NodeState&) const override {
+               const model::NodeState&, const NodeFit&) const override {
     uint64_t x = draws_.fetch_add(0x9e3779b97f4a7c15ull) + 0x9e3779b97f4a7c15ull;  // splitmix64
     x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
     x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
