@@ -50,7 +50,7 @@ struct SchedulerData {
   std::map<std::string, model::SchedulingRequestSpec> committed;  // request id -> spec
   v1::SchedulerSummary summary;
   // Drives a policy's draws; seeded apart (unless set) so that schedulers draw differently.
-  std::mt19937_64 sample_seeds;
+  std::mt19937_64 draw_seeds;
   static inline const char* name = "scheduler";
 };
 
@@ -208,7 +208,7 @@ void attempt(Self* self, std::shared_ptr<Work> work) {
   model::SchedulingRequestSpec remaining = work->spec;
   remaining.replicas = work->spec.replicas - static_cast<int64_t>(work->placed.size());
   const policy::Decision decision =
-      policy::decide(remaining, candidates, self->state.policy, self->state.sample_seeds());
+      policy::decide(remaining, candidates, self->state.policy, self->state.draw_seeds());
   if (decision.placements.empty()) {
     finish(self, *work,
            work->placed.empty() ? v1::SchedulingDecision::UNSCHEDULABLE
@@ -335,8 +335,8 @@ caf::behavior scheduler(Self* self, caf::actor supervisor,
   self->state.supervisor = std::move(supervisor);
   self->state.policy = std::move(policy);
   self->state.settings = settings;
-  self->state.sample_seeds.seed(settings.draw_seed != 0 ? settings.draw_seed
-                                                        : std::random_device{}());
+  self->state.draw_seeds.seed(settings.draw_seed != 0 ? settings.draw_seed
+                                                      : std::random_device{}());
   for (auto& info : clusters) {
     const std::string id = info.id;
     self->state.clusters[id].info = std::move(info);

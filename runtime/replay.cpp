@@ -19,6 +19,7 @@
 #include "messages/caf_types.hpp"
 #include "messages/convert.hpp"
 #include "model/manifest.hpp"
+#include "model/reservation.hpp"
 #include "policy/fragmentation.hpp"
 #include "policy/plugins/fgd.hpp"
 #include "runtime/cluster_queries.hpp"
@@ -136,22 +137,22 @@ class Mirror {
       return "placed on unknown node " + key;
     }
     model::NodeState& node = found->second;
-    node.allocated_cpu_milli += pod.cpu_milli;
-    node.allocated_memory_bytes += pod.memory_mib << 20;
-    for (int i = 0; i < replica.devices_size(); ++i) {
-      const auto index = static_cast<size_t>(replica.devices(i));
-      if (index >= node.devices.size()) {
-        return "placed on device " + std::to_string(index) + " of " + key;
-      }
-      node.devices[index].allocated_milli +=
-          i < replica.device_milli_size() ? replica.device_milli(i) : model::kWholeDeviceMilli;
+    const model::Reservation placement{
+        replica.placement_id(),
+        node.name,
+        pod.cpu_milli,
+        pod.memory_mib << 20,
+        {replica.devices().begin(), replica.devices().end()},
+        {},
+        {replica.device_milli().begin(), replica.device_milli().end()}};
+    // The rule every commit is held to: what does not fit the node is an over-commit.
+    if (const auto conflict = model::reservation_conflict(node, placement)) {
+      return "over-committed: " + *conflict;
     }
+    model::apply_reservation(node, placement, +1);
     total_ -= fragmentation_[key];
     fragmentation_[key] = policy::node_fragmentation(node, shapes_);
     total_ += fragmentation_[key];
-    if (const auto problem = model::check_node(node)) {
-      return "over-committed: " + problem->to_string();
-    }
     return {};
   }
 
@@ -275,7 +276,7 @@ ReplayReport replay(const ReplayOptions& options,
     policy::Policy replayed = *policy;
     replayed.random_ties = true;
     actors::SchedulerSettings settings;
-    settings.draw_seed = options.seed + 1;  // the run repeats with its seed
+    settings.draw_seed = options.seed + 1;  // ties follow the run's seed
     scheduler = actors::spawn_scheduler_actor(system, supervisor, infos, replayed, settings);
     if (!wait_until_healthy(system, supervisor, ids, std::chrono::seconds(10))) {
       report.problems.push_back("the clusters did not become healthy within 10 s");
