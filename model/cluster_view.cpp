@@ -167,16 +167,12 @@ void ClusterView::commit(Changes&& changes) {
       if (before && after) {
         count(node, +1);
         reindex(node, *before, *after);
-      } else {
-        if (before) {  // out under the old keys (the name, which orders entries, is the same)
-          free_cpu_index_.erase({before->free_cpu, &node});
-          for (size_t i = 0; i < before->models; ++i) {
-            index_free_devices(node, before->free_devices[i].first, before->free_devices[i].second,
-                               -1);
-          }
-        }
-        account(node, +1);
+        continue;
       }
+      if (before) {
+        unindex(node, *before);
+      }
+      account(node, +1);
     } else if constexpr (take_over) {
       std::string name = change.node.name;
       account(nodes_.emplace(std::move(name), std::move(change.node)).first->second, +1);
@@ -401,6 +397,14 @@ void ClusterView::account(const NodeState& node, int sign) {
   per_model(node, [&](const Symbol& model, int32_t, int32_t free, int64_t) {
     index_free_devices(node, model, free, sign);
   });
+}
+
+void ClusterView::unindex(const NodeState& node, const IndexKeys& keys) {
+  // The entries are found by the keys alone: the name, which orders them, is unchanged.
+  free_cpu_index_.erase({keys.free_cpu, &node});
+  for (size_t i = 0; i < keys.models; ++i) {
+    index_free_devices(node, keys.free_devices[i].first, keys.free_devices[i].second, -1);
+  }
 }
 
 void ClusterView::reindex(const NodeState& node, const IndexKeys& before, const IndexKeys& after) {

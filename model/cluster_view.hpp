@@ -143,6 +143,8 @@ class ClusterView {
   /// The same for the totals alone.
   void count(const NodeState& node, int sign);
   void index_free_devices(const NodeState& node, const std::string& model, int32_t free, int sign);
+  /// Takes a node's index entries out, found by the keys it had when they were made.
+  void unindex(const NodeState& node, const IndexKeys& keys);
   /// Moves a changed node's index entries from its old keys to its new ones.
   void reindex(const NodeState& node, const IndexKeys& before, const IndexKeys& after);
 
