@@ -99,7 +99,9 @@ std::optional<ViewProblem> check_node(const NodeState& node, Allocation allocati
 ClusterView::ClusterView(const ClusterView& other) : resources_(other.resources_) {
   nodes_.reserve(other.nodes_.size());
   for (const auto& [name, node] : other.nodes_) {
-    account(nodes_.emplace(name, node).first->second, +1);
+    const NodeState& copy = nodes_.emplace(name, node).first->second;
+    by_name_.insert(&copy);
+    account(copy, +1);
   }
 }
 
@@ -149,6 +151,7 @@ void ClusterView::commit(Changes&& changes) {
       NodeState& node = existing->second;
       if (change.kind == NodeChangeKind::Remove) {
         account(node, -1);
+        by_name_.erase(&node);
         nodes_.erase(existing);
         continue;
       }
@@ -173,11 +176,16 @@ void ClusterView::commit(Changes&& changes) {
         unindex(node, *before);
       }
       account(node, +1);
-    } else if constexpr (take_over) {
-      std::string name = change.node.name;
-      account(nodes_.emplace(std::move(name), std::move(change.node)).first->second, +1);
     } else {
-      account(nodes_.emplace(change.node.name, change.node).first->second, +1);
+      std::string name = change.node.name;
+      NodeState* added = nullptr;
+      if constexpr (take_over) {
+        added = &nodes_.emplace(std::move(name), std::move(change.node)).first->second;
+      } else {
+        added = &nodes_.emplace(std::move(name), change.node).first->second;
+      }
+      by_name_.insert(added);
+      account(*added, +1);
     }
   }
 }
@@ -223,14 +231,7 @@ const NodeState* ClusterView::find(const std::string& name) const {
 }
 
 std::vector<const NodeState*> ClusterView::sorted_nodes() const {
-  std::vector<const NodeState*> sorted;
-  sorted.reserve(nodes_.size());
-  for (const auto& [name, node] : nodes_) {
-    sorted.push_back(&node);
-  }
-  std::sort(sorted.begin(), sorted.end(),
-            [](const NodeState* a, const NodeState* b) { return a->name < b->name; });
-  return sorted;
+  return {by_name_.begin(), by_name_.end()};
 }
 
 std::vector<const NodeState*> ClusterView::nodes_with_free_devices(const std::string& model,

@@ -149,6 +149,7 @@ class ClusterView {
   void reindex(const NodeState& node, const IndexKeys& before, const IndexKeys& after);
 
   std::unordered_map<std::string, NodeState> nodes_;
+  std::set<const NodeState*, ByName> by_name_;  // the same nodes, in name order
   ClusterTotals totals_;
   std::map<std::string, AcceleratorTotals> accelerators_;
   // model -> number of free devices on a node -> the nodes with exactly that many (>= 1)
