@@ -71,8 +71,12 @@ struct Policy {
   /// every node only when the draws find none that fits.
   size_t node_sample = 0;
   /// Whether equally good nodes are chosen between at random (as kube-scheduler does) rather
-  /// than by cluster and node order; random draws follow decide()'s seed.
+  /// than by cluster and node name; random draws follow decide()'s seed.
   bool random_ties = false;
+  /// Whether each scorer's score is cut to a whole number before it is weighted, as
+  /// kube-scheduler's plugins score in integers 0..100. Cut scores tie more often, and the ties
+  /// then decide: the FGD paper's simulator, with its ties by node name, packs through them.
+  bool whole_scores = false;
   /// Picks the device a share of one goes to; null: best fit (see fit_on_node).
   std::shared_ptr<const ShareChooser> share_chooser;
 };

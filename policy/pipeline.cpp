@@ -1,6 +1,7 @@
 #include "policy/pipeline.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <optional>
 #include <random>
@@ -40,13 +41,21 @@ double weighted_score(const Policy& policy, const model::SchedulingRequestSpec& 
                       const model::NodeState& node, const NodeFit& fit) {
   double total = 0;
   for (const auto& [scorer, weight] : policy.scorers) {
-    total += weight * scorer->score(request, demand, cluster, node, fit);
+    const double score = scorer->score(request, demand, cluster, node, fit);
+    total += weight * (policy.whole_scores ? std::trunc(score) : score);
   }
   return total;
 }
 
-/// Keeps the better of the choices offered. The first offered wins a tie, or, with the policy's
-/// random_ties, each of the tied is as likely to win (a reservoir of one).
+/// Whether `node` of `cluster` comes before the choice so far in cluster and node name order.
+bool named_before(const ClusterCandidate& cluster, const model::NodeState& node,
+                  const Choice& choice) {
+  const int by_cluster = cluster.info->id.compare(choice.cluster->info->id);
+  return by_cluster < 0 || (by_cluster == 0 && node.name < choice.node->name);
+}
+
+/// Keeps the better of the choices offered. A tie goes to the smaller cluster and node name, or,
+/// with the policy's random_ties, each of the tied is as likely to win (a reservoir of one).
 class BestChoice {
  public:
   BestChoice(const Policy& policy, const model::SchedulingRequestSpec& request,
@@ -64,7 +73,9 @@ class BestChoice {
     if (!best_ || score > best_->score) {
       best_ = Choice{&cluster, &original, std::move(fit), score};
       tied_ = 1;
-    } else if (policy_.random_ties && score == best_->score && random_() % ++tied_ == 0) {
+    } else if (score == best_->score &&
+               (policy_.random_ties ? random_() % ++tied_ == 0
+                                    : named_before(cluster, original, *best_))) {
       best_ = Choice{&cluster, &original, std::move(fit), score};
     }
     return true;
