@@ -36,7 +36,11 @@ SimulatedCluster::SimulatedCluster(model::ClusterResourceProfile profile, Simula
       options_(options),
       // Each cluster gets its own stream from one seed.
       random_(options.seed ^ std::hash<std::string>{}(profile_.spec.cluster_id)) {
-  for (model::NodeState& node : expand_nodes(profile_, options_.node_count)) {
+  auto built = expand_nodes(profile_, options_.node_count);
+  for (size_t i = 0; i < built.size() && i < options_.node_names.size(); ++i) {
+    built[i].name = options_.node_names[i];
+  }
+  for (model::NodeState& node : built) {
     std::string name = node.name;
     nodes_.emplace(std::move(name), std::move(node));
   }

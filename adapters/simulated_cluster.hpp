@@ -7,6 +7,8 @@
 #include <chrono>
 #include <map>
 #include <random>
+#include <string>
+#include <vector>
 
 #include "adapters/cluster_adapter.hpp"
 
@@ -22,6 +24,9 @@ struct SimulationOptions {
   std::chrono::milliseconds step{100};
   /// Build this many nodes (cycling through the profile's shapes) instead of the profile's own.
   int64_t node_count = 0;
+  /// Names for the nodes built, in order (node group by node group); the nodes past the list
+  /// keep "<clusterID>-<group>-<n>". A replayed trace keeps its own node names so.
+  std::vector<std::string> node_names;
 };
 
 class SimulatedCluster final : public ClusterAdapter {
