@@ -1,6 +1,7 @@
 #include "policy/fragmentation.hpp"
 
 #include <algorithm>
+#include <tuple>
 
 namespace unisched::policy {
 namespace {
@@ -14,10 +15,70 @@ bool allowed(const model::Device& device, const PodShape& shape) {
                                            device.model.str()) != shape.models.end();
 }
 
+/// A node's free cpu and the idle milli of each device, as a placement may leave them.
+struct IdleState {
+  const model::NodeState& node;
+  int64_t free_cpu = 0;
+  std::vector<int32_t> idle;  ///< per device, in the node's order
+};
+
+IdleState idle_state(const model::NodeState& node) {
+  IdleState state{node, node.allocatable_cpu_milli - node.allocated_cpu_milli, {}};
+  state.idle.reserve(node.devices.size());
+  for (const model::Device& device : node.devices) {
+    state.idle.push_back(idle(device));
+  }
+  return state;
+}
+
+bool fits(const IdleState& state, const PodShape& shape) {
+  if (state.free_cpu < shape.cpu_milli) {
+    return false;
+  }
+  if (shape.gpus == 0) {
+    return true;
+  }
+  int32_t usable = 0;
+  for (size_t d = 0; d < state.idle.size(); ++d) {
+    if (allowed(state.node.devices[d], shape) && state.idle[d] >= shape.gpu_milli) {
+      ++usable;
+    }
+  }
+  // A share needs one device with that much idle; whole GPUs need that many wholly idle.
+  return usable >= (shape.gpu_milli < model::kWholeDeviceMilli ? 1 : shape.gpus);
+}
+
+double fragmentation(const IdleState& state, const std::vector<PodShape>& shapes) {
+  int64_t all_idle = 0;
+  for (const int32_t milli : state.idle) {
+    all_idle += milli;
+  }
+  double fragmentation = 0;
+  for (const PodShape& shape : shapes) {
+    // One pass: the devices a pod of the shape could use, and the idle milli of those too
+    // little for it. It is the hot loop of FGD, which runs it for every node and device choice.
+    int32_t usable = 0;
+    int64_t unusable = 0;
+    if (shape.gpus > 0 && state.free_cpu >= shape.cpu_milli) {
+      for (size_t d = 0; d < state.idle.size(); ++d) {
+        if (state.idle[d] < shape.gpu_milli) {
+          unusable += state.idle[d];
+        } else if (shape.models.empty() || allowed(state.node.devices[d], shape)) {
+          ++usable;
+        }
+      }
+    }
+    const int32_t needed = shape.gpu_milli < model::kWholeDeviceMilli ? 1 : shape.gpus;
+    const bool runs = shape.gpus > 0 && usable >= needed;  // see fits()
+    fragmentation += shape.weight * static_cast<double>(runs ? unusable : all_idle);
+  }
+  return fragmentation;
+}
+
 }  // namespace
 
 std::vector<PodShape> typical_shapes(const std::vector<PodShape>& pods, double coverage) {
-  std::vector<PodShape> shapes;  // distinct, in the order first seen, weight = count
+  std::vector<PodShape> shapes;  // distinct, weight = count
   for (const PodShape& pod : pods) {
     const auto known = std::find(shapes.begin(), shapes.end(), pod);
     if (known == shapes.end()) {
@@ -27,8 +88,10 @@ std::vector<PodShape> typical_shapes(const std::vector<PodShape>& pods, double c
       known->weight += 1;
     }
   }
-  std::stable_sort(shapes.begin(), shapes.end(),
-                   [](const PodShape& a, const PodShape& b) { return a.weight > b.weight; });
+  std::sort(shapes.begin(), shapes.end(), [](const PodShape& a, const PodShape& b) {
+    return std::tie(a.weight, a.cpu_milli, a.gpu_milli, a.gpus, a.models) >
+           std::tie(b.weight, b.cpu_milli, b.gpu_milli, b.gpus, b.models);
+  });
   const double wanted = coverage * static_cast<double>(pods.size());
   double covered = 0;
   size_t kept = 0;
@@ -43,20 +106,7 @@ std::vector<PodShape> typical_shapes(const std::vector<PodShape>& pods, double c
 }
 
 bool shape_fits(const model::NodeState& node, const PodShape& shape) {
-  if (node.allocatable_cpu_milli - node.allocated_cpu_milli < shape.cpu_milli) {
-    return false;
-  }
-  if (shape.gpus == 0) {
-    return true;
-  }
-  int32_t usable = 0;
-  for (const model::Device& device : node.devices) {
-    if (allowed(device, shape) && idle(device) >= shape.gpu_milli) {
-      ++usable;
-    }
-  }
-  // A share needs one device with that much idle; whole GPUs need that many wholly idle.
-  return usable >= (shape.gpu_milli < model::kWholeDeviceMilli ? 1 : shape.gpus);
+  return fits(idle_state(node), shape);
 }
 
 int64_t idle_gpu_milli(const model::NodeState& node) {
@@ -68,22 +118,19 @@ int64_t idle_gpu_milli(const model::NodeState& node) {
 }
 
 double node_fragmentation(const model::NodeState& node, const std::vector<PodShape>& shapes) {
-  const auto all_idle = static_cast<double>(idle_gpu_milli(node));
-  double fragmentation = 0;
-  for (const PodShape& shape : shapes) {
-    if (shape.gpus == 0 || !shape_fits(node, shape)) {
-      fragmentation += shape.weight * all_idle;
-      continue;
-    }
-    int64_t unusable = 0;
-    for (const model::Device& device : node.devices) {
-      if (idle(device) < shape.gpu_milli) {
-        unusable += idle(device);
-      }
-    }
-    fragmentation += shape.weight * static_cast<double>(unusable);
+  return fragmentation(idle_state(node), shapes);
+}
+
+double fragmentation_after(const model::NodeState& node, const std::vector<PodShape>& shapes,
+                           int64_t cpu_milli, const std::vector<int32_t>& devices,
+                           const std::vector<int32_t>& device_milli) {
+  IdleState state = idle_state(node);
+  state.free_cpu -= cpu_milli;
+  for (size_t i = 0; i < devices.size() && i < device_milli.size(); ++i) {
+    int32_t& milli = state.idle.at(static_cast<size_t>(devices[i]));
+    milli = std::max(milli - device_milli[i], 0);
   }
-  return fragmentation;
+  return fragmentation(state, shapes);
 }
 
 }  // namespace unisched::policy

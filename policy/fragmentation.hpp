@@ -24,8 +24,9 @@ struct PodShape {
   }
 };
 
-/// The shapes that make up `coverage` (0..1] of `pods`, most frequent first (ties in the order
-/// first seen), with weights renormalised to sum to 1. The weights of `pods` are ignored.
+/// The shapes that make up `coverage` (0..1] of `pods`, most frequent first, with weights
+/// renormalised to sum to 1. Equally frequent shapes go larger first (cpu, then share, GPUs,
+/// models), as the paper's simulator orders them. The weights of `pods` are ignored.
 std::vector<PodShape> typical_shapes(const std::vector<PodShape>& pods, double coverage = 0.95);
 
 /// Whether a pod of `shape` fits on `node` now: cpu, and an allowed device with the share idle
@@ -36,6 +37,12 @@ bool shape_fits(const model::NodeState& node, const PodShape& shape);
 /// could not use there. That is every idle milli when the shape cannot run there at all or needs
 /// no GPU; otherwise the idle milli of the devices with less idle than the shape's share.
 double node_fragmentation(const model::NodeState& node, const std::vector<PodShape>& shapes);
+
+/// The fragmentation `node` would have with `cpu_milli` more allocated and `device_milli[i]` more
+/// of device `devices[i]`: node_fragmentation of the node after a placement, without copying it.
+double fragmentation_after(const model::NodeState& node, const std::vector<PodShape>& shapes,
+                           int64_t cpu_milli, const std::vector<int32_t>& devices,
+                           const std::vector<int32_t>& device_milli);
 
 /// Idle milli-GPU of a node (1000 per device, less what is allocated).
 int64_t idle_gpu_milli(const model::NodeState& node);

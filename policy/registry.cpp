@@ -19,6 +19,9 @@ const Registry& Registry::builtin() {
     r.add_scorer("locality", plugins::make_locality);
     r.add_scorer("best-fit", plugins::make_best_fit);
     r.add_scorer("random", plugins::make_random);
+    r.add_scorer("dot-product", plugins::make_dot_product);
+    r.add_scorer("gpu-share-packing", plugins::make_share_packing);
+    r.add_scorer("gpu-in-use", plugins::make_gpu_in_use);
     return r;
   }();
   return registry;

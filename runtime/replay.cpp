@@ -20,8 +20,9 @@
 #include "messages/convert.hpp"
 #include "model/manifest.hpp"
 #include "model/reservation.hpp"
+#include "policy/demand.hpp"
 #include "policy/fragmentation.hpp"
-#include "policy/plugins/fgd.hpp"
+#include "policy/trace_policies.hpp"
 #include "runtime/cluster_queries.hpp"
 
 namespace unisched::runtime {
@@ -71,29 +72,42 @@ std::vector<std::vector<TraceNode>> partition_nodes(const std::vector<TraceNode>
   return parts;
 }
 
-/// A profile whose node groups are the distinct node shapes, as manifest text (so the profile
-/// is checked as any other).
-std::string profile_text(const std::string& id, const std::vector<TraceNode>& nodes) {
-  std::vector<std::pair<std::tuple<int64_t, int64_t, int32_t, std::string>, int>> groups;
+/// A cluster's profile as manifest text (so it is checked as any other), and its nodes' names in
+/// the order the profile builds them.
+struct TraceProfile {
+  std::string text;
+  std::vector<std::string> node_names;
+};
+
+/// A profile whose node groups are the distinct node shapes. The nodes keep the trace's names:
+/// ties between equal nodes go by name, as in the paper's simulator.
+TraceProfile trace_profile(const std::string& id, const std::vector<TraceNode>& nodes) {
+  using Shape = std::tuple<int64_t, int64_t, int32_t, std::string>;
+  std::vector<std::pair<Shape, std::vector<std::string>>> groups;  // shape -> its nodes
   for (const TraceNode& node : nodes) {
     const auto shape = std::make_tuple(node.cpu_milli, node.memory_mib, node.gpus, node.model);
     const auto found = std::find_if(groups.begin(), groups.end(),
                                     [&](const auto& group) { return group.first == shape; });
     if (found == groups.end()) {
-      groups.emplace_back(shape, 1);
+      groups.push_back({shape, {node.name}});
     } else {
-      ++found->second;
+      found->second.push_back(node.name);
     }
   }
-  std::string text =
+  TraceProfile profile;
+  for (const auto& group : groups) {
+    profile.node_names.insert(profile.node_names.end(), group.second.begin(), group.second.end());
+  }
+  std::string& text = profile.text;
+  text =
       "apiVersion: scheduling.cluster.io/v1\nkind: ClusterResourceProfile\n"
       "metadata:\n  name: " +
       id + "\nspec:\n  clusterID: " + id +
       "\n  topology:\n    region: trace\n    zone: trace-a\n  nodeGroups:\n";
   for (size_t g = 0; g < groups.size(); ++g) {
-    const auto& [shape, count] = groups[g];
+    const auto& [shape, names] = groups[g];
     const auto& [cpu_milli, memory_mib, gpus, model] = shape;
-    text += "    - name: g" + std::to_string(g) + "\n      count: " + std::to_string(count) +
+    text += "    - name: g" + std::to_string(g) + "\n      count: " + std::to_string(names.size()) +
             "\n      node:\n        cpu: " + std::to_string(cpu_milli) +
             "m\n        memory: " + std::to_string(memory_mib) + "Mi\n        maxPods: 10000\n";
     if (gpus > 0) {
@@ -105,7 +119,7 @@ std::string profile_text(const std::string& id, const std::vector<TraceNode>& no
               "\n            memoryPerGPU: " + (big ? "32Gi" : "16Gi") + "\n";
     }
   }
-  return text;
+  return profile;
 }
 
 policy::PodShape shape_of(const TracePod& pod) {
@@ -217,6 +231,7 @@ ReplayReport replay(const ReplayOptions& options,
   Mirror mirror(typical);
 
   std::vector<model::ClusterResourceProfile> profiles;
+  std::vector<std::vector<std::string>> node_names;  // per profile
   const auto parts = partition_nodes(options.nodes, static_cast<size_t>(options.clusters),
                                      options.partition, options.seed);
   for (size_t c = 0; c < parts.size(); ++c) {
@@ -224,7 +239,8 @@ ReplayReport replay(const ReplayOptions& options,
       continue;  // more clusters than models
     }
     const std::string id = cluster_id(c);
-    const auto decoded = model::decode_manifest({profile_text(id, parts[c]), 1});
+    TraceProfile profile = trace_profile(id, parts[c]);
+    const auto decoded = model::decode_manifest({profile.text, 1});
     if (!decoded.manifest || !decoded.errors.empty()) {
       report.problems.push_back(id + ": " +
                                 (decoded.errors.empty() ? std::string("no profile")
@@ -232,6 +248,7 @@ ReplayReport replay(const ReplayOptions& options,
       return report;
     }
     profiles.push_back(std::get<model::ClusterResourceProfile>(*decoded.manifest));
+    node_names.push_back(std::move(profile.node_names));
   }
 
   caf::actor_system_config config;
@@ -247,6 +264,7 @@ ReplayReport replay(const ReplayOptions& options,
     quiet.seed = options.seed;
     quiet.membership_events_per_second = 0;
     quiet.pod_events_per_second = 0;
+    quiet.node_names = node_names[c];
     auto adapter = std::make_shared<adapters::SimulatedCluster>(profiles[c], quiet);
     const std::string id = profiles[c].spec.cluster_id;
     for (const model::NodeState& node : adapter->list_nodes()) {
@@ -262,21 +280,23 @@ ReplayReport replay(const ReplayOptions& options,
     agents.push_back(agent);
     infos.push_back({id, "trace", "trace-a", model::MachineType::VirtualMachine, false});
   }
+  // FGD measures against the trace's typical pods; GpuClustering reads the pods on each node.
+  const auto ledger = std::make_shared<policy::PodClassLedger>();
   std::string policy_error;
-  // FGD needs the workload it measures fragmentation against: the trace's typical pods.
-  const auto policy = options.policy == "fgd"
-                          ? std::optional<policy::Policy>(policy::fgd_policy(typical))
-                          : policy::Registry::builtin().preset(options.policy, policy_error);
+  auto policy = policy::trace_policy(options.policy, {typical, ledger}, policy_error);
   if (!policy) {
-    report.problems.push_back(policy_error);
+    std::string preset_error;
+    policy = policy::Registry::builtin().preset(options.policy, preset_error);
+  }
+  if (!policy) {
+    report.problems.push_back(policy_error + ", or a preset: spread, binpack, balanced");
   }
   caf::actor scheduler;
   if (report.problems.empty()) {
-    // As kube-scheduler, under the paper's simulator, chooses between equally good nodes.
     policy::Policy replayed = *policy;
-    replayed.random_ties = true;
+    replayed.random_ties = options.random_ties;
     actors::SchedulerSettings settings;
-    settings.draw_seed = options.seed + 1;  // ties follow the run's seed
+    settings.draw_seed = options.seed + 1;  // random draws follow the run's seed
     scheduler = actors::spawn_scheduler_actor(system, supervisor, infos, replayed, settings);
     if (!wait_until_healthy(system, supervisor, ids, std::chrono::seconds(10))) {
       report.problems.push_back("the clusters did not become healthy within 10 s");
@@ -287,8 +307,8 @@ ReplayReport replay(const ReplayOptions& options,
   for (size_t p = 0; p < arrivals.size() && report.problems.empty(); ++p) {
     const TracePod& pod = arrivals[p];
     v1::SchedulingDecision decision;
-    self->request(scheduler, std::chrono::seconds(60), submit_atom_v, pod.name,
-                  adapters::request_for(pod))
+    const model::SchedulingRequestSpec request = adapters::request_for(pod);
+    self->request(scheduler, std::chrono::seconds(60), submit_atom_v, pod.name, request)
         .receive([&](v1::SchedulingDecision& answer) { decision = std::move(answer); },
                  [&](caf::error& error) {
                    report.problems.push_back(pod.name + ": no decision: " + to_string(error));
@@ -298,7 +318,9 @@ ReplayReport replay(const ReplayOptions& options,
     if (decision.status() == v1::SchedulingDecision::PLACED) {
       ++report.placed;
       report.allocated_milli += adapters::requested_gpu_milli(pod);
+      const std::string pod_class = policy::PodClassLedger::class_of(policy::demand_of(request));
       for (const auto& replica : decision.replicas()) {
+        ledger->add(replica.cluster(), replica.node(), pod_class);
         if (const std::string problem = mirror.place(replica.cluster(), replica, pod);
             !problem.empty()) {
           report.problems.push_back(pod.name + ": " + problem);

@@ -26,7 +26,12 @@ struct ReplayOptions {
   std::vector<adapters::TracePod> pods;  ///< the trace's list, in file order
   int clusters = 1;
   TracePartition partition = TracePartition::Model;
-  std::string policy = "binpack";  ///< a policy preset
+  /// A policy of the paper's experiment or unisched's improvement (policy/trace_policies.hpp),
+  /// or a preset.
+  std::string policy = "fgd-packed";
+  /// Whether equal nodes are chosen between at random; by default the smaller name wins, as in
+  /// the paper's simulator.
+  bool random_ties = false;
   uint64_t seed = 42;
   double tune = 1.3;  ///< copies are added until this many times the GPU capacity arrived
 };

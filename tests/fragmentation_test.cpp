@@ -71,4 +71,28 @@ BOOST_AUTO_TEST_CASE(typical_shapes_cover_the_workload_by_frequency) {
   BOOST_TEST(most[1].weight == 3.0 / 9.0);
 }
 
+BOOST_AUTO_TEST_CASE(equally_frequent_shapes_go_larger_first) {
+  // The paper's simulator breaks frequency ties by the larger cpu, then share: which shapes make
+  // the cut depends on it.
+  const std::vector<PodShape> pods = {shape(1000, 1, 500), shape(3000, 1, 200),
+                                      shape(3000, 1, 700)};
+  const auto ordered = policy::typical_shapes(pods, 0.5);
+  BOOST_TEST_REQUIRE(ordered.size() == 2u);
+  BOOST_TEST(ordered[0].gpu_milli == 700);
+  BOOST_TEST(ordered[1].gpu_milli == 200);
+}
+
+BOOST_AUTO_TEST_CASE(fragmentation_after_a_placement_needs_no_copy_of_the_node) {
+  const model::NodeState node = part_used_node();
+  const std::vector<PodShape> shapes = {shape(1000, 0, 0, 0.2), shape(1000, 1, 600, 0.3),
+                                        shape(8000, 1, 1000, 0.5)};
+  model::NodeState placed = node;
+  placed.allocated_cpu_milli += 25000;  // too little cpu left for the 8-core shape
+  placed.devices[2].allocated_milli += 400;
+  BOOST_TEST(policy::fragmentation_after(node, shapes, 25000, {2}, {400}) ==
+             policy::node_fragmentation(placed, shapes));
+  BOOST_TEST(policy::fragmentation_after(node, shapes, 0, {}, {}) ==
+             policy::node_fragmentation(node, shapes));
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -151,7 +151,7 @@ BOOST_AUTO_TEST_CASE(registry_refuses_duplicates_and_unknown_names) {
   BOOST_TEST(error == "unknown scorer \"nope\"");
   BOOST_TEST(!Registry::builtin().preset("fastest", error).has_value());
   BOOST_TEST(error.find("use spread, binpack, balanced, bestfit or random") != std::string::npos);
-  BOOST_TEST(Registry::builtin().scorer_names().size() == 6u);
+  BOOST_TEST(Registry::builtin().scorer_names().size() == 9u);
 }
 
 BOOST_AUTO_TEST_SUITE_END()
@@ -315,7 +315,7 @@ BOOST_AUTO_TEST_CASE(fgd_puts_a_share_where_the_typical_work_loses_least) {
   fleet.add("c", "r", {node("whole", 64000, 256, 8, model::Interconnect::PCIe), used});
   const std::vector<PodShape> shapes = {{1000, 8, 1000, {}, 0.9}, {1000, 1, 500, {}, 0.1}};
   const auto spec = request("  resources:\n    cpu: 1\n    accelerators:\n      - share: 500m\n");
-  const auto decision = decide(spec, fleet.candidates, fgd_policy(shapes));
+  const auto decision = decide(spec, fleet.candidates, fgd_policy(shapes, false));
   BOOST_TEST_REQUIRE((decision.status == DecisionStatus::Placed), decision.explain());
   BOOST_TEST(decision.placements[0].node == "used");
   BOOST_TEST(decision.placements[0].devices == std::vector<int32_t>{3});

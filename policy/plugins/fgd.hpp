@@ -11,7 +11,8 @@
 namespace unisched::policy {
 
 /// The FGD policy for a workload of these typical shapes: the built-in filters, the FGD scorer,
-/// and FGD's choice of device for shares.
-Policy fgd_policy(std::vector<PodShape> typical_shapes);
+/// and FGD's choice of device for shares. With `whole_scores`, node and device scores are cut to
+/// whole numbers, as the paper's simulator scores them (see Policy::whole_scores).
+Policy fgd_policy(std::vector<PodShape> typical_shapes, bool whole_scores);
 
 }  // namespace unisched::policy

@@ -11,5 +11,8 @@ std::shared_ptr<const NodeScorer> make_gpu_packing();
 std::shared_ptr<const NodeScorer> make_locality();
 std::shared_ptr<const NodeScorer> make_best_fit();
 std::shared_ptr<const NodeScorer> make_random();
+std::shared_ptr<const NodeScorer> make_dot_product();
+std::shared_ptr<const NodeScorer> make_share_packing();
+std::shared_ptr<const NodeScorer> make_gpu_in_use();
 
 }  // namespace unisched::policy::plugins

@@ -1,4 +1,6 @@
-// Two baselines of the FGD paper's simulator, as node scorers: BestFit and Random.
+// Baselines of the FGD paper's simulator, as node scorers: BestFit, DotProd, GpuPacking and
+// Random (GpuClustering, which reads the pods on a node, is in gpu_clustering.cpp).
+#include <algorithm>
 #include <atomic>
 
 #include "policy/fragmentation.hpp"
@@ -15,6 +17,29 @@ int64_t gpu_milli_asked(const ReplicaDemand& demand) {
   return milli;
 }
 
+// The paper's normalisation: its largest node, 128 cores and 8 GPUs.
+constexpr double kCpuScale = 128'000;
+constexpr double kGpuScale = 8 * model::kWholeDeviceMilli;
+
+int64_t free_cpu(const model::NodeState& node) {
+  return node.allocatable_cpu_milli - node.allocated_cpu_milli;
+}
+
+int32_t idle_of(const model::Device& device) {
+  return std::max(model::kWholeDeviceMilli - device.allocated_milli, 0);
+}
+
+int32_t wholly_idle_devices(const model::NodeState& node) {
+  return static_cast<int32_t>(
+      std::count_if(node.devices.begin(), node.devices.end(),
+                    [](const model::Device& d) { return d.allocated_milli == 0; }));
+}
+
+bool is_share(const ReplicaDemand& demand) {
+  return demand.devices.size() == 1 && demand.devices.front().count == 1 &&
+         demand.devices.front().milli < model::kWholeDeviceMilli;
+}
+
 /// BestFit: the node left with the least cpu and GPU after the replica, the two weighted
 /// equally and scaled by the largest node of the trace (128 cores, 8 GPUs).
 class BestFit final : public NodeScorer {
@@ -23,12 +48,62 @@ class BestFit final : public NodeScorer {
   double score(const model::SchedulingRequestSpec&, const ReplicaDemand& demand,
                const ClusterCandidate&, const model::NodeState& node,
                const NodeFit&) const override {
-    constexpr double kCpuScale = 128'000;
-    constexpr double kGpuScale = 8 * model::kWholeDeviceMilli;
-    const double cpu_left = static_cast<double>(node.allocatable_cpu_milli -
-                                                node.allocated_cpu_milli - demand.cpu_milli);
+    const double cpu_left = static_cast<double>(free_cpu(node) - demand.cpu_milli);
     const double gpu_left = static_cast<double>(idle_gpu_milli(node) - gpu_milli_asked(demand));
     return 100.0 * (1.0 - (0.5 * cpu_left / kCpuScale + 0.5 * gpu_left / kGpuScale));
+  }
+};
+
+/// DotProd (Tetris' packing): the smallest dot product of what the node has free with what the
+/// replica asks, in cpu and GPU, scaled as BestFit. A share counts the free share of its device
+/// when that device is in part used, else every wholly idle device, as the paper's simulator
+/// does; whole GPUs count every wholly idle device.
+class DotProduct final : public NodeScorer {
+ public:
+  const char* name() const override { return "dot-product"; }
+  double score(const model::SchedulingRequestSpec&, const ReplicaDemand& demand,
+               const ClusterCandidate&, const model::NodeState& node,
+               const NodeFit& fit) const override {
+    double gpu_free = static_cast<double>(wholly_idle_devices(node)) * model::kWholeDeviceMilli;
+    if (is_share(demand) && !fit.devices.empty()) {
+      const int32_t idle = idle_of(node.devices.at(static_cast<size_t>(fit.devices.front())));
+      gpu_free = idle < model::kWholeDeviceMilli ? idle : gpu_free;
+    }
+    const double dot =
+        static_cast<double>(free_cpu(node)) / kCpuScale * static_cast<double>(demand.cpu_milli) /
+            kCpuScale +
+        gpu_free / kGpuScale * static_cast<double>(gpu_milli_asked(demand)) / kGpuScale;
+    return 100.0 * (1.0 - dot / 2.0);
+  }
+};
+
+/// GpuPacking as the paper defines it: a device in part used first (91..100, fuller better),
+/// then wholly idle devices of a node in use (33..49, fewer better), then an idle node (its
+/// score falls with its devices). Work without GPUs scores 0 everywhere.
+class SharePacking final : public NodeScorer {
+ public:
+  const char* name() const override { return "gpu-share-packing"; }
+  double score(const model::SchedulingRequestSpec&, const ReplicaDemand& demand,
+               const ClusterCandidate&, const model::NodeState& node,
+               const NodeFit& fit) const override {
+    if (gpu_milli_asked(demand) == 0) {
+      return 0;
+    }
+    const int32_t idle_devices = wholly_idle_devices(node);
+    if (idle_devices == static_cast<int32_t>(node.devices.size())) {
+      return std::max(100 / 3 - idle_devices, idle_devices);
+    }
+    int32_t idle_taken = 0;
+    int32_t idle_percent = 0;  // of the devices taken, summed
+    for (const int32_t index : fit.devices) {
+      const int32_t idle = idle_of(node.devices.at(static_cast<size_t>(index)));
+      idle_taken += idle == model::kWholeDeviceMilli ? 1 : 0;
+      idle_percent += idle * 100 / model::kWholeDeviceMilli;
+    }
+    if (idle_taken > 0) {
+      return std::max(100 / 2 - idle_taken, 100 / 3);
+    }
+    return std::max(100 - idle_percent / 10, 100 / 2);
   }
 };
 
@@ -54,6 +129,14 @@ class RandomScore final : public NodeScorer {
 
 std::shared_ptr<const NodeScorer> make_best_fit() {
   return std::make_shared<BestFit>();
+}
+
+std::shared_ptr<const NodeScorer> make_dot_product() {
+  return std::make_shared<DotProduct>();
+}
+
+std::shared_ptr<const NodeScorer> make_share_packing() {
+  return std::make_shared<SharePacking>();
 }
 
 std::shared_ptr<const NodeScorer> make_random() {

@@ -64,10 +64,12 @@ void print_json(const runtime::ReplayOptions& options, const std::string& nodes,
   failed += "}";
   std::printf(
       "{\"nodes\": \"%s\", \"pods_file\": \"%s\", \"clusters\": %d, \"partition\": \"%s\", "
-      "\"policy\": \"%s\", \"seed\": %llu, \"tune\": %.2f, \"pods\": %llu, \"placed\": %llu, "
+      "\"policy\": \"%s\", \"ties\": \"%s\", \"seed\": %llu, \"tune\": %.2f, \"pods\": %llu, "
+      "\"placed\": %llu, "
       "\"allocation\": %s, \"fragmentation\": %s, \"failed\": %s}\n",
       nodes.c_str(), pods.c_str(), options.clusters, partition_name(options.partition),
-      options.policy.c_str(), static_cast<unsigned long long>(options.seed), options.tune,
+      options.policy.c_str(), options.random_ties ? "random" : "name",
+      static_cast<unsigned long long>(options.seed), options.tune,
       static_cast<unsigned long long>(report.pods), static_cast<unsigned long long>(report.placed),
       by_load(report.allocation).c_str(), by_load(report.fragmentation).c_str(), failed.c_str());
 }
@@ -123,6 +125,12 @@ int run_replay(const ParsedArgs& args) {
     return 2;
   }
   options.policy = args.value("policy", options.policy);
+  const std::string ties = args.value("ties", "name");
+  if (ties != "name" && ties != "random") {
+    std::fprintf(stderr, "error: --ties must be name or random, not \"%s\"\n", ties.c_str());
+    return 2;
+  }
+  options.random_ties = ties == "random";
   auto nodes = adapters::read_trace_nodes(args.value("nodes"));
   auto pods = adapters::read_trace_pods(args.value("pods"));
   const bool nodes_read = report_read(nodes);
@@ -160,7 +168,8 @@ Verb replay_verb() {
       "replay",
       "Replay a GPU cluster trace (Alibaba's, as the FGD paper does) through the pipeline",
       "unisched replay --nodes CSV --pods CSV [--clusters K] [--partition model|round-robin|"
-      "random] [--policy NAME] [--seed N] [--tune 1.3] [--report table|json]",
+      "random] [--policy NAME] [--ties name|random] [--seed N] [--tune 1.3] "
+      "[--report table|json]",
       "Builds K simulated clusters from the node list, each with its agent and ClusterActor, and\n"
       "places the pods one at a time through a SchedulerActor: sorted by name, shuffled with the\n"
       "seed, grown with random copies until --tune times the GPU capacity has arrived. No pod\n"
@@ -178,8 +187,11 @@ Verb replay_verb() {
           {"clusters", '\0', "K", false, "clusters to split the nodes into (default 1)"},
           {"partition", '\0', "HOW", false, "model (default), round-robin or random"},
           {"policy", '\0', "NAME", false,
-           "spread, binpack (default), balanced, bestfit, random or fgd (FGD, against the trace's "
-           "typical pods)"},
+           "the paper's random, dotprod, gpuclustering, gpupacking, bestfit or fgd (against the "
+           "trace's typical pods); fgd-packed (default: FGD, ties to nodes in use); or a preset: "
+           "spread, binpack, balanced"},
+          {"ties", '\0', "HOW", false,
+           "name (default: the smaller node name, as the paper's simulator) or random"},
           {"seed", '\0', "N", false, "shuffles the pods (default 42)"},
           {"tune", '\0', "X", false, "copies arrive until X times the GPU capacity (default 1.3)"},
           {"report", '\0', "FORMAT", false, "table (default) or json"},

@@ -1,0 +1,71 @@
+#include "policy/trace_policies.hpp"
+
+#include "policy/plugins/fgd.hpp"
+
+namespace unisched::policy {
+namespace {
+
+// A second score this small only decides between nodes whose whole-number scores tie.
+constexpr double kTieBreakWeight = 1e-3;
+
+Policy scored_by(const std::string& name, std::vector<WeightedScorer> scorers) {
+  std::string unused;
+  Policy policy = *Registry::builtin().make_policy(name, {}, unused);
+  policy.scorers = std::move(scorers);
+  policy.whole_scores = true;
+  return policy;
+}
+
+std::shared_ptr<const NodeScorer> builtin(const std::string& scorer) {
+  std::string unused;
+  return Registry::builtin().make_policy("", {{scorer, 1.0}}, unused)->scorers.front().scorer;
+}
+
+}  // namespace
+
+const std::vector<std::string>& trace_policy_names() {
+  static const std::vector<std::string> names{"random",  "dotprod", "gpuclustering", "gpupacking",
+                                              "bestfit", "fgd",     "fgd-packed"};
+  return names;
+}
+
+std::optional<Policy> trace_policy(const std::string& name, const TracePolicyInputs& inputs,
+                                   std::string& error) {
+  if (name == "bestfit") {
+    return scored_by(name, {{builtin("best-fit"), 1.0}});
+  }
+  if (name == "dotprod") {
+    return scored_by(name, {{builtin("dot-product"), 1.0}});
+  }
+  if (name == "gpupacking") {
+    return scored_by(name, {{builtin("gpu-share-packing"), 1.0}});
+  }
+  if (name == "gpuclustering") {
+    if (!inputs.ledger) {
+      error = "gpuclustering needs a ledger of the pods on each node";
+      return std::nullopt;
+    }
+    return scored_by(name, {{make_gpu_clustering(inputs.ledger), 1.0}});
+  }
+  if (name == "random") {
+    Policy policy = scored_by(name, {{builtin("random"), 1.0}});
+    policy.whole_scores = false;
+    return policy;
+  }
+  if (name == "fgd") {
+    return fgd_policy(inputs.typical_shapes, true);
+  }
+  if (name == "fgd-packed") {
+    Policy policy = fgd_policy(inputs.typical_shapes, true);
+    policy.name = name;
+    policy.scorers.push_back({builtin("gpu-in-use"), kTieBreakWeight});
+    return policy;
+  }
+  error = "unknown policy \"" + name + "\": use";
+  for (const std::string& known : trace_policy_names()) {
+    error += " " + known;
+  }
+  return std::nullopt;
+}
+
+}  // namespace unisched::policy

@@ -1,0 +1,33 @@
+// The policies of the FGD paper's trace experiment ("Beware of Fragmentation", ATC'23), by the
+// paper's names, and unisched's improvement on FGD. Each scores as the paper's simulator does:
+// in whole numbers, ties to the smaller node name (its kube-scheduler is patched so), except
+// Random, whose single random winner has no ties to cut.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "policy/fragmentation.hpp"
+#include "policy/framework.hpp"
+#include "policy/plugins/gpu_clustering.hpp"
+
+namespace unisched::policy {
+
+/// What some of the policies read besides the views.
+struct TracePolicyInputs {
+  std::vector<PodShape> typical_shapes;          ///< FGD's workload
+  std::shared_ptr<const PodClassLedger> ledger;  ///< GpuClustering's pods per node
+};
+
+/// "bestfit", "dotprod", "gpupacking", "gpuclustering", "random", "fgd", or "fgd-packed" (FGD
+/// whose ties go to the node with more of its GPU in use, then to the smaller name); nullopt and
+/// `error` naming them all for another name.
+std::optional<Policy> trace_policy(const std::string& name, const TracePolicyInputs& inputs,
+                                   std::string& error);
+
+/// The names trace_policy() knows, in the paper's table order, the improvement last.
+const std::vector<std::string>& trace_policy_names();
+
+}  // namespace unisched::policy

@@ -1,0 +1,144 @@
+// The FGD paper's baselines as scorers, the policies of its experiment by name, and the
+// pipeline's whole-number scores with ties by node name that the paper's simulator decides by.
+#include <boost/test/unit_test.hpp>
+
+#include "policy/demand.hpp"
+#include "policy/node_fit.hpp"
+#include "policy/pipeline.hpp"
+#include "policy/plugins/scorers.hpp"
+#include "policy/trace_policies.hpp"
+#include "tests/policy_fixtures.hpp"
+
+using namespace unisched;
+using namespace unisched::policy;
+using testing::node;
+using testing::request;
+
+namespace {
+
+const auto kShare = request("  resources:\n    cpu: 4\n    accelerators:\n      - share: 250m\n");
+const auto kOneGpu = request("  resources:\n    cpu: 4\n    accelerators:\n      - count: 1\n");
+const auto kCpuOnly = request("  resources:\n    cpu: 4\n");
+
+/// 64 cores, 8 GPUs; device 2 has 300 milli idle (700 in use).
+model::NodeState part_used(const std::string& name) {
+  model::NodeState n = node(name, 64000, 256, 8, model::Interconnect::PCIe);
+  n.devices[2].allocated_milli = 700;
+  return n;
+}
+
+/// `scorer`'s score for one replica of `spec` on `n`, with the devices node fit chooses.
+double score_of(const std::shared_ptr<const NodeScorer>& scorer,
+                const model::SchedulingRequestSpec& spec, const model::NodeState& n,
+                const ClusterCandidate& cluster) {
+  const ReplicaDemand demand = demand_of(spec);
+  const NodeFit fit = fit_on_node(n, demand);
+  BOOST_TEST_REQUIRE(fit.fits());
+  return scorer->score(spec, demand, cluster, n, fit);
+}
+
+std::shared_ptr<const NodeScorer> scorer(const std::string& name) {
+  std::string error;
+  return Registry::builtin().make_policy("p", {{name, 1.0}}, error)->scorers.front().scorer;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(trace_policies)
+
+BOOST_AUTO_TEST_CASE(dot_product_counts_the_share_of_a_used_device_else_every_idle_one) {
+  testing::Fleet fleet;
+  fleet.add("c", "r", {});
+  const auto dot = scorer("dot-product");
+  // (64000/128000)(4000/128000) + (300/8000)(250/8000) = 0.016796875, halved, from 1, x 100.
+  BOOST_TEST(score_of(dot, kShare, part_used("n"), fleet.candidates[0]) == 99.16015625,
+             boost::test_tools::tolerance(1e-9));
+  // A whole GPU counts the 7 idle devices: 0.015625 + (7000/8000)(1000/8000) = 0.125.
+  BOOST_TEST(score_of(dot, kOneGpu, part_used("n"), fleet.candidates[0]) == 100 * (1 - 0.125 / 2),
+             boost::test_tools::tolerance(1e-9));
+}
+
+BOOST_AUTO_TEST_CASE(gpu_share_packing_prefers_used_devices_then_used_nodes_then_small_idle_ones) {
+  testing::Fleet fleet;
+  fleet.add("c", "r", {});
+  const auto packing = scorer("gpu-share-packing");
+  const auto& cluster = fleet.candidates[0];
+  BOOST_TEST(score_of(packing, kShare, part_used("n"), cluster) == 97);   // 100 - 30% idle / 10
+  BOOST_TEST(score_of(packing, kOneGpu, part_used("n"), cluster) == 49);  // one idle device
+  const model::NodeState idle8 = node("i8", 64000, 256, 8, model::Interconnect::PCIe);
+  const model::NodeState idle2 = node("i2", 64000, 256, 2, model::Interconnect::PCIe);
+  BOOST_TEST(score_of(packing, kOneGpu, idle8, cluster) == 25);  // max(33 - 8, 8)
+  BOOST_TEST(score_of(packing, kOneGpu, idle2, cluster) == 31);
+  BOOST_TEST(score_of(packing, kCpuOnly, idle2, cluster) == 0);
+}
+
+BOOST_AUTO_TEST_CASE(gpu_clustering_reads_the_classes_of_the_pods_on_a_node) {
+  testing::Fleet fleet;
+  fleet.add("c", "r", {});
+  auto ledger = std::make_shared<PodClassLedger>();
+  BOOST_TEST(PodClassLedger::class_of(demand_of(kShare)) == "share");
+  BOOST_TEST(PodClassLedger::class_of(demand_of(kOneGpu)) == "1-gpu");
+  BOOST_TEST(PodClassLedger::class_of(demand_of(kCpuOnly)).empty());
+  ledger->add("c", "n", "share");
+  ledger->add("c", "n", "");  // work without devices has no class
+  BOOST_TEST(ledger->on("c", "n").size() == 1u);
+  const auto clustering = make_gpu_clustering(ledger);
+  const auto& cluster = fleet.candidates[0];
+  // 25 x 700 / 8000 = 2 (in whole numbers) for the used share, plus the band.
+  BOOST_TEST(score_of(clustering, kShare, part_used("n"), cluster) == 77);   // only its class
+  BOOST_TEST(score_of(clustering, kOneGpu, part_used("n"), cluster) == 2);   // other classes
+  BOOST_TEST(score_of(clustering, kOneGpu, part_used("m"), cluster) == 27);  // no GPU pods
+  ledger->add("c", "n", "1-gpu");
+  BOOST_TEST(score_of(clustering, kOneGpu, part_used("n"), cluster) == 52);  // among others
+  BOOST_TEST(score_of(clustering, kCpuOnly, part_used("n"), cluster) == 0);
+}
+
+BOOST_AUTO_TEST_CASE(gpu_in_use_is_the_share_of_the_node_in_use_before_the_replica) {
+  testing::Fleet fleet;
+  fleet.add("c", "r", {});
+  const auto in_use = scorer("gpu-in-use");
+  BOOST_TEST(score_of(in_use, kOneGpu, part_used("n"), fleet.candidates[0]) == 8.75);
+  BOOST_TEST(score_of(in_use, kCpuOnly, node("cpu", 8000, 16), fleet.candidates[0]) == 0);
+}
+
+BOOST_AUTO_TEST_CASE(whole_scores_tie_and_the_smaller_name_wins) {
+  // Both nodes score 99.x under BestFit; "b" has the higher exact score, "a" the smaller name.
+  testing::Fleet fleet;
+  model::NodeState b = node("b", 128000, 256, 8, model::Interconnect::PCIe);
+  model::NodeState a = b;
+  a.name = "a";
+  b.allocated_cpu_milli = 123500;
+  a.allocated_cpu_milli = 123000;
+  for (auto* n : {&a, &b}) {
+    for (int d = 0; d < 7; ++d) {
+      n->devices[static_cast<size_t>(d)].allocated_milli = 1000;
+    }
+  }
+  fleet.add("c", "r", {b, a});
+  std::string error;
+  auto exact = *Registry::builtin().make_policy("p", {{"best-fit", 1.0}}, error);
+  BOOST_TEST(decide(kOneGpu, fleet.candidates, exact).placements[0].node == "b");
+  auto whole = exact;
+  whole.whole_scores = true;
+  BOOST_TEST(decide(kOneGpu, fleet.candidates, whole).placements[0].node == "a");
+}
+
+BOOST_AUTO_TEST_CASE(the_papers_policies_are_known_by_its_names) {
+  const TracePolicyInputs inputs{{{4000, 1, 500, {}, 1.0}}, std::make_shared<PodClassLedger>()};
+  std::string error;
+  for (const std::string& name : trace_policy_names()) {
+    const auto policy = trace_policy(name, inputs, error);
+    BOOST_TEST_REQUIRE(policy.has_value(), name + ": " + error);
+    BOOST_TEST(!policy->scorers.empty());
+    BOOST_TEST(policy->whole_scores == (name != "random"));  // Random's winner has no ties
+  }
+  BOOST_TEST(trace_policy("fgd", inputs, error)->share_chooser != nullptr);
+  BOOST_TEST(!trace_policy("tetris", inputs, error).has_value());
+  BOOST_TEST(error ==
+             "unknown policy \"tetris\": use random dotprod gpuclustering gpupacking "
+             "bestfit fgd fgd-packed");
+  BOOST_TEST(!trace_policy("gpuclustering", {{}, nullptr}, error).has_value());
+  BOOST_TEST(error.find("ledger") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
