@@ -60,6 +60,15 @@ struct WeightedScorer {
   double weight = 1.0;
 };
 
+/// How the pipeline chooses between nodes of equal score.
+enum class TieBreak {
+  Name,    ///< the smaller cluster id, then node name: reproducible (the paper's simulator's rule)
+  Random,  ///< each equally likely, as kube-scheduler does; draws follow decide()'s seed
+  /// A fixed hash of the node name, fleet-wide: the same nodes fill first whichever cluster
+  /// holds them, and nodes of every kind mix in that order (a consistent first-fit).
+  Hashed,
+};
+
 /// The filters and weighted scorers one scheduler runs.
 struct Policy {
   std::string name;
@@ -70,9 +79,8 @@ struct Policy {
   /// choices" of Sparrow: near the best at a fixed cost however large the fleet), and searches
   /// every node only when the draws find none that fits.
   size_t node_sample = 0;
-  /// Whether equally good nodes are chosen between at random (as kube-scheduler does) rather
-  /// than by cluster and node name; random draws follow decide()'s seed.
-  bool random_ties = false;
+  /// How equally good nodes are chosen between.
+  TieBreak ties = TieBreak::Name;
   /// Whether each scorer's score is cut to a whole number before it is weighted, as
   /// kube-scheduler's plugins score in integers 0..100. Cut scores tie more often, and the ties
   /// then decide: the FGD paper's simulator, with its ties by node name, packs through them.
@@ -105,6 +113,9 @@ class Registry {
   std::optional<Policy> preset(const std::string& name, std::string& error) const;
 
   std::vector<std::string> scorer_names() const;
+
+  /// A new scorer of that name, or null for a name not registered.
+  std::shared_ptr<const NodeScorer> make_scorer(const std::string& name) const;
 
  private:
   std::vector<std::pair<std::string, FilterFactory>> filters_;

@@ -54,8 +54,20 @@ bool named_before(const ClusterCandidate& cluster, const model::NodeState& node,
   return by_cluster < 0 || (by_cluster == 0 && node.name < choice.node->name);
 }
 
-/// Keeps the better of the choices offered. A tie goes to the smaller cluster and node name, or,
-/// with the policy's random_ties, each of the tied is as likely to win (a reservoir of one).
+/// A node name's place in the hashed tie order: FNV-1a, mixed by splitmix64's finaliser so that
+/// names alike land far apart. Fixed across runs and platforms.
+uint64_t tie_rank(const std::string& name) {
+  uint64_t hash = 0xcbf29ce484222325ull;
+  for (const char c : name) {
+    hash = (hash ^ static_cast<unsigned char>(c)) * 0x100000001b3ull;
+  }
+  hash = (hash ^ (hash >> 30)) * 0xbf58476d1ce4e5b9ull;
+  hash = (hash ^ (hash >> 27)) * 0x94d049bb133111ebull;
+  return hash ^ (hash >> 31);
+}
+
+/// Keeps the better of the choices offered; a tie is broken by the policy's TieBreak (a
+/// reservoir of one for Random).
 class BestChoice {
  public:
   BestChoice(const Policy& policy, const model::SchedulingRequestSpec& request,
@@ -73,9 +85,8 @@ class BestChoice {
     if (!best_ || score > best_->score) {
       best_ = Choice{&cluster, &original, std::move(fit), score};
       tied_ = 1;
-    } else if (score == best_->score &&
-               (policy_.random_ties ? random_() % ++tied_ == 0
-                                    : named_before(cluster, original, *best_))) {
+      best_rank_.reset();
+    } else if (score == best_->score && wins_tie(cluster, original)) {
       best_ = Choice{&cluster, &original, std::move(fit), score};
     }
     return true;
@@ -83,18 +94,41 @@ class BestChoice {
   const std::optional<Choice>& best() const { return best_; }
 
  private:
+  bool wins_tie(const ClusterCandidate& cluster, const model::NodeState& node) {
+    switch (policy_.ties) {
+      case TieBreak::Random:
+        return random_() % ++tied_ == 0;
+      case TieBreak::Hashed: {
+        if (!best_rank_) {
+          best_rank_ = tie_rank(best_->node->name);
+        }
+        const uint64_t rank = tie_rank(node.name);
+        if (rank != *best_rank_) {
+          const bool wins = rank < *best_rank_;
+          best_rank_ = wins ? rank : *best_rank_;
+          return wins;
+        }
+        return named_before(cluster, node, *best_);  // the same name in two clusters
+      }
+      case TieBreak::Name:
+        break;
+    }
+    return named_before(cluster, node, *best_);
+  }
+
   const Policy& policy_;
   const model::SchedulingRequestSpec& request_;
   const ReplicaDemand& demand_;
   const Overlay& overlay_;
   std::mt19937_64& random_;
   std::optional<Choice> best_;
-  uint64_t tied_ = 0;  // offers with the best score so far
+  uint64_t tied_ = 0;                  // offers with the best score so far
+  std::optional<uint64_t> best_rank_;  // the best's tie_rank, once a tie needs it
 };
 
-/// The best node for one replica among `clusters`; ties go to the smaller cluster and node name
-/// so decisions are reproducible. With a node sample, the best of that many fitting nodes drawn
-/// at random (each cluster in proportion to its size); every node when the draws find none.
+/// The best node for one replica among `clusters`, ties broken as the policy says. With a node
+/// sample, the best of that many fitting nodes drawn at random (each cluster in proportion to
+/// its size); every node when the draws find none.
 std::optional<Choice> best_node(const Policy& policy, const model::SchedulingRequestSpec& request,
                                 const ReplicaDemand& demand,
                                 const std::vector<const ClusterCandidate*>& clusters,

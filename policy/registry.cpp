@@ -51,12 +51,12 @@ std::optional<Policy> Registry::make_policy(
     policy.filters.push_back(factory());
   }
   for (const auto& [scorer, weight] : scorers) {
-    const auto found = scorers_.find(scorer);
-    if (found == scorers_.end()) {
+    auto made = make_scorer(scorer);
+    if (!made) {
       error = "unknown scorer \"" + scorer + "\"";
       return std::nullopt;
     }
-    policy.scorers.push_back({found->second(), weight});
+    policy.scorers.push_back({std::move(made), weight});
   }
   return policy;
 }
@@ -80,6 +80,11 @@ std::optional<Policy> Registry::preset(const std::string& name, std::string& err
   }
   error = "unknown policy \"" + name + "\": use spread, binpack, balanced, bestfit or random";
   return std::nullopt;
+}
+
+std::shared_ptr<const NodeScorer> Registry::make_scorer(const std::string& name) const {
+  const auto found = scorers_.find(name);
+  return found == scorers_.end() ? nullptr : found->second();
 }
 
 std::vector<std::string> Registry::scorer_names() const {

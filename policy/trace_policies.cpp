@@ -17,8 +17,7 @@ Policy scored_by(const std::string& name, std::vector<WeightedScorer> scorers) {
 }
 
 std::shared_ptr<const NodeScorer> builtin(const std::string& scorer) {
-  std::string unused;
-  return Registry::builtin().make_policy("", {{scorer, 1.0}}, unused)->scorers.front().scorer;
+  return Registry::builtin().make_scorer(scorer);
 }
 
 }  // namespace
@@ -49,7 +48,7 @@ std::optional<Policy> trace_policy(const std::string& name, const TracePolicyInp
   }
   if (name == "random") {
     Policy policy = scored_by(name, {{builtin("random"), 1.0}});
-    policy.whole_scores = false;
+    policy.whole_scores = false;  // one random winner: no ties to cut
     return policy;
   }
   if (name == "fgd") {
@@ -59,6 +58,7 @@ std::optional<Policy> trace_policy(const std::string& name, const TracePolicyInp
     Policy policy = fgd_policy(inputs.typical_shapes, true);
     policy.name = name;
     policy.scorers.push_back({builtin("gpu-in-use"), kTieBreakWeight});
+    policy.ties = TieBreak::Hashed;
     return policy;
   }
   error = "unknown policy \"" + name + "\": use";

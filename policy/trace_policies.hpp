@@ -1,7 +1,7 @@
 // The policies of the FGD paper's trace experiment ("Beware of Fragmentation", ATC'23), by the
 // paper's names, and unisched's improvement on FGD. Each scores as the paper's simulator does:
-// in whole numbers, ties to the smaller node name (its kube-scheduler is patched so), except
-// Random, whose single random winner has no ties to cut.
+// in whole numbers (except Random, whose single random winner has no ties to cut), ties to the
+// smaller node name (its kube-scheduler is patched so).
 #pragma once
 
 #include <memory>
@@ -22,8 +22,9 @@ struct TracePolicyInputs {
 };
 
 /// "bestfit", "dotprod", "gpupacking", "gpuclustering", "random", "fgd", or "fgd-packed" (FGD
-/// whose ties go to the node with more of its GPU in use, then to the smaller name); nullopt and
-/// `error` naming them all for another name.
+/// whose ties go to the node with more of its GPU in use, then by TieBreak::Hashed, so that
+/// equal nodes fill in one fixed order that mixes node kinds and ignores cluster bounds);
+/// nullopt and `error` naming them all for another name.
 std::optional<Policy> trace_policy(const std::string& name, const TracePolicyInputs& inputs,
                                    std::string& error);
 

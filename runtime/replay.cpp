@@ -294,7 +294,8 @@ ReplayReport replay(const ReplayOptions& options,
   caf::actor scheduler;
   if (report.problems.empty()) {
     policy::Policy replayed = *policy;
-    replayed.random_ties = options.random_ties;
+    replayed.ties = options.ties.value_or(replayed.ties);
+    report.ties = replayed.ties;
     actors::SchedulerSettings settings;
     settings.draw_seed = options.seed + 1;  // random draws follow the run's seed
     scheduler = actors::spawn_scheduler_actor(system, supervisor, infos, replayed, settings);

@@ -8,10 +8,12 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "adapters/gpu_trace.hpp"
+#include "policy/framework.hpp"
 
 namespace unisched::runtime {
 
@@ -29,9 +31,9 @@ struct ReplayOptions {
   /// A policy of the paper's experiment or unisched's improvement (policy/trace_policies.hpp),
   /// or a preset.
   std::string policy = "fgd-packed";
-  /// Whether equal nodes are chosen between at random; by default the smaller name wins, as in
-  /// the paper's simulator.
-  bool random_ties = false;
+  /// How equal nodes are chosen between, when not the policy's own way (the paper's policies:
+  /// the smaller name, as in its simulator; fgd-packed: hashed).
+  std::optional<policy::TieBreak> ties;
   uint64_t seed = 42;
   double tune = 1.3;  ///< copies are added until this many times the GPU capacity arrived
 };
@@ -49,9 +51,10 @@ struct ReplayReport {
   uint64_t pods = 0;                       ///< arrived, copies included
   uint64_t placed = 0;
   int64_t capacity_milli = 0;
-  int64_t allocated_milli = 0;        ///< by the placements, at the end
-  int64_t view_allocated_milli = 0;   ///< in the ClusterActors' views, at the end
-  std::vector<std::string> problems;  ///< what went wrong (an empty list: a clean run)
+  int64_t allocated_milli = 0;                     ///< by the placements, at the end
+  int64_t view_allocated_milli = 0;                ///< in the ClusterActors' views, at the end
+  std::vector<std::string> problems;               ///< what went wrong (an empty list: a clean run)
+  policy::TieBreak ties = policy::TieBreak::Name;  ///< how equal nodes were chosen between
 };
 
 /// Runs the replay; `progress` is called every 1,000 pods with (pods done, pods in all).

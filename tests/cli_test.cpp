@@ -188,6 +188,7 @@ BOOST_AUTO_TEST_CASE(run_refuses_bad_flags_and_bad_profiles) {
       {"replay --nodes n.csv --pods p.csv --tune lots", "--tune must be a number from 0 to 10"},
       {"replay --nodes n.csv --pods p.csv --clusters 0", "--clusters must be a whole number"},
       {"replay --nodes n.csv --pods p.csv --report xml", "--report must be table or json"},
+      {"replay --nodes n.csv --pods p.csv --ties coin", "--ties must be name, random or hashed"},
       {"run --scorers fastest=1", "--scorers takes NAME=WEIGHT pairs"},
       {"run --scorers locality=0", "\"locality=0\" is not one"},
       {"run --scorers locality=2,", "\"\" is not one"},

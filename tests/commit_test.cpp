@@ -39,7 +39,8 @@ struct Pair {
 
 model::Reservation reservation(const std::string& id, const std::string& node, int64_t cpu,
                                std::vector<int32_t> devices = {}, std::vector<int32_t> ports = {}) {
-  return model::Reservation{id, node, cpu, int64_t{1} << 30, std::move(devices), std::move(ports)};
+  return model::Reservation{id, node, cpu, int64_t{1} << 30, std::move(devices), std::move(ports),
+                            {}};
 }
 
 actors::Commit commit_at(const actors::ClusterState& centre, std::vector<model::Reservation> r) {

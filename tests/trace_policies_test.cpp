@@ -38,8 +38,9 @@ double score_of(const std::shared_ptr<const NodeScorer>& scorer,
 }
 
 std::shared_ptr<const NodeScorer> scorer(const std::string& name) {
-  std::string error;
-  return Registry::builtin().make_policy("p", {{name, 1.0}}, error)->scorers.front().scorer;
+  auto made = Registry::builtin().make_scorer(name);
+  BOOST_TEST_REQUIRE(made != nullptr);
+  return made;
 }
 
 }  // namespace
@@ -123,6 +124,29 @@ BOOST_AUTO_TEST_CASE(whole_scores_tie_and_the_smaller_name_wins) {
   BOOST_TEST(decide(kOneGpu, fleet.candidates, whole).placements[0].node == "a");
 }
 
+BOOST_AUTO_TEST_CASE(hashed_ties_pick_the_same_node_whichever_cluster_holds_it) {
+  std::string error;
+  auto policy = *Registry::builtin().make_policy("p", {{"best-fit", 1.0}}, error);
+  const auto winner = [&](const std::string& first, const std::string& second) {
+    testing::Fleet fleet;  // equal nodes, one per cluster; cluster "a" sorts first
+    fleet.add("a", "r", {node(first, 8000, 16, 1)});
+    fleet.add("b", "r", {node(second, 8000, 16, 1)});
+    return decide(kOneGpu, fleet.candidates, policy).placements[0].node;
+  };
+  BOOST_TEST(winner("x", "y") == "x");  // by name: the smaller cluster
+  BOOST_TEST(winner("y", "x") == "y");
+  policy.ties = TieBreak::Hashed;
+  BOOST_TEST(winner("x", "y") == winner("y", "x"));
+  // Over many names, each node of a pair wins about as often: the order mixes them.
+  int first_wins = 0;
+  for (int i = 0; i < 200; ++i) {
+    const std::string one = "node-" + std::to_string(2 * i);
+    first_wins += winner(one, "node-" + std::to_string(2 * i + 1)) == one ? 1 : 0;
+  }
+  BOOST_TEST(first_wins > 70);
+  BOOST_TEST(first_wins < 130);
+}
+
 BOOST_AUTO_TEST_CASE(the_papers_policies_are_known_by_its_names) {
   const TracePolicyInputs inputs{{{4000, 1, 500, {}, 1.0}}, std::make_shared<PodClassLedger>()};
   std::string error;
@@ -131,6 +155,7 @@ BOOST_AUTO_TEST_CASE(the_papers_policies_are_known_by_its_names) {
     BOOST_TEST_REQUIRE(policy.has_value(), name + ": " + error);
     BOOST_TEST(!policy->scorers.empty());
     BOOST_TEST(policy->whole_scores == (name != "random"));  // Random's winner has no ties
+    BOOST_TEST((policy->ties == (name == "fgd-packed" ? TieBreak::Hashed : TieBreak::Name)));
   }
   BOOST_TEST(trace_policy("fgd", inputs, error)->share_chooser != nullptr);
   BOOST_TEST(!trace_policy("tetris", inputs, error).has_value());

@@ -3,7 +3,9 @@
 
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <string>
+#include <utility>
 
 #include "runtime/replay.hpp"
 #include "tools/unisched/verbs.hpp"
@@ -46,6 +48,30 @@ bool report_read(const Read& read) {
   return read.problems.empty();
 }
 
+constexpr std::pair<policy::TieBreak, const char*> kTieBreaks[] = {
+    {policy::TieBreak::Name, "name"},
+    {policy::TieBreak::Random, "random"},
+    {policy::TieBreak::Hashed, "hashed"},
+};
+
+const char* tie_break_name(policy::TieBreak ties) {
+  for (const auto& [value, name] : kTieBreaks) {
+    if (value == ties) {
+      return name;
+    }
+  }
+  return "name";
+}
+
+std::optional<policy::TieBreak> tie_break_named(const std::string& text) {
+  for (const auto& [value, name] : kTieBreaks) {
+    if (text == name) {
+      return value;
+    }
+  }
+  return std::nullopt;
+}
+
 void print_json(const runtime::ReplayOptions& options, const std::string& nodes,
                 const std::string& pods, const runtime::ReplayReport& report) {
   const auto by_load = [](const std::map<int, double>& figures) {
@@ -68,7 +94,7 @@ void print_json(const runtime::ReplayOptions& options, const std::string& nodes,
       "\"placed\": %llu, "
       "\"allocation\": %s, \"fragmentation\": %s, \"failed\": %s}\n",
       nodes.c_str(), pods.c_str(), options.clusters, partition_name(options.partition),
-      options.policy.c_str(), options.random_ties ? "random" : "name",
+      options.policy.c_str(), tie_break_name(report.ties),
       static_cast<unsigned long long>(options.seed), options.tune,
       static_cast<unsigned long long>(report.pods), static_cast<unsigned long long>(report.placed),
       by_load(report.allocation).c_str(), by_load(report.fragmentation).c_str(), failed.c_str());
@@ -125,12 +151,14 @@ int run_replay(const ParsedArgs& args) {
     return 2;
   }
   options.policy = args.value("policy", options.policy);
-  const std::string ties = args.value("ties", "name");
-  if (ties != "name" && ties != "random") {
-    std::fprintf(stderr, "error: --ties must be name or random, not \"%s\"\n", ties.c_str());
-    return 2;
+  if (args.has("ties")) {
+    options.ties = tie_break_named(args.value("ties"));
+    if (!options.ties) {
+      std::fprintf(stderr, "error: --ties must be name, random or hashed, not \"%s\"\n",
+                   args.value("ties").c_str());
+      return 2;
+    }
   }
-  options.random_ties = ties == "random";
   auto nodes = adapters::read_trace_nodes(args.value("nodes"));
   auto pods = adapters::read_trace_pods(args.value("pods"));
   const bool nodes_read = report_read(nodes);
@@ -168,7 +196,7 @@ Verb replay_verb() {
       "replay",
       "Replay a GPU cluster trace (Alibaba's, as the FGD paper does) through the pipeline",
       "unisched replay --nodes CSV --pods CSV [--clusters K] [--partition model|round-robin|"
-      "random] [--policy NAME] [--ties name|random] [--seed N] [--tune 1.3] "
+      "random] [--policy NAME] [--ties name|random|hashed] [--seed N] [--tune 1.3] "
       "[--report table|json]",
       "Builds K simulated clusters from the node list, each with its agent and ClusterActor, and\n"
       "places the pods one at a time through a SchedulerActor: sorted by name, shuffled with the\n"
@@ -191,7 +219,8 @@ Verb replay_verb() {
            "trace's typical pods); fgd-packed (default: FGD, ties to nodes in use); or a preset: "
            "spread, binpack, balanced"},
           {"ties", '\0', "HOW", false,
-           "name (default: the smaller node name, as the paper's simulator) or random"},
+           "how equal nodes are chosen between, instead of the policy's way: name (the smaller "
+           "node name, as the paper's simulator), random, or hashed (a fixed hash of the name)"},
           {"seed", '\0', "N", false, "shuffles the pods (default 42)"},
           {"tune", '\0', "X", false, "copies arrive until X times the GPU capacity (default 1.3)"},
           {"report", '\0', "FORMAT", false, "table (default) or json"},
