@@ -1,6 +1,7 @@
 #include "policy/trace_policies.hpp"
 
 #include "policy/plugins/fgd.hpp"
+#include "policy/plugins/scorers.hpp"
 
 namespace unisched::policy {
 namespace {
@@ -49,6 +50,7 @@ std::optional<Policy> trace_policy(const std::string& name, const TracePolicyInp
   if (name == "random") {
     Policy policy = scored_by(name, {{builtin("random"), 1.0}});
     policy.whole_scores = false;  // one random winner: no ties to cut
+    policy.share_chooser = plugins::make_random_device();
     return policy;
   }
   if (name == "fgd") {

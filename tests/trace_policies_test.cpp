@@ -2,6 +2,8 @@
 // pipeline's whole-number scores with ties by node name that the paper's simulator decides by.
 #include <boost/test/unit_test.hpp>
 
+#include <set>
+
 #include "policy/demand.hpp"
 #include "policy/node_fit.hpp"
 #include "policy/pipeline.hpp"
@@ -47,16 +49,33 @@ std::shared_ptr<const NodeScorer> scorer(const std::string& name) {
 
 BOOST_AUTO_TEST_SUITE(trace_policies)
 
-BOOST_AUTO_TEST_CASE(dot_product_counts_the_share_of_a_used_device_else_every_idle_one) {
+BOOST_AUTO_TEST_CASE(dot_product_weighs_free_cpu_and_all_idle_gpu_by_the_request) {
   testing::Fleet fleet;
   fleet.add("c", "r", {});
   const auto dot = scorer("dot-product");
-  // (64000/128000)(4000/128000) + (300/8000)(250/8000) = 0.016796875, halved, from 1, x 100.
-  BOOST_TEST(score_of(dot, kShare, part_used("n"), fleet.candidates[0]) == 99.16015625,
+  // (64000/128000)(4000/128000) + (7300/8000)(250/8000) = 0.044140625, halved, from 1, x 100.
+  BOOST_TEST(score_of(dot, kShare, part_used("n"), fleet.candidates[0]) == 97.79296875,
              boost::test_tools::tolerance(1e-9));
-  // A whole GPU counts the 7 idle devices: 0.015625 + (7000/8000)(1000/8000) = 0.125.
-  BOOST_TEST(score_of(dot, kOneGpu, part_used("n"), fleet.candidates[0]) == 100 * (1 - 0.125 / 2),
+  // A whole GPU: 0.015625 + (7300/8000)(1000/8000) = 0.1296875.
+  BOOST_TEST(score_of(dot, kOneGpu, part_used("n"), fleet.candidates[0]) == 93.515625,
              boost::test_tools::tolerance(1e-9));
+}
+
+BOOST_AUTO_TEST_CASE(the_papers_random_draws_the_device_of_a_share_too) {
+  const TracePolicyInputs inputs{{}, std::make_shared<PodClassLedger>()};
+  std::string error;
+  testing::Fleet fleet;
+  fleet.add("c", "r", {node("n", 64000, 256, 4, model::Interconnect::PCIe)});
+  std::set<std::vector<int32_t>> random_devices;
+  std::set<std::vector<int32_t>> best_fit_devices;
+  const auto random = *trace_policy("random", inputs, error);
+  const auto best_fit = *trace_policy("bestfit", inputs, error);
+  for (int i = 0; i < 40; ++i) {
+    random_devices.insert(decide(kShare, fleet.candidates, random).placements[0].devices);
+    best_fit_devices.insert(decide(kShare, fleet.candidates, best_fit).placements[0].devices);
+  }
+  BOOST_TEST(random_devices.size() > 1u);
+  BOOST_TEST(best_fit_devices.size() == 1u);  // all equal: the lowest index
 }
 
 BOOST_AUTO_TEST_CASE(gpu_share_packing_prefers_used_devices_then_used_nodes_then_small_idle_ones) {

@@ -15,4 +15,7 @@ std::shared_ptr<const NodeScorer> make_dot_product();
 std::shared_ptr<const NodeScorer> make_share_packing();
 std::shared_ptr<const NodeScorer> make_gpu_in_use();
 
+/// A share's device drawn at random among those that fit (the paper's Random runs so).
+std::shared_ptr<const ShareChooser> make_random_device();
+
 }  // namespace unisched::policy::plugins

@@ -35,11 +35,6 @@ int32_t wholly_idle_devices(const model::NodeState& node) {
                     [](const model::Device& d) { return d.allocated_milli == 0; }));
 }
 
-bool is_share(const ReplicaDemand& demand) {
-  return demand.devices.size() == 1 && demand.devices.front().count == 1 &&
-         demand.devices.front().milli < model::kWholeDeviceMilli;
-}
-
 /// BestFit: the node left with the least cpu and GPU after the replica, the two weighted
 /// equally and scaled by the largest node of the trace (128 cores, 8 GPUs).
 class BestFit final : public NodeScorer {
@@ -55,24 +50,18 @@ class BestFit final : public NodeScorer {
 };
 
 /// DotProd (Tetris' packing): the smallest dot product of what the node has free with what the
-/// replica asks, in cpu and GPU, scaled as BestFit. A share counts the free share of its device
-/// when that device is in part used, else every wholly idle device, as the paper's simulator
-/// does; whole GPUs count every wholly idle device.
+/// replica asks, in cpu and GPU (all its idle GPU milli together, the paper's "merge"), scaled
+/// as BestFit.
 class DotProduct final : public NodeScorer {
  public:
   const char* name() const override { return "dot-product"; }
   double score(const model::SchedulingRequestSpec&, const ReplicaDemand& demand,
                const ClusterCandidate&, const model::NodeState& node,
-               const NodeFit& fit) const override {
-    double gpu_free = static_cast<double>(wholly_idle_devices(node)) * model::kWholeDeviceMilli;
-    if (is_share(demand) && !fit.devices.empty()) {
-      const int32_t idle = idle_of(node.devices.at(static_cast<size_t>(fit.devices.front())));
-      gpu_free = idle < model::kWholeDeviceMilli ? idle : gpu_free;
-    }
-    const double dot =
-        static_cast<double>(free_cpu(node)) / kCpuScale * static_cast<double>(demand.cpu_milli) /
-            kCpuScale +
-        gpu_free / kGpuScale * static_cast<double>(gpu_milli_asked(demand)) / kGpuScale;
+               const NodeFit&) const override {
+    const double dot = static_cast<double>(free_cpu(node)) / kCpuScale *
+                           static_cast<double>(demand.cpu_milli) / kCpuScale +
+                       static_cast<double>(idle_gpu_milli(node)) / kGpuScale *
+                           static_cast<double>(gpu_milli_asked(demand)) / kGpuScale;
     return 100.0 * (1.0 - dot / 2.0);
   }
 };
@@ -107,22 +96,46 @@ class SharePacking final : public NodeScorer {
   }
 };
 
+/// Random draws from a counter (splitmix64), so runs repeat.
+class Draws {
+ public:
+  uint64_t next() const {
+    uint64_t x = counter_.fetch_add(0x9e3779b97f4a7c15ull) + 0x9e3779b97f4a7c15ull;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+  }
+
+ private:
+  mutable std::atomic<uint64_t> counter_{0};
+};
+
 /// Random: a fresh random score for every node of every decision, so that the best is a
-/// uniformly random fitting node. Draws come from a counter, so runs repeat.
+/// uniformly random fitting node.
 class RandomScore final : public NodeScorer {
  public:
   const char* name() const override { return "random"; }
   double score(const model::SchedulingRequestSpec&, const ReplicaDemand&, const ClusterCandidate&,
                const model::NodeState&, const NodeFit&) const override {
-    uint64_t x = draws_.fetch_add(0x9e3779b97f4a7c15ull) + 0x9e3779b97f4a7c15ull;  // splitmix64
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-    x ^= x >> 31;
-    return 100.0 * static_cast<double>(x >> 11) / static_cast<double>(uint64_t{1} << 53);
+    return 100.0 * static_cast<double>(draws_.next() >> 11) /
+           static_cast<double>(uint64_t{1} << 53);
   }
 
  private:
-  mutable std::atomic<uint64_t> draws_{0};
+  Draws draws_;
+};
+
+/// A share goes to a uniformly random device among those that can hold it: the paper's Random
+/// runs so ("random" GPU selection).
+class RandomDevice final : public ShareChooser {
+ public:
+  int32_t choose(const model::NodeState&, const ReplicaDemand&,
+                 const std::vector<int32_t>& candidates) const override {
+    return candidates[draws_.next() % candidates.size()];
+  }
+
+ private:
+  Draws draws_;
 };
 
 }  // namespace
@@ -141,6 +154,10 @@ std::shared_ptr<const NodeScorer> make_share_packing() {
 
 std::shared_ptr<const NodeScorer> make_random() {
   return std::make_shared<RandomScore>();
+}
+
+std::shared_ptr<const ShareChooser> make_random_device() {
+  return std::make_shared<RandomDevice>();
 }
 
 }  // namespace unisched::policy::plugins
