@@ -2,6 +2,8 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include <set>
+
 #include "adapters/node_shapes.hpp"
 #include "tests/simulation_fixtures.hpp"
 
@@ -20,6 +22,22 @@ BOOST_AUTO_TEST_CASE(nodes_follow_the_profile) {
   BOOST_TEST(nodes[9].name == "sim-cpu-5");
   BOOST_TEST(nodes[9].allocatable_cpu_milli == 16000);
   BOOST_TEST(adapters::expand_nodes(testing::small_profile(), 25).size() == 25u);
+}
+
+BOOST_AUTO_TEST_CASE(nodes_can_take_given_names_in_the_order_they_are_built) {
+  adapters::SimulationOptions options;
+  options.node_names = {"trace-a", "trace-b"};  // the rest keep their built names
+  const adapters::SimulatedCluster cluster(testing::small_profile(), options);
+  const auto nodes = cluster.list_nodes();
+  BOOST_TEST_REQUIRE(nodes.size() == 10u);
+  std::set<std::string> names;
+  for (const auto& node : nodes) {
+    names.insert(node.name);
+  }
+  BOOST_TEST(names.count("trace-a") == 1u);
+  BOOST_TEST(names.count("trace-b") == 1u);
+  BOOST_TEST(names.count("sim-gpu-0") == 0u);  // the first two built were renamed
+  BOOST_TEST(names.count("sim-gpu-2") == 1u);
 }
 
 BOOST_AUTO_TEST_CASE(totals_without_groups_are_spread_evenly) {
