@@ -44,7 +44,10 @@ double fragmentation_after(const model::NodeState& node, const std::vector<PodSh
                            int64_t cpu_milli, const std::vector<int32_t>& devices,
                            const std::vector<int32_t>& device_milli);
 
-/// Idle milli-GPU of a node (1000 per device, less what is allocated).
+/// Idle milli-GPU of a device (1000, less what is allocated).
+int32_t idle_milli(const model::Device& device);
+
+/// Idle milli-GPU of a node: its devices' summed.
 int64_t idle_gpu_milli(const model::NodeState& node);
 
 }  // namespace unisched::policy

@@ -25,10 +25,6 @@ int64_t free_cpu(const model::NodeState& node) {
   return node.allocatable_cpu_milli - node.allocated_cpu_milli;
 }
 
-int32_t idle_of(const model::Device& device) {
-  return std::max(model::kWholeDeviceMilli - device.allocated_milli, 0);
-}
-
 int32_t wholly_idle_devices(const model::NodeState& node) {
   return static_cast<int32_t>(
       std::count_if(node.devices.begin(), node.devices.end(),
@@ -85,7 +81,7 @@ class SharePacking final : public NodeScorer {
     int32_t idle_taken = 0;
     int32_t idle_percent = 0;  // of the devices taken, summed
     for (const int32_t index : fit.devices) {
-      const int32_t idle = idle_of(node.devices.at(static_cast<size_t>(index)));
+      const int32_t idle = idle_milli(node.devices.at(static_cast<size_t>(index)));
       idle_taken += idle == model::kWholeDeviceMilli ? 1 : 0;
       idle_percent += idle * 100 / model::kWholeDeviceMilli;
     }
