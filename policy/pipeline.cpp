@@ -8,6 +8,7 @@
 
 #include "policy/candidates.hpp"
 #include "policy/node_fit.hpp"
+#include "policy/splitmix.hpp"
 
 namespace unisched::policy {
 namespace {
@@ -61,9 +62,7 @@ uint64_t tie_rank(const std::string& name) {
   for (const char c : name) {
     hash = (hash ^ static_cast<unsigned char>(c)) * 0x100000001b3ull;
   }
-  hash = (hash ^ (hash >> 30)) * 0xbf58476d1ce4e5b9ull;
-  hash = (hash ^ (hash >> 27)) * 0x94d049bb133111ebull;
-  return hash ^ (hash >> 31);
+  return splitmix64(hash);
 }
 
 /// Keeps the better of the choices offered; a tie is broken by the policy's TieBreak (a

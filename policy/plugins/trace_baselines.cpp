@@ -5,6 +5,7 @@
 
 #include "policy/fragmentation.hpp"
 #include "policy/plugins/scorers.hpp"
+#include "policy/splitmix.hpp"
 
 namespace unisched::policy::plugins {
 namespace {
@@ -95,12 +96,7 @@ class SharePacking final : public NodeScorer {
 /// Random draws from a counter (splitmix64), so runs repeat.
 class Draws {
  public:
-  uint64_t next() const {
-    uint64_t x = counter_.fetch_add(0x9e3779b97f4a7c15ull) + 0x9e3779b97f4a7c15ull;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-    return x ^ (x >> 31);
-  }
+  uint64_t next() const { return splitmix64(counter_.fetch_add(kSplitmixStep) + kSplitmixStep); }
 
  private:
   mutable std::atomic<uint64_t> counter_{0};
