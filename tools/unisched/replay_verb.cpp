@@ -13,30 +13,37 @@
 namespace unisched::cli {
 namespace {
 
-bool read_partition(const std::string& text, runtime::TracePartition& out) {
-  const std::pair<const char*, runtime::TracePartition> names[] = {
-      {"model", runtime::TracePartition::Model},
-      {"round-robin", runtime::TracePartition::RoundRobin},
-      {"random", runtime::TracePartition::Random}};
-  for (const auto& [name, partition] : names) {
-    if (text == name) {
-      out = partition;
-      return true;
+// Each option's values and their spellings, one table for reading and for printing.
+constexpr std::pair<runtime::TracePartition, const char*> kPartitions[] = {
+    {runtime::TracePartition::Model, "model"},
+    {runtime::TracePartition::RoundRobin, "round-robin"},
+    {runtime::TracePartition::Random, "random"},
+};
+constexpr std::pair<policy::TieBreak, const char*> kTieBreaks[] = {
+    {policy::TieBreak::Name, "name"},
+    {policy::TieBreak::Random, "random"},
+    {policy::TieBreak::Hashed, "hashed"},
+};
+
+template <class Value, size_t N>
+const char* spelling(const std::pair<Value, const char*> (&table)[N], Value value) {
+  for (const auto& [known, name] : table) {
+    if (known == value) {
+      return name;
     }
   }
-  return false;
+  return table[0].second;
 }
 
-const char* partition_name(runtime::TracePartition partition) {
-  switch (partition) {
-    case runtime::TracePartition::Model:
-      return "model";
-    case runtime::TracePartition::RoundRobin:
-      return "round-robin";
-    case runtime::TracePartition::Random:
-      return "random";
+template <class Value, size_t N>
+std::optional<Value> spelled(const std::pair<Value, const char*> (&table)[N],
+                             const std::string& text) {
+  for (const auto& [value, name] : table) {
+    if (text == name) {
+      return value;
+    }
   }
-  return "model";
+  return std::nullopt;
 }
 
 /// The problems of reading one list, each on its own line; true when there were none.
@@ -46,30 +53,6 @@ bool report_read(const Read& read) {
     std::fprintf(stderr, "%s\n", problem.c_str());
   }
   return read.problems.empty();
-}
-
-constexpr std::pair<policy::TieBreak, const char*> kTieBreaks[] = {
-    {policy::TieBreak::Name, "name"},
-    {policy::TieBreak::Random, "random"},
-    {policy::TieBreak::Hashed, "hashed"},
-};
-
-const char* tie_break_name(policy::TieBreak ties) {
-  for (const auto& [value, name] : kTieBreaks) {
-    if (value == ties) {
-      return name;
-    }
-  }
-  return "name";
-}
-
-std::optional<policy::TieBreak> tie_break_named(const std::string& text) {
-  for (const auto& [value, name] : kTieBreaks) {
-    if (text == name) {
-      return value;
-    }
-  }
-  return std::nullopt;
 }
 
 void print_json(const runtime::ReplayOptions& options, const std::string& nodes,
@@ -93,8 +76,8 @@ void print_json(const runtime::ReplayOptions& options, const std::string& nodes,
       "\"policy\": \"%s\", \"ties\": \"%s\", \"seed\": %llu, \"tune\": %.2f, \"pods\": %llu, "
       "\"placed\": %llu, "
       "\"allocation\": %s, \"fragmentation\": %s, \"failed\": %s}\n",
-      nodes.c_str(), pods.c_str(), options.clusters, partition_name(options.partition),
-      options.policy.c_str(), tie_break_name(report.ties),
+      nodes.c_str(), pods.c_str(), options.clusters, spelling(kPartitions, options.partition),
+      options.policy.c_str(), spelling(kTieBreaks, report.ties),
       static_cast<unsigned long long>(options.seed), options.tune,
       static_cast<unsigned long long>(report.pods), static_cast<unsigned long long>(report.placed),
       by_load(report.allocation).c_str(), by_load(report.fragmentation).c_str(), failed.c_str());
@@ -128,11 +111,13 @@ int run_replay(const ParsedArgs& args) {
   }
   options.clusters = static_cast<int>(clusters);
   options.seed = static_cast<uint64_t>(seed);
-  if (!read_partition(args.value("partition", "model"), options.partition)) {
+  const auto partition = spelled(kPartitions, args.value("partition", "model"));
+  if (!partition) {
     std::fprintf(stderr, "error: --partition must be model, round-robin or random, not \"%s\"\n",
                  args.value("partition").c_str());
     return 2;
   }
+  options.partition = *partition;
   const std::string tune = args.value("tune", "1.3");
   try {
     size_t used = 0;
@@ -152,7 +137,7 @@ int run_replay(const ParsedArgs& args) {
   }
   options.policy = args.value("policy", options.policy);
   if (args.has("ties")) {
-    options.ties = tie_break_named(args.value("ties"));
+    options.ties = spelled(kTieBreaks, args.value("ties"));
     if (!options.ties) {
       std::fprintf(stderr, "error: --ties must be name, random or hashed, not \"%s\"\n",
                    args.value("ties").c_str());
@@ -171,7 +156,7 @@ int run_replay(const ParsedArgs& args) {
   options.pods = std::move(pods.rows);
   spdlog::info("replaying {} pods on {} nodes in {} cluster(s) ({} partition), policy {}, seed {}",
                options.pods.size(), options.nodes.size(), options.clusters,
-               partition_name(options.partition), options.policy, options.seed);
+               spelling(kPartitions, options.partition), options.policy, options.seed);
   const auto report = runtime::replay(options, [](size_t done, size_t total) {
     spdlog::info("replay: {} of {} pods", done, total);
   });
