@@ -10,6 +10,11 @@ int32_t NodeState::free_devices(const std::string& model) const {
   }));
 }
 
+int32_t NodeState::free_devices() const {
+  return static_cast<int32_t>(std::count_if(
+      devices.begin(), devices.end(), [](const Device& d) { return d.allocated_milli == 0; }));
+}
+
 std::optional<Shortfall> capacity_shortfall(const NodeState& node, int64_t cpu_milli,
                                             int64_t memory_bytes,
                                             const std::vector<int32_t>& host_ports,

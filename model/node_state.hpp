@@ -49,6 +49,8 @@ struct NodeState {
 
   /// Devices with nothing allocated, per model.
   int32_t free_devices(const std::string& model) const;
+  /// Devices with nothing allocated, of every model.
+  int32_t free_devices() const;
 
   bool operator==(const NodeState& other) const;
   bool operator!=(const NodeState& other) const { return !(*this == other); }

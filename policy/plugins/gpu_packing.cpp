@@ -18,10 +18,7 @@ class GpuPacking final : public NodeScorer {
     if (demand.devices.empty()) {
       return 0.0;
     }
-    int64_t free = 0;
-    for (const auto& device : node.devices) {
-      free += device.allocated_milli == 0 ? 1 : 0;
-    }
+    const int64_t free = node.free_devices();
     int64_t wanted = 0;
     for (const auto& device : demand.devices) {
       // A share may go to a device in part used: it need not leave a free one behind.

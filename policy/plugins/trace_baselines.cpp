@@ -26,12 +26,6 @@ int64_t free_cpu(const model::NodeState& node) {
   return node.allocatable_cpu_milli - node.allocated_cpu_milli;
 }
 
-int32_t wholly_idle_devices(const model::NodeState& node) {
-  return static_cast<int32_t>(
-      std::count_if(node.devices.begin(), node.devices.end(),
-                    [](const model::Device& d) { return d.allocated_milli == 0; }));
-}
-
 /// BestFit: the node left with the least cpu and GPU after the replica, the two weighted
 /// equally and scaled by the largest node of the trace (128 cores, 8 GPUs).
 class BestFit final : public NodeScorer {
@@ -75,7 +69,7 @@ class SharePacking final : public NodeScorer {
     if (gpu_milli_asked(demand) == 0) {
       return 0;
     }
-    const int32_t idle_devices = wholly_idle_devices(node);
+    const int32_t idle_devices = node.free_devices();
     if (idle_devices == static_cast<int32_t>(node.devices.size())) {
       return std::max(100 / 3 - idle_devices, idle_devices);
     }
