@@ -9,10 +9,13 @@
 #include <caf/openssl/remote_actor.hpp>
 #include <caf/send.hpp>
 
+#include <arpa/inet.h>
+
 #include <csignal>
 #include <fstream>
 
 #include "messages/caf_types.hpp"
+#include "runtime/basp_guard.hpp"
 #include "runtime/openssl_error_queue.hpp"
 
 namespace unisched::runtime {
@@ -33,7 +36,17 @@ std::optional<Endpoint> parse_endpoint(const std::string& text, std::string& err
 }
 
 bool is_loopback(const std::string& host) {
-  return host == "localhost" || host == "::1" || host == "[::1]" || host.rfind("127.", 0) == 0;
+  // Addresses only: a name such as "127.example.com" may resolve anywhere.
+  in_addr v4{};
+  if (inet_pton(AF_INET, host.c_str(), &v4) == 1) {
+    return (ntohl(v4.s_addr) >> 24) == 127;
+  }
+  const std::string bare = host.size() > 2 && host.front() == '[' && host.back() == ']'
+                               ? host.substr(1, host.size() - 2)
+                               : host;
+  in6_addr v6{};
+  return host == "localhost" ||
+         (inet_pton(AF_INET6, bare.c_str(), &v6) == 1 && IN6_IS_ADDR_LOOPBACK(&v6));
 }
 
 std::string TlsFiles::problem() const {
@@ -54,6 +67,12 @@ std::string TlsFiles::problem() const {
 
 std::unique_ptr<caf::actor_system> make_networked_system(caf::actor_system_config& config,
                                                          const TlsFiles& tls) {
+  if (!basp_guard_active()) {
+    spdlog::critical(
+        "the guard on CAF's remote messaging is not in place (caf::io::basp::valid is not this "
+        "executable's): refusing to open the network");
+    return nullptr;
+  }
   messages::register_message_types(config);
   config.load<caf::io::middleman>();
   if (tls.enabled()) {

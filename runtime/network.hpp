@@ -21,6 +21,7 @@ struct Endpoint {
 /// "127.0.0.1:4242"; nullopt with `error` set when it is not HOST:PORT with a port 0..65535.
 std::optional<Endpoint> parse_endpoint(const std::string& text, std::string& error);
 
+/// An address of this host only: 127.0.0.0/8, ::1, or "localhost".
 bool is_loopback(const std::string& host);
 
 /// Mutual TLS: this side's certificate and key, and the CA that the other side's must come from.
@@ -35,7 +36,8 @@ struct TlsFiles {
 };
 
 /// An actor system that can publish actors and reach remote ones (over TLS when `tls` is
-/// enabled), with every unisched message type announced.
+/// enabled), with every unisched message type announced; nullptr (logged) when the guard on
+/// remote messaging (basp_guard.hpp) is not in place, so no process talks BASP unguarded.
 std::unique_ptr<caf::actor_system> make_networked_system(caf::actor_system_config& config,
                                                          const TlsFiles& tls);
 

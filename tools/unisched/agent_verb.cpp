@@ -112,6 +112,9 @@ int run_agent(const ParsedArgs& args) {
   }
   caf::actor_system_config config;
   auto system = runtime::make_networked_system(config, tls);
+  if (!system) {
+    return 1;
+  }
   settings.connect_directly = [&system = *system, tls](const std::string& endpoint) {
     runtime::connect_async(system, endpoint, tls);
   };

@@ -35,6 +35,9 @@ std::unique_ptr<HubConnection> connect_to_hub(const ParsedArgs& args) {
   const runtime::TlsFiles& tls = *tls_flag_files;
   auto connection = std::make_unique<HubConnection>();
   connection->system = runtime::make_networked_system(connection->config, tls);
+  if (!connection->system) {
+    return nullptr;
+  }
   const auto hub = runtime::connect(*connection->system, *endpoint, tls, error);
   if (!hub) {
     std::fprintf(stderr, "error: cannot reach the hub at %s: %s\n", endpoint->to_string().c_str(),

@@ -9,6 +9,7 @@
 #include <csignal>
 #include <cstdio>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 #include "actors/scheduler_actor.hpp"
@@ -36,9 +37,19 @@ int run_serve(const ParsedArgs& args) {
     return 2;
   }
   const runtime::TlsFiles& tls = *tls_flag_files;
-  if (!tls.enabled() && !runtime::is_loopback(endpoint->host)) {
-    spdlog::warn("listening on {} without TLS: anyone who can reach it can register clusters",
-                 endpoint->to_string());
+  if (!may_listen(args, tls, *endpoint, "listen")) {
+    return 2;
+  }
+  std::optional<runtime::Endpoint> grpc_endpoint;
+  if (args.has("grpc")) {
+    grpc_endpoint = runtime::parse_endpoint(args.value("grpc"), error);
+    if (!grpc_endpoint) {
+      std::fprintf(stderr, "error: --grpc: %s\n", error.c_str());
+      return 2;
+    }
+    if (!may_listen(args, tls, *grpc_endpoint, "grpc")) {
+      return 2;
+    }
   }
   runtime::ClusterTokens tokens;
   if (args.has("cluster-tokens")) {
@@ -81,6 +92,9 @@ int run_serve(const ParsedArgs& args) {
   runtime::block_stop_signals();
   caf::actor_system_config config;
   auto system = runtime::make_networked_system(config, tls);
+  if (!system) {
+    return 1;
+  }
   const caf::actor supervisor = actors::spawn_supervisor(*system, actors::SupervisorSettings{});
   std::vector<caf::actor> schedulers;
   for (int i = 0; i < std::stoi(scheduler_count); ++i) {
@@ -104,22 +118,15 @@ int run_serve(const ParsedArgs& args) {
     return 1;
   }
   std::unique_ptr<runtime::GrpcMetadataServer> grpc_server;
-  if (args.has("grpc")) {
-    const auto grpc_endpoint = runtime::parse_endpoint(args.value("grpc"), error);
-    if (grpc_endpoint) {
-      runtime::GrpcServiceSettings grpc_settings;
-      grpc_settings.tokens = tokens.by_cluster;
-      grpc_server = runtime::GrpcMetadataServer::start(*system, hub, *grpc_endpoint, tls,
-                                                       grpc_settings, error);
-    }
+  if (grpc_endpoint) {
+    runtime::GrpcServiceSettings grpc_settings;
+    grpc_settings.tokens = tokens.by_cluster;
+    grpc_server =
+        runtime::GrpcMetadataServer::start(*system, hub, *grpc_endpoint, tls, grpc_settings, error);
     if (!grpc_server) {
       std::fprintf(stderr, "error: --grpc: %s\n", error.c_str());
       stop_all();
       return 1;
-    }
-    if (!tls.enabled() && !runtime::is_loopback(grpc_endpoint->host)) {
-      spdlog::warn("gRPC on {} without TLS: anyone who can reach it can push for clusters",
-                   grpc_endpoint->to_string());
     }
     std::printf("gRPC serving on %s:%u\n", grpc_endpoint->host.c_str(),
                 static_cast<unsigned>(grpc_server->port()));
@@ -171,6 +178,7 @@ Verb serve_verb() {
         for (Flag& flag : tls_flags()) {
           flags.push_back(std::move(flag));
         }
+        flags.push_back(insecure_plaintext_flag());
         return flags;
       }(),
       run_serve,

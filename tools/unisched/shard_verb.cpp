@@ -39,15 +39,17 @@ int run_shard(const ParsedArgs& args) {
     return 2;
   }
   const runtime::TlsFiles& tls = *tls_flag_files;
-  if (!tls.enabled() && !runtime::is_loopback(listen->host)) {
-    spdlog::warn("listening on {} without TLS: anyone who can reach it can talk to its actors",
-                 listen->to_string());
+  if (!may_listen(args, tls, *listen, "listen")) {
+    return 2;
   }
   char host_name[256] = {};
   gethostname(host_name, sizeof(host_name) - 1);
   runtime::block_stop_signals();
   caf::actor_system_config config;
   auto system = runtime::make_networked_system(config, tls);
+  if (!system) {
+    return 1;
+  }
   const caf::actor shard = actors::spawn_shard_actor(*system, actors::ClusterActorSettings{});
   const auto port = runtime::publish(*system, shard, *listen, tls, error);
   if (!port) {
@@ -93,6 +95,7 @@ Verb shard_verb() {
         for (Flag& flag : tls_flags()) {
           flags.push_back(std::move(flag));
         }
+        flags.push_back(insecure_plaintext_flag());
         return flags;
       }(),
       run_shard,

@@ -1,5 +1,7 @@
 #include "tools/unisched/tls_flags.hpp"
 
+#include <spdlog/spdlog.h>
+
 #include <cstdio>
 
 namespace unisched::cli {
@@ -19,6 +21,32 @@ std::optional<runtime::TlsFiles> tls_files(const ParsedArgs& args) {
     return std::nullopt;
   }
   return tls;
+}
+
+Flag insecure_plaintext_flag() {
+  return {"insecure-plaintext-beyond-loopback", '\0', "", false,
+          "listen beyond loopback without TLS: anyone who reaches the port can talk to it"};
+}
+
+bool may_listen(const ParsedArgs& args, const runtime::TlsFiles& tls,
+                const runtime::Endpoint& endpoint, const std::string& flag) {
+  if (tls.enabled() || runtime::is_loopback(endpoint.host)) {
+    return true;
+  }
+  if (!args.has("insecure-plaintext-beyond-loopback")) {
+    std::fprintf(stderr,
+                 "error: --%s %s is beyond loopback and TLS is off: anyone who can reach it "
+                 "could register clusters and send messages as any peer. Give --tls-cert, "
+                 "--tls-key and --tls-ca, or --insecure-plaintext-beyond-loopback to accept "
+                 "that risk (see SECURITY.md)\n",
+                 flag.c_str(), endpoint.to_string().c_str());
+    return false;
+  }
+  spdlog::warn(
+      "INSECURE: --{} {} accepts plain TCP beyond loopback (--insecure-plaintext-beyond-loopback): "
+      "anyone who can reach it can register clusters and send messages as any peer",
+      flag, endpoint.to_string());
+  return true;
 }
 
 }  // namespace unisched::cli

@@ -4,6 +4,8 @@
 #include <optional>
 #include <vector>
 
+#include <string>
+
 #include "runtime/network.hpp"
 #include "tools/unisched/cli.hpp"
 
@@ -14,5 +16,14 @@ std::vector<Flag> tls_flags();
 /// The TLS files named on the command line (none: plain TCP); nullopt, after printing why, when
 /// they are incomplete or unreadable.
 std::optional<runtime::TlsFiles> tls_files(const ParsedArgs& args);
+
+/// The switch that lets a role listen beyond loopback without TLS.
+Flag insecure_plaintext_flag();
+
+/// Whether a role may listen at `endpoint` (given as --`flag`): always on loopback or with TLS;
+/// beyond loopback without TLS only with --insecure-plaintext-beyond-loopback, and then loudly.
+/// Prints why not when it may not.
+bool may_listen(const ParsedArgs& args, const runtime::TlsFiles& tls,
+                const runtime::Endpoint& endpoint, const std::string& flag);
 
 }  // namespace unisched::cli
