@@ -39,15 +39,4 @@ std::string FieldError::to_string() const {
   return text;
 }
 
-std::string quoted(std::string_view text) {
-  std::string out = "\"";
-  for (char c : text) {
-    if (c == '"' || c == '\\') {
-      out.push_back('\\');
-    }
-    out.push_back(c);
-  }
-  return out + "\"";
-}
-
 }  // namespace unisched::model

@@ -5,6 +5,8 @@
 #include <string_view>
 #include <vector>
 
+#include "model/printable.hpp"  // quoted(), as error values show strings
+
 namespace unisched::model {
 
 /// What is wrong with a field; the names are those Kubernetes prints.
@@ -31,9 +33,6 @@ struct FieldError {
 };
 
 using FieldErrors = std::vector<FieldError>;
-
-/// `text` in double quotes with quotes and backslashes escaped, as error values show strings.
-std::string quoted(std::string_view text);
 
 /// Builds child paths: FieldPath("spec").child("storage").index(1) is "spec.storage[1]".
 class FieldPath {

@@ -17,6 +17,7 @@
 #include "messages/caf_types.hpp"
 #include "messages/convert.hpp"
 #include "messages/unisched.grpc.pb.h"
+#include "runtime/tokens.hpp"
 
 namespace unisched::runtime {
 namespace {
@@ -186,17 +187,16 @@ class MetadataService final : public v1::ClusterMetadataService::Service {
     if (settings_.tokens.empty()) {
       return Status::OK;
     }
-    const auto expected = settings_.tokens.find(cluster);
     const std::string token = metadata(context, "x-cluster-token");
-    if (expected == settings_.tokens.end() || expected->second != token) {
-      const std::string why = expected == settings_.tokens.end()
-                                  ? "no token is configured for cluster \"" + cluster + "\""
-                                  : (token.empty() ? "x-cluster-token: Required value"
-                                                   : "wrong token for cluster \"" + cluster + "\"");
-      spdlog::warn("grpc: {} refused: {}", context->peer(), why);
-      return Status(StatusCode::UNAUTHENTICATED, why);
+    std::string why = token_refusal(settings_.tokens, "cluster", cluster, token);
+    if (why.empty()) {
+      return Status::OK;
     }
-    return Status::OK;
+    if (token.empty() && settings_.tokens.count(cluster) > 0) {
+      why = "x-cluster-token: Required value";
+    }
+    spdlog::warn("grpc: {} refused: {}", context->peer(), why);
+    return Status(StatusCode::UNAUTHENTICATED, why);
   }
 
   static Status not_found(const std::string& cluster) {

@@ -10,6 +10,7 @@
 
 #include "messages/caf_types.hpp"
 #include "runtime/request_book.hpp"
+#include "runtime/tokens.hpp"
 
 namespace unisched::runtime {
 namespace {
@@ -21,6 +22,7 @@ struct HubData {
   std::vector<caf::actor> schedulers;
   size_t next_scheduler = 0;
   std::map<std::string, std::string> tokens;
+  std::map<std::string, std::string> shard_tokens;
   std::map<std::string, v1::ClusterRegistration> clusters;  // registered with an agent
   std::map<std::string, v1::ClusterRegistration> declared;  // applied profiles
   std::optional<RequestBook> book;
@@ -40,18 +42,22 @@ v1::ClusterRegistration declared_registration(const model::ClusterResourceProfil
   return registration;
 }
 
-std::optional<std::string> refuse_token(const HubData& state, const v1::ClusterIdentity& who) {
+std::string refuse_cluster(const HubData& state, const v1::ClusterIdentity& who) {
   if (state.tokens.empty()) {
-    return std::nullopt;
+    return {};
   }
-  const auto expected = state.tokens.find(who.cluster_id());
-  if (expected == state.tokens.end()) {
-    return "no token is configured for cluster \"" + who.cluster_id() + "\"";
+  return token_refusal(state.tokens, "cluster", who.cluster_id(), who.token());
+}
+
+/// A shard holds the authoritative view of every cluster placed on it, so a hub that checks
+/// anyone's credentials admits only shards with credentials of their own.
+std::string refuse_shard(const HubData& state, const v1::ShardRegistration& shard) {
+  if (state.shard_tokens.empty()) {
+    return state.tokens.empty() ? std::string()
+                                : "this hub checks cluster tokens and admits shards only with "
+                                  "tokens of their own (serve --shard-tokens)";
   }
-  if (expected->second != who.token()) {
-    return "wrong token for cluster \"" + who.cluster_id() + "\"";
-  }
-  return std::nullopt;
+  return token_refusal(state.shard_tokens, "shard", shard.shard_id(), shard.token());
 }
 
 void on_decision(Self* self, const v1::SchedulingDecision& decision) {
@@ -151,6 +157,7 @@ caf::behavior hub(Self* self, caf::actor supervisor, std::vector<caf::actor> sch
   state.supervisor = std::move(supervisor);
   state.schedulers = std::move(schedulers);
   state.tokens = std::move(settings.tokens);
+  state.shard_tokens = std::move(settings.shard_tokens);
   state.book.emplace(settings.journal);
   for (const std::string& problem : state.book->recover()) {
     spdlog::warn("hub: {}", problem);
@@ -173,9 +180,10 @@ caf::behavior hub(Self* self, caf::actor supervisor, std::vector<caf::actor> sch
         if (id.empty() || !agent) {
           return caf::make_error(caf::sec::invalid_argument, "identity.cluster_id: Required value");
         }
-        if (const auto why = refuse_token(self->state, registration.identity())) {
-          spdlog::warn("hub: registration refused: {}", *why);
-          return caf::make_error(caf::sec::invalid_argument, *why);
+        if (const std::string why = refuse_cluster(self->state, registration.identity());
+            !why.empty()) {
+          spdlog::warn("hub: registration refused: {}", why);
+          return caf::make_error(caf::sec::invalid_argument, why);
         }
         auto promise = self->make_response_promise<caf::actor>();
         self->request(self->state.supervisor, std::chrono::seconds(10), register_atom_v, id, agent)
@@ -196,8 +204,16 @@ caf::behavior hub(Self* self, caf::actor supervisor, std::vector<caf::actor> sch
                 });
         return promise;
       },
-      [=](shard_atom, const v1::ShardRegistration& shard, caf::actor actor) {
-        return self->delegate(self->state.supervisor, shard_atom_v, shard, std::move(actor));
+      [=](shard_atom, const v1::ShardRegistration& shard,
+          caf::actor actor) -> caf::result<caf::message> {
+        if (const std::string why = refuse_shard(self->state, shard); !why.empty()) {
+          spdlog::warn("hub: shard refused: {}", why);
+          return caf::make_error(caf::sec::invalid_argument, why);
+        }
+        v1::ShardRegistration admitted = shard;
+        admitted.clear_token();
+        return self->delegate(self->state.supervisor, shard_atom_v, std::move(admitted),
+                              std::move(actor));
       },
       [=](clusters_atom) -> caf::result<v1::ClusterList> {
         // Fan out to every cluster's summary; answer once all replied (or failed).

@@ -7,7 +7,10 @@
 //                                      supervisor); with tokens configured, the token must be
 //                                      the cluster's, or the registration is refused and logged.
 //                                      The schedulers start placing work there.
-//   (shard_atom, ShardRegistration, shard) -> actor: a shard joins (see actors/supervisor)
+//   (shard_atom, ShardRegistration, shard) -> actor: a shard joins (see actors/supervisor) when
+//                                      admitted: with shard tokens configured, by its own
+//                                      token; with only cluster tokens, never; with neither
+//                                      (an open hub), always.
 //   (clusters_atom)                    -> ClusterList: every registered cluster's summary, and
 //                                         applied profiles whose agent has not registered yet
 //   (nodes_atom, cluster_id)           -> ClusterViews: the views, summaries and homes of that
@@ -27,8 +30,9 @@
 namespace unisched::runtime {
 
 struct HubSettings {
-  std::map<std::string, std::string> tokens;  ///< clusterID -> token; empty: none checked
-  std::string journal;                        ///< request journal file; empty: none
+  std::map<std::string, std::string> tokens;        ///< clusterID -> token; empty: none checked
+  std::map<std::string, std::string> shard_tokens;  ///< shardID -> token
+  std::string journal;                              ///< request journal file; empty: none
 };
 
 caf::actor spawn_hub(caf::actor_system& system, const caf::actor& supervisor,

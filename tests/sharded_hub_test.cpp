@@ -297,4 +297,55 @@ BOOST_AUTO_TEST_CASE(submitted_manifests_are_validated_at_the_hub) {
   BOOST_TEST(hub.process->stop() == 0);
 }
 
+BOOST_AUTO_TEST_CASE(only_shards_with_their_own_token_are_admitted) {
+  unisched::testing::ScratchDirectory dir;
+  const std::string cluster_tokens = dir.write("clusters", "t4-useast 0123456789abcdef0123\n");
+  const std::string shard_tokens = dir.write("shards", "shard-a aaaaaaaaaaaaaaaaaaaa\n");
+  const auto shard = [&](Hub& hub, const std::string& id, const std::string& token) {
+    std::vector<std::string> args = {
+        unisched::testing::kBinary, "shard", "--hub", hub.address, "--id", id};
+    if (!token.empty()) {
+      args.insert(args.end(), {"--token", token});
+    }
+    return std::make_unique<ChildProcess>(args, dir.path() + "/shard-" + id + token + ".log");
+  };
+  {
+    // Cluster tokens without shard tokens: no shard holds a cluster's view.
+    Hub hub(0, {"--cluster-tokens", cluster_tokens});
+    auto rogue = shard(hub, "rogue", "");
+    ActorHarness::wait_until([&] { return rogue->output().find("refused") != std::string::npos; },
+                             "the rogue shard refused", std::chrono::seconds(20));
+    BOOST_TEST(rogue->stop(0) == 1, rogue->output());
+    BOOST_TEST(rogue->output().find("admits shards only with tokens") != std::string::npos,
+               rogue->output());
+    BOOST_TEST(hub.process->stop() == 0);
+  }
+  Hub hub(0, {"--cluster-tokens", cluster_tokens, "--shard-tokens", shard_tokens});
+  auto rogue = shard(hub, "rogue", "aaaaaaaaaaaaaaaaaaaa");       // a known token, not its own
+  auto impostor = shard(hub, "shard-a", "bbbbbbbbbbbbbbbbbbbb");  // a known id, a wrong token
+  auto anonymous = shard(hub, "shard-a", "");
+  for (auto* refused : {rogue.get(), impostor.get(), anonymous.get()}) {
+    ActorHarness::wait_until([&] { return refused->output().find("refused") != std::string::npos; },
+                             "a shard refused", std::chrono::seconds(20));
+    BOOST_TEST(refused->stop(0) == 1, refused->output());
+  }
+  BOOST_TEST(rogue->output().find("no token is configured for shard") != std::string::npos);
+  BOOST_TEST(impostor->output().find("wrong token for shard") != std::string::npos);
+  BOOST_TEST(anonymous->output().find("presented no token") != std::string::npos);
+  auto admitted = shard(hub, "shard-a", "aaaaaaaaaaaaaaaaaaaa");
+  ActorHarness::wait_until(
+      [&] { return hub.process->output().find("shard shard-a joined") != std::string::npos; },
+      "shard-a admitted", std::chrono::seconds(20));
+  ChildProcess agent(
+      {unisched::testing::kBinary, "agent", "--hub", hub.address, "--profile",
+       unisched::testing::kProfiles + "t4-vm-useast.yaml", "--token", "0123456789abcdef0123"},
+      dir.path() + "/agent.log");
+  ActorHarness::wait_until([&] { return homes(hub)["t4-useast"] == "shard-a"; },
+                           "the cluster hosted on the admitted shard", std::chrono::seconds(30));
+  BOOST_TEST(hub.process->output().find("shard rogue joined") == std::string::npos);
+  BOOST_TEST(agent.stop() == 0);
+  BOOST_TEST(admitted->stop() == 0);
+  BOOST_TEST(hub.process->stop() == 0);
+}
+
 BOOST_AUTO_TEST_SUITE_END()

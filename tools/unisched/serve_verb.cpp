@@ -15,15 +15,36 @@
 #include "actors/scheduler_actor.hpp"
 #include "actors/supervisor.hpp"
 #include "policy/framework.hpp"
-#include "runtime/cluster_tokens.hpp"
 #include "runtime/grpc_service.hpp"
 #include "runtime/hub.hpp"
 #include "runtime/network.hpp"
+#include "runtime/tokens.hpp"
 #include "tools/unisched/tls_flags.hpp"
 #include "tools/unisched/verbs.hpp"
 
 namespace unisched::cli {
 namespace {
+
+/// Reads the tokens file named by --`flag`, if given; false after printing why it is unusable.
+bool read_tokens(const ParsedArgs& args, const std::string& flag, const std::string& id_name,
+                 runtime::Tokens& tokens) {
+  if (!args.has(flag)) {
+    return true;
+  }
+  const std::string file = args.value(flag);
+  std::ifstream stream(file);
+  if (!stream) {
+    std::fprintf(stderr, "error: --%s: cannot read %s\n", flag.c_str(), file.c_str());
+    return false;
+  }
+  std::ostringstream text;
+  text << stream.rdbuf();
+  tokens = runtime::parse_tokens(text.str(), file, id_name);
+  for (const std::string& problem : tokens.problems) {
+    std::fprintf(stderr, "error: %s\n", problem.c_str());
+  }
+  return tokens.problems.empty();
+}
 
 int run_serve(const ParsedArgs& args) {
   std::string error;
@@ -51,23 +72,11 @@ int run_serve(const ParsedArgs& args) {
       return 2;
     }
   }
-  runtime::ClusterTokens tokens;
-  if (args.has("cluster-tokens")) {
-    const std::string file = args.value("cluster-tokens");
-    std::ifstream stream(file);
-    if (!stream) {
-      std::fprintf(stderr, "error: cannot read %s\n", file.c_str());
-      return 1;
-    }
-    std::ostringstream text;
-    text << stream.rdbuf();
-    tokens = runtime::parse_cluster_tokens(text.str(), file);
-    for (const std::string& problem : tokens.problems) {
-      std::fprintf(stderr, "%s\n", problem.c_str());
-    }
-    if (!tokens.problems.empty()) {
-      return 1;
-    }
+  runtime::Tokens tokens;
+  runtime::Tokens shard_tokens;
+  if (!read_tokens(args, "cluster-tokens", "clusterID", tokens) ||
+      !read_tokens(args, "shard-tokens", "shardID", shard_tokens)) {
+    return 1;
   }
   const std::string policy_name = args.value("policy", "balanced");
   std::string policy_error;
@@ -101,8 +110,8 @@ int run_serve(const ParsedArgs& args) {
     schedulers.push_back(actors::spawn_scheduler_actor(*system, supervisor, {}, *policy,
                                                        actors::SchedulerSettings{}));
   }
-  const caf::actor hub = runtime::spawn_hub(*system, supervisor, schedulers,
-                                            {tokens.by_cluster, args.value("journal")});
+  const caf::actor hub = runtime::spawn_hub(
+      *system, supervisor, schedulers, {tokens.by_id, shard_tokens.by_id, args.value("journal")});
   const auto stop_all = [&] {
     caf::anon_send_exit(hub, caf::exit_reason::user_shutdown);
     for (const caf::actor& scheduler : schedulers) {
@@ -120,7 +129,7 @@ int run_serve(const ParsedArgs& args) {
   std::unique_ptr<runtime::GrpcMetadataServer> grpc_server;
   if (grpc_endpoint) {
     runtime::GrpcServiceSettings grpc_settings;
-    grpc_settings.tokens = tokens.by_cluster;
+    grpc_settings.tokens = tokens.by_id;
     grpc_server =
         runtime::GrpcMetadataServer::start(*system, hub, *grpc_endpoint, tls, grpc_settings, error);
     if (!grpc_server) {
@@ -168,6 +177,9 @@ Verb serve_verb() {
              "where to publish the hub (default 127.0.0.1:4242)"},
             {"cluster-tokens", '\0', "FILE", false,
              "\"clusterID token\" lines: agents must present their cluster's token"},
+            {"shard-tokens", '\0', "FILE", false,
+             "\"shardID token\" lines: each shard must present its own token (with cluster "
+             "tokens and none of these, no shard is admitted)"},
             {"schedulers", '\0', "N", false, "SchedulerActors racing on the clusters (default 2)"},
             {"policy", '\0', "NAME", false,
              "spread, binpack, balanced, bestfit or random (default balanced)"},

@@ -7,10 +7,16 @@
 #include <caf/send.hpp>
 
 #include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
 #include <cstdio>
+#include <cstring>
 
 #include "actors/shard_actor.hpp"
 #include "messages/caf_types.hpp"
+#include "model/names.hpp"
+#include "model/printable.hpp"
 #include "runtime/hub_link.hpp"
 #include "runtime/network.hpp"
 #include "tools/unisched/tls_flags.hpp"
@@ -20,6 +26,19 @@ namespace unisched::cli {
 namespace {
 
 using namespace unisched::atoms;
+
+/// "HOST-PORT" from this host's name, lowercased, when that is a DNS-1123 label; else
+/// "shard-PORT".
+std::string default_shard_id(uint16_t port) {
+  char host_name[256] = {};
+  gethostname(host_name, sizeof(host_name) - 1);
+  std::string host(host_name, strnlen(host_name, sizeof(host_name)));
+  host = host.substr(0, host.find('.'));
+  std::transform(host.begin(), host.end(), host.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  const std::string id = host + "-" + std::to_string(port);
+  return model::check_dns1123_label(id).empty() ? id : "shard-" + std::to_string(port);
+}
 
 int run_shard(const ParsedArgs& args) {
   std::string error;
@@ -42,8 +61,13 @@ int run_shard(const ParsedArgs& args) {
   if (!may_listen(args, tls, *listen, "listen")) {
     return 2;
   }
-  char host_name[256] = {};
-  gethostname(host_name, sizeof(host_name) - 1);
+  if (args.has("id")) {
+    if (const std::string reason = model::check_dns1123_label(args.value("id")); !reason.empty()) {
+      std::fprintf(stderr, "error: --id %s: %s\n", model::printable(args.value("id")).c_str(),
+                   reason.c_str());
+      return 2;
+    }
+  }
   runtime::block_stop_signals();
   caf::actor_system_config config;
   auto system = runtime::make_networked_system(config, tls);
@@ -59,7 +83,8 @@ int run_shard(const ParsedArgs& args) {
     return 1;
   }
   v1::ShardRegistration registration;
-  registration.set_shard_id(args.value("id", std::string(host_name) + ":" + std::to_string(*port)));
+  registration.set_shard_id(args.value("id", default_shard_id(*port)));
+  registration.set_token(args.value("token"));
   registration.set_endpoint(args.value("advertise", listen->host + ":" + std::to_string(*port)));
   std::printf("listening on %s:%u\n", listen->host.c_str(), static_cast<unsigned>(*port));
   std::fflush(stdout);
@@ -90,7 +115,10 @@ Verb shard_verb() {
             {"listen", '\0', "HOST:PORT", false, "where agents reach it (default 127.0.0.1:0)"},
             {"advertise", '\0', "HOST:PORT", false,
              "the address agents should use, when it differs from --listen"},
-            {"id", '\0', "NAME", false, "the shard's name (default HOSTNAME:PORT)"},
+            {"id", '\0', "NAME", false,
+             "the shard's name, a DNS-1123 label (default HOSTNAME-PORT)"},
+            {"token", '\0', "TOKEN", false,
+             "the shard's own token, when the hub checks shard tokens"},
         };
         for (Flag& flag : tls_flags()) {
           flags.push_back(std::move(flag));
