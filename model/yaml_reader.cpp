@@ -164,9 +164,7 @@ YamlObject::YamlObject(const YAML::Node& node, FieldPath path, DecodeContext& co
       continue;
     }
     const std::string key = it->first.Scalar();
-    const bool seen = std::any_of(entries_.begin(), entries_.end(),
-                                  [&](const auto& entry) { return entry.first == key; });
-    if (seen) {
+    if (!index_.try_emplace(key, entries_.size()).second) {
       context_.error(FieldErrorType::Duplicate, path_.child(key), {},
                      "the field is given more than once", it->first);
       continue;
@@ -178,12 +176,8 @@ YamlObject::YamlObject(const YAML::Node& node, FieldPath path, DecodeContext& co
 
 const YAML::Node* YamlObject::find(const std::string& key) {
   asked_.insert(key);
-  for (const auto& entry : entries_) {
-    if (entry.first == key) {
-      return &entry.second;
-    }
-  }
-  return nullptr;
+  const auto found = index_.find(key);
+  return found == index_.end() ? nullptr : &entries_[found->second].second;
 }
 
 const YAML::Node* YamlObject::find_present(const std::string& key, bool required) {

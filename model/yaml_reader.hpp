@@ -2,6 +2,7 @@
 // duplicate keys are errors, and every error carries its field path and source line.
 #pragma once
 
+#include <absl/container/flat_hash_map.h>
 #include <yaml-cpp/yaml.h>
 
 #include <map>
@@ -108,7 +109,8 @@ class YamlObject {
   YAML::Node node_;
   FieldPath path_;
   DecodeContext& context_;
-  std::vector<std::pair<std::string, YAML::Node>> entries_;
+  std::vector<std::pair<std::string, YAML::Node>> entries_;  // in document order
+  absl::flat_hash_map<std::string, size_t> index_;           // key -> its entry
   std::set<std::string> asked_;
 };
 

@@ -8,6 +8,8 @@
 #include <map>
 #include <sstream>
 
+#include "model/printable.hpp"
+
 namespace unisched::runtime {
 namespace {
 
@@ -46,10 +48,15 @@ void load_file(const fs::path& path, ManifestSet& set) {
     add_file_problem(set, path.string(), "cannot read the file");
     return;
   }
-  std::ostringstream text;
-  text << stream.rdbuf();
   ++set.files_read;
-  load_manifest_text(text.str(), path.string(), set);
+  std::string text;
+  if (!read_manifest_stream(stream, text)) {
+    std::error_code unknown;
+    const uintmax_t size = fs::file_size(path, unknown);
+    add_file_problem(set, path.string(), manifest_too_large(path.string(), unknown ? 0 : size));
+    return;
+  }
+  load_manifest_text(text, path.string(), set);
 }
 
 /// The later of two documents that claim the same identity is refused.
@@ -102,7 +109,33 @@ std::string ManifestProblem::to_string() const {
   return text + message;
 }
 
+std::string manifest_too_large(const std::string& file, uint64_t size) {
+  const std::string how_large = size > kMaxManifestBytes
+                                    ? std::to_string(size) + " bytes"
+                                    : "more than " + std::to_string(kMaxManifestBytes) + " bytes";
+  return model::printable(file) + " is " + how_large + "; a manifest may be at most " +
+         std::to_string(kMaxManifestBytes) + " bytes (3 MiB): split it into several files";
+}
+
+bool read_manifest_stream(std::istream& in, std::string& text) {
+  text.clear();
+  char buffer[64 * 1024];
+  while (in && text.size() <= kMaxManifestBytes) {
+    in.read(buffer, sizeof(buffer));
+    text.append(buffer, static_cast<size_t>(in.gcount()));
+  }
+  if (text.size() > kMaxManifestBytes) {
+    text.resize(kMaxManifestBytes + 1);
+    return false;
+  }
+  return true;
+}
+
 void load_manifest_text(std::string_view text, const std::string& file_name, ManifestSet& into) {
+  if (text.size() > kMaxManifestBytes) {
+    add_file_problem(into, file_name, manifest_too_large(file_name, text.size()));
+    return;
+  }
   int index = 0;
   for (const model::DocumentText& document : model::split_yaml_documents(text)) {
     model::DecodedManifest decoded = model::decode_manifest(document);

@@ -2,6 +2,8 @@
 // A problem in one document never loses the others: each is accepted or reported on its own.
 #pragma once
 
+#include <cstdint>
+#include <istream>
 #include <string>
 #include <vector>
 
@@ -42,13 +44,25 @@ struct LoadOptions {
   bool recursive = false;  ///< also descend into sub-directories of a directory
 };
 
+/// The largest manifest text read or accepted, per file or submission: kube-apiserver's limit on
+/// a request body (3 MiB). Larger texts are refused whole, before they are parsed.
+inline constexpr size_t kMaxManifestBytes = 3 * 1024 * 1024;
+
+/// The refusal of a text of `size` bytes from `file`, for when it exceeds kMaxManifestBytes.
+std::string manifest_too_large(const std::string& file, uint64_t size);
+
+/// Reads all of `in` into `text` unless it holds more than kMaxManifestBytes (then false, having
+/// read one byte more than that).
+bool read_manifest_stream(std::istream& in, std::string& text);
+
 /// Loads every path: a file is read whatever its name; a directory contributes its *.yaml, *.yml
 /// and *.json files in name order. A missing or unreadable path is a problem, like a bad
 /// document. Two profiles with one clusterID, or two documents of one kind and name, are
 /// problems for the later one; the first stays accepted.
 ManifestSet load_manifests(const std::vector<std::string>& paths, const LoadOptions& options = {});
 
-/// Loads one in-memory stream as if it were the file `file_name`.
+/// Loads one in-memory stream as if it were the file `file_name`; one that exceeds
+/// kMaxManifestBytes is one problem, and none of it is read.
 void load_manifest_text(std::string_view text, const std::string& file_name, ManifestSet& into);
 
 }  // namespace unisched::runtime

@@ -2,6 +2,8 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include <sstream>
+
 #include "tests/test_files.hpp"
 
 using namespace unisched::runtime;
@@ -90,6 +92,51 @@ BOOST_AUTO_TEST_CASE(binary_garbage_is_a_problem_not_a_crash) {
   const ManifestSet set = load_manifests({file});
   BOOST_TEST(set.manifests.empty());
   BOOST_TEST(!set.problems.empty());
+}
+
+BOOST_AUTO_TEST_CASE(a_manifest_over_3_mib_is_refused_whole_and_unread) {
+  ScratchDirectory dir;
+  const std::string fits = dir.write("fits.yaml", profile("small", "small-id"));
+  std::string huge = profile("big", "big-id") + "# " + std::string(kMaxManifestBytes, 'x') + "\n";
+  const std::string big = dir.write("big.yaml", huge);
+  const ManifestSet set = load_manifests({fits, big});
+  BOOST_TEST(set.manifests.size() == 1u);  // the file that fits is kept
+  BOOST_TEST_REQUIRE(set.problems.size() == 1u);
+  BOOST_TEST(set.problems[0].to_string() ==
+             big + ": " + big + " is " + std::to_string(huge.size()) +
+                 " bytes; a manifest may be at most 3145728 bytes (3 MiB): split it into "
+                 "several files");
+  ManifestSet submitted;
+  load_manifest_text(huge, "<submitted>", submitted);
+  BOOST_TEST(submitted.manifests.empty());
+  BOOST_TEST(submitted.documents_seen == 0u);
+  BOOST_TEST_REQUIRE(submitted.problems.size() == 1u);
+  BOOST_TEST(submitted.problems[0].message.find("at most 3145728 bytes") != std::string::npos);
+  std::istringstream stream(huge);
+  std::string read;
+  BOOST_TEST(!read_manifest_stream(stream, read));
+  BOOST_TEST(read.size() == kMaxManifestBytes + 1);
+}
+
+BOOST_AUTO_TEST_CASE(duplicate_keys_are_found_among_many) {
+  // The check once compared every key with every earlier one: 100k labels took 17 s.
+  std::string labels;
+  for (int i = 0; i < 50000; ++i) {
+    labels += "    k" + std::to_string(i) + ": v\n";
+  }
+  const std::string text =
+      "apiVersion: scheduling.cluster.io/v1\nkind: SchedulingRequest\nmetadata:\n  name: many\n"
+      "  labels:\n" +
+      labels +
+      "    k123: again\nspec:\n  replicas: 1\n  resources:\n"
+      "    cpu: \"1\"\n    memory: 1Gi\n";
+  ManifestSet set;
+  load_manifest_text(text, "many.yaml", set);
+  BOOST_TEST(set.manifests.empty());
+  BOOST_TEST_REQUIRE(set.problems.size() == 1u);
+  BOOST_TEST(set.problems[0].to_string() ==
+             "many.yaml:50006: document 0 (SchedulingRequest/many): metadata.labels.k123: "
+             "Duplicate value: the field is given more than once");
 }
 
 BOOST_AUTO_TEST_SUITE_END()

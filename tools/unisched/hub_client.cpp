@@ -8,6 +8,8 @@
 #include <iostream>
 #include <sstream>
 
+#include "model/printable.hpp"
+#include "runtime/manifest_loader.hpp"
 #include "runtime/network.hpp"
 #include "tools/unisched/tls_flags.hpp"
 
@@ -57,18 +59,21 @@ std::string to_json(const google::protobuf::Message& message) {
 }
 
 std::optional<std::string> read_input(const std::string& path) {
-  std::ostringstream text;
-  if (path == "-") {
-    text << std::cin.rdbuf();
-    return text.str();
+  std::ifstream file;
+  if (path != "-") {
+    file.open(path, std::ios::binary);
+    if (!file) {
+      std::fprintf(stderr, "error: cannot read %s\n", model::printable(path).c_str());
+      return std::nullopt;
+    }
   }
-  std::ifstream stream(path);
-  if (!stream) {
-    std::fprintf(stderr, "error: cannot read %s\n", path.c_str());
+  std::string text;
+  if (!runtime::read_manifest_stream(path == "-" ? std::cin : file, text)) {
+    const std::string name = path == "-" ? "<stdin>" : path;
+    std::fprintf(stderr, "error: %s\n", runtime::manifest_too_large(name, 0).c_str());
     return std::nullopt;
   }
-  text << stream.rdbuf();
-  return text.str();
+  return text;
 }
 
 }  // namespace unisched::cli
