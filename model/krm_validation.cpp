@@ -51,12 +51,21 @@ void Validation::name(const std::string& value, const FieldPath& path,
   }
 }
 
+namespace {
+
+/// What the user wrote, when Kubernetes' cap changed it; else the canonical form.
+std::string written(const Quantity& quantity) {
+  return quantity.capped_from().empty() ? quantity.to_string() : quantity.capped_from();
+}
+
+}  // namespace
+
 void Validation::cpu(const Quantity& cpu, const FieldPath& path, bool positive) {
   if (cpu.sign() < 0 || (positive && cpu.is_zero())) {
     invalid(path, quoted(cpu.to_string()),
             positive ? "must be greater than 0" : "must be greater than or equal to 0");
-  } else if (!cpu.milli_value()) {
-    invalid(path, quoted(cpu.to_string()),
+  } else if (!cpu.milli_value() || !cpu.capped_from().empty()) {
+    invalid(path, quoted(written(cpu)),
             "too large: must fit in a signed 64-bit count of millicores");
   }
 }
@@ -65,9 +74,8 @@ void Validation::bytes(const Quantity& amount, const FieldPath& path, bool posit
   if (amount.sign() < 0 || (positive && amount.is_zero())) {
     invalid(path, quoted(amount.to_string()),
             positive ? "must be greater than 0" : "must be greater than or equal to 0");
-  } else if (!amount.value()) {
-    invalid(path, quoted(amount.to_string()),
-            "too large: must fit in a signed 64-bit count of bytes");
+  } else if (!amount.value() || !amount.capped_from().empty()) {
+    invalid(path, quoted(written(amount)), "too large: must fit in a signed 64-bit count of bytes");
   }
 }
 

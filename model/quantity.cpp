@@ -242,6 +242,7 @@ Expected<Quantity, QuantityError> Quantity::parse(std::string_view text) {
     return QuantityError::OutOfRange;
   }
   QuantityFormat format = suffix->format;
+  const bool capped = format == QuantityFormat::BinarySI && *magnitude > kMaxBinaryNanos;
   if (format == QuantityFormat::BinarySI) {
     magnitude = std::min(*magnitude, kMaxBinaryNanos);
     if (*magnitude != 0 && *magnitude < static_cast<uint128_t>(kNanosPerUnit)) {
@@ -250,7 +251,11 @@ Expected<Quantity, QuantityError> Quantity::parse(std::string_view text) {
   }
   const auto nanos = static_cast<int128_t>(*magnitude);
   std::string kept = kubernetes_keeps_text(*scanned, *suffix) ? std::string(text) : std::string();
-  return Quantity(scanned->negative ? -nanos : nanos, format, std::move(kept));
+  Quantity quantity(scanned->negative ? -nanos : nanos, format, std::move(kept));
+  if (capped) {
+    quantity.capped_from_ = std::string(text);
+  }
+  return quantity;
 }
 
 Quantity Quantity::from_units(int64_t units, QuantityFormat format) {

@@ -59,6 +59,11 @@ class Quantity {
   std::optional<int64_t> value() const { return scaled_value(0); }
   std::optional<int64_t> milli_value() const { return scaled_value(-3); }
 
+  /// The text as written when Kubernetes' cap replaced its amount (a binary-suffixed amount
+  /// above 2^63-1 units, such as "9999999Ei"); empty otherwise. Where amounts must be exact,
+  /// a capped one is too large, not the cap.
+  const std::string& capped_from() const { return capped_from_; }
+
   int128_t nanos() const { return nanos_; }
   QuantityFormat format() const { return format_; }
   int sign() const { return nanos_ > 0 ? 1 : (nanos_ < 0 ? -1 : 0); }
@@ -80,6 +85,7 @@ class Quantity {
   // Kubernetes prints some inputs back verbatim when they are already in a canonical shape
   // ("1.500", "+1", "1e0"); kept here in that case so to_string() matches it exactly.
   std::string kept_text_;
+  std::string capped_from_;
 };
 
 }  // namespace unisched::model

@@ -173,6 +173,11 @@ BOOST_AUTO_TEST_CASE(quantities_bad_negative_and_overflowing) {
                       FieldErrorType::Invalid, "too large");
   expect_single_error(with(kBase, "memory: 256Gi", "memory: 100E"), "spec.compute.memory",
                       FieldErrorType::Invalid, "too large");
+  // Kubernetes would cap this at 2^63-1 bytes; a profile must say what the cluster has.
+  expect_single_error(with(kBase, "memory: 256Gi", "memory: 99999999999999999999999Ki"),
+                      "spec.compute.memory", FieldErrorType::Invalid, "too large");
+  expect_single_error(with(kBase, "capacity: 1Ti", "capacity: 9999999Ei"),
+                      "spec.storage[0].capacity", FieldErrorType::Invalid, "too large");
   expect_single_error(with(kBase, "count: 8", "count: 99999999999999999999"),
                       "spec.accelerators[0].count", FieldErrorType::Invalid,
                       "out of range for a 64-bit integer");

@@ -96,6 +96,14 @@ BOOST_AUTO_TEST_CASE(rounding_and_caps_follow_kubernetes) {
   BOOST_TEST(canonical("1025Ki") == "1025Ki");
 }
 
+BOOST_AUTO_TEST_CASE(a_capped_amount_remembers_what_was_written) {
+  BOOST_TEST(Quantity::parse("16Ei")->capped_from() == "16Ei");
+  BOOST_TEST(Quantity::parse("-99999999999999999999999Ki")->capped_from() ==
+             "-99999999999999999999999Ki");
+  BOOST_TEST(Quantity::parse("7Ei")->capped_from().empty());  // below the cap: exact
+  BOOST_TEST(Quantity::parse("99999999999999999999999")->capped_from().empty());  // decimal
+}
+
 BOOST_AUTO_TEST_CASE(bad_forms_get_kubernetes_errors) {
   BOOST_TEST(static_cast<int>(error_of("")) == static_cast<int>(QuantityError::FormatWrong));
   BOOST_TEST(static_cast<int>(error_of("1 ")) == static_cast<int>(QuantityError::FormatWrong));

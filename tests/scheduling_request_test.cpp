@@ -104,6 +104,30 @@ BOOST_AUTO_TEST_CASE(ranges) {
                       "greater than 0");
 }
 
+BOOST_AUTO_TEST_CASE(amounts_beyond_64_bits_are_field_errors_not_clamped) {
+  // Kubernetes caps binary-suffixed amounts at 2^63-1; unisched needs them exact, so a capped
+  // amount is too large, shown as written.
+  const auto decoded = decode(with(kBase, "memory: 64Gi", "memory: 99999999999999999999999Ki"));
+  const FieldError* memory = error_at(decoded, "spec.resources.memory");
+  BOOST_TEST_REQUIRE(memory != nullptr);
+  BOOST_TEST(memory->to_string() ==
+             "spec.resources.memory: Invalid value: \"99999999999999999999999Ki\": too large: "
+             "must fit in a signed 64-bit count of bytes");
+  expect_single_error(with(kBase, "memory: 64Gi", "memory: 9999999Ei"), "spec.resources.memory",
+                      FieldErrorType::Invalid, "too large");
+  expect_single_error(with(kBase, "memory: 64Gi", "memory: 8Ei"), "spec.resources.memory",
+                      FieldErrorType::Invalid, "too large");
+  expect_single_error(with(kBase, "minMemoryPerGPU: 40Gi", "minMemoryPerGPU: 16Ei"),
+                      "spec.resources.accelerators[0].minMemoryPerGPU", FieldErrorType::Invalid,
+                      "too large");
+  expect_single_error(with(kBase, "class: ssd", "class: ssd\n      capacity: 9999999Ei"),
+                      "spec.placement.storage.capacity", FieldErrorType::Invalid, "too large");
+  expect_single_error(with(kBase, "cpu: \"8\"", "cpu: 9999999Ei"), "spec.resources.cpu",
+                      FieldErrorType::Invalid, "too large");
+  // The largest exact amount is still accepted.
+  BOOST_TEST(decode(with(kBase, "memory: 64Gi", "memory: \"9223372036854775807\"")).errors.empty());
+}
+
 BOOST_AUTO_TEST_CASE(duplicates) {
   expect_single_error(with(kBase, "[8080, 8081]", "[8080, 8080]"), "spec.resources.hostPorts[1]",
                       FieldErrorType::Duplicate, "8080");
