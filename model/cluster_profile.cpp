@@ -161,7 +161,7 @@ FieldErrors validate_and_default(ClusterResourceProfile& profile) {
   check.metadata(profile.metadata, FieldPath("metadata"));
   ClusterProfileSpec& spec = profile.spec;
   const FieldPath path("spec");
-  check.name(spec.cluster_id, path.child("clusterID"), check_dns1123_label, true);
+  check.name(spec.cluster_id, path.child("clusterID"), check_cluster_id, true);
   if (!spec.kubernetes_version.empty() && !is_kubernetes_version(spec.kubernetes_version)) {
     check.invalid(
         path.child("kubernetesVersion"), quoted(spec.kubernetes_version),

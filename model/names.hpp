@@ -10,6 +10,13 @@ namespace unisched::model {
 /// DNS-1123 label: at most 63 lowercase alphanumerics or '-', starting and ending alphanumeric.
 std::string check_dns1123_label(std::string_view value);
 
+/// A cluster id, wherever one enters (a profile's spec.clusterID, an agent's --cluster, a
+/// registration or update over CAF or gRPC): a DNS-1123 label. One rule everywhere, so every
+/// log, table and JSON document can print ids as they are.
+inline std::string check_cluster_id(std::string_view value) {
+  return check_dns1123_label(value);
+}
+
 /// DNS-1123 subdomain: at most 253 characters of dot-separated DNS-1123 labels.
 std::string check_dns1123_subdomain(std::string_view value);
 

@@ -46,4 +46,9 @@ std::string quoted(std::string_view text) {
   return out + "\"";
 }
 
+std::string quoted_brief(std::string_view text) {
+  constexpr size_t kShown = 64;
+  return text.size() <= kShown ? quoted(text) : quoted(text.substr(0, kShown)) + "...";
+}
+
 }  // namespace unisched::model

@@ -16,4 +16,8 @@ std::string printable(std::string_view text);
 /// printable() writes them.
 std::string quoted(std::string_view text);
 
+/// quoted() of at most the first 64 bytes of `text`, with "..." after the quotes when it was
+/// longer: for echoing a value that may be huge (a 1 MB id) in an error.
+std::string quoted_brief(std::string_view text);
+
 }  // namespace unisched::model

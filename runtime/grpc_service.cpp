@@ -17,6 +17,8 @@
 #include "messages/caf_types.hpp"
 #include "messages/convert.hpp"
 #include "messages/unisched.grpc.pb.h"
+#include "model/names.hpp"
+#include "model/printable.hpp"
 #include "runtime/tokens.hpp"
 
 namespace unisched::runtime {
@@ -89,8 +91,8 @@ class MetadataService final : public v1::ClusterMetadataService::Service {
         }
       } else if (update.cluster_id() != cluster) {
         return Status(StatusCode::INVALID_ARGUMENT,
-                      "cluster_id: one stream carries one cluster's updates: got \"" +
-                          update.cluster_id() + "\" after \"" + cluster + "\"");
+                      "cluster_id: one stream carries one cluster's updates: got " +
+                          model::quoted_brief(update.cluster_id()) + " after \"" + cluster + "\"");
       }
       // Decoded and checked once, by the ClusterActor: a malformed update comes back REJECTED
       // with the field path, answered below as INVALID_ARGUMENT.
@@ -183,6 +185,10 @@ class MetadataService final : public v1::ClusterMetadataService::Service {
   Status authorize(const ServerContext* context, const std::string& cluster) const {
     if (cluster.empty()) {
       return Status(StatusCode::INVALID_ARGUMENT, "cluster_id: Required value");
+    }
+    if (const std::string reason = model::check_cluster_id(cluster); !reason.empty()) {
+      return Status(StatusCode::INVALID_ARGUMENT,
+                    "cluster_id: Invalid value: " + model::quoted_brief(cluster) + ": " + reason);
     }
     if (settings_.tokens.empty()) {
       return Status::OK;

@@ -9,6 +9,8 @@
 #include <optional>
 
 #include "messages/caf_types.hpp"
+#include "model/names.hpp"
+#include "model/printable.hpp"
 #include "runtime/request_book.hpp"
 #include "runtime/tokens.hpp"
 
@@ -180,6 +182,12 @@ caf::behavior hub(Self* self, caf::actor supervisor, std::vector<caf::actor> sch
         if (id.empty() || !agent) {
           return caf::make_error(caf::sec::invalid_argument, "identity.cluster_id: Required value");
         }
+        if (const std::string reason = model::check_cluster_id(id); !reason.empty()) {
+          const std::string why =
+              "identity.cluster_id: Invalid value: " + model::quoted_brief(id) + ": " + reason;
+          spdlog::warn("hub: registration refused: {}", why);
+          return caf::make_error(caf::sec::invalid_argument, why);
+        }
         if (const std::string why = refuse_cluster(self->state, registration.identity());
             !why.empty()) {
           spdlog::warn("hub: registration refused: {}", why);
@@ -255,7 +263,8 @@ caf::behavior hub(Self* self, caf::actor supervisor, std::vector<caf::actor> sch
         } else if (self->state.clusters.count(id) > 0) {
           ids.push_back(id);
         } else {
-          return caf::make_error(caf::sec::invalid_argument, "no cluster \"" + id + "\"");
+          return caf::make_error(caf::sec::invalid_argument,
+                                 "no cluster " + model::quoted_brief(id));
         }
         return collect_views(self, ids, from_agents);
       },
@@ -277,7 +286,8 @@ caf::behavior hub(Self* self, caf::actor supervisor, std::vector<caf::actor> sch
       [=](requests_atom, const std::string& id, bool wait) -> caf::result<v1::RequestStatus> {
         const v1::RequestStatus* status = self->state.book->find(id);
         if (status == nullptr) {
-          return caf::make_error(caf::sec::invalid_argument, "no request \"" + id + "\"");
+          return caf::make_error(caf::sec::invalid_argument,
+                                 "no request " + model::quoted_brief(id));
         }
         if (!wait || status->phase() != v1::RequestStatus::PENDING) {
           return *status;

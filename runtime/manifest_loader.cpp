@@ -106,7 +106,9 @@ std::string ManifestProblem::to_string() const {
     }
     text += ": ";
   }
-  return text + message;
+  // File names, kinds, names and field paths come from the user: a newline or NUL in any of
+  // them must not split or cut the line.
+  return model::printable(text + message);
 }
 
 std::string manifest_too_large(const std::string& file, uint64_t size) {

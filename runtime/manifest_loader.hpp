@@ -29,7 +29,8 @@ struct ManifestProblem {
   std::string name;  ///< empty when unknown
   std::string message;
 
-  /// "FILE:LINE: document N (Kind/name): spec.x: Invalid value: ...: reason"
+  /// "FILE:LINE: document N (Kind/name): spec.x: Invalid value: ...: reason", on one line:
+  /// control characters are escaped.
   std::string to_string() const;
 };
 

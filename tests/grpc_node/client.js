@@ -113,6 +113,19 @@ async function main() {
   if (!reply.error || reply.error.code !== grpc.status.INVALID_ARGUMENT) fail('pull without a cluster');
   console.log(`ok not-found ${reply.error.details}`);
 
+  // Ids that are not DNS-1123 labels are refused where they enter, and echoed back briefly.
+  for (const id of ['a"b', 'x\ny', 'nul\0', '../../etc', 'UPPER', 'x'.repeat(2 ** 20)]) {
+    reply = await unary('HealthCheck', { cluster_id: id, sequence: '1' });
+    if (!reply.error || reply.error.code !== grpc.status.INVALID_ARGUMENT ||
+        !reply.error.details.startsWith('cluster_id: Invalid value: ') ||
+        reply.error.details.length > 400) {
+      fail(`hostile id ${JSON.stringify(id.slice(0, 20))}: ${JSON.stringify(reply.error)}`);
+    }
+    result = await stream([update(1, [], id)]);
+    if (result.code !== grpc.status.INVALID_ARGUMENT) fail(`hostile id streamed: ${result.code}`);
+  }
+  console.log('ok hostile-ids refused');
+
   // Register by streaming: the first update lists the nodes.
   result = await stream([
     update(1, [{ op: 'ADD', node: node('n1', 0) }, { op: 'ADD', node: node('n2', 0) }]),

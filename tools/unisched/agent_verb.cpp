@@ -12,6 +12,8 @@
 #include "actors/agent_actor.hpp"
 #include "adapters/simulated_cluster.hpp"
 #include "messages/caf_types.hpp"
+#include "model/names.hpp"
+#include "model/printable.hpp"
 #include "runtime/grpc_agent.hpp"
 #include "runtime/hub_link.hpp"
 #include "runtime/manifest_loader.hpp"
@@ -65,7 +67,13 @@ int run_agent(const ParsedArgs& args) {
     return 1;
   }
   if (args.has("cluster")) {
-    profile->spec.cluster_id = args.value("cluster");
+    const std::string id = args.value("cluster");
+    if (const std::string reason = model::check_cluster_id(id); !reason.empty()) {
+      std::fprintf(stderr, "error: --cluster %s: %s\n", model::quoted_brief(id).c_str(),
+                   reason.c_str());
+      return 2;
+    }
+    profile->spec.cluster_id = id;
   }
   actors::AgentSettings settings;
   if (args.has("push-interval") &&

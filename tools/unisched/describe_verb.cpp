@@ -5,6 +5,7 @@
 #include <map>
 
 #include "messages/caf_types.hpp"
+#include "model/printable.hpp"
 #include "tools/unisched/hub_client.hpp"
 #include "tools/unisched/verbs.hpp"
 
@@ -15,10 +16,11 @@ using namespace unisched::atoms;
 
 void print_cluster(const v1::ClusterViews& views) {
   for (const auto& home : views.homes()) {
-    std::printf("Name:          %s\n", home.cluster_id().c_str());
+    std::printf("Name:          %s\n", model::printable(home.cluster_id()).c_str());
     std::printf("Hosted on:     %s\n",
-                home.shard_id().empty() ? "the hub"
-                                        : (home.shard_id() + " (" + home.endpoint() + ")").c_str());
+                home.shard_id().empty()
+                    ? "the hub"
+                    : model::printable(home.shard_id() + " (" + home.endpoint() + ")").c_str());
   }
   for (const auto& s : views.summaries()) {
     std::printf("Healthy:       %s\n", s.healthy() ? "yes" : "no");
@@ -28,7 +30,7 @@ void print_cluster(const v1::ClusterViews& views) {
     std::printf("Devices:       %llu (%llu free)\n", static_cast<unsigned long long>(s.devices()),
                 static_cast<unsigned long long>(s.free_devices()));
     for (const auto& model : s.models()) {
-      std::printf("  %-30s %llu (%llu free)\n", model.model().c_str(),
+      std::printf("  %-30s %llu (%llu free)\n", model::printable(model.model()).c_str(),
                   static_cast<unsigned long long>(model.devices()),
                   static_cast<unsigned long long>(model.free_devices()));
     }
@@ -53,10 +55,11 @@ void print_cluster(const v1::ClusterViews& views) {
     }
     std::printf("Node groups:\n");
     for (const auto& [group, count] : groups) {
-      std::printf("  %-30s %d nodes\n", group.c_str(), count);
+      std::printf("  %-30s %d nodes\n", model::printable(group).c_str(), count);
     }
     for (const auto& storage : cluster.resources().storage()) {
-      std::printf("Storage:       %s: %lld of %lld bytes used\n", storage.storage_class().c_str(),
+      std::printf("Storage:       %s: %lld of %lld bytes used\n",
+                  model::printable(storage.storage_class()).c_str(),
                   static_cast<long long>(storage.used_bytes()),
                   static_cast<long long>(storage.capacity_bytes()));
     }

@@ -5,6 +5,8 @@
 #include <cstdio>
 
 #include "messages/caf_types.hpp"
+#include "model/document_writer.hpp"
+#include "model/printable.hpp"
 #include "tools/unisched/hub_client.hpp"
 #include "tools/unisched/verbs.hpp"
 
@@ -17,24 +19,31 @@ const char* const kResources = "clusters, nodes, requests or decisions";
 
 void print_clusters(const v1::ClusterList& list, bool json) {
   if (json) {
-    std::printf("{\"clusters\": [");
-    for (int i = 0; i < list.clusters_size(); ++i) {
-      const auto& c = list.clusters(i);
-      std::printf(
-          "%s{\"id\": \"%s\", \"version\": %llu, \"nodes\": %llu, \"healthy\": %s, "
-          "\"updates_applied\": %llu, \"resyncs\": %llu, \"staleness_ms\": %lld}",
-          i == 0 ? "" : ", ", c.cluster_id().c_str(), static_cast<unsigned long long>(c.version()),
-          static_cast<unsigned long long>(c.nodes()), c.healthy() ? "true" : "false",
-          static_cast<unsigned long long>(c.updates_applied()),
-          static_cast<unsigned long long>(c.resyncs()), static_cast<long long>(c.staleness_ms()));
+    const auto writer = model::make_json_writer();
+    writer->begin_object();
+    writer->key("clusters");
+    writer->begin_list();
+    for (const auto& c : list.clusters()) {
+      writer->begin_object();
+      writer->field("id", c.cluster_id());
+      writer->field("version", static_cast<int64_t>(c.version()));
+      writer->field("nodes", static_cast<int64_t>(c.nodes()));
+      writer->key("healthy");
+      writer->boolean(c.healthy());
+      writer->field("updates_applied", static_cast<int64_t>(c.updates_applied()));
+      writer->field("resyncs", static_cast<int64_t>(c.resyncs()));
+      writer->field("staleness_ms", c.staleness_ms());
+      writer->end_object();
     }
-    std::printf("]}\n");
+    writer->end_list();
+    writer->end_object();
+    std::fputs(writer->finish().c_str(), stdout);
     return;
   }
   std::printf("%-22s %8s %7s %8s %8s %9s\n", "CLUSTER", "VERSION", "NODES", "HEALTHY", "RESYNCS",
               "STALE(ms)");
   for (const auto& c : list.clusters()) {
-    std::printf("%-22s %8llu %7llu %8s %8llu %9lld\n", c.cluster_id().c_str(),
+    std::printf("%-22s %8llu %7llu %8s %8llu %9lld\n", model::printable(c.cluster_id()).c_str(),
                 static_cast<unsigned long long>(c.version()),
                 static_cast<unsigned long long>(c.nodes()), c.healthy() ? "yes" : "no",
                 static_cast<unsigned long long>(c.resyncs()),
@@ -67,8 +76,9 @@ void print_nodes(const v1::ClusterViews& views, bool json) {
           gib(node.allocated_memory_bytes()) + "/" + gib(node.allocatable_memory_bytes());
       const std::string gpus =
           std::to_string(free_devices) + "/" + std::to_string(node.accelerators_size());
-      std::printf("%-22s %-24s %15s %19s %9s %5d\n", cluster.cluster_id().c_str(),
-                  node.name().c_str(), cpu.c_str(), memory.c_str(), gpus.c_str(), node.pod_count());
+      std::printf("%-22s %-24s %15s %19s %9s %5d\n", model::printable(cluster.cluster_id()).c_str(),
+                  model::printable(node.name()).c_str(), cpu.c_str(), memory.c_str(), gpus.c_str(),
+                  node.pod_count());
     }
   }
 }
@@ -97,10 +107,10 @@ void print_requests(const v1::RequestList& list, bool json, bool decisions) {
       if (detail.empty() && request.decision().reasons_size() > 0) {
         detail = request.decision().reasons(0);
       }
-      std::printf("%-28s %-17s %9d %10s %s\n", request.request_id().c_str(),
+      std::printf("%-28s %-17s %9d %10s %s\n", model::printable(request.request_id()).c_str(),
                   v1::RequestStatus::Phase_Name(request.phase()).c_str(),
                   request.decision().replicas_size(), request.recovered() ? "yes" : "no",
-                  detail.c_str());
+                  model::printable(detail).c_str());
     }
     return;
   }
@@ -109,9 +119,11 @@ void print_requests(const v1::RequestList& list, bool json, bool decisions) {
   for (const auto& request : list.requests()) {
     const auto& decision = request.decision();
     for (const auto& replica : decision.replicas()) {
-      std::printf("%-28s %-24s %-22s %-24s %8u %11.2f\n", request.request_id().c_str(),
-                  replica.placement_id().c_str(), replica.cluster().c_str(), replica.node().c_str(),
-                  decision.attempts(), static_cast<double>(decision.latency_us()) / 1000.0);
+      std::printf(
+          "%-28s %-24s %-22s %-24s %8u %11.2f\n", model::printable(request.request_id()).c_str(),
+          model::printable(replica.placement_id()).c_str(),
+          model::printable(replica.cluster()).c_str(), model::printable(replica.node()).c_str(),
+          decision.attempts(), static_cast<double>(decision.latency_us()) / 1000.0);
     }
   }
 }

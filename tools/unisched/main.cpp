@@ -6,12 +6,14 @@
 #include <string>
 #include <vector>
 
+#include "runtime/log_format.hpp"
 #include "tools/unisched/verbs.hpp"
 
 namespace {
 
 bool configure_logging(const std::string& level_name) {
   auto logger = spdlog::stderr_color_mt("unisched");
+  logger->set_formatter(unisched::runtime::make_escaping_formatter());
   spdlog::set_default_logger(logger);
   const auto level = spdlog::level::from_str(level_name);
   // from_str maps unknown names to "off"; only "off" itself may mean that.

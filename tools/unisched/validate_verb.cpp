@@ -3,6 +3,7 @@
 
 #include <cstdio>
 
+#include "model/printable.hpp"
 #include "runtime/manifest_loader.hpp"
 #include "tools/unisched/verbs.hpp"
 
@@ -34,8 +35,8 @@ int run_validate(const ParsedArgs& args) {
     for (const auto& loaded : set.manifests) {
       std::fprintf(stdout, "%s/%s valid (%s, document %d)\n",
                    std::string(model::kind_of(loaded.manifest)).c_str(),
-                   model::name_of(loaded.manifest).c_str(), loaded.source.file.c_str(),
-                   loaded.source.index);
+                   model::name_of(loaded.manifest).c_str(),
+                   model::printable(loaded.source.file).c_str(), loaded.source.index);
     }
   } else {
     std::vector<model::Manifest> manifests;
