@@ -27,7 +27,7 @@ struct HubData {
   std::map<std::string, std::string> shard_tokens;
   std::map<std::string, v1::ClusterRegistration> clusters;  // registered with an agent
   std::map<std::string, v1::ClusterRegistration> declared;  // applied profiles
-  std::optional<RequestBook> book;
+  std::shared_ptr<RequestBook> book;
   std::multimap<std::string, caf::typed_response_promise<v1::RequestStatus>> waiting;
   static inline const char* name = "hub";
 };
@@ -160,21 +160,7 @@ caf::behavior hub(Self* self, caf::actor supervisor, std::vector<caf::actor> sch
   state.schedulers = std::move(schedulers);
   state.tokens = std::move(settings.tokens);
   state.shard_tokens = std::move(settings.shard_tokens);
-  state.book.emplace(settings.journal);
-  for (const std::string& problem : state.book->recover()) {
-    spdlog::warn("hub: {}", problem);
-  }
-  const v1::RequestList known = state.book->list();
-  if (known.requests_size() > 0) {
-    size_t lost = 0;
-    for (const auto& request : known.requests()) {
-      lost += request.phase() == v1::RequestStatus::LOST ? 1 : 0;
-    }
-    spdlog::info(
-        "hub: {} requests recovered from {}; {} were still pending when the hub stopped "
-        "and are reported as LOST",
-        known.requests_size(), settings.journal, lost);
-  }
+  state.book = settings.book ? settings.book : std::make_shared<RequestBook>();
   return {
       [=](register_atom, const v1::ClusterRegistration& registration,
           caf::actor agent) -> caf::result<caf::actor> {

@@ -24,15 +24,20 @@
 #include <caf/fwd.hpp>
 
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace unisched::runtime {
 
+class RequestBook;
+
 struct HubSettings {
   std::map<std::string, std::string> tokens;        ///< clusterID -> token; empty: none checked
   std::map<std::string, std::string> shard_tokens;  ///< shardID -> token
-  std::string journal;                              ///< request journal file; empty: none
+  /// The requests, recovered from their journal by the caller (which refuses to start when
+  /// that fails); null: a book without a journal.
+  std::shared_ptr<RequestBook> book;
 };
 
 caf::actor spawn_hub(caf::actor_system& system, const caf::actor& supervisor,

@@ -1,8 +1,5 @@
 #include "runtime/request_book.hpp"
 
-#include <google/protobuf/io/zero_copy_stream_impl.h>
-#include <google/protobuf/util/delimited_message_util.h>
-
 #include <chrono>
 
 #include "runtime/manifest_loader.hpp"
@@ -31,30 +28,44 @@ v1::RequestStatus::Phase phase_of(v1::SchedulingDecision::Status status) {
 
 RequestBook::RequestBook(std::string journal_path) : journal_path_(std::move(journal_path)) {}
 
-std::vector<std::string> RequestBook::recover() {
-  std::vector<std::string> problems;
+absl::Status RequestBook::recover(bool skip_damaged, std::vector<std::string>& warnings) {
   if (journal_path_.empty()) {
-    return problems;
+    return absl::OkStatus();
   }
-  {
-    std::ifstream in(journal_path_, std::ios::binary);
-    if (in) {
-      google::protobuf::io::IstreamInputStream stream(&in);
-      bool clean_eof = false;
-      for (;;) {
-        v1::RequestStatus record;  // fresh each time: parsing merges into the message
-        if (!google::protobuf::util::ParseDelimitedFromZeroCopyStream(&record, &stream,
-                                                                      &clean_eof)) {
-          break;
-        }
-        requests_[record.request_id()] = std::move(record);
-      }
-      if (!clean_eof) {
-        problems.push_back(journal_path_ + ": the last record is torn or corrupt; " +
-                           std::to_string(requests_.size()) + " requests read before it");
-      }
+  const auto contents = read_journal(journal_path_);
+  if (!contents.ok()) {
+    return contents.status();
+  }
+  if (!contents->damaged.empty()) {
+    std::string where;
+    for (const JournalDamage& damage : contents->damaged) {
+      where += (where.empty() ? "" : ", ") + describe(damage);
     }
+    const std::string found = journal_path_ + ": damaged records at " + where +
+                              ", followed by intact ones (" +
+                              std::to_string(contents->records.size()) + " intact records in all)";
+    if (!skip_damaged) {
+      return absl::DataLossError(found +
+                                 "; refusing to start: keep a copy of the file, then "
+                                 "start with --journal-skip-damaged to drop the damaged "
+                                 "records and keep the intact ones");
+    }
+    warnings.push_back(found + "; the damaged records are skipped (--journal-skip-damaged)");
   }
+  if (contents->torn_tail) {
+    warnings.push_back(journal_path_ + ": the last write did not finish; " +
+                       describe(*contents->torn_tail) + " cut after " +
+                       std::to_string(contents->records.size()) + " intact records");
+  }
+  for (const std::string& bytes : contents->records) {
+    v1::RequestStatus record;
+    if (!record.ParseFromString(bytes) || record.request_id().empty()) {
+      return absl::DataLossError(journal_path_ +
+                                 ": an intact record is not a request status; refusing to start");
+    }
+    requests_[record.request_id()] = std::move(record);
+  }
+  std::vector<std::string> compact;
   for (auto& [id, status] : requests_) {
     status.set_recovered(true);
     if (status.phase() == v1::RequestStatus::PENDING) {
@@ -64,31 +75,33 @@ std::vector<std::string> RequestBook::recover() {
           "their clusters as " +
           id + "/<n>; submit it again under a new name to schedule it");
     }
+    compact.push_back(status.SerializeAsString());
   }
-  // Rewrite the journal compactly: one record per request, with LOST made durable.
-  journal_.open(journal_path_, std::ios::binary | std::ios::trunc);
-  if (!journal_) {
-    problems.push_back(journal_path_ + ": cannot write the journal");
-    journal_failed_ = true;
-    return problems;
+  // One record per request, with LOST made durable; written beside the old file and renamed.
+  if (absl::Status rewritten = rewrite_journal(journal_path_, compact); !rewritten.ok()) {
+    return rewritten;
   }
-  for (const auto& [id, status] : requests_) {
-    append(status);
+  auto appender = JournalAppender::open(journal_path_);
+  if (!appender.ok()) {
+    return appender.status();
   }
-  return problems;
+  journal_.emplace(std::move(*appender));
+  return absl::OkStatus();
 }
 
-void RequestBook::append(const v1::RequestStatus& status) {
-  if (journal_path_.empty() || journal_failed_) {
-    return;
+bool RequestBook::append(const v1::RequestStatus& status) {
+  if (journal_path_.empty()) {
+    return true;
   }
-  if (!journal_.is_open()) {
-    journal_.open(journal_path_, std::ios::binary | std::ios::app);
+  if (journal_failed_ || !journal_) {
+    return false;
   }
-  if (!google::protobuf::util::SerializeDelimitedToOstream(status, &journal_) ||
-      !journal_.flush()) {
+  if (!journal_->append(status.SerializeAsString()).ok()) {
+    // A partly written record may follow; appending after it would bury it under intact ones.
     journal_failed_ = true;
+    return false;
   }
+  return true;
 }
 
 v1::SubmissionReply RequestBook::submit(const v1::ManifestSubmission& submission,
@@ -125,12 +138,19 @@ v1::SubmissionReply RequestBook::submit(const v1::ManifestSubmission& submission
       reply.add_problems(problem.to_string());
       continue;
     }
-    v1::RequestStatus& status = requests_[id];
+    v1::RequestStatus status;
     status.set_request_id(id);
     status.set_phase(v1::RequestStatus::PENDING);
     status.set_accepted_unix_ms(now_unix_ms());
     status.set_manifest(canonical);
-    append(status);
+    if (!append(status)) {
+      ManifestProblem problem = refusal;
+      problem.message = "not accepted: the hub's request journal " + journal_path_ +
+                        " cannot be written, so the request would not survive a restart";
+      reply.add_problems(problem.to_string());
+      continue;
+    }
+    requests_[id] = status;
     *reply.add_accepted() = status;
     to_schedule.push_back({id, std::move(request.spec)});
   }

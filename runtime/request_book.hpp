@@ -2,21 +2,25 @@
 // journal) what survives a restart of the hub. Plain C++ over the wire types; the hub actor
 // owns one.
 //
-// The journal is a file of length-delimited RequestStatus records, appended on every accept and
-// every decision and flushed each time. On start the last record per request wins: decided
-// requests come back as they were (recovered); requests still pending when the hub stopped come
-// back as LOST, never silently dropped and never scheduled twice (placements made before the
-// stop remain on their clusters under "<request>/<n>").
+// The journal (runtime/journal.hpp) gets a RequestStatus record on every accept and every
+// decision, flushed each time. On start the last record per request wins: decided requests come
+// back as they were (recovered); requests still pending when the hub stopped come back as LOST,
+// never silently dropped and never scheduled twice (placements made before the stop remain on
+// their clusters under "<request>/<n>"). A journal that cannot be read or written stops the start;
+// once running, a request is accepted only after its record is written.
 #pragma once
 
-#include <fstream>
+#include <absl/status/status.h>
+
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "messages/unisched.pb.h"
 #include "model/cluster_profile.hpp"
 #include "model/scheduling_request.hpp"
+#include "runtime/journal.hpp"
 
 namespace unisched::runtime {
 
@@ -25,9 +29,12 @@ class RequestBook {
   /// `journal_path` empty: nothing survives the hub.
   explicit RequestBook(std::string journal_path = {});
 
-  /// Reads the journal; the problems found (a torn last record, an unreadable file). Requests
-  /// pending at the last stop become LOST.
-  std::vector<std::string> recover();
+  /// Reads the journal, rewrites it compactly (one record per request) and opens it for
+  /// appending. Requests pending at the last stop become LOST. A torn tail is cut, with a
+  /// warning. Damage followed by intact records is an error naming where it is, unless
+  /// `skip_damaged` (then a warning). An error also when the file is not a journal, or cannot be
+  /// read or written: the caller must not run without the durability it asked for.
+  absl::Status recover(bool skip_damaged, std::vector<std::string>& warnings);
 
   struct ToSchedule {
     std::string id;
@@ -51,10 +58,11 @@ class RequestBook {
   bool journal_failed() const { return journal_failed_; }
 
  private:
-  void append(const v1::RequestStatus& status);
+  /// Writes `status` to the journal, if there is one; false when that failed.
+  bool append(const v1::RequestStatus& status);
 
   std::string journal_path_;
-  std::ofstream journal_;
+  std::optional<JournalAppender> journal_;
   bool journal_failed_ = false;
   std::map<std::string, v1::RequestStatus> requests_;
 };

@@ -12,7 +12,7 @@ set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build_dir=${UNISCHED_BUILD_DIR:-"$repo/build"}
 packages=(
-  cmake ninja-build g++ ccache pkg-config libssl-dev openssl
+  cmake ninja-build g++ ccache pkg-config libssl-dev openssl zlib1g-dev
   libcaf-dev libprotobuf-dev protobuf-compiler libgrpc++-dev protobuf-compiler-grpc
   libabsl-dev libspdlog-dev libboost-test-dev libyaml-cpp-dev libbenchmark-dev
 )

@@ -18,6 +18,7 @@
 #include "runtime/grpc_service.hpp"
 #include "runtime/hub.hpp"
 #include "runtime/network.hpp"
+#include "runtime/request_book.hpp"
 #include "runtime/tokens.hpp"
 #include "tools/unisched/tls_flags.hpp"
 #include "tools/unisched/verbs.hpp"
@@ -44,6 +45,36 @@ bool read_tokens(const ParsedArgs& args, const std::string& flag, const std::str
     std::fprintf(stderr, "error: %s\n", problem.c_str());
   }
   return tokens.problems.empty();
+}
+
+/// The hub's requests, recovered from --journal when given; null after printing why the journal
+/// cannot be used.
+std::shared_ptr<runtime::RequestBook> open_request_book(const ParsedArgs& args) {
+  const std::string journal = args.value("journal");
+  auto book = std::make_shared<runtime::RequestBook>(journal);
+  if (journal.empty()) {
+    spdlog::info("no --journal: submitted requests are forgotten when the hub stops");
+    return book;
+  }
+  std::vector<std::string> warnings;
+  const absl::Status recovered = book->recover(args.has("journal-skip-damaged"), warnings);
+  for (const std::string& warning : warnings) {
+    spdlog::warn("journal: {}", warning);
+  }
+  if (!recovered.ok()) {
+    std::fprintf(stderr, "error: --journal: %s\n", std::string(recovered.message()).c_str());
+    return nullptr;
+  }
+  const v1::RequestList known = book->list();
+  size_t lost = 0;
+  for (const auto& request : known.requests()) {
+    lost += request.phase() == v1::RequestStatus::LOST ? 1 : 0;
+  }
+  spdlog::info(
+      "journal: {} requests recovered from {}; {} were still pending when the hub stopped and "
+      "are reported as LOST",
+      known.requests_size(), journal, lost);
+  return book;
 }
 
 int run_serve(const ParsedArgs& args) {
@@ -98,6 +129,10 @@ int run_serve(const ParsedArgs& args) {
     std::fprintf(stderr, "error: --schedulers must be a number from 1 to 99\n");
     return 2;
   }
+  const auto book = open_request_book(args);
+  if (!book) {
+    return 1;
+  }
   runtime::block_stop_signals();
   caf::actor_system_config config;
   auto system = runtime::make_networked_system(config, tls);
@@ -110,8 +145,8 @@ int run_serve(const ParsedArgs& args) {
     schedulers.push_back(actors::spawn_scheduler_actor(*system, supervisor, {}, *policy,
                                                        actors::SchedulerSettings{}));
   }
-  const caf::actor hub = runtime::spawn_hub(
-      *system, supervisor, schedulers, {tokens.by_id, shard_tokens.by_id, args.value("journal")});
+  const caf::actor hub =
+      runtime::spawn_hub(*system, supervisor, schedulers, {tokens.by_id, shard_tokens.by_id, book});
   const auto stop_all = [&] {
     caf::anon_send_exit(hub, caf::exit_reason::user_shutdown);
     for (const caf::actor& scheduler : schedulers) {
@@ -139,9 +174,6 @@ int run_serve(const ParsedArgs& args) {
     }
     std::printf("gRPC serving on %s:%u\n", grpc_endpoint->host.c_str(),
                 static_cast<unsigned>(grpc_server->port()));
-  }
-  if (!args.has("journal")) {
-    spdlog::info("no --journal: submitted requests are forgotten when the hub stops");
   }
   std::printf("listening on %s:%u\n", endpoint->host.c_str(), static_cast<unsigned>(*port));
   std::fflush(stdout);
@@ -184,7 +216,12 @@ Verb serve_verb() {
             {"policy", '\0', "NAME", false,
              "spread, binpack, balanced, bestfit or random (default balanced)"},
             node_sample_flag(),
-            {"journal", '\0', "FILE", false, "keep submitted requests and decisions in FILE"},
+            {"journal", '\0', "FILE", false,
+             "keep submitted requests and decisions in FILE (created if missing; any other "
+             "file is refused)"},
+            {"journal-skip-damaged", '\0', "", false,
+             "start even when the journal has damaged records between intact ones, dropping "
+             "them"},
             {"grpc", '\0', "HOST:PORT", false,
              "also serve ClusterMetadataService over gRPC, for agents in any language"}};
         for (Flag& flag : tls_flags()) {
