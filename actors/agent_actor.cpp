@@ -26,16 +26,9 @@ struct AgentActorData {
 
 using Self = caf::stateful_actor<AgentActorData>;
 
-void push(Self* self) {
-  if (!self->state.cluster_actor) {
-    return;  // not bound yet: changes keep accumulating into the first update
-  }
-  auto update = self->state.core->next_update();
-  if (!update) {
-    return;
-  }
+void send_update(Self* self, const model::ViewUpdate& update) {
   self->request(self->state.cluster_actor, self->state.settings.push_timeout,
-                messages::to_proto(*update))
+                messages::to_proto(update))
       .then(
           [=](v1::Ack& ack) {
             if (ack.status() == v1::Ack::REJECTED) {
@@ -47,6 +40,17 @@ void push(Self* self) {
             // The ClusterActor finds the gap and pulls a snapshot; nothing to repeat here.
             spdlog::debug("agent {}: no ack: {}", self->state.core->cluster_id(), to_string(error));
           });
+}
+
+void push(Self* self) {
+  if (!self->state.cluster_actor) {
+    return;  // not bound yet: changes keep accumulating into the first update
+  }
+  // More changes than one update carries (a large cluster's first listing) go out as
+  // consecutive versions, in order, at once.
+  while (auto update = self->state.core->next_update()) {
+    send_update(self, *update);
+  }
 }
 
 void bind(Self* self, caf::actor cluster_actor) {

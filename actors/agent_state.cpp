@@ -46,7 +46,7 @@ std::optional<model::ViewUpdate> AgentState::next_update() {
   update.epoch = epoch_;
   update.base_version = version_;
   update.version = ++version_;
-  update.changes = pending_.take();
+  update.changes = pending_.take(model::kMaxNodeChangesPerUpdate);
   for (const model::NodeChange& change : update.changes) {
     if (change.kind == model::NodeChangeKind::Remove) {
       published_.erase(change.node.name);

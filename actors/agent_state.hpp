@@ -36,7 +36,10 @@ class AgentState {
   void observe();
 
   /// The pending changes as the next update, or nullopt when nothing changed since the last one.
+  /// At most model::kMaxNodeChangesPerUpdate changes: the rest wait for the next update.
   std::optional<model::ViewUpdate> next_update();
+  /// Whether node changes are waiting for an update (more than the last one could carry).
+  bool has_pending_changes() const { return !pending_.empty(); }
 
   /// The cluster as of the last update built (the state the centre should hold at that version),
   /// with the placements running and those refused recently.

@@ -51,7 +51,7 @@ caf::behavior proxy(Self* self, std::string cluster_id, GrpcAgentSettings settin
   self->state.settings = settings;
   return {
       // From the gRPC service.
-      [=](push_atom, const v1::IncrementalUpdate& update) -> caf::result<v1::Ack> {
+      [=](push_atom, v1::IncrementalUpdate& update) -> caf::result<v1::Ack> {
         heard(self, 0, 0);  // its position counts once the ClusterActor took the update
         auto promise = self->make_response_promise<v1::Ack>();
         if (!self->state.cluster_actor) {
@@ -62,13 +62,17 @@ caf::behavior proxy(Self* self, std::string cluster_id, GrpcAgentSettings settin
           promise.deliver(ack);
           return promise;
         }
-        self->request(self->state.cluster_actor, self->state.settings.push_timeout, update)
+        // Moved on, not copied: an update may carry thousands of nodes.
+        const uint64_t epoch = update.epoch();
+        const uint64_t version = update.version();
+        self->request(self->state.cluster_actor, self->state.settings.push_timeout,
+                      std::move(update))
             .then(
                 [=](v1::Ack& ack) mutable {
                   auto& state = self->state;
                   state.centre_version = ack.version();
                   if (ack.status() == v1::Ack::APPLIED || ack.status() == v1::Ack::DUPLICATE) {
-                    heard(self, update.epoch(), update.version());
+                    heard(self, epoch, version);
                   }
                   for (auto& order : state.orders) {
                     *ack.add_orders() = std::move(order);

@@ -254,7 +254,16 @@ v1::ClusterSnapshot to_proto(const model::ViewSnapshot& snapshot) {
   return out;
 }
 
+std::string too_many_node_deltas(int count) {
+  return "node_deltas: Too many: " + std::to_string(count) + ": must have at most " +
+         std::to_string(model::kMaxNodeChangesPerUpdate) +
+         " items (split the changes over consecutive updates, or send a full snapshot)";
+}
+
 model::Expected<model::ViewUpdate, std::string> from_proto(const v1::IncrementalUpdate& update) {
+  if (static_cast<size_t>(update.node_deltas_size()) > model::kMaxNodeChangesPerUpdate) {
+    return too_many_node_deltas(update.node_deltas_size());
+  }
   model::ViewUpdate out;
   out.cluster_id = update.cluster_id();
   out.epoch = update.epoch();

@@ -15,7 +15,11 @@ void to_proto(const model::Reservation& reservation, v1::Placement& out);
 model::Reservation from_proto(const v1::Placement& placement);
 v1::ClusterSnapshot to_proto(const model::ViewSnapshot& snapshot);
 
-/// The update, or why it is malformed (naming the field, e.g. "node_deltas[2].op").
+/// Why an update of `count` node changes is refused (more than model::kMaxNodeChangesPerUpdate).
+std::string too_many_node_deltas(int count);
+
+/// The update, or why it is malformed (naming the field, e.g. "node_deltas[2].op", or too many
+/// node changes).
 model::Expected<model::ViewUpdate, std::string> from_proto(const v1::IncrementalUpdate& update);
 model::Expected<model::ViewSnapshot, std::string> from_proto(const v1::ClusterSnapshot& snapshot);
 

@@ -1,5 +1,7 @@
 #include "model/delta_coalescer.hpp"
 
+#include <algorithm>
+
 namespace unisched::model {
 
 void DeltaCoalescer::record(const NodeChange& change, bool published) {
@@ -16,10 +18,12 @@ void DeltaCoalescer::record(const NodeChange& change, bool published) {
   }
 }
 
-std::vector<NodeChange> DeltaCoalescer::take() {
+std::vector<NodeChange> DeltaCoalescer::take(size_t limit) {
   std::vector<NodeChange> changes;
-  changes.reserve(pending_.size());
-  for (auto& [name, pending] : pending_) {
+  changes.reserve(std::min(limit, pending_.size()));
+  auto taken = pending_.begin();
+  for (; taken != pending_.end() && changes.size() < limit; ++taken) {
+    auto& [name, pending] = *taken;
     if (pending.published && pending.present) {
       changes.push_back(NodeChange{NodeChangeKind::Update, std::move(pending.latest)});
     } else if (pending.present) {
@@ -30,7 +34,7 @@ std::vector<NodeChange> DeltaCoalescer::take() {
       changes.push_back(std::move(removal));
     }  // added and removed within the interval: nothing to say
   }
-  pending_.clear();
+  pending_.erase(pending_.begin(), taken);
   return changes;
 }
 

@@ -3,6 +3,7 @@
 // update+remove is a remove, remove+add is an update.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <string>
 #include <vector>
@@ -16,8 +17,9 @@ class DeltaCoalescer {
   /// Records `change`; `published` says whether the node exists in the last pushed state.
   void record(const NodeChange& change, bool published);
 
-  /// The pending changes, one per node in name order, and forgets them.
-  std::vector<NodeChange> take();
+  /// The pending changes, one per node in name order, and forgets them; at most `limit` of
+  /// them, the rest staying pending.
+  std::vector<NodeChange> take(size_t limit = SIZE_MAX);
 
   bool empty() const { return pending_.empty(); }
   size_t size() const { return pending_.size(); }

@@ -15,6 +15,12 @@ namespace unisched::model {
 
 enum class HealthState { Unknown, Healthy, Degraded, Unhealthy };
 
+/// The most node changes one update may carry. An agent with more to say (its first listing of
+/// a large cluster) splits them over consecutive versions; a receiver refuses larger updates, so
+/// the cost of applying one (copies, conversion, the centre's time before it acks) stays bounded.
+/// Whole clusters travel as snapshots.
+inline constexpr size_t kMaxNodeChangesPerUpdate = 10'000;
+
 struct ViewUpdate {
   std::string cluster_id;
   uint64_t epoch = 0;         ///< the agent's run; versions restart with each

@@ -119,7 +119,9 @@ class GrpcAgent {
     add_metadata(context);
     auto stream = stub_->PushIncrementalUpdates(&context);
     while (!stop()) {
-      pause(options_.push_interval, stop);
+      if (!core_.has_pending_changes()) {
+        pause(options_.push_interval, stop);  // else: the rest of a split listing goes at once
+      }
       auto update = core_.next_update();
       if (!update) {
         if (!heartbeat()) {

@@ -94,10 +94,19 @@ class MetadataService final : public v1::ClusterMetadataService::Service {
                       "cluster_id: one stream carries one cluster's updates: got " +
                           model::quoted_brief(update.cluster_id()) + " after \"" + cluster + "\"");
       }
+      if (static_cast<size_t>(update.node_deltas_size()) > model::kMaxNodeChangesPerUpdate) {
+        // Refused before it is copied into the centre: it would cost memory and time there.
+        return Status(StatusCode::INVALID_ARGUMENT,
+                      messages::too_many_node_deltas(update.node_deltas_size()));
+      }
       // Decoded and checked once, by the ClusterActor: a malformed update comes back REJECTED
       // with the field path, answered below as INVALID_ARGUMENT.
       std::string error;
-      const auto ack = ask<v1::Ack>(system_, proxy, time_left(context), error, push_atom_v, update);
+      const std::string numbers = "update " + std::to_string(update.version()) + " of epoch " +
+                                  std::to_string(update.epoch()) + " applies to version " +
+                                  std::to_string(update.base_version());
+      const auto ack =
+          ask<v1::Ack>(system_, proxy, time_left(context), error, push_atom_v, std::move(update));
       if (!ack) {
         return Status(StatusCode::UNAVAILABLE, "the centre did not acknowledge: " + error);
       }
@@ -106,9 +115,7 @@ class MetadataService final : public v1::ClusterMetadataService::Service {
       }
       if (ack->status() == v1::Ack::GAP) {
         return Status(StatusCode::FAILED_PRECONDITION,
-                      "version gap: update " + std::to_string(update.version()) + " of epoch " +
-                          std::to_string(update.epoch()) + " applies to version " +
-                          std::to_string(update.base_version()) + ", the centre holds " +
+                      "version gap: " + numbers + ", the centre holds " +
                           std::to_string(ack->version()) +
                           "; send PushFullSnapshot, then stream again");
       }

@@ -62,4 +62,23 @@ BOOST_AUTO_TEST_CASE(counts_what_it_folds) {
   BOOST_TEST(coalescer.coalesced() == 1u);
 }
 
+BOOST_AUTO_TEST_CASE(take_with_a_limit_leaves_the_rest_pending_in_name_order) {
+  DeltaCoalescer pending;
+  for (const char* name : {"d", "a", "c", "b", "e"}) {
+    pending.record(change(NodeChangeKind::Add, name), false);
+  }
+  pending.record(change(NodeChangeKind::Update, "a", 5), false);
+  const auto first = pending.take(2);
+  BOOST_TEST_REQUIRE(first.size() == 2u);
+  BOOST_TEST(first[0].node.name == "a");
+  BOOST_TEST(first[0].node.allocated_cpu_milli == 5);
+  BOOST_TEST(first[1].node.name == "b");
+  BOOST_TEST(pending.size() == 3u);
+  const auto rest = pending.take();
+  BOOST_TEST_REQUIRE(rest.size() == 3u);
+  BOOST_TEST(rest[0].node.name == "c");
+  BOOST_TEST(rest[2].node.name == "e");
+  BOOST_TEST(pending.empty());
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -6,6 +6,7 @@
 
 #include "actors/agent_state.hpp"
 #include "actors/cluster_state.hpp"
+#include "messages/convert.hpp"
 #include "tests/simulation_fixtures.hpp"
 
 using namespace unisched;
@@ -111,6 +112,40 @@ BOOST_AUTO_TEST_CASE(in_order_deltas_give_exactly_the_agents_state) {
     BOOST_TEST(centre.counters().gaps == 0u, context);
     BOOST_TEST(agent.counters().coalesced > 0u, context);
   }
+}
+
+BOOST_AUTO_TEST_CASE(a_large_first_listing_goes_out_in_bounded_consecutive_updates) {
+  adapters::SimulationOptions options;
+  options.node_count = 25'000;
+  options.membership_events_per_second = 0;
+  options.pod_events_per_second = 0;
+  AgentState agent(std::make_unique<adapters::SimulatedCluster>(testing::small_profile(), options),
+                   7);
+  agent.observe();
+  ClusterState centre("sim");
+  std::vector<size_t> sizes;
+  while (auto update = agent.next_update()) {
+    sizes.push_back(update->changes.size());
+    const auto outcome = centre.on_update(*update);
+    BOOST_TEST_REQUIRE((outcome.status == AckStatus::Applied), outcome.error);
+  }
+  BOOST_TEST(sizes == (std::vector<size_t>{10'000, 10'000, 5'000}));
+  BOOST_TEST(!agent.has_pending_changes());
+  BOOST_TEST(agent.version() == 3u);
+  testing::expect_view_matches(centre.view(), agent.adapter().list_nodes(), "split listing");
+  // A receiver refuses one update that carries them all, saying why.
+  model::ViewUpdate whole;
+  whole.cluster_id = "sim";
+  whole.epoch = 8;
+  whole.version = 1;
+  for (model::NodeState& node : agent.adapter().list_nodes()) {
+    whole.changes.push_back({model::NodeChangeKind::Add, std::move(node)});
+  }
+  const auto refused = messages::from_proto(messages::to_proto(whole));
+  BOOST_TEST_REQUIRE(!refused.has_value());
+  BOOST_TEST(refused.error() ==
+             "node_deltas: Too many: 25000: must have at most 10000 items (split the changes over "
+             "consecutive updates, or send a full snapshot)");
 }
 
 BOOST_AUTO_TEST_CASE(duplicates_reorders_and_drops_never_corrupt_the_view) {

@@ -146,6 +146,16 @@ async function main() {
   if (result.code !== grpc.status.INVALID_ARGUMENT) fail(`unknown node: ${result.code}`);
   console.log(`ok invalid-argument ${result.details}`);
 
+  // An update of more node changes than one may carry gets a clear status, not a timeout.
+  const many = [];
+  for (let i = 0; i < 10001; ++i) many.push({ op: 'ADD', node: node(`bulk-${i}`, 0) });
+  result = await stream([update(3, many)]);
+  if (result.code !== grpc.status.INVALID_ARGUMENT ||
+      !result.details.startsWith('node_deltas: Too many: 10001: must have at most 10000 items')) {
+    fail(`too many deltas: ${result.code} ${result.details}`);
+  }
+  console.log(`ok too-many ${result.details}`);
+
   // One stream speaks for one cluster.
   result = await stream([update(3, [], cluster), update(4, [], 'someone-else')]);
   if (result.code !== grpc.status.INVALID_ARGUMENT || !result.details.startsWith('cluster_id:')) {
