@@ -151,6 +151,29 @@ BOOST_AUTO_TEST_CASE(a_hub_on_plain_tcp_survives_hostile_packets_within_200_mb) 
   BOOST_TEST(hub.process->stop() == 0, hub.process->output());
 }
 
+BOOST_AUTO_TEST_CASE(a_shard_survives_the_same_packets) {
+  Hub hub;
+  auto shard = hub.shard("shard-a");
+  const std::string address = wait_for_listening(*shard, "the shard");
+  const uint16_t port = port_of(address);
+  {
+    RawConnection crash(port);
+    crash.send(basp_header_bytes(0, 0, 0, 0x1234, 0x55, 0x66));
+    RawConnection claim(port);
+    claim.send(basp_header_bytes(2, 0, 0xffffffff, 0, 0, 7));
+    ActorHarness::wait_until(
+        [&] { return shard->output().find("(2 refused so far)") != std::string::npos; },
+        "the shard refusing both headers");
+  }
+  BOOST_TEST(::kill(shard->pid(), 0) == 0, shard->output());
+  BOOST_TEST(resident_bytes(shard->pid()) < 200u * 1024 * 1024);
+  ActorHarness::wait_until(
+      [&] { return hub.process->output().find("shard shard-a joined") != std::string::npos; },
+      "the shard still joined");
+  BOOST_TEST(shard->stop() == 0, shard->output());
+  BOOST_TEST(hub.process->stop() == 0);
+}
+
 BOOST_AUTO_TEST_CASE(plain_tcp_beyond_loopback_needs_the_loud_flag) {
   ScratchDirectory dir;
   for (const char* verb : {"serve --listen", "shard --hub 127.0.0.1:1 --listen",
