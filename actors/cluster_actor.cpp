@@ -93,10 +93,22 @@ void hand_back_refusals(Self* self) {
   }
 }
 
-/// Forgets who committed placements that are settled (confirmed by the cluster).
+/// Tells the schedulers that committed placements the cluster confirmed that they are settled
+/// (no refusal will follow), and forgets who committed them.
 void forget_settled(Self* self, const std::vector<std::string>& applied) {
+  std::map<caf::actor, v1::SettledPlacements> settled;
   for (const std::string& id : applied) {
-    self->state.committers.erase(id);
+    const auto committer = self->state.committers.find(id);
+    if (committer == self->state.committers.end()) {
+      continue;
+    }
+    v1::SettledPlacements& message = settled[committer->second];
+    message.set_cluster_id(self->state.core->cluster_id());
+    message.add_placement_ids(id);
+    self->state.committers.erase(committer);
+  }
+  for (auto& [scheduler, message] : settled) {
+    self->send(scheduler, std::move(message));
   }
 }
 
@@ -303,11 +315,17 @@ caf::behavior cluster_actor(Self* self, std::string cluster_id, caf::actor agent
         return reply;
       },
       [=](const v1::ReleaseOrder& order) {
+        // From a scheduler: an incomplete gang, or a commit whose answer it never got. The agent
+        // may have been ordered to carry them out already, so it is told to release them too
+        // (it ignores placements it does not run).
         const std::vector<std::string> ids(order.placement_ids().begin(),
                                            order.placement_ids().end());
         self->state.core->release(ids);
         for (const std::string& id : ids) {
           self->state.committers.erase(id);
+        }
+        if (self->state.agent) {
+          self->send(self->state.agent, order);
         }
         notify_subscribers(self);
       },

@@ -8,65 +8,37 @@
 
 #include <map>
 #include <memory>
-#include <random>
-#include <set>
+#include <optional>
 
 #include "messages/caf_types.hpp"
 #include "messages/convert.hpp"
-#include "policy/pipeline.hpp"
 
 namespace unisched::actors {
 namespace {
 
 using namespace unisched::atoms;
-using Clock = std::chrono::steady_clock;
-
-struct LocalCluster {
-  policy::ClusterInfo info;
-  model::ClusterView view;
-  uint64_t revision = 0;
-  std::map<std::string, uint64_t> node_revisions;
-  caf::actor actor;  // invalid until subscribed
-};
-
-struct Work {
-  std::string id;
-  model::SchedulingRequestSpec spec;
-  caf::typed_response_promise<v1::SchedulingDecision> promise;  // invalid for requeued work
-  Clock::time_point submitted;
-  uint32_t attempts = 0;
-  uint64_t next_replica = 0;
-  std::vector<v1::SchedulingDecision::Replica> placed;
-};
+using Clock = SchedulerState::Clock;
 
 struct SchedulerData {
   caf::actor supervisor;
-  std::map<std::string, LocalCluster> clusters;
-  policy::Policy policy;
+  std::optional<SchedulerState> core;
   SchedulerSettings settings;
-  std::map<std::pair<int64_t, uint64_t>, Work> queue;  // (-priority, arrival) -> work
-  uint64_t arrivals = 0;
-  bool busy = false;  // one request's commits are in flight
-  std::map<std::string, model::SchedulingRequestSpec> committed;  // request id -> spec
-  v1::SchedulerSummary summary;
-  // Drives a policy's draws; seeded apart (unless set) so that schedulers draw differently.
-  std::mt19937_64 draw_seeds;
+  std::map<std::string, caf::actor> cluster_actors;  // subscribed ones
+  uint64_t tickets = 0;
+  std::map<uint64_t, caf::typed_response_promise<v1::SchedulingDecision>> waiting;
+  std::map<std::string, caf::actor> submitters;  // request id -> who to tell of changes
   static inline const char* name = "scheduler";
 };
 
 using Self = caf::stateful_actor<SchedulerData>;
 
-void process_next(Self* self);
+void carry_out(Self* self, SchedulerCommands commands);
 
-void replace_copy(LocalCluster& local, const v1::ClusterSnapshot& message) {
+void replace_view(Self* self, const v1::ClusterSnapshot& message) {
   auto snapshot = messages::from_proto(message);
-  if (!snapshot || local.view.replace(std::move(snapshot->nodes), snapshot->resources,
-                                      model::Allocation::MayExceed)) {
-    spdlog::error("scheduler: unusable view of cluster {}", local.info.id);
-    return;
+  if (!snapshot || !self->state.core->replace_view(*snapshot)) {
+    spdlog::error("scheduler: unusable view of cluster {}", message.cluster_id());
   }
-  local.revision = snapshot->version;
-  local.node_revisions = std::move(snapshot->node_revisions);
 }
 
 policy::ClusterInfo info_of(const v1::ClusterRegistration& registration) {
@@ -83,6 +55,9 @@ policy::ClusterInfo info_of(const v1::ClusterRegistration& registration) {
 }
 
 void subscribe(Self* self, const std::string& id) {
+  const auto retry = [=](caf::error&) {
+    self->delayed_send(self, std::chrono::milliseconds(100), subscribe_atom_v, id);
+  };
   self->request(self->state.supervisor, std::chrono::seconds(2), clusters_atom_v, id)
       .then(
           [=](caf::actor& cluster_actor) {
@@ -90,327 +65,173 @@ void subscribe(Self* self, const std::string& id) {
                           caf::actor_cast<caf::actor>(self))
                 .then(
                     [=](v1::ClusterSnapshot& snapshot) {
-                      LocalCluster& local = self->state.clusters.at(id);
-                      local.actor = cluster_actor;
+                      self->state.cluster_actors[id] = cluster_actor;
                       self->monitor(cluster_actor);
-                      replace_copy(local, snapshot);
-                      process_next(self);
+                      replace_view(self, snapshot);
+                      carry_out(self, self->state.core->advance(Clock::now()));
                     },
-                    [=](caf::error&) {
-                      self->delayed_send(self, std::chrono::milliseconds(100), subscribe_atom_v,
-                                         id);
-                    });
+                    retry);
           },
-          [=](caf::error&) {
-            self->delayed_send(self, std::chrono::milliseconds(100), subscribe_atom_v, id);
-          });
+          retry);
 }
 
-/// Applies one change of a cluster's view from the feed; out of step, it fetches the whole view.
+/// One change of a cluster's view from the feed; out of step, it fetches the whole view.
 void on_feed(Self* self, const v1::IncrementalUpdate& message) {
-  auto found = self->state.clusters.find(message.cluster_id());
-  if (found == self->state.clusters.end()) {
-    return;
-  }
-  LocalCluster& local = found->second;
   auto update = messages::from_proto(message);
-  if (update && update->base_version == local.revision &&
-      !local.view.apply(update->changes, model::Allocation::MayExceed)) {
-    if (update->resources) {
-      local.view.set_resources(*update->resources);
-    }
-    local.revision = update->version;
-    for (const auto& change : update->changes) {
-      if (change.kind == model::NodeChangeKind::Remove) {
-        local.node_revisions.erase(change.node.name);
-      } else {
-        local.node_revisions[change.node.name] = update->version;
-      }
-    }
+  const auto result =
+      update ? self->state.core->apply_feed(*update) : SchedulerState::FeedResult::NeedsView;
+  const auto actor = self->state.cluster_actors.find(message.cluster_id());
+  if (result != SchedulerState::FeedResult::NeedsView ||
+      actor == self->state.cluster_actors.end()) {
     return;
   }
-  if (update && update->version <= local.revision) {
-    return;  // already have it
-  }
-  self->request(local.actor, std::chrono::seconds(2), view_atom_v)
-      .then([=](v1::ClusterSnapshot& snapshot) {
-        replace_copy(self->state.clusters.at(message.cluster_id()), snapshot);
-      });
+  self->request(actor->second, std::chrono::seconds(2), view_atom_v)
+      .then([=](v1::ClusterSnapshot& snapshot) { replace_view(self, snapshot); });
 }
 
-void finish(Self* self, Work& work, v1::SchedulingDecision::Status status,
-            std::vector<std::string> reasons) {
-  v1::SchedulingDecision decision;
-  decision.set_request_id(work.id);
-  decision.set_status(status);
-  for (auto& replica : work.placed) {
-    *decision.add_replicas() = std::move(replica);
-  }
-  for (auto& reason : reasons) {
-    decision.add_reasons(std::move(reason));
-  }
-  decision.set_attempts(work.attempts);
-  decision.set_latency_us(
-      std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - work.submitted).count());
-  auto& summary = self->state.summary;
-  switch (status) {
-    case v1::SchedulingDecision::PLACED:
-      summary.set_placed(summary.placed() + 1);
-      break;
-    case v1::SchedulingDecision::PARTIALLY_PLACED:
-      summary.set_partially_placed(summary.partially_placed() + 1);
-      break;
-    default:
-      summary.set_unschedulable(summary.unschedulable() + 1);
-  }
-  if (decision.replicas_size() > 0) {
-    self->state.committed[work.id] = work.spec;
-  }
-  if (work.promise.pending()) {
-    work.promise.deliver(std::move(decision));
-  }
-  self->state.busy = false;
-  self->send(self, process_atom_v);
-}
-
-void attempt(Self* self, std::shared_ptr<Work> work);
-
-/// Refreshes the local copies of `clusters` from their ClusterActors, then tries again.
-void refresh_and_retry(Self* self, std::shared_ptr<Work> work,
-                       const std::set<std::string>& clusters) {
+/// Fetches the views the core asked for, then lets it decide again.
+void refresh(Self* self, uint64_t round, const std::vector<std::string>& clusters) {
   auto remaining = std::make_shared<size_t>(clusters.size());
+  const auto one_done = [=] {
+    if (--*remaining == 0) {
+      carry_out(self, self->state.core->on_refreshed(round, Clock::now()));
+    }
+  };
   for (const std::string& id : clusters) {
-    const LocalCluster& local = self->state.clusters.at(id);
-    self->request(local.actor, std::chrono::seconds(2), view_atom_v)
+    const auto actor = self->state.cluster_actors.find(id);
+    if (actor == self->state.cluster_actors.end()) {
+      one_done();
+      continue;
+    }
+    self->request(actor->second, std::chrono::seconds(2), view_atom_v)
         .then(
             [=](v1::ClusterSnapshot& snapshot) {
-              replace_copy(self->state.clusters.at(id), snapshot);
-              if (--*remaining == 0) {
-                attempt(self, work);
-              }
+              replace_view(self, snapshot);
+              one_done();
             },
-            [=](caf::error&) {
-              if (--*remaining == 0) {
-                attempt(self, work);
-              }
+            [=](caf::error&) { one_done(); });
+  }
+}
+
+void send_commits(Self* self, uint64_t round, std::vector<v1::CommitRequest>& commits) {
+  for (v1::CommitRequest& commit : commits) {
+    const std::string cluster = commit.cluster_id();
+    const auto actor = self->state.cluster_actors.find(cluster);
+    if (actor == self->state.cluster_actors.end()) {
+      carry_out(self,
+                self->state.core->on_commit_result(round, cluster, CommitResult::TimedOut,
+                                                   "the cluster's actor is gone", Clock::now()));
+      continue;
+    }
+    self->request(actor->second, self->state.settings.commit_timeout, std::move(commit))
+        .then(
+            [=](v1::CommitReply& reply) {
+              const CommitResult result =
+                  reply.status() == v1::CommitReply::ACCEPTED   ? CommitResult::Accepted
+                  : reply.status() == v1::CommitReply::CONFLICT ? CommitResult::Conflict
+                                                                : CommitResult::Refused;
+              carry_out(self, self->state.core->on_commit_result(round, cluster, result,
+                                                                 reply.reason(), Clock::now()));
+            },
+            [=](caf::error& error) {
+              carry_out(self,
+                        self->state.core->on_commit_result(round, cluster, CommitResult::TimedOut,
+                                                           to_string(error), Clock::now()));
             });
   }
 }
 
-void attempt(Self* self, std::shared_ptr<Work> work) {
-  ++work->attempts;
-  std::vector<policy::ClusterCandidate> candidates;
-  for (auto& [id, local] : self->state.clusters) {
-    if (local.actor) {
-      candidates.push_back({&local.info, &local.view});
-    }
-  }
-  model::SchedulingRequestSpec remaining = work->spec;
-  remaining.replicas = work->spec.replicas - static_cast<int64_t>(work->placed.size());
-  const policy::Decision decision =
-      policy::decide(remaining, candidates, self->state.policy, self->state.draw_seeds());
-  if (decision.placements.empty()) {
-    finish(self, *work,
-           work->placed.empty() ? v1::SchedulingDecision::UNSCHEDULABLE
-                                : v1::SchedulingDecision::PARTIALLY_PLACED,
-           decision.reasons());
-    return;
-  }
-  // One CommitRequest per cluster, each on the revisions its copy was at.
-  std::map<std::string, v1::CommitRequest> commits;
-  std::map<std::string, std::vector<v1::SchedulingDecision::Replica>> replicas;
-  for (const auto& placement : decision.placements) {
-    const LocalCluster& local = self->state.clusters.at(placement.cluster);
-    v1::CommitRequest& commit = commits[placement.cluster];
-    commit.set_cluster_id(placement.cluster);
-    commit.set_request_id(work->id);
-    commit.set_node_level(self->state.settings.commit_mode == CommitMode::NodeRevisions);
-    commit.set_revision(local.revision);
-    const auto node_revision = local.node_revisions.find(placement.node);
-    (*commit.mutable_node_revisions())[placement.node] =
-        node_revision == local.node_revisions.end() ? 0 : node_revision->second;
-    const std::string placement_id = work->id + "/" + std::to_string(work->next_replica++);
-    messages::to_proto(model::Reservation{placement_id, placement.node, placement.cpu_milli,
-                                          placement.memory_bytes, placement.devices,
-                                          placement.host_ports, placement.device_milli},
-                       *commit.add_placements());
-    v1::SchedulingDecision::Replica replica;
-    replica.set_placement_id(placement_id);
-    replica.set_cluster(placement.cluster);
-    replica.set_node(placement.node);
-    replica.mutable_devices()->Add(placement.devices.begin(), placement.devices.end());
-    replica.mutable_device_milli()->Add(placement.device_milli.begin(),
-                                        placement.device_milli.end());
-    replicas[placement.cluster].push_back(std::move(replica));
-  }
-  const bool partial = decision.status == policy::DecisionStatus::PartiallyPlaced;
-  const std::vector<std::string> partial_reasons = decision.reasons();
-  struct Round {
-    size_t waiting = 0;
-    std::vector<std::string> accepted;
-    std::set<std::string> failed;
-    std::vector<std::string> reasons;
-  };
-  auto round = std::make_shared<Round>();
-  round->waiting = commits.size();
-  const auto on_reply = [=](const std::string& cluster, v1::CommitReply::Status status,
-                            const std::string& reason) {
-    auto& summary = self->state.summary;
-    if (status == v1::CommitReply::ACCEPTED) {
-      summary.set_commits(summary.commits() + 1);
-      round->accepted.push_back(cluster);
-    } else {
-      if (status == v1::CommitReply::CONFLICT) {
-        summary.set_conflicts(summary.conflicts() + 1);
-      }
-      round->failed.insert(cluster);
-      round->reasons.push_back(cluster + ": commit: " + reason);
-    }
-    if (--round->waiting > 0) {
-      return;
-    }
-    if (!round->failed.empty() && work->spec.distribution.gang) {
-      for (const std::string& accepted : round->accepted) {  // all or nothing
-        v1::ReleaseOrder release;
-        release.set_cluster_id(accepted);
-        for (const auto& replica : replicas.at(accepted)) {
-          release.add_placement_ids(replica.placement_id());
-        }
-        self->send(self->state.clusters.at(accepted).actor, std::move(release));
-      }
-    } else {
-      for (const std::string& accepted : round->accepted) {
-        for (const auto& replica : replicas.at(accepted)) {
-          work->placed.push_back(replica);
-        }
-      }
-    }
-    const bool complete = round->failed.empty();
-    if (complete) {
-      finish(self, *work,
-             partial ? v1::SchedulingDecision::PARTIALLY_PLACED : v1::SchedulingDecision::PLACED,
-             partial_reasons);
-    } else if (work->attempts <= static_cast<uint32_t>(self->state.settings.max_retries)) {
-      summary.set_retries(summary.retries() + 1);
-      refresh_and_retry(self, work, round->failed);
-    } else {
-      round->reasons.push_back("gave up after " + std::to_string(work->attempts) + " attempts");
-      finish(self, *work,
-             work->placed.empty() ? v1::SchedulingDecision::UNSCHEDULABLE
-                                  : v1::SchedulingDecision::PARTIALLY_PLACED,
-             round->reasons);
-    }
-  };
-  for (auto& [cluster, commit] : commits) {
-    const std::string id = cluster;
-    self->request(self->state.clusters.at(cluster).actor, self->state.settings.commit_timeout,
-                  std::move(commit))
-        .then([=](v1::CommitReply& reply) { on_reply(id, reply.status(), reply.reason()); },
-              [=](caf::error& error) {
-                on_reply(id, v1::CommitReply::REFUSED, "no reply: " + to_string(error));
-              });
-  }
-}
-
-void process_next(Self* self) {
+/// Sends what the core decided. Commits last: their answers may come back at once.
+void carry_out(Self* self, SchedulerCommands commands) {
   auto& state = self->state;
-  if (state.busy || state.queue.empty()) {
-    return;
+  for (v1::ReleaseOrder& release : commands.releases) {
+    if (const auto actor = state.cluster_actors.find(release.cluster_id());
+        actor != state.cluster_actors.end()) {
+      self->send(actor->second, std::move(release));
+    }
   }
-  auto work = std::make_shared<Work>(std::move(state.queue.begin()->second));
-  state.queue.erase(state.queue.begin());
-  state.busy = true;
-  attempt(self, work);
-}
-
-void enqueue(Self* self, Work work) {
-  const int64_t priority = work.spec.priority;
-  self->state.queue.emplace(std::make_pair(-priority, self->state.arrivals++), std::move(work));
-  process_next(self);
+  for (auto& [ticket, decision] : commands.replies) {
+    if (auto promise = state.waiting.find(ticket); promise != state.waiting.end()) {
+      promise->second.deliver(std::move(decision));
+      state.waiting.erase(promise);
+    }
+  }
+  for (v1::SchedulingDecision& update : commands.updates) {
+    if (const auto submitter = state.submitters.find(update.request_id());
+        submitter != state.submitters.end()) {
+      self->send(submitter->second, std::move(update));
+    }
+  }
+  for (const std::string& request : commands.forgotten) {
+    state.submitters.erase(request);
+  }
+  if (!commands.refresh.empty()) {
+    refresh(self, commands.round, commands.refresh);
+  }
+  send_commits(self, commands.round, commands.commits);
 }
 
 caf::behavior scheduler(Self* self, caf::actor supervisor,
                         std::vector<policy::ClusterInfo> clusters, policy::Policy policy,
                         SchedulerSettings settings) {
   self->state.supervisor = std::move(supervisor);
-  self->state.policy = std::move(policy);
   self->state.settings = settings;
-  self->state.draw_seeds.seed(settings.draw_seed != 0 ? settings.draw_seed
-                                                      : std::random_device{}());
+  self->state.core.emplace(std::move(policy), settings);
   for (auto& info : clusters) {
     const std::string id = info.id;
-    self->state.clusters[id].info = std::move(info);
+    self->state.core->add_cluster(std::move(info));
     subscribe(self, id);
   }
   self->set_down_handler([=](caf::down_msg& down) {
-    for (auto& [id, local] : self->state.clusters) {
-      if (local.actor == down.source) {  // a restarted ClusterActor: follow the new one
-        local.actor = caf::actor();
-        subscribe(self, id);
+    for (auto it = self->state.cluster_actors.begin(); it != self->state.cluster_actors.end();) {
+      if (it->second == down.source) {  // a restarted ClusterActor: follow the new one
+        self->state.core->lose_cluster(it->first);
+        subscribe(self, it->first);
+        it = self->state.cluster_actors.erase(it);
+      } else {
+        ++it;
       }
     }
   });
   return {
       [=](submit_atom, const std::string& id,
-          const model::SchedulingRequestSpec& spec) -> caf::result<v1::SchedulingDecision> {
-        auto& summary = self->state.summary;
-        summary.set_requests(summary.requests() + 1);
-        Work work;
-        work.id = id;
-        work.spec = spec;
-        work.promise = self->make_response_promise<v1::SchedulingDecision>();
-        work.submitted = Clock::now();
-        auto promise = work.promise;
-        enqueue(self, std::move(work));
+          model::SchedulingRequestSpec& spec) -> caf::result<v1::SchedulingDecision> {
+        auto& state = self->state;
+        const uint64_t ticket = ++state.tickets;
+        auto promise = self->make_response_promise<v1::SchedulingDecision>();
+        state.waiting.emplace(ticket, promise);
+        if (const auto sender = caf::actor_cast<caf::actor>(self->current_sender())) {
+          state.submitters[id] = sender;
+        }
+        carry_out(self, state.core->submit(id, std::move(spec), ticket, Clock::now()));
         return promise;
       },
-      [=](summary_atom) { return self->state.summary; },
+      [=](summary_atom) { return self->state.core->summary(); },
       [=](const v1::IncrementalUpdate& update) { on_feed(self, update); },
-      [=](const v1::ClusterSnapshot& snapshot) {
-        if (auto found = self->state.clusters.find(snapshot.cluster_id());
-            found != self->state.clusters.end()) {
-          replace_copy(found->second, snapshot);
-        }
-      },
+      [=](const v1::ClusterSnapshot& snapshot) { replace_view(self, snapshot); },
       [=](health_atom, const std::string& id, bool healthy) {
-        if (auto found = self->state.clusters.find(id); found != self->state.clusters.end()) {
-          found->second.info.healthy = healthy;
-        }
-        process_next(self);
+        self->state.core->set_healthy(id, healthy);
+        carry_out(self, self->state.core->advance(Clock::now()));
       },
       [=](const v1::RefusedPlacement& refused) {
-        // The cluster could not carry a committed replica out: place that one again.
-        const std::string request = refused.id().substr(0, refused.id().rfind('/'));
-        const auto spec = self->state.committed.find(request);
-        if (spec == self->state.committed.end()) {
-          return;
-        }
         spdlog::info("scheduler: placement {} refused by its cluster ({}); placing it again",
                      refused.id(), refused.reason());
-        auto& summary = self->state.summary;
-        summary.set_requeued(summary.requeued() + 1);
-        Work work;
-        work.id = refused.id() + "-again";
-        work.spec = spec->second;
-        work.spec.replicas = 1;
-        work.spec.distribution.gang = false;
-        work.spec.distribution.weights.clear();
-        work.submitted = Clock::now();
-        enqueue(self, std::move(work));
+        carry_out(self, self->state.core->on_refused_placement(refused.id(), refused.reason(),
+                                                               Clock::now()));
+      },
+      [=](const v1::SettledPlacements& settled) {
+        carry_out(self, self->state.core->on_settled(
+                            {settled.placement_ids().begin(), settled.placement_ids().end()}));
       },
       [=](join_atom, const v1::ClusterRegistration& registration) {
         // A cluster that joined the hub; one already known keeps its health and copy.
         policy::ClusterInfo info = info_of(registration);
         const std::string id = info.id;
-        auto [entry, added] = self->state.clusters.try_emplace(id);
-        info.healthy = entry->second.info.healthy;
-        entry->second.info = std::move(info);
-        if (added) {
+        if (self->state.core->add_cluster(std::move(info))) {
           subscribe(self, id);
         }
       },
       [=](subscribe_atom, const std::string& id) { subscribe(self, id); },
-      [=](process_atom) { process_next(self); },
   };
 }
 

@@ -19,6 +19,7 @@ void register_message_types(caf::actor_system_config& config) {
   config.add_message_type<v1::RefusedPlacement>("unisched.v1.RefusedPlacement");
   config.add_message_type<v1::SchedulingDecision>("unisched.v1.SchedulingDecision");
   config.add_message_type<v1::SchedulerSummary>("unisched.v1.SchedulerSummary");
+  config.add_message_type<v1::SettledPlacements>("unisched.v1.SettledPlacements");
   config.add_message_type<v1::WorkloadReport>("unisched.v1.WorkloadReport");
   config.add_message_type<v1::ClusterList>("unisched.v1.ClusterList");
   config.add_message_type<v1::ClusterRegistration>("unisched.v1.ClusterRegistration");

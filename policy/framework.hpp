@@ -49,10 +49,10 @@ class NodeScorer {
   virtual ~NodeScorer() = default;
   virtual const char* name() const = 0;
   /// 0..100 for placing one replica of `demand` on `node` (its state before) of `cluster`,
-  /// taking the devices of `fit` there.
+  /// taking the devices of `fit` there. A scorer that draws draws from `cycle`, the decision's.
   virtual double score(const model::SchedulingRequestSpec& request, const ReplicaDemand& demand,
                        const ClusterCandidate& cluster, const model::NodeState& node,
-                       const NodeFit& fit) const = 0;
+                       const NodeFit& fit, CycleState& cycle) const = 0;
 };
 
 struct WeightedScorer {

@@ -17,7 +17,7 @@ bool device_matches(const model::Device& device, const DeviceDemand& demand) {
 /// Chooses `demand.count` devices not yet `taken`; empty when impossible.
 std::vector<int32_t> choose_devices(const model::NodeState& node, const ReplicaDemand& replica,
                                     const DeviceDemand& demand, const std::vector<int32_t>& taken,
-                                    const ShareChooser* chooser) {
+                                    ChooserInCycle with) {
   // (topology group, index) of every free matching device, ordered by group then index.
   std::vector<std::pair<int32_t, int32_t>> matching;
   matching.reserve(node.devices.size());
@@ -39,8 +39,8 @@ std::vector<int32_t> choose_devices(const model::NodeState& node, const ReplicaD
     for (const auto& [group, index] : matching) {
       candidates.push_back(index);
     }
-    if (chooser != nullptr) {
-      return {chooser->choose(node, replica, candidates)};
+    if (with.chooser != nullptr && with.cycle != nullptr) {
+      return {with.chooser->choose(node, replica, candidates, *with.cycle)};
     }
     return {*std::min_element(candidates.begin(), candidates.end(), [&](int32_t a, int32_t b) {
       return node.devices[static_cast<size_t>(a)].allocated_milli >
@@ -104,7 +104,7 @@ const char* describe(NodeMisfit misfit) {
 }
 
 NodeFit fit_on_node(const model::NodeState& node, const ReplicaDemand& demand,
-                    const ShareChooser* chooser) {
+                    ChooserInCycle with) {
   NodeFit fit;
   if (const auto lacks = model::capacity_shortfall(node, demand.cpu_milli, demand.memory_bytes,
                                                    demand.host_ports)) {
@@ -129,7 +129,7 @@ NodeFit fit_on_node(const model::NodeState& node, const ReplicaDemand& demand,
   }
   for (const DeviceDemand& device : demand.devices) {
     // Those chosen for an earlier device demand are taken.
-    const auto chosen = choose_devices(node, demand, device, fit.devices, chooser);
+    const auto chosen = choose_devices(node, demand, device, fit.devices, with);
     if (chosen.empty()) {
       fit.misfit = NodeMisfit::Devices;
       fit.devices.clear();

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "model/node_state.hpp"
+#include "policy/cycle_state.hpp"
 #include "policy/demand.hpp"
 
 namespace unisched::policy {
@@ -38,14 +39,21 @@ struct NodeFit {
 class ShareChooser {
  public:
   virtual ~ShareChooser() = default;
+  /// `cycle`: the decision's draws, for a chooser that draws.
   virtual int32_t choose(const model::NodeState& node, const ReplicaDemand& demand,
-                         const std::vector<int32_t>& candidates) const = 0;
+                         const std::vector<int32_t>& candidates, CycleState& cycle) const = 0;
 };
 
-/// `chooser` picks the device of a share; without one, the device left with the least idle share
-/// (best fit), the lowest index on a tie.
+/// A chooser with the decision it chooses for.
+struct ChooserInCycle {
+  const ShareChooser* chooser = nullptr;
+  CycleState* cycle = nullptr;
+};
+
+/// `with.chooser` picks the device of a share (drawing from `with.cycle`); without one, the
+/// device left with the least idle share (best fit), the lowest index on a tie.
 NodeFit fit_on_node(const model::NodeState& node, const ReplicaDemand& demand,
-                    const ShareChooser* chooser = nullptr);
+                    ChooserInCycle with = {});
 
 /// `node` with the replica's resources taken (the devices of `fit`, its ports, cpu, memory).
 void take(model::NodeState& node, const ReplicaDemand& demand, const NodeFit& fit);

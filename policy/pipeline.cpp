@@ -39,10 +39,10 @@ struct Choice {
 
 double weighted_score(const Policy& policy, const model::SchedulingRequestSpec& request,
                       const ReplicaDemand& demand, const ClusterCandidate& cluster,
-                      const model::NodeState& node, const NodeFit& fit) {
+                      const model::NodeState& node, const NodeFit& fit, CycleState& cycle) {
   double total = 0;
   for (const auto& [scorer, weight] : policy.scorers) {
-    const double score = scorer->score(request, demand, cluster, node, fit);
+    const double score = scorer->score(request, demand, cluster, node, fit, cycle);
     total += weight * (policy.whole_scores ? std::trunc(score) : score);
   }
   return total;
@@ -70,17 +70,17 @@ uint64_t tie_rank(const std::string& name) {
 class BestChoice {
  public:
   BestChoice(const Policy& policy, const model::SchedulingRequestSpec& request,
-             const ReplicaDemand& demand, const Overlay& overlay, std::mt19937_64& random)
-      : policy_(policy), request_(request), demand_(demand), overlay_(overlay), random_(random) {}
+             const ReplicaDemand& demand, const Overlay& overlay, CycleState& cycle)
+      : policy_(policy), request_(request), demand_(demand), overlay_(overlay), cycle_(cycle) {}
 
   /// Returns whether the node fits.
   bool offer(const ClusterCandidate& cluster, const model::NodeState& original) {
     const model::NodeState& node = overlay_.node(cluster.info->id, original);
-    NodeFit fit = fit_on_node(node, demand_, policy_.share_chooser.get());
+    NodeFit fit = fit_on_node(node, demand_, {policy_.share_chooser.get(), &cycle_});
     if (!fit.fits()) {
       return false;
     }
-    const double score = weighted_score(policy_, request_, demand_, cluster, node, fit);
+    const double score = weighted_score(policy_, request_, demand_, cluster, node, fit, cycle_);
     if (!best_ || score > best_->score) {
       best_ = Choice{&cluster, &original, std::move(fit), score};
       tied_ = 1;
@@ -96,7 +96,7 @@ class BestChoice {
   bool wins_tie(const ClusterCandidate& cluster, const model::NodeState& node) {
     switch (policy_.ties) {
       case TieBreak::Random:
-        return random_() % ++tied_ == 0;
+        return cycle_.draw() % ++tied_ == 0;
       case TieBreak::Hashed: {
         if (!best_rank_) {
           best_rank_ = tie_rank(best_->node->name);
@@ -119,7 +119,7 @@ class BestChoice {
   const model::SchedulingRequestSpec& request_;
   const ReplicaDemand& demand_;
   const Overlay& overlay_;
-  std::mt19937_64& random_;
+  CycleState& cycle_;
   std::optional<Choice> best_;
   uint64_t tied_ = 0;                  // offers with the best score so far
   std::optional<uint64_t> best_rank_;  // the best's tie_rank, once a tie needs it
@@ -131,21 +131,21 @@ class BestChoice {
 std::optional<Choice> best_node(const Policy& policy, const model::SchedulingRequestSpec& request,
                                 const ReplicaDemand& demand,
                                 const std::vector<const ClusterCandidate*>& clusters,
-                                const Overlay& overlay, std::mt19937_64& random) {
+                                const Overlay& overlay, CycleState& cycle) {
   std::vector<size_t> ends;  // running total of nodes: cluster i holds [ends[i-1], ends[i])
   for (const ClusterCandidate* cluster : clusters) {
     ends.push_back((ends.empty() ? 0 : ends.back()) + cluster->view->size());
   }
   const size_t nodes = ends.empty() ? 0 : ends.back();
   if (policy.node_sample > 0 && nodes > policy.node_sample) {
-    BestChoice sampled(policy, request, demand, overlay, random);
+    BestChoice sampled(policy, request, demand, overlay, cycle);
     size_t fitting = 0;
     for (size_t draw = 0; draw < 4 * policy.node_sample && fitting < policy.node_sample; ++draw) {
-      const size_t at = random() % nodes;
+      const size_t at = cycle.draw() % nodes;
       const size_t index =
           static_cast<size_t>(std::upper_bound(ends.begin(), ends.end(), at) - ends.begin());
       const ClusterCandidate& cluster = *clusters[index];
-      if (const model::NodeState* node = cluster.view->sample(random())) {
+      if (const model::NodeState* node = cluster.view->sample(cycle.draw())) {
         fitting += sampled.offer(cluster, *node) ? 1 : 0;
       }
     }
@@ -153,7 +153,7 @@ std::optional<Choice> best_node(const Policy& policy, const model::SchedulingReq
       return sampled.best();
     }
   }
-  BestChoice every(policy, request, demand, overlay, random);
+  BestChoice every(policy, request, demand, overlay, cycle);
   for (const ClusterCandidate* cluster : clusters) {
     visit_candidates(*cluster->view, demand, [&](const model::NodeState& node) {
       every.offer(*cluster, node);
@@ -239,7 +239,7 @@ Decision decide(const model::SchedulingRequestSpec& request,
                 const std::vector<ClusterCandidate>& clusters, const Policy& policy,
                 uint64_t sample_seed) {
   Decision decision;
-  std::mt19937_64 random(sample_seed);
+  CycleState cycle(sample_seed);
   const ReplicaDemand demand = demand_of(request);
   // 1. Filter: which clusters may take the request at all, and why not the others.
   std::vector<const ClusterCandidate*> feasible;
@@ -259,7 +259,7 @@ Decision decide(const model::SchedulingRequestSpec& request,
   const auto place_in = [&](const std::vector<const ClusterCandidate*>& allowed, int64_t count,
                             Overlay& overlay, std::vector<ReplicaPlacement>& out) {
     for (int64_t i = 0; i < count; ++i) {
-      const auto choice = best_node(policy, request, demand, allowed, overlay, random);
+      const auto choice = best_node(policy, request, demand, allowed, overlay, cycle);
       if (!choice) {
         return false;
       }
@@ -275,7 +275,7 @@ Decision decide(const model::SchedulingRequestSpec& request,
     // The first cluster (best for the first replica) that holds every replica.
     std::vector<std::pair<double, const ClusterCandidate*>> order;
     for (const ClusterCandidate* cluster : feasible) {
-      const auto first = best_node(policy, request, demand, {cluster}, Overlay{}, random);
+      const auto first = best_node(policy, request, demand, {cluster}, Overlay{}, cycle);
       order.emplace_back(first ? first->score : -1.0, cluster);
     }
     std::stable_sort(order.begin(), order.end(),

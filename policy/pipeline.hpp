@@ -45,8 +45,9 @@ struct Decision {
   std::string explain() const;
 };
 
-/// Decides where the replicas of `request` go among `clusters`. `sample_seed` drives the draws of
-/// a policy with a node sample (the same seed, views and request give the same decision).
+/// Decides where the replicas of `request` go among `clusters`. `sample_seed` makes the
+/// decision's CycleState, which drives every draw in it (its node sample, random ties, plugins
+/// that draw): the same seed, views and request give the same decision.
 Decision decide(const model::SchedulingRequestSpec& request,
                 const std::vector<ClusterCandidate>& clusters, const Policy& policy,
                 uint64_t sample_seed = 0);

@@ -268,6 +268,10 @@ caf::behavior hub(Self* self, caf::actor supervisor, std::vector<caf::actor> sch
         }
         return reply;
       },
+      [=](v1::SchedulingDecision& changed) {
+        // A scheduler placed a refused replica again: the request's decision as it now stands.
+        on_decision(self, changed);
+      },
       [=](requests_atom) { return self->state.book->list(); },
       [=](requests_atom, const std::string& id, bool wait) -> caf::result<v1::RequestStatus> {
         const v1::RequestStatus* status = self->state.book->find(id);

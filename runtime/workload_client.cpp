@@ -94,6 +94,9 @@ caf::behavior workload_client(Self* self, std::vector<caf::actor> schedulers) {
                                            static_cast<uint64_t>(order.placement_ids_size()));
         }
       },
+      [=](const v1::SchedulingDecision&) {
+        // A refused replica placed again: its work was already counted by its first decision.
+      },
       [=](bind_atom, const std::string& cluster, caf::actor agent) {
         self->state.agents[cluster] = std::move(agent);
       },

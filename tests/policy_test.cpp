@@ -107,7 +107,8 @@ BOOST_AUTO_TEST_CASE(scorers_order_nodes_as_named) {
   // As the pipeline scores: with the devices the replica would take on that node.
   const auto score = [&](const auto& scorer, const model::SchedulingRequestSpec& spec,
                          const ReplicaDemand& demand, const model::NodeState& on) {
-    return scorer->score(spec, demand, cluster, on, fit_on_node(on, demand));
+    CycleState cycle(0);
+    return scorer->score(spec, demand, cluster, on, fit_on_node(on, demand), cycle);
   };
   BOOST_TEST(score(least, cpu_request, cpu_demand, empty) >
              score(least, cpu_request, cpu_demand, busy));
@@ -134,10 +135,11 @@ BOOST_AUTO_TEST_CASE(locality_prefers_the_first_region_then_low_latency) {
   const auto prefers_us =
       request("  resources:\n    cpu: 1\n  placement:\n    affinity:\n      regions: [us, eu]\n");
   const model::NodeState n = node("n", 1000, 1);
-  BOOST_TEST(locality->score(plain, {}, fleet.candidates[0], n, {}) >
-             locality->score(plain, {}, fleet.candidates[1], n, {}));
-  BOOST_TEST(locality->score(prefers_us, {}, fleet.candidates[1], n, {}) >
-             locality->score(prefers_us, {}, fleet.candidates[0], n, {}));
+  CycleState cycle(0);
+  BOOST_TEST(locality->score(plain, {}, fleet.candidates[0], n, {}, cycle) >
+             locality->score(plain, {}, fleet.candidates[1], n, {}, cycle));
+  BOOST_TEST(locality->score(prefers_us, {}, fleet.candidates[1], n, {}, cycle) >
+             locality->score(prefers_us, {}, fleet.candidates[0], n, {}, cycle));
 }
 
 BOOST_AUTO_TEST_CASE(registry_refuses_duplicates_and_unknown_names) {
@@ -299,8 +301,8 @@ BOOST_AUTO_TEST_CASE(best_fit_takes_the_tightest_node_and_random_any_fitting_one
   BOOST_TEST(decide(spec, fleet.candidates, preset("bestfit")).placements[0].node == "tight");
   std::set<std::string> picked;
   const auto random = preset("random");
-  for (int i = 0; i < 20; ++i) {
-    picked.insert(decide(spec, fleet.candidates, random).placements[0].node);
+  for (uint64_t seed = 0; seed < 20; ++seed) {  // each decision draws from its own seed
+    picked.insert(decide(spec, fleet.candidates, random, seed).placements[0].node);
   }
   BOOST_TEST(picked.size() == 2u);
 }

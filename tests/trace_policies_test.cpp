@@ -36,7 +36,8 @@ double score_of(const std::shared_ptr<const NodeScorer>& scorer,
   const ReplicaDemand demand = demand_of(spec);
   const NodeFit fit = fit_on_node(n, demand);
   BOOST_TEST_REQUIRE(fit.fits());
-  return scorer->score(spec, demand, cluster, n, fit);
+  CycleState cycle(0);
+  return scorer->score(spec, demand, cluster, n, fit, cycle);
 }
 
 std::shared_ptr<const NodeScorer> scorer(const std::string& name) {
@@ -70,9 +71,12 @@ BOOST_AUTO_TEST_CASE(the_papers_random_draws_the_device_of_a_share_too) {
   std::set<std::vector<int32_t>> best_fit_devices;
   const auto random = *trace_policy("random", inputs, error);
   const auto best_fit = *trace_policy("bestfit", inputs, error);
-  for (int i = 0; i < 40; ++i) {
-    random_devices.insert(decide(kShare, fleet.candidates, random).placements[0].devices);
-    best_fit_devices.insert(decide(kShare, fleet.candidates, best_fit).placements[0].devices);
+  for (uint64_t seed = 0; seed < 40; ++seed) {
+    random_devices.insert(decide(kShare, fleet.candidates, random, seed).placements[0].devices);
+    best_fit_devices.insert(decide(kShare, fleet.candidates, best_fit, seed).placements[0].devices);
+    // The decision's draws come from its seed alone: the same seed, the same device.
+    BOOST_TEST(decide(kShare, fleet.candidates, random, seed).placements[0].devices ==
+               decide(kShare, fleet.candidates, random, seed).placements[0].devices);
   }
   BOOST_TEST(random_devices.size() > 1u);
   BOOST_TEST(best_fit_devices.size() == 1u);  // all equal: the lowest index

@@ -20,8 +20,8 @@ class LeastAllocated final : public NodeScorer {
  public:
   const char* name() const override { return "least-allocated"; }
   double score(const model::SchedulingRequestSpec&, const ReplicaDemand& demand,
-               const ClusterCandidate&, const model::NodeState& node,
-               const NodeFit&) const override {
+               const ClusterCandidate&, const model::NodeState& node, const NodeFit&,
+               CycleState&) const override {
     return 100.0 * free_share_after(demand, node);
   }
 };
@@ -31,8 +31,8 @@ class MostAllocated final : public NodeScorer {
  public:
   const char* name() const override { return "most-allocated"; }
   double score(const model::SchedulingRequestSpec&, const ReplicaDemand& demand,
-               const ClusterCandidate&, const model::NodeState& node,
-               const NodeFit&) const override {
+               const ClusterCandidate&, const model::NodeState& node, const NodeFit&,
+               CycleState&) const override {
     return 100.0 * (1.0 - free_share_after(demand, node));
   }
 };
@@ -43,7 +43,7 @@ class GpuInUse final : public NodeScorer {
  public:
   const char* name() const override { return "gpu-in-use"; }
   double score(const model::SchedulingRequestSpec&, const ReplicaDemand&, const ClusterCandidate&,
-               const model::NodeState& node, const NodeFit&) const override {
+               const model::NodeState& node, const NodeFit&, CycleState&) const override {
     if (node.devices.empty()) {
       return 0;
     }

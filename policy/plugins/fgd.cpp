@@ -13,15 +13,15 @@ class Fgd final : public NodeScorer, public ShareChooser {
   const char* name() const override { return "fgd"; }
 
   double score(const model::SchedulingRequestSpec&, const ReplicaDemand& demand,
-               const ClusterCandidate&, const model::NodeState& node,
-               const NodeFit& fit) const override {
+               const ClusterCandidate&, const model::NodeState& node, const NodeFit& fit,
+               CycleState&) const override {
     return score_of(node_fragmentation(node, shapes_),
                     after(node, demand, fit.devices, fit.device_milli));
   }
 
   /// The device whose share scores best; the first of equals.
   int32_t choose(const model::NodeState& node, const ReplicaDemand& demand,
-                 const std::vector<int32_t>& candidates) const override {
+                 const std::vector<int32_t>& candidates, CycleState&) const override {
     const double before = node_fragmentation(node, shapes_);
     const std::vector<int32_t> milli{demand.devices.front().milli};
     int32_t best = candidates.front();

@@ -41,8 +41,8 @@ class GpuClustering final : public NodeScorer {
   const char* name() const override { return "gpu-clustering"; }
 
   double score(const model::SchedulingRequestSpec&, const ReplicaDemand& demand,
-               const ClusterCandidate& cluster, const model::NodeState& node,
-               const NodeFit&) const override {
+               const ClusterCandidate& cluster, const model::NodeState& node, const NodeFit&,
+               CycleState&) const override {
     const std::string own = PodClassLedger::class_of(demand);
     if (own.empty()) {
       return 0;

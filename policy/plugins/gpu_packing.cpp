@@ -10,8 +10,8 @@ class GpuPacking final : public NodeScorer {
  public:
   const char* name() const override { return "gpu-packing"; }
   double score(const model::SchedulingRequestSpec&, const ReplicaDemand& demand,
-               const ClusterCandidate&, const model::NodeState& node,
-               const NodeFit&) const override {
+               const ClusterCandidate&, const model::NodeState& node, const NodeFit&,
+               CycleState&) const override {
     if (node.devices.empty()) {
       return demand.devices.empty() ? 100.0 : 0.0;
     }

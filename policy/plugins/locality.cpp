@@ -11,8 +11,8 @@ class Locality final : public NodeScorer {
  public:
   const char* name() const override { return "locality"; }
   double score(const model::SchedulingRequestSpec& request, const ReplicaDemand&,
-               const ClusterCandidate& cluster, const model::NodeState&,
-               const NodeFit&) const override {
+               const ClusterCandidate& cluster, const model::NodeState&, const NodeFit&,
+               CycleState&) const override {
     const auto& regions = request.placement.affinity.regions;
     if (!regions.empty()) {
       return cluster.info->region == regions.front() ? 100.0 : 50.0;

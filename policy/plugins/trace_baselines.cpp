@@ -1,7 +1,6 @@
 // Baselines of the FGD paper's simulator, as node scorers: BestFit, DotProd, GpuPacking and
 // Random (GpuClustering, which reads the pods on a node, is in gpu_clustering.cpp).
 #include <algorithm>
-#include <atomic>
 
 #include "policy/fragmentation.hpp"
 #include "policy/plugins/scorers.hpp"
@@ -32,8 +31,8 @@ class BestFit final : public NodeScorer {
  public:
   const char* name() const override { return "best-fit"; }
   double score(const model::SchedulingRequestSpec&, const ReplicaDemand& demand,
-               const ClusterCandidate&, const model::NodeState& node,
-               const NodeFit&) const override {
+               const ClusterCandidate&, const model::NodeState& node, const NodeFit&,
+               CycleState&) const override {
     const double cpu_left = static_cast<double>(free_cpu(node) - demand.cpu_milli);
     const double gpu_left = static_cast<double>(idle_gpu_milli(node) - gpu_milli_asked(demand));
     return 100.0 * (1.0 - (0.5 * cpu_left / kCpuScale + 0.5 * gpu_left / kGpuScale));
@@ -47,8 +46,8 @@ class DotProduct final : public NodeScorer {
  public:
   const char* name() const override { return "dot-product"; }
   double score(const model::SchedulingRequestSpec&, const ReplicaDemand& demand,
-               const ClusterCandidate&, const model::NodeState& node,
-               const NodeFit&) const override {
+               const ClusterCandidate&, const model::NodeState& node, const NodeFit&,
+               CycleState&) const override {
     const double dot = static_cast<double>(free_cpu(node)) / kCpuScale *
                            static_cast<double>(demand.cpu_milli) / kCpuScale +
                        static_cast<double>(idle_gpu_milli(node)) / kGpuScale *
@@ -64,8 +63,8 @@ class SharePacking final : public NodeScorer {
  public:
   const char* name() const override { return "gpu-share-packing"; }
   double score(const model::SchedulingRequestSpec&, const ReplicaDemand& demand,
-               const ClusterCandidate&, const model::NodeState& node,
-               const NodeFit& fit) const override {
+               const ClusterCandidate&, const model::NodeState& node, const NodeFit& fit,
+               CycleState&) const override {
     if (gpu_milli_asked(demand) == 0) {
       return 0;
     }
@@ -87,28 +86,15 @@ class SharePacking final : public NodeScorer {
   }
 };
 
-/// Random draws from a counter (splitmix64), so runs repeat.
-class Draws {
- public:
-  uint64_t next() const { return splitmix64(counter_.fetch_add(kSplitmixStep) + kSplitmixStep); }
-
- private:
-  mutable std::atomic<uint64_t> counter_{0};
-};
-
 /// Random: a fresh random score for every node of every decision, so that the best is a
 /// uniformly random fitting node.
 class RandomScore final : public NodeScorer {
  public:
   const char* name() const override { return "random"; }
   double score(const model::SchedulingRequestSpec&, const ReplicaDemand&, const ClusterCandidate&,
-               const model::NodeState&, const NodeFit&) const override {
-    return 100.0 * static_cast<double>(draws_.next() >> 11) /
-           static_cast<double>(uint64_t{1} << 53);
+               const model::NodeState&, const NodeFit&, CycleState& cycle) const override {
+    return 100.0 * static_cast<double>(cycle.draw() >> 11) / static_cast<double>(uint64_t{1} << 53);
   }
-
- private:
-  Draws draws_;
 };
 
 /// A share goes to a uniformly random device among those that can hold it: the paper's Random
@@ -116,12 +102,9 @@ class RandomScore final : public NodeScorer {
 class RandomDevice final : public ShareChooser {
  public:
   int32_t choose(const model::NodeState&, const ReplicaDemand&,
-                 const std::vector<int32_t>& candidates) const override {
-    return candidates[draws_.next() % candidates.size()];
+                 const std::vector<int32_t>& candidates, CycleState& cycle) const override {
+    return candidates[cycle.draw() % candidates.size()];
   }
-
- private:
-  Draws draws_;
 };
 
 }  // namespace

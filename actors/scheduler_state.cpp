@@ -1,0 +1,520 @@
+#include "actors/scheduler_state.hpp"
+
+#include <algorithm>
+#include <random>
+
+#include "messages/convert.hpp"
+#include "policy/pipeline.hpp"
+#include "policy/splitmix.hpp"
+
+namespace unisched::actors {
+namespace {
+
+using Decision = v1::SchedulingDecision;
+
+/// FNV-1a: a hash of a request id that is the same on every platform and run.
+uint64_t stable_hash(const std::string& text) {
+  uint64_t hash = 0xcbf29ce484222325ull;
+  for (const char c : text) {
+    hash = (hash ^ static_cast<unsigned char>(c)) * 0x100000001b3ull;
+  }
+  return hash;
+}
+
+Decision::Diagnosis diagnosis(std::string cluster, std::string plugin, std::string reason) {
+  Decision::Diagnosis out;
+  out.set_cluster(std::move(cluster));
+  out.set_plugin(std::move(plugin));
+  out.set_reason(std::move(reason));
+  return out;
+}
+
+std::vector<Decision::Diagnosis> diagnoses_of(const policy::Decision& decision) {
+  std::vector<Decision::Diagnosis> out;
+  for (const auto& found : decision.diagnoses) {
+    out.push_back(diagnosis(found.cluster, found.plugin, found.reason));
+  }
+  return out;
+}
+
+v1::ReleaseOrder release_of(const std::string& cluster,
+                            const std::vector<Decision::Replica>& replicas) {
+  v1::ReleaseOrder release;
+  release.set_cluster_id(cluster);
+  for (const auto& replica : replicas) {
+    release.add_placement_ids(replica.placement_id());
+  }
+  return release;
+}
+
+Decision::Status status_for(int64_t wanted, int placed) {
+  if (placed == 0) {
+    return Decision::UNSCHEDULABLE;
+  }
+  return placed >= wanted ? Decision::PLACED : Decision::PARTIALLY_PLACED;
+}
+
+}  // namespace
+
+/// The commits of one decision, in flight.
+struct SchedulerState::Round {
+  uint64_t id = 0;
+  std::unique_ptr<Work> work;
+  std::map<std::string, std::vector<Decision::Replica>> replicas;  // per cluster
+  std::set<std::string> outstanding;                               // clusters yet to answer
+  std::vector<std::string> accepted;
+  std::set<std::string> failed;
+  std::vector<Decision::Diagnosis> failures;  // why the failed clusters failed
+  bool partial = false;                       // the decision placed only some replicas
+  std::vector<Decision::Diagnosis> partial_diagnoses;
+  bool refreshing = false;  // waiting for views before deciding again
+};
+
+void SchedulerCommands::append(SchedulerCommands&& later) {
+  if (!later.commits.empty()) {
+    commits = std::move(later.commits);
+    round = later.round;
+  }
+  releases.insert(releases.end(), later.releases.begin(), later.releases.end());
+  if (!later.refresh.empty()) {
+    refresh = std::move(later.refresh);
+    round = later.round;
+  }
+  replies.insert(replies.end(), later.replies.begin(), later.replies.end());
+  updates.insert(updates.end(), later.updates.begin(), later.updates.end());
+  forgotten.insert(forgotten.end(), later.forgotten.begin(), later.forgotten.end());
+}
+
+SchedulerState::SchedulerState(policy::Policy policy, SchedulerSettings settings)
+    : policy_(std::move(policy)), settings_(settings) {
+  if (settings_.draw_seed == 0) {
+    settings_.draw_seed = std::random_device{}();
+  }
+}
+
+SchedulerState::~SchedulerState() = default;
+
+bool SchedulerState::add_cluster(policy::ClusterInfo info) {
+  const std::string id = info.id;
+  auto [entry, added] = clusters_.try_emplace(id);
+  info.healthy = added ? info.healthy : entry->second.info.healthy;
+  entry->second.info = std::move(info);
+  return added;
+}
+
+void SchedulerState::set_healthy(const std::string& cluster, bool healthy) {
+  if (auto found = clusters_.find(cluster); found != clusters_.end()) {
+    found->second.info.healthy = healthy;
+  }
+}
+
+bool SchedulerState::replace_view(const model::ViewSnapshot& snapshot) {
+  const auto found = clusters_.find(snapshot.cluster_id);
+  if (found == clusters_.end()) {
+    return false;
+  }
+  LocalCluster& local = found->second;
+  if (local.view.replace(snapshot.nodes, snapshot.resources, model::Allocation::MayExceed)) {
+    return false;
+  }
+  local.revision = snapshot.version;
+  local.node_revisions = snapshot.node_revisions;
+  local.subscribed = true;
+  return true;
+}
+
+SchedulerState::FeedResult SchedulerState::apply_feed(const model::ViewUpdate& update) {
+  const auto found = clusters_.find(update.cluster_id);
+  if (found == clusters_.end()) {
+    return FeedResult::Stale;
+  }
+  LocalCluster& local = found->second;
+  if (update.version <= local.revision) {
+    return FeedResult::Stale;  // already have it
+  }
+  if (update.base_version != local.revision ||
+      local.view.apply(update.changes, model::Allocation::MayExceed)) {
+    return FeedResult::NeedsView;
+  }
+  if (update.resources) {
+    local.view.set_resources(*update.resources);
+  }
+  local.revision = update.version;
+  for (const auto& change : update.changes) {
+    if (change.kind == model::NodeChangeKind::Remove) {
+      local.node_revisions.erase(change.node.name);
+    } else {
+      local.node_revisions[change.node.name] = update.version;
+    }
+  }
+  return FeedResult::Applied;
+}
+
+void SchedulerState::lose_cluster(const std::string& cluster) {
+  if (auto found = clusters_.find(cluster); found != clusters_.end()) {
+    found->second.subscribed = false;
+  }
+}
+
+SchedulerCommands SchedulerState::submit(std::string id, model::SchedulingRequestSpec spec,
+                                         uint64_t ticket, Clock::time_point now) {
+  summary_.set_requests(summary_.requests() + 1);
+  auto work = std::make_unique<Work>();
+  work->request_id = id;
+  work->id = std::move(id);
+  work->spec = std::move(spec);
+  work->ticket = ticket;
+  work->submitted = now;
+  return enqueue(std::move(work), now);
+}
+
+SchedulerCommands SchedulerState::enqueue(std::unique_ptr<Work> work, Clock::time_point now) {
+  if (queue_.size() >= settings_.max_queue) {
+    summary_.set_refused_queue_full(summary_.refused_queue_full() + 1);
+    const std::string note = "refused: the scheduler's queue is full (" +
+                             std::to_string(queue_.size()) + " requests waiting)";
+    return finish(*work, Decision::UNSCHEDULABLE, {}, {note}, now);
+  }
+  const int64_t priority = work->spec.priority;
+  queue_.emplace(std::make_pair(-priority, arrivals_++), std::move(work));
+  return advance(now);
+}
+
+SchedulerCommands SchedulerState::advance(Clock::time_point now) {
+  // A loop, not recursion: a long queue of requests nothing can take is decided in one go.
+  SchedulerCommands out;
+  while (!round_ && !queue_.empty()) {
+    std::unique_ptr<Work> work = std::move(queue_.begin()->second);
+    queue_.erase(queue_.begin());
+    out.append(attempt(std::move(work), now));
+  }
+  return out;
+}
+
+uint64_t SchedulerState::decision_seed(const Work& work) const {
+  // Per decision, from the request and the attempt alone: a request draws the same whatever
+  // else the scheduler decided before it, or how many retries those took.
+  return policy::splitmix64(settings_.draw_seed ^ stable_hash(work.id)) +
+         work.attempts * policy::kSplitmixStep;
+}
+
+SchedulerCommands SchedulerState::attempt(std::unique_ptr<Work> work, Clock::time_point now) {
+  ++work->attempts;
+  std::vector<policy::ClusterCandidate> candidates;
+  for (auto& [id, local] : clusters_) {
+    if (local.subscribed) {
+      candidates.push_back({&local.info, &local.view});
+    }
+  }
+  model::SchedulingRequestSpec remaining = work->spec;
+  remaining.replicas = work->spec.replicas - static_cast<int64_t>(work->placed.size());
+  const policy::Decision decision =
+      policy::decide(remaining, candidates, policy_, decision_seed(*work));
+  if (decision.placements.empty()) {
+    return finish(*work,
+                  work->placed.empty() ? Decision::UNSCHEDULABLE : Decision::PARTIALLY_PLACED,
+                  diagnoses_of(decision), {}, now);
+  }
+  return start_round(std::move(work), decision);
+}
+
+SchedulerCommands SchedulerState::start_round(std::unique_ptr<Work> work,
+                                              const policy::Decision& decision) {
+  round_ = std::make_unique<Round>();
+  Round& round = *round_;
+  round.id = ++rounds_;
+  round.partial = decision.status == policy::DecisionStatus::PartiallyPlaced;
+  round.partial_diagnoses = diagnoses_of(decision);
+  std::map<std::string, v1::CommitRequest> commits;
+  for (const auto& placement : decision.placements) {
+    const LocalCluster& local = clusters_.at(placement.cluster);
+    v1::CommitRequest& commit = commits[placement.cluster];
+    commit.set_cluster_id(placement.cluster);
+    commit.set_request_id(work->request_id);
+    commit.set_node_level(settings_.commit_mode == CommitMode::NodeRevisions);
+    commit.set_revision(local.revision);
+    const auto node_revision = local.node_revisions.find(placement.node);
+    (*commit.mutable_node_revisions())[placement.node] =
+        node_revision == local.node_revisions.end() ? 0 : node_revision->second;
+    const std::string placement_id = work->id + "/" + std::to_string(work->next_replica++);
+    messages::to_proto(model::Reservation{placement_id, placement.node, placement.cpu_milli,
+                                          placement.memory_bytes, placement.devices,
+                                          placement.host_ports, placement.device_milli},
+                       *commit.add_placements());
+    Decision::Replica replica;
+    replica.set_placement_id(placement_id);
+    replica.set_cluster(placement.cluster);
+    replica.set_node(placement.node);
+    replica.mutable_devices()->Add(placement.devices.begin(), placement.devices.end());
+    replica.mutable_device_milli()->Add(placement.device_milli.begin(),
+                                        placement.device_milli.end());
+    round.replicas[placement.cluster].push_back(std::move(replica));
+  }
+  round.work = std::move(work);
+  SchedulerCommands out;
+  out.round = round.id;
+  for (auto& [cluster, commit] : commits) {
+    round.outstanding.insert(cluster);
+    out.commits.push_back(std::move(commit));
+  }
+  return out;
+}
+
+SchedulerCommands SchedulerState::on_commit_result(uint64_t round, const std::string& cluster,
+                                                   CommitResult result, const std::string& reason,
+                                                   Clock::time_point now) {
+  if (!round_ || round_->id != round || round_->outstanding.erase(cluster) == 0) {
+    return {};  // an answer to a round that is over
+  }
+  SchedulerCommands out;
+  switch (result) {
+    case CommitResult::Accepted:
+      summary_.set_commits(summary_.commits() + 1);
+      round_->accepted.push_back(cluster);
+      break;
+    case CommitResult::Conflict:
+      summary_.set_conflicts(summary_.conflicts() + 1);
+      round_->failed.insert(cluster);
+      round_->failures.push_back(diagnosis(cluster, "commit", "conflict: " + reason));
+      break;
+    case CommitResult::Refused:
+      round_->failed.insert(cluster);
+      round_->failures.push_back(diagnosis(cluster, "commit", reason));
+      break;
+    case CommitResult::TimedOut:
+      // The cluster may have reserved it: release it there (a no-op if it never did).
+      summary_.set_commits_timed_out(summary_.commits_timed_out() + 1);
+      round_->failed.insert(cluster);
+      round_->failures.push_back(diagnosis(cluster, "commit", "no answer in time: " + reason));
+      out.releases.push_back(release_of(cluster, round_->replicas.at(cluster)));
+      break;
+  }
+  if (round_->outstanding.empty()) {
+    out.append(close_round(now));
+    out.append(advance(now));
+  }
+  return out;
+}
+
+SchedulerCommands SchedulerState::close_round(Clock::time_point now) {
+  Round& round = *round_;
+  Work& work = *round.work;
+  SchedulerCommands out;
+  const bool all_or_nothing = work.spec.distribution.gang && !round.failed.empty();
+  for (const std::string& cluster : round.accepted) {
+    const auto& replicas = round.replicas.at(cluster);
+    if (all_or_nothing) {
+      out.releases.push_back(release_of(cluster, replicas));
+    } else {
+      work.placed.insert(work.placed.end(), replicas.begin(), replicas.end());
+    }
+  }
+  if (round.failed.empty()) {
+    const auto status = round.partial ? Decision::PARTIALLY_PLACED : Decision::PLACED;
+    const auto diagnoses = std::move(round.partial_diagnoses);
+    const std::unique_ptr<Work> done = std::move(round.work);
+    round_.reset();
+    out.append(finish(*done, status, diagnoses, {}, now));
+    return out;
+  }
+  if (work.attempts <= static_cast<uint32_t>(settings_.max_retries)) {
+    summary_.set_retries(summary_.retries() + 1);
+    round.refreshing = true;
+    out.round = round.id;
+    out.refresh.assign(round.failed.begin(), round.failed.end());
+    return out;
+  }
+  const auto diagnoses = std::move(round.failures);
+  const std::unique_ptr<Work> done = std::move(round.work);
+  round_.reset();
+  out.append(
+      finish(*done, done->placed.empty() ? Decision::UNSCHEDULABLE : Decision::PARTIALLY_PLACED,
+             diagnoses, {"gave up after " + std::to_string(done->attempts) + " attempts"}, now));
+  return out;
+}
+
+SchedulerCommands SchedulerState::on_refreshed(uint64_t round, Clock::time_point now) {
+  if (!round_ || round_->id != round || !round_->refreshing) {
+    return {};
+  }
+  std::unique_ptr<Work> work = std::move(round_->work);
+  round_.reset();
+  SchedulerCommands out = attempt(std::move(work), now);
+  out.append(advance(now));
+  return out;
+}
+
+SchedulerCommands SchedulerState::finish(Work& work, Decision::Status status,
+                                         const std::vector<Decision::Diagnosis>& diagnoses,
+                                         std::vector<std::string> notes, Clock::time_point now) {
+  Decision decision;
+  decision.set_request_id(work.id);
+  decision.set_status(status);
+  for (const auto& replica : work.placed) {
+    *decision.add_replicas() = replica;
+  }
+  for (const auto& found : diagnoses) {
+    *decision.add_diagnoses() = found;
+    decision.add_reasons(found.cluster() + ": " + found.plugin() + ": " + found.reason());
+  }
+  for (std::string& note : notes) {
+    decision.add_reasons(std::move(note));
+  }
+  decision.set_attempts(work.attempts);
+  decision.set_latency_us(
+      std::chrono::duration_cast<std::chrono::microseconds>(now - work.submitted).count());
+  SchedulerCommands out;
+  if (!work.replaces.empty()) {
+    replace_replica(work, decision, out);
+  } else {
+    switch (status) {
+      case Decision::PLACED:
+        summary_.set_placed(summary_.placed() + 1);
+        break;
+      case Decision::PARTIALLY_PLACED:
+        summary_.set_partially_placed(summary_.partially_placed() + 1);
+        break;
+      default:
+        summary_.set_unschedulable(summary_.unschedulable() + 1);
+    }
+    if (decision.replicas_size() > 0) {
+      track(work, decision, out);
+    }
+    if (work.ticket != 0) {
+      out.replies.emplace_back(work.ticket, std::move(decision));
+    }
+  }
+  return out;
+}
+
+void SchedulerState::track(const Work& work, const Decision& decision, SchedulerCommands& out) {
+  Tracked& tracked = tracked_[work.request_id];
+  tracked.spec = work.spec;
+  tracked.decision = decision;
+  for (const auto& replica : decision.replicas()) {
+    tracked.unsettled.insert(replica.placement_id());
+    placement_request_[replica.placement_id()] = work.request_id;
+  }
+  tracked_order_.push_back(work.request_id);
+  bound_tracking(out);
+}
+
+void SchedulerState::replace_replica(const Work& work, const Decision& placed,
+                                     SchedulerCommands& out) {
+  const auto found = tracked_.find(work.request_id);
+  if (found == tracked_.end()) {
+    return;  // forgotten meanwhile (tracking is bounded); the new placements go untracked
+  }
+  Tracked& tracked = found->second;
+  --tracked.replacing;
+  Decision& decision = tracked.decision;
+  auto* replicas = decision.mutable_replicas();
+  replicas->erase(std::remove_if(replicas->begin(), replicas->end(),
+                                 [&](const Decision::Replica& replica) {
+                                   return replica.placement_id() == work.replaces;
+                                 }),
+                  replicas->end());
+  for (const auto& replica : placed.replicas()) {
+    *decision.add_replicas() = replica;
+    tracked.unsettled.insert(replica.placement_id());
+    placement_request_[replica.placement_id()] = work.request_id;
+  }
+  std::string note = "replica " + work.replaces + " was refused by its cluster (" + work.refusal +
+                     ")" + (placed.replicas_size() > 0 ? "; placed again" : "; not placed again");
+  for (const std::string& reason : placed.reasons()) {
+    note += (note.back() == ')' ? ": " : "; ") + reason;
+  }
+  decision.add_reasons(std::move(note));
+  for (const auto& found_diagnosis : placed.diagnoses()) {
+    *decision.add_diagnoses() = found_diagnosis;
+  }
+  decision.set_status(status_for(tracked.spec.replicas, decision.replicas_size()));
+  out.updates.push_back(decision);
+  forget_if_settled(work.request_id, out);
+}
+
+void SchedulerState::forget_if_settled(const std::string& request_id, SchedulerCommands& out) {
+  const auto found = tracked_.find(request_id);
+  if (found == tracked_.end() || !found->second.unsettled.empty() || found->second.replacing > 0) {
+    return;
+  }
+  tracked_.erase(found);
+  out.forgotten.push_back(request_id);
+  // The order keeps stale names until it is compacted; it stays within twice the tracked.
+  if (tracked_order_.size() > 2 * tracked_.size() + 64) {
+    std::deque<std::string> live;
+    for (std::string& id : tracked_order_) {
+      if (tracked_.count(id) > 0) {
+        live.push_back(std::move(id));
+      }
+    }
+    tracked_order_ = std::move(live);
+  }
+}
+
+void SchedulerState::bound_tracking(SchedulerCommands& out) {
+  while (tracked_.size() > settings_.max_tracked && !tracked_order_.empty()) {
+    const std::string oldest = std::move(tracked_order_.front());
+    tracked_order_.pop_front();
+    const auto found = tracked_.find(oldest);
+    if (found == tracked_.end()) {
+      continue;
+    }
+    for (const std::string& placement : found->second.unsettled) {
+      placement_request_.erase(placement);
+    }
+    tracked_.erase(found);
+    summary_.set_forgotten_unsettled(summary_.forgotten_unsettled() + 1);
+    out.forgotten.push_back(oldest);
+  }
+}
+
+SchedulerCommands SchedulerState::on_refused_placement(const std::string& placement_id,
+                                                       const std::string& reason,
+                                                       Clock::time_point now) {
+  const auto owner = placement_request_.find(placement_id);
+  if (owner == placement_request_.end()) {
+    return {};
+  }
+  const std::string request_id = owner->second;
+  placement_request_.erase(owner);
+  Tracked& tracked = tracked_.at(request_id);
+  tracked.unsettled.erase(placement_id);
+  ++tracked.replacing;
+  summary_.set_requeued(summary_.requeued() + 1);
+  auto work = std::make_unique<Work>();
+  work->id = placement_id + "-again";
+  work->request_id = request_id;
+  work->replaces = placement_id;
+  work->refusal = reason;
+  work->spec = tracked.spec;
+  work->spec.replicas = 1;
+  work->spec.distribution.gang = false;
+  work->spec.distribution.weights.clear();
+  work->submitted = now;
+  return enqueue(std::move(work), now);
+}
+
+SchedulerCommands SchedulerState::on_settled(const std::vector<std::string>& placement_ids) {
+  SchedulerCommands out;
+  for (const std::string& placement : placement_ids) {
+    const auto owner = placement_request_.find(placement);
+    if (owner == placement_request_.end()) {
+      continue;
+    }
+    const std::string request_id = owner->second;
+    placement_request_.erase(owner);
+    tracked_.at(request_id).unsettled.erase(placement);
+    forget_if_settled(request_id, out);
+  }
+  return out;
+}
+
+v1::SchedulerSummary SchedulerState::summary() const {
+  v1::SchedulerSummary summary = summary_;
+  summary.set_waiting(queue_.size());
+  summary.set_tracked(tracked_.size());
+  return summary;
+}
+
+}  // namespace unisched::actors

@@ -1,0 +1,170 @@
+// A SchedulerActor's logic without the actor: the local copies of the clusters' views, the
+// queue, one decision at a time, its commit round, retries, gang release, placing refused
+// replicas again, and the bookkeeping of what was committed. Plain C++ (no CAF): every method
+// returns the commands the actor then sends (as ClusterState's do), so the protocol is tested
+// without an actor system.
+//
+// The commit round is explicit. Each outstanding commit ends as accepted, conflict, refused or
+// timed out. A timed-out commit is released at its cluster at once: the release follows the
+// commit on the same link, so a cluster that did reserve it (and whose answer was lost or late)
+// undoes it, and one that never saw it ignores it. No reservation outlives its request.
+//
+// Memory is bounded: at most `max_queue` requests wait (more are refused, and counted); a
+// request is tracked after its decision only until its cluster has settled every placement (so
+// a refused replica can be placed again), and at most `max_tracked` requests are tracked (the
+// oldest is forgotten first, and counted).
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "actors/cluster_state.hpp"
+#include "messages/unisched.pb.h"
+#include "model/view_update.hpp"
+#include "policy/framework.hpp"
+#include "policy/pipeline.hpp"
+
+namespace unisched::actors {
+
+struct SchedulerSettings {
+  CommitMode commit_mode = CommitMode::ClusterRevision;
+  int max_retries = 5;
+  std::chrono::milliseconds commit_timeout{2000};
+  /// Seeds each decision's draws (with the request id and attempt); 0: a seed of its own.
+  uint64_t draw_seed = 0;
+  size_t max_queue = 10'000;
+  size_t max_tracked = 10'000;
+};
+
+/// How one cluster answered a commit, as the scheduler saw it.
+enum class CommitResult { Accepted, Conflict, Refused, TimedOut };
+
+/// What the actor sends after a call.
+struct SchedulerCommands {
+  /// Send each to its cluster (cluster_id), as part of round `round`; report the answer with
+  /// on_commit_result(round, cluster, ...), or TimedOut when none came in time.
+  std::vector<v1::CommitRequest> commits;
+  uint64_t round = 0;
+  /// Send each to its cluster.
+  std::vector<v1::ReleaseOrder> releases;
+  /// Fetch these clusters' views (replace_view), then call on_refreshed(round).
+  std::vector<std::string> refresh;
+  /// Answers to submissions: the ticket given to submit(), and its decision.
+  std::vector<std::pair<uint64_t, v1::SchedulingDecision>> replies;
+  /// A decision that changed after it was answered (a refused replica placed again): tell the
+  /// request's submitter.
+  std::vector<v1::SchedulingDecision> updates;
+  /// Requests no longer tracked: their submitters need not be remembered.
+  std::vector<std::string> forgotten;
+
+  void append(SchedulerCommands&& later);
+};
+
+class SchedulerState {
+ public:
+  using Clock = std::chrono::steady_clock;
+
+  SchedulerState(policy::Policy policy, SchedulerSettings settings);
+  ~SchedulerState();
+  SchedulerState(const SchedulerState&) = delete;
+  SchedulerState& operator=(const SchedulerState&) = delete;
+
+  // --- Clusters -----------------------------------------------------------------------------
+  /// Schedules on this cluster too; keeps what is known of one already added. True when new.
+  bool add_cluster(policy::ClusterInfo info);
+  void set_healthy(const std::string& cluster, bool healthy);
+  /// The cluster's whole view (on subscribing, or refreshed); false when unusable.
+  bool replace_view(const model::ViewSnapshot& snapshot);
+  enum class FeedResult { Applied, Stale, NeedsView };
+  /// One change of a cluster's view from its feed; NeedsView when out of step (fetch it).
+  FeedResult apply_feed(const model::ViewUpdate& update);
+  /// The cluster's actor is gone: decide without it until its view is replaced again.
+  void lose_cluster(const std::string& cluster);
+
+  // --- Requests -----------------------------------------------------------------------------
+  /// Queues a request; its decision comes back as a reply with `ticket`.
+  SchedulerCommands submit(std::string id, model::SchedulingRequestSpec spec, uint64_t ticket,
+                           Clock::time_point now);
+  /// Starts the next decision when none is in flight (after clusters change, say).
+  SchedulerCommands advance(Clock::time_point now);
+  SchedulerCommands on_commit_result(uint64_t round, const std::string& cluster,
+                                     CommitResult result, const std::string& reason,
+                                     Clock::time_point now);
+  /// The views asked for by `refresh` are in (or could not be fetched): decide again.
+  SchedulerCommands on_refreshed(uint64_t round, Clock::time_point now);
+  /// The cluster could not carry a committed placement out: place that replica again.
+  SchedulerCommands on_refused_placement(const std::string& placement_id, const std::string& reason,
+                                         Clock::time_point now);
+  /// The cluster carried these placements out: nothing more will come of them.
+  SchedulerCommands on_settled(const std::vector<std::string>& placement_ids);
+
+  v1::SchedulerSummary summary() const;
+  size_t waiting() const { return queue_.size(); }
+  size_t tracked() const { return tracked_.size(); }
+  bool deciding() const { return round_ != nullptr; }
+
+ private:
+  struct LocalCluster {
+    policy::ClusterInfo info;
+    model::ClusterView view;
+    uint64_t revision = 0;
+    std::map<std::string, uint64_t> node_revisions;
+    bool subscribed = false;
+  };
+  /// One request (or one refused replica of one) on its way to a decision.
+  struct Work {
+    std::string id;          ///< names its placements: "<id>/<n>"
+    std::string request_id;  ///< the request it belongs to
+    std::string replaces;    ///< the refused placement it places again; empty for a request
+    std::string refusal;     ///< why its cluster refused `replaces`
+    model::SchedulingRequestSpec spec;
+    uint64_t ticket = 0;  ///< 0: nobody waits for a reply (a replica placed again)
+    Clock::time_point submitted;
+    uint32_t attempts = 0;
+    uint64_t next_replica = 0;
+    std::vector<v1::SchedulingDecision::Replica> placed;
+  };
+  struct Round;
+  /// A decided request whose placements are not all settled yet.
+  struct Tracked {
+    model::SchedulingRequestSpec spec;
+    v1::SchedulingDecision decision;
+    std::set<std::string> unsettled;
+    size_t replacing = 0;  ///< its refused replicas being placed again
+  };
+
+  SchedulerCommands attempt(std::unique_ptr<Work> work, Clock::time_point now);
+  SchedulerCommands start_round(std::unique_ptr<Work> work, const policy::Decision& decision);
+  SchedulerCommands close_round(Clock::time_point now);
+  SchedulerCommands finish(Work& work, v1::SchedulingDecision::Status status,
+                           const std::vector<v1::SchedulingDecision::Diagnosis>& diagnoses,
+                           std::vector<std::string> notes, Clock::time_point now);
+  void track(const Work& work, const v1::SchedulingDecision& decision, SchedulerCommands& out);
+  void replace_replica(const Work& work, const v1::SchedulingDecision& decision,
+                       SchedulerCommands& out);
+  void forget_if_settled(const std::string& request_id, SchedulerCommands& out);
+  void bound_tracking(SchedulerCommands& out);
+  uint64_t decision_seed(const Work& work) const;
+  SchedulerCommands enqueue(std::unique_ptr<Work> work, Clock::time_point now);
+
+  policy::Policy policy_;
+  SchedulerSettings settings_;
+  std::map<std::string, LocalCluster> clusters_;
+  std::map<std::pair<int64_t, uint64_t>, std::unique_ptr<Work>> queue_;  // (-priority, arrival)
+  uint64_t arrivals_ = 0;
+  std::unique_ptr<Round> round_;  // the decision whose commits are in flight
+  uint64_t rounds_ = 0;
+  std::map<std::string, Tracked> tracked_;                // request id -> what was decided
+  std::deque<std::string> tracked_order_;                 // oldest first
+  std::map<std::string, std::string> placement_request_;  // placement id -> request id
+  v1::SchedulerSummary summary_;
+};
+
+}  // namespace unisched::actors
