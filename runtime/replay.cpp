@@ -328,13 +328,9 @@ ReplayReport replay(const ReplayOptions& options,
         }
       }
     } else if (report.problems.empty()) {
-      // "trace-0: resource-fit: 0 of 1213 nodes fit: ..." -> "resource-fit"
-      const std::string reason = decision.reasons_size() > 0 ? decision.reasons(0) : "";
-      const size_t from = reason.find(": ");
-      const size_t to = from == std::string::npos ? from : reason.find(": ", from + 2);
       ++report.failed[std::string(kind_of(pod)) + ": " +
-                      (from == std::string::npos ? "no reason given"
-                                                 : reason.substr(from + 2, to - from - 2))];
+                      (decision.diagnoses_size() > 0 ? decision.diagnoses(0).plugin()
+                                                     : "no reason given")];
     }
     const auto capacity = static_cast<double>(report.capacity_milli);
     const int load = static_cast<int>(std::lround(100.0 * static_cast<double>(arrived) / capacity));

@@ -47,14 +47,8 @@ void record(Self* self, const v1::SchedulingDecision& decision,
       break;
     default:
       report.set_unschedulable(report.unschedulable() + 1);
-      for (const std::string& reason : decision.reasons()) {
-        // "cluster: plugin: detail" -> count by plugin
-        const size_t first = reason.find(": ");
-        const size_t second = reason.find(": ", first + 2);
-        const std::string plugin = first == std::string::npos || second == std::string::npos
-                                       ? reason
-                                       : reason.substr(first + 2, second - first - 2);
-        (*report.mutable_unschedulable_by_reason())[plugin] += 1;
+      for (const auto& diagnosis : decision.diagnoses()) {
+        (*report.mutable_unschedulable_by_reason())[diagnosis.plugin()] += 1;
       }
   }
   if (decision.replicas_size() == 0) {
