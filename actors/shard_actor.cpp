@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "messages/caf_types.hpp"
+#include "messages/errors.hpp"
 
 namespace unisched::actors {
 namespace {
@@ -42,13 +43,13 @@ caf::behavior shard(Self* self, ClusterActorSettings settings) {
                 caf::actor_cast<caf::strong_actor_ptr>(self->state.supervisor)) {
           spdlog::warn("shard: refused to host cluster {}: not asked by the hub's supervisor",
                        cluster_id);
-          return caf::make_error(caf::sec::invalid_argument,
-                                 "only the supervisor of the hub this shard joined may start "
-                                 "ClusterActors here");
+          return messages::make_error(messages::Error::Unauthenticated,
+                                      "only the supervisor of the hub this shard joined may start "
+                                      "ClusterActors here");
         }
         if (cluster_id.empty() || !agent || !owner) {
-          return caf::make_error(caf::sec::invalid_argument,
-                                 "a ClusterActor needs a cluster id, an agent and an owner");
+          return messages::make_error(messages::Error::InvalidArgument,
+                                      "a ClusterActor needs a cluster id, an agent and an owner");
         }
         spdlog::info("shard: hosting the ClusterActor of cluster {}", cluster_id);
         auto& hosted = self->state.hosted;

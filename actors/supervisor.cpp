@@ -14,6 +14,7 @@
 #include "model/version_gate.hpp"
 
 #include "messages/caf_types.hpp"
+#include "messages/errors.hpp"
 
 namespace unisched::actors {
 namespace {
@@ -258,7 +259,7 @@ void on_down(Self* self, const caf::down_msg& down) {
 const ClusterEntry* known(const SupervisorData& state, const std::string& id, caf::error& problem) {
   const auto found = state.clusters.find(id);
   if (found == state.clusters.end()) {
-    problem = caf::make_error(caf::sec::invalid_argument, "no cluster \"" + id + "\"");
+    problem = messages::make_error(messages::Error::NotFound, "no cluster \"" + id + "\"");
     return nullptr;
   }
   return &found->second;
@@ -269,8 +270,8 @@ const ClusterEntry* running(const SupervisorData& state, const std::string& id,
                             caf::error& problem) {
   const ClusterEntry* entry = known(state, id, problem);
   if (entry != nullptr && !entry->cluster_actor) {
-    problem =
-        caf::make_error(caf::sec::request_timeout, "cluster \"" + id + "\" is being re-homed");
+    problem = messages::make_error(messages::Error::Unavailable,
+                                   "cluster \"" + id + "\" is being re-homed");
     return nullptr;
   }
   return entry;
@@ -285,12 +286,12 @@ caf::behavior supervisor(Self* self, SupervisorSettings settings) {
         const auto known = self->state.clusters.find(id);
         if (known != self->state.clusters.end()) {
           if (known->second.state != Lifecycle::Lost) {
-            return caf::make_error(caf::sec::invalid_argument,
-                                   "cluster \"" + id + "\" is already registered");
+            return messages::make_error(messages::Error::AlreadyRegistered,
+                                        "cluster \"" + id + "\" is already registered");
           }
           if (!known->second.cluster_actor) {
-            return caf::make_error(caf::sec::request_timeout,
-                                   "cluster \"" + id + "\" is being re-homed; try again");
+            return messages::make_error(messages::Error::Unavailable,
+                                        "cluster \"" + id + "\" is being re-homed; try again");
           }
           return readmit(self, known->second, std::move(agent));
         }
@@ -308,11 +309,11 @@ caf::behavior supervisor(Self* self, SupervisorSettings settings) {
       [=](shard_atom, const v1::ShardRegistration& shard,
           caf::actor actor) -> caf::result<caf::actor> {
         if (shard.shard_id().empty()) {
-          return caf::make_error(caf::sec::invalid_argument, "shard_id: Required value");
+          return messages::make_error(messages::Error::InvalidArgument, "shard_id: Required value");
         }
         if (self->state.shards.count(shard.shard_id()) > 0) {
-          return caf::make_error(caf::sec::invalid_argument,
-                                 "shard \"" + shard.shard_id() + "\" is already registered");
+          return messages::make_error(messages::Error::AlreadyRegistered,
+                                      "shard \"" + shard.shard_id() + "\" is already registered");
         }
         self->monitor(actor);
         // Sent before any spawn request (same sender, so in order): the shard obeys only us.

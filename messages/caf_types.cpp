@@ -1,10 +1,13 @@
 #include "messages/caf_types.hpp"
 
+#include "messages/errors.hpp"
+
 #include <caf/actor_system_config.hpp>
 
 namespace unisched::messages {
 
 void register_message_types(caf::actor_system_config& config) {
+  register_error_category(config);
   config.add_message_type<v1::IncrementalUpdate>("unisched.v1.IncrementalUpdate");
   config.add_message_type<v1::Ack>("unisched.v1.Ack");
   config.add_message_type<v1::SnapshotRequest>("unisched.v1.SnapshotRequest");

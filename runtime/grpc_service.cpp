@@ -16,6 +16,7 @@
 
 #include "messages/caf_types.hpp"
 #include "messages/convert.hpp"
+#include "messages/errors.hpp"
 #include "messages/unisched.grpc.pb.h"
 #include "model/names.hpp"
 #include "model/printable.hpp"
@@ -47,16 +48,35 @@ std::chrono::milliseconds time_left(const ServerContext* context) {
                   std::min<std::chrono::milliseconds>(left, kCentreTimeout));
 }
 
-/// Asks `target` from a thread outside the actor system; the reply, or the error's text.
+/// Asks `target` from a thread outside the actor system; the reply, or the error in `error`.
 template <class Reply, class... Ts>
 std::optional<Reply> ask(caf::actor_system& system, const caf::actor& target,
-                         std::chrono::milliseconds timeout, std::string& error, Ts&&... xs) {
+                         std::chrono::milliseconds timeout, caf::error& error, Ts&&... xs) {
   caf::scoped_actor self{system};
   std::optional<Reply> reply;
   self->request(target, timeout, std::forward<Ts>(xs)...)
       .receive([&](Reply& answer) { reply = std::move(answer); },
-               [&](caf::error& failure) { error = system.render(failure); });
+               [&](caf::error& failure) { error = std::move(failure); });
   return reply;
+}
+
+/// The gRPC status for a refusal from the centre: each protocol error code maps to one status;
+/// anything else (a timeout, a lost actor) is UNAVAILABLE, since trying again may work.
+Status status_of(const caf::error& error, const std::string& context = {}) {
+  const std::string text = context + messages::error_detail(error);
+  switch (messages::error_code(error).value_or(messages::Error::Unavailable)) {
+    case messages::Error::InvalidArgument:
+      return Status(StatusCode::INVALID_ARGUMENT, text);
+    case messages::Error::Unauthenticated:
+      return Status(StatusCode::UNAUTHENTICATED, text);
+    case messages::Error::AlreadyRegistered:
+      return Status(StatusCode::ALREADY_EXISTS, text);
+    case messages::Error::NotFound:
+      return Status(StatusCode::NOT_FOUND, text);
+    case messages::Error::Unavailable:
+      return Status(StatusCode::UNAVAILABLE, text);
+  }
+  return Status(StatusCode::UNAVAILABLE, text);
 }
 
 class MetadataService final : public v1::ClusterMetadataService::Service {
@@ -101,14 +121,14 @@ class MetadataService final : public v1::ClusterMetadataService::Service {
       }
       // Decoded and checked once, by the ClusterActor: a malformed update comes back REJECTED
       // with the field path, answered below as INVALID_ARGUMENT.
-      std::string error;
+      caf::error error;
       const std::string numbers = "update " + std::to_string(update.version()) + " of epoch " +
                                   std::to_string(update.epoch()) + " applies to version " +
                                   std::to_string(update.base_version());
       const auto ack =
           ask<v1::Ack>(system_, proxy, time_left(context), error, push_atom_v, std::move(update));
       if (!ack) {
-        return Status(StatusCode::UNAVAILABLE, "the centre did not acknowledge: " + error);
+        return status_of(error, "the centre did not acknowledge: ");
       }
       if (!stream->Write(*ack)) {
         return Status(StatusCode::CANCELLED, "the agent went away");
@@ -135,13 +155,13 @@ class MetadataService final : public v1::ClusterMetadataService::Service {
     if (!find(cluster)) {
       return not_found(cluster);
     }
-    std::string error;
+    caf::error error;
     auto views = ask<v1::ClusterViews>(system_, hub_, time_left(context), error, nodes_atom_v,
                                        cluster, false);
     if (!views || views->clusters_size() == 0) {
-      return Status(StatusCode::UNAVAILABLE, "the centre has no view of \"" + cluster +
-                                                 "\" right now" +
-                                                 (error.empty() ? "" : ": " + error));
+      return Status(StatusCode::UNAVAILABLE,
+                    "the centre has no view of \"" + cluster + "\" right now" +
+                        (error ? ": " + messages::error_detail(error) : ""));
     }
     *reply = std::move(*views->mutable_clusters(0));
     return Status::OK;
@@ -160,10 +180,10 @@ class MetadataService final : public v1::ClusterMetadataService::Service {
     if (auto decoded = messages::from_proto(*snapshot); !decoded) {
       return Status(StatusCode::INVALID_ARGUMENT, decoded.error());
     }
-    std::string error;
+    caf::error error;
     auto ack = ask<v1::Ack>(system_, proxy, time_left(context), error, push_atom_v, *snapshot);
     if (!ack) {
-      return Status(StatusCode::UNAVAILABLE, error);
+      return status_of(error);
     }
     *reply = std::move(*ack);
     return Status::OK;
@@ -178,11 +198,11 @@ class MetadataService final : public v1::ClusterMetadataService::Service {
     if (!proxy) {
       return not_found(probe->cluster_id());
     }
-    std::string error;
+    caf::error error;
     auto status =
         ask<v1::HealthStatus>(system_, proxy, time_left(context), error, health_atom_v, *probe);
     if (!status) {
-      return Status(StatusCode::UNAVAILABLE, error);
+      return status_of(error);
     }
     *reply = std::move(*status);
     return Status::OK;
@@ -243,14 +263,14 @@ class MetadataService final : public v1::ClusterMetadataService::Service {
     }
     registration.set_machine_type(machine_type.empty() ? "VirtualMachine" : machine_type);
     const caf::actor proxy = actors::spawn_grpc_agent_proxy(system_, cluster, settings_.agent);
-    std::string error;
+    caf::error error;
     const auto cluster_actor = ask<caf::actor>(system_, hub_, time_left(context), error,
                                                register_atom_v, registration, proxy);
     if (!cluster_actor) {
       caf::anon_send_exit(proxy, caf::exit_reason::user_shutdown);
-      spdlog::warn("grpc: cluster {} from {} refused: {}", cluster, context->peer(), error);
-      const bool taken = error.find("already registered") != std::string::npos;
-      return Status(taken ? StatusCode::ALREADY_EXISTS : StatusCode::UNAVAILABLE, error);
+      spdlog::warn("grpc: cluster {} from {} refused: {}", cluster, context->peer(),
+                   messages::error_detail(error));
+      return status_of(error);
     }
     caf::anon_send(proxy, bind_atom_v, *cluster_actor);
     spdlog::info("grpc: cluster {} joined from {}", cluster, context->peer());

@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "messages/caf_types.hpp"
+#include "messages/errors.hpp"
 #include "model/names.hpp"
 #include "model/printable.hpp"
 #include "runtime/request_book.hpp"
@@ -166,18 +167,19 @@ caf::behavior hub(Self* self, caf::actor supervisor, std::vector<caf::actor> sch
           caf::actor agent) -> caf::result<caf::actor> {
         const std::string& id = registration.identity().cluster_id();
         if (id.empty() || !agent) {
-          return caf::make_error(caf::sec::invalid_argument, "identity.cluster_id: Required value");
+          return messages::make_error(messages::Error::InvalidArgument,
+                                      "identity.cluster_id: Required value");
         }
         if (const std::string reason = model::check_cluster_id(id); !reason.empty()) {
           const std::string why =
               "identity.cluster_id: Invalid value: " + model::quoted_brief(id) + ": " + reason;
           spdlog::warn("hub: registration refused: {}", why);
-          return caf::make_error(caf::sec::invalid_argument, why);
+          return messages::make_error(messages::Error::InvalidArgument, why);
         }
         if (const std::string why = refuse_cluster(self->state, registration.identity());
             !why.empty()) {
           spdlog::warn("hub: registration refused: {}", why);
-          return caf::make_error(caf::sec::invalid_argument, why);
+          return messages::make_error(messages::Error::Unauthenticated, why);
         }
         auto promise = self->make_response_promise<caf::actor>();
         self->request(self->state.supervisor, std::chrono::seconds(10), register_atom_v, id, agent)
@@ -202,7 +204,7 @@ caf::behavior hub(Self* self, caf::actor supervisor, std::vector<caf::actor> sch
           caf::actor actor) -> caf::result<caf::message> {
         if (const std::string why = refuse_shard(self->state, shard); !why.empty()) {
           spdlog::warn("hub: shard refused: {}", why);
-          return caf::make_error(caf::sec::invalid_argument, why);
+          return messages::make_error(messages::Error::Unauthenticated, why);
         }
         v1::ShardRegistration admitted = shard;
         admitted.clear_token();
@@ -249,8 +251,8 @@ caf::behavior hub(Self* self, caf::actor supervisor, std::vector<caf::actor> sch
         } else if (self->state.clusters.count(id) > 0) {
           ids.push_back(id);
         } else {
-          return caf::make_error(caf::sec::invalid_argument,
-                                 "no cluster " + model::quoted_brief(id));
+          return messages::make_error(messages::Error::NotFound,
+                                      "no cluster " + model::quoted_brief(id));
         }
         return collect_views(self, ids, from_agents);
       },
@@ -276,8 +278,8 @@ caf::behavior hub(Self* self, caf::actor supervisor, std::vector<caf::actor> sch
       [=](requests_atom, const std::string& id, bool wait) -> caf::result<v1::RequestStatus> {
         const v1::RequestStatus* status = self->state.book->find(id);
         if (status == nullptr) {
-          return caf::make_error(caf::sec::invalid_argument,
-                                 "no request " + model::quoted_brief(id));
+          return messages::make_error(messages::Error::NotFound,
+                                      "no request " + model::quoted_brief(id));
         }
         if (!wait || status->phase() != v1::RequestStatus::PENDING) {
           return *status;

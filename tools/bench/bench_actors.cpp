@@ -10,6 +10,7 @@
 #include "actors/cluster_actor.hpp"
 #include "messages/caf_types.hpp"
 #include "messages/convert.hpp"
+#include "messages/errors.hpp"
 #include "model/cluster_view.hpp"
 
 namespace unisched::bench {
@@ -64,7 +65,7 @@ caf::behavior centre(caf::event_based_actor* self, std::shared_ptr<VisibilityLog
       [=](clusters_atom, const std::string& id) -> caf::result<caf::actor> {
         const auto found = clusters->find(id);
         if (found == clusters->end()) {
-          return caf::make_error(caf::sec::invalid_argument, "no cluster \"" + id + "\"");
+          return messages::make_error(messages::Error::NotFound, "no cluster \"" + id + "\"");
         }
         return found->second;
       },

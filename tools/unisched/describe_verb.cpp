@@ -5,6 +5,7 @@
 #include <map>
 
 #include "messages/caf_types.hpp"
+#include "messages/errors.hpp"
 #include "model/printable.hpp"
 #include "tools/unisched/hub_client.hpp"
 #include "tools/unisched/verbs.hpp"
@@ -95,6 +96,7 @@ int run_describe(const ParsedArgs& args) {
           },
           [&](caf::error& failure) {
             std::fprintf(stderr, "error: %s\n", connection->system->render(failure).c_str());
+            status = messages::cli_exit_code(failure);
           });
   return status;
 }

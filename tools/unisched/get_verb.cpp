@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "messages/caf_types.hpp"
+#include "messages/errors.hpp"
 #include "model/document_writer.hpp"
 #include "model/printable.hpp"
 #include "tools/unisched/hub_client.hpp"
@@ -154,6 +155,7 @@ int run_get(const ParsedArgs& args) {
   caf::scoped_actor self{*connection->system};
   const auto fail = [&](caf::error& failure) {
     std::fprintf(stderr, "error: %s\n", connection->system->render(failure).c_str());
+    status = messages::cli_exit_code(failure);
   };
   const auto timeout = std::chrono::seconds(10);
   if (resource == "clusters") {
