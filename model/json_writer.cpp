@@ -1,3 +1,7 @@
+// The JSON form of a document, built as an nlohmann::ordered_json tree (fields keep their order)
+// and printed with four-space indentation like kubectl's.
+#include <nlohmann/json.hpp>
+
 #include <vector>
 
 #include "model/document_writer.hpp"
@@ -7,100 +11,40 @@ namespace {
 
 class JsonWriter final : public DocumentWriter {
  public:
-  void begin_object() override { open('{'); }
-  void end_object() override { close('}'); }
-  void begin_list() override { open('['); }
-  void end_list() override { close(']'); }
-  void key(std::string_view name) override {
-    separate();
-    append_string(name);
-    text_ += ": ";
-    after_key_ = true;
-  }
-  void string(std::string_view value) override {
-    separate();
-    append_string(value);
-  }
-  void integer(int64_t value) override {
-    separate();
-    text_ += std::to_string(value);
-  }
-  void boolean(bool value) override {
-    separate();
-    text_ += value ? "true" : "false";
-  }
+  void begin_object() override { open(nlohmann::ordered_json::object()); }
+  void end_object() override { open_.pop_back(); }
+  void begin_list() override { open(nlohmann::ordered_json::array()); }
+  void end_list() override { open_.pop_back(); }
+  void key(std::string_view name) override { key_ = std::string(name); }
+  void string(std::string_view value) override { put(std::string(value)); }
+  void integer(int64_t value) override { put(value); }
+  void boolean(bool value) override { put(value); }
   void next_document() override {}  // JSON holds one value; callers wrap several in a List
-  std::string finish() override { return text_ + "\n"; }
+  std::string finish() override {
+    // Invalid UTF-8 in a value becomes U+FFFD rather than an exception.
+    return root_.dump(4, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
+  }
 
  private:
-  void open(char bracket) {
-    separate();
-    text_ += bracket;
-    empty_.push_back(true);
-  }
-  void close(char bracket) {
-    const bool empty = empty_.back();
-    empty_.pop_back();
-    if (!empty) {
-      newline();
+  /// Puts `value` where the next value goes: the root, the open list, or the key of the open
+  /// object; returns where it went.
+  nlohmann::ordered_json* put(nlohmann::ordered_json value) {
+    if (open_.empty()) {
+      root_ = std::move(value);
+      return &root_;
     }
-    text_ += bracket;
-  }
-  /// Comma and indentation before a value, unless it follows its key.
-  void separate() {
-    if (after_key_) {
-      after_key_ = false;
-      return;
+    nlohmann::ordered_json& container = *open_.back();
+    if (container.is_array()) {
+      container.push_back(std::move(value));
+      return &container.back();
     }
-    if (empty_.empty()) {
-      return;
-    }
-    if (!empty_.back()) {
-      text_ += ',';
-    }
-    empty_.back() = false;
-    newline();
+    return &(container[key_] = std::move(value));
   }
-  void newline() {
-    text_ += '\n';
-    text_.append(empty_.size() * 4, ' ');
-  }
-  void append_string(std::string_view value) {
-    static constexpr char kHex[] = "0123456789abcdef";
-    text_ += '"';
-    for (unsigned char c : value) {
-      switch (c) {
-        case '"':
-          text_ += "\\\"";
-          break;
-        case '\\':
-          text_ += "\\\\";
-          break;
-        case '\n':
-          text_ += "\\n";
-          break;
-        case '\t':
-          text_ += "\\t";
-          break;
-        case '\r':
-          text_ += "\\r";
-          break;
-        default:
-          if (c < 0x20) {
-            text_ += "\\u00";
-            text_ += kHex[c >> 4];
-            text_ += kHex[c & 0xf];
-          } else {
-            text_ += static_cast<char>(c);
-          }
-      }
-    }
-    text_ += '"';
-  }
+  void open(nlohmann::ordered_json container) { open_.push_back(put(std::move(container))); }
 
-  std::string text_;
-  std::vector<bool> empty_;  // per open container: nothing written in it yet
-  bool after_key_ = false;
+  nlohmann::ordered_json root_;
+  std::vector<nlohmann::ordered_json*> open_;  // the containers not yet ended, innermost last
+  std::string key_;
 };
 
 }  // namespace

@@ -1,13 +1,13 @@
 // unisched-bench at a tiny size: every scenario runs and every JSON field is there and sane.
 // No timing is asserted.
 #include <sys/wait.h>
-#include <yaml-cpp/yaml.h>
 #include <boost/test/unit_test.hpp>
 
 #include <cstdlib>
 #include <sstream>
 #include <vector>
 
+#include "tests/json.hpp"
 #include "tests/test_files.hpp"
 
 namespace {
@@ -15,7 +15,7 @@ namespace {
 struct BenchRun {
   int status = -1;
   std::string out;
-  std::vector<YAML::Node> results;  ///< one per stdout line
+  std::vector<unisched::testing::Json> results;  ///< one per stdout line
 };
 
 BenchRun bench(const std::string& args) {
@@ -28,21 +28,23 @@ BenchRun bench(const std::string& args) {
   run.out = unisched::testing::read_file(out);
   std::istringstream lines(run.out);
   for (std::string line; std::getline(lines, line);) {
-    run.results.push_back(YAML::Load(line));
+    run.results.push_back(unisched::testing::parse_json(line));
+    BOOST_TEST(!run.results.back().is_discarded(), "not JSON: " << line);
   }
   return run;
 }
 
 /// The fields every result has, and the latency pair's order.
-void check_common(const YAML::Node& result, const std::string& scenario) {
-  BOOST_TEST(result["scenario"].as<std::string>() == scenario);
-  BOOST_TEST(result["cores"].as<int>() >= 1);
-  BOOST_TEST(result["ok"].as<bool>());
+void check_common(const unisched::testing::Json& result, const std::string& scenario) {
+  BOOST_TEST(result.at("scenario").get<std::string>() == scenario);
+  BOOST_TEST(result.at("cores").get<int>() >= 1);
+  BOOST_TEST(result.at("ok").get<bool>());
 }
 
-void check_latencies(const YAML::Node& result, const std::string& p50, const std::string& p99) {
-  BOOST_TEST(result[p50].as<double>() > 0);
-  BOOST_TEST(result[p99].as<double>() >= result[p50].as<double>());
+void check_latencies(const unisched::testing::Json& result, const std::string& p50,
+                     const std::string& p99) {
+  BOOST_TEST(result.at(p50).get<double>() > 0);
+  BOOST_TEST(result.at(p99).get<double>() >= result.at(p50).get<double>());
 }
 
 }  // namespace
@@ -53,10 +55,10 @@ BOOST_AUTO_TEST_CASE(ingest_in_process_counts_every_change_and_its_visibility) {
   const auto run = bench("--scenario ingest --clusters 2 --nodes 50 --updates 10 --deltas 5");
   BOOST_TEST_REQUIRE(run.status == 0, run.out);
   BOOST_TEST_REQUIRE(run.results.size() == 1u);
-  const YAML::Node& result = run.results[0];
+  const unisched::testing::Json& result = run.results[0];
   check_common(result, "ingest");
-  BOOST_TEST(result["deltas"].as<uint64_t>() == 2u * 10u * 5u);
-  BOOST_TEST(result["deltas_per_s"].as<double>() > 0);
+  BOOST_TEST(result.at("deltas").get<uint64_t>() == 2u * 10u * 5u);
+  BOOST_TEST(result.at("deltas_per_s").get<double>() > 0);
   check_latencies(result, "p50_ms", "p99_ms");
   check_latencies(result, "visible_p50_ms", "visible_p99_ms");
 }
@@ -66,12 +68,12 @@ BOOST_AUTO_TEST_CASE(ingest_remote_runs_over_caf_and_grpc) {
       bench("--scenario ingest-remote --clusters 2 --nodes 50 --updates 10 --deltas 5");
   BOOST_TEST_REQUIRE(run.status == 0, run.out);
   BOOST_TEST_REQUIRE(run.results.size() == 2u, run.out);
-  BOOST_TEST(run.results[0]["transport"].as<std::string>() == "caf");
-  BOOST_TEST(run.results[1]["transport"].as<std::string>() == "grpc");
-  for (const YAML::Node& result : run.results) {
+  BOOST_TEST(run.results[0].at("transport").get<std::string>() == "caf");
+  BOOST_TEST(run.results[1].at("transport").get<std::string>() == "grpc");
+  for (const unisched::testing::Json& result : run.results) {
     check_common(result, "ingest-remote");
-    BOOST_TEST(result["deltas"].as<uint64_t>() == 2u * 10u * 5u);
-    BOOST_TEST(result["deltas_per_s"].as<double>() > 0);
+    BOOST_TEST(result.at("deltas").get<uint64_t>() == 2u * 10u * 5u);
+    BOOST_TEST(result.at("deltas_per_s").get<double>() > 0);
     check_latencies(result, "p50_ms", "p99_ms");
   }
 }
@@ -80,14 +82,14 @@ BOOST_AUTO_TEST_CASE(resync_reports_its_time_and_wire_size) {
   const auto run = bench("--scenario resync --nodes 100");
   BOOST_TEST_REQUIRE(run.status == 0, run.out);
   BOOST_TEST_REQUIRE(run.results.size() == 1u);
-  const YAML::Node& result = run.results[0];
+  const unisched::testing::Json& result = run.results[0];
   check_common(result, "resync");
-  BOOST_TEST(result["nodes"].as<int>() == 100);
-  BOOST_TEST(result["resync_ms"].as<double>() > 0);
-  BOOST_TEST(result["decode_ms"].as<double>() <= result["resync_ms"].as<double>());
+  BOOST_TEST(result.at("nodes").get<int>() == 100);
+  BOOST_TEST(result.at("resync_ms").get<double>() > 0);
+  BOOST_TEST(result.at("decode_ms").get<double>() <= result.at("resync_ms").get<double>());
   // Eight accelerators and the node's amounts: well over 100 bytes, well under 4 KiB.
-  BOOST_TEST(result["bytes_per_node"].as<double>() > 100);
-  BOOST_TEST(result["bytes_per_node"].as<double>() < 4096);
+  BOOST_TEST(result.at("bytes_per_node").get<double>() > 100);
+  BOOST_TEST(result.at("bytes_per_node").get<double>() < 4096);
 }
 
 BOOST_AUTO_TEST_CASE(schedule_runs_both_commit_modes_with_one_and_two_schedulers) {
@@ -103,21 +105,21 @@ BOOST_AUTO_TEST_CASE(schedule_runs_both_commit_modes_with_one_and_two_schedulers
   const std::vector<Expected> expected = {
       {"cluster", 1, 32}, {"cluster", 2, 32}, {"node", 1, 32}, {"node", 2, 32}, {"node", 1, 0}};
   for (size_t i = 0; i < expected.size(); ++i) {
-    const YAML::Node& result = run.results[i];
+    const unisched::testing::Json& result = run.results[i];
     check_common(result, "schedule");
-    BOOST_TEST(result["mode"].as<std::string>() == expected[i].mode);
-    BOOST_TEST(result["schedulers"].as<int>() == expected[i].schedulers);
-    BOOST_TEST(result["node_sample"].as<int>() == expected[i].node_sample);
-    BOOST_TEST(result["decisions"].as<uint64_t>() > 0u);
-    BOOST_TEST(result["placed"].as<uint64_t>() > 0u);
-    BOOST_TEST(result["placed"].as<uint64_t>() <= result["decisions"].as<uint64_t>());
-    BOOST_TEST(result["decisions_per_s"].as<double>() > 0);
+    BOOST_TEST(result.at("mode").get<std::string>() == expected[i].mode);
+    BOOST_TEST(result.at("schedulers").get<int>() == expected[i].schedulers);
+    BOOST_TEST(result.at("node_sample").get<int>() == expected[i].node_sample);
+    BOOST_TEST(result.at("decisions").get<uint64_t>() > 0u);
+    BOOST_TEST(result.at("placed").get<uint64_t>() > 0u);
+    BOOST_TEST(result.at("placed").get<uint64_t>() <= result.at("decisions").get<uint64_t>());
+    BOOST_TEST(result.at("decisions_per_s").get<double>() > 0);
     check_latencies(result, "p50_ms", "p99_ms");
-    BOOST_TEST(result["conflict_rate"].as<double>() >= 0);
-    BOOST_TEST(result["conflict_rate"].as<double>() <= 1);
+    BOOST_TEST(result.at("conflict_rate").get<double>() >= 0);
+    BOOST_TEST(result.at("conflict_rate").get<double>() <= 1);
     if (expected[i].schedulers == 1) {
       // A scheduler sees its own commits before their replies: alone, it never conflicts.
-      BOOST_TEST(result["conflicts"].as<uint64_t>() == 0u);
+      BOOST_TEST(result.at("conflicts").get<uint64_t>() == 0u);
     }
   }
 }
@@ -127,13 +129,13 @@ BOOST_AUTO_TEST_CASE(scale_reports_memory_per_node_and_both_throughputs) {
       bench("--scenario scale --clusters 2 --nodes 500 --updates 5 --deltas 10 --seconds 1");
   BOOST_TEST_REQUIRE(run.status == 0, run.out);
   BOOST_TEST_REQUIRE(run.results.size() == 1u);
-  const YAML::Node& result = run.results[0];
+  const unisched::testing::Json& result = run.results[0];
   check_common(result, "scale");
   // A node with eight devices cannot be held in under 100 bytes, nor should it need 1 MiB.
-  BOOST_TEST(result["bytes_per_node"].as<double>() > 100);
-  BOOST_TEST(result["bytes_per_node"].as<double>() < 1 << 20);
-  BOOST_TEST(result["deltas_per_s"].as<double>() > 0);
-  BOOST_TEST(result["decisions_per_s"].as<double>() > 0);
+  BOOST_TEST(result.at("bytes_per_node").get<double>() > 100);
+  BOOST_TEST(result.at("bytes_per_node").get<double>() < 1 << 20);
+  BOOST_TEST(result.at("deltas_per_s").get<double>() > 0);
+  BOOST_TEST(result.at("decisions_per_s").get<double>() > 0);
   check_latencies(result, "p50_ms", "p99_ms");
 }
 
@@ -142,13 +144,13 @@ BOOST_AUTO_TEST_CASE(full_sync_moves_about_nodes_over_changes_times_the_bytes) {
       bench("--scenario full-sync-baseline --clusters 2 --nodes 200 --updates 5 --deltas 10");
   BOOST_TEST_REQUIRE(run.status == 0, run.out);
   BOOST_TEST_REQUIRE(run.results.size() == 1u);
-  const YAML::Node& result = run.results[0];
+  const unisched::testing::Json& result = run.results[0];
   check_common(result, "full-sync-baseline");
   // A snapshot carries all 200 nodes where an update carries 10 of them.
-  BOOST_TEST(result["bytes_ratio"].as<double>() > 15);
-  BOOST_TEST(result["bytes_ratio"].as<double>() < 25);
-  BOOST_TEST(result["incremental_cpu_ms_per_interval"].as<double>() > 0);
-  BOOST_TEST(result["full_sync_cpu_ms_per_interval"].as<double>() > 0);
+  BOOST_TEST(result.at("bytes_ratio").get<double>() > 15);
+  BOOST_TEST(result.at("bytes_ratio").get<double>() < 25);
+  BOOST_TEST(result.at("incremental_cpu_ms_per_interval").get<double>() > 0);
+  BOOST_TEST(result.at("full_sync_cpu_ms_per_interval").get<double>() > 0);
 }
 
 BOOST_AUTO_TEST_CASE(bad_flags_are_usage_errors) {
@@ -165,8 +167,8 @@ BOOST_AUTO_TEST_CASE(bad_flags_are_usage_errors) {
 BOOST_AUTO_TEST_CASE(an_unknown_policy_is_a_failed_run_not_a_result) {
   const auto run = bench("--scenario schedule --clusters 1 --nodes 5 --seconds 1 --policy magic");
   BOOST_TEST(run.status == 1);
-  for (const YAML::Node& result : run.results) {
-    BOOST_TEST(!result["ok"].as<bool>());
+  for (const unisched::testing::Json& result : run.results) {
+    BOOST_TEST(!result.at("ok").get<bool>());
   }
 }
 

@@ -3,12 +3,15 @@
 #include <boost/test/unit_test.hpp>
 #include <cstdlib>
 
-#include <yaml-cpp/yaml.h>
-
+#include "tests/json.hpp"
 #include "tests/test_files.hpp"
 
+using unisched::testing::Json;
+using unisched::testing::number;
+using unisched::testing::parse_json;
 using unisched::testing::read_file;
 using unisched::testing::ScratchDirectory;
+using unisched::testing::text;
 
 namespace {
 
@@ -124,32 +127,33 @@ BOOST_AUTO_TEST_CASE(run_reports_every_cluster_as_json) {
                           "--observe-interval 20ms --probe-interval 100ms --probe-timeout 300ms "
                           "--partition t4-useast:500ms:1500ms --report json");
   BOOST_TEST_REQUIRE(result.exit_code == 0, result.err);
-  const YAML::Node report = YAML::Load(result.out);  // JSON is YAML
-  BOOST_TEST(report["deltas_applied"].as<uint64_t>() > 0u);
+  const Json report = parse_json(result.out);
+  BOOST_TEST_REQUIRE(report.is_object(), result.out);
+  BOOST_TEST(number(report, "deltas_applied") > 0);
   BOOST_TEST_REQUIRE(report["clusters"].size() == 5u);
   for (const auto& cluster : report["clusters"]) {
-    const std::string id = cluster["id"].as<std::string>();
+    const std::string id = text(cluster, "id");
     for (const char* field : {"version", "nodes", "updates_applied", "duplicates", "gaps"}) {
-      BOOST_TEST(cluster[field].IsDefined(), id << " lacks " << field);
+      BOOST_TEST(cluster.contains(field), id << " lacks " << field);
     }
-    BOOST_TEST(cluster["version"].as<uint64_t>() > 0u, id);
-    BOOST_TEST(cluster["nodes"].as<uint64_t>() > 0u, id);
-    BOOST_TEST(cluster["healthy"].as<bool>(), id);
+    BOOST_TEST(number(cluster, "version") > 0, id);
+    BOOST_TEST(number(cluster, "nodes") > 0, id);
+    BOOST_TEST(cluster.value("healthy", false), id);
     if (id == "t4-useast") {  // cut off for a while: unhealthy, then resynced in full
-      BOOST_TEST(cluster["resyncs"].as<uint64_t>() >= 1u);
-      BOOST_TEST(cluster["health_transitions"].as<uint64_t>() >= 3u);
+      BOOST_TEST(number(cluster, "resyncs") >= 1);
+      BOOST_TEST(number(cluster, "health_transitions") >= 3);
     }
   }
   BOOST_TEST(result.err.find("CLUSTER") != std::string::npos);  // the table goes to stderr
-  BOOST_TEST(report["requests"].as<uint64_t>() > 0u);
-  BOOST_TEST(report["placed"].as<uint64_t>() > 0u);
-  BOOST_TEST(report["commits"].as<uint64_t>() > 0u);
+  BOOST_TEST(number(report, "requests") > 0);
+  BOOST_TEST(number(report, "placed") > 0);
+  BOOST_TEST(number(report, "commits") > 0);
   for (const char* field : {"unschedulable", "conflicts", "retries", "decision_latency_ms"}) {
-    BOOST_TEST(report[field].IsDefined(), field);
+    BOOST_TEST(report.contains(field), field);
   }
-  BOOST_TEST(report["decision_latency_ms"]["p99"].as<double>() >=
-             report["decision_latency_ms"]["p50"].as<double>());
-  BOOST_TEST(report["overcommits"].as<uint64_t>() == 0u);
+  BOOST_TEST(report["decision_latency_ms"]["p99"].get<double>() >=
+             report["decision_latency_ms"]["p50"].get<double>());
+  BOOST_TEST(number(report, "overcommits") == 0);
 }
 
 BOOST_AUTO_TEST_CASE(racing_schedulers_under_churn_never_over_commit) {
@@ -162,9 +166,10 @@ BOOST_AUTO_TEST_CASE(racing_schedulers_under_churn_never_over_commit) {
           "--report json --commit-check " +
           check + " --seed " + seed + " --scorers least-allocated=1,gpu-packing=2,locality=0.5");
       BOOST_TEST_REQUIRE(result.exit_code == 0, result.err);
-      const YAML::Node report = YAML::Load(result.out);
-      BOOST_TEST(report["overcommits"].as<uint64_t>() == 0u, check << " seed " << seed);
-      BOOST_TEST(report["placed"].as<uint64_t>() > 0u, check << " seed " << seed);
+      const Json report = parse_json(result.out);
+      BOOST_TEST_REQUIRE(report.is_object(), result.out);
+      BOOST_TEST(number(report, "overcommits") == 0, check << " seed " << seed);
+      BOOST_TEST(number(report, "placed") > 0, check << " seed " << seed);
     }
   }
 }

@@ -45,19 +45,18 @@ BOOST_AUTO_TEST_CASE(a_nodejs_client_registers_streams_recovers_from_a_gap_and_r
   BOOST_TEST(WEXITSTATUS(status) == 0, steps);
   for (const char* step :
        {"ok health SERVING", "ok reflection", "ok unauthenticated", "ok not-found",
-        "ok hostile-ids refused",
-        "ok streamed version 2", "ok invalid-argument", "ok too-many node_deltas",
-        "ok one-cluster-per-stream",
-        "ok resource-exhausted", "ok gap version gap", "ok snapshot sent",
-        "ok resumed at version 6", "state {\"n1\":1500,\"n2\":500,\"n3\":2000}"}) {
+        "ok hostile-ids refused", "ok streamed version 2", "ok invalid-argument",
+        "ok too-many node_deltas", "ok one-cluster-per-stream", "ok resource-exhausted",
+        "ok gap version gap", "ok snapshot sent", "ok resumed at version 6",
+        "state {\"n1\":1500,\"n2\":500,\"n3\":2000}"}) {
     BOOST_TEST(steps.find(step) != std::string::npos, step << " in:\n" << steps);
   }
   // The view the Node.js agent built is the one CAF clients read.
-  const YAML::Node views = hub.get("nodes --cluster node-cluster");
+  const auto views = hub.get("nodes --cluster node-cluster");
   std::map<std::string, int64_t> cpu;
   for (const auto& node : views["clusters"][0]["nodes"]) {
-    cpu[node["name"].as<std::string>()] =
-        node["allocatedCpuMilli"] ? node["allocatedCpuMilli"].as<int64_t>() : 0;
+    cpu[unisched::testing::text(node, "name")] =
+        unisched::testing::number(node, "allocated_cpu_milli");
   }
   BOOST_TEST(cpu == (std::map<std::string, int64_t>{{"n1", 1500}, {"n2", 500}, {"n3", 2000}}));
   BOOST_TEST(hub.process->output().find("grpc: ") != std::string::npos);
@@ -74,8 +73,8 @@ BOOST_AUTO_TEST_CASE(the_cpp_agent_over_grpc_gets_placements_and_its_death_is_se
   ActorHarness::wait_until(
       [&] {
         const auto cluster = hub.cluster("a100-uswest");
-        return cluster && (*cluster)["healthy"].as<bool>() &&
-               (*cluster)["version"].as<uint64_t>() >= 3;
+        return cluster && cluster->value("healthy", false) &&
+               unisched::testing::number(*cluster, "version") >= 3;
       },
       "the gRPC agent's cluster healthy and updating", std::chrono::seconds(30));
   const std::string gang = hub.dir.write(
@@ -150,9 +149,11 @@ BOOST_AUTO_TEST_CASE(grpc_over_mutual_tls_admits_only_certificates_from_the_ca) 
   }
   ActorHarness::wait_until(
       [&] {
-        const auto [status, text] = hub.client(get);
-        return text.find("\"trusted\"") != std::string::npos &&
-               text.find("\"healthy\": true") != std::string::npos;
+        const auto [status, output] = hub.client(get);
+        const auto list = unisched::testing::parse_json(output);
+        return status == 0 && list.is_object() && list["clusters"].size() == 1u &&
+               list["clusters"][0].value("id", "") == "trusted" &&
+               list["clusters"][0].value("healthy", false);
       },
       "the agent with a certificate from the CA registered over gRPC", std::chrono::seconds(30));
   const auto [status, listing] = hub.client(get);

@@ -7,7 +7,6 @@
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include <yaml-cpp/yaml.h>
 
 #include <cstdio>
 #include <filesystem>
@@ -22,6 +21,7 @@
 
 #include "tests/actor_harness.hpp"
 #include "tests/child_process.hpp"
+#include "tests/json.hpp"
 
 namespace unisched::testing {
 
@@ -136,29 +136,27 @@ struct Hub {
     return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, read_file(out) + read_file(err)};
   }
 
-  /// `unisched get WHAT -o json`, parsed; an empty node when the call failed.
-  YAML::Node get(const std::string& what) const {
+  /// `unisched get WHAT -o json`, parsed by a JSON parser; null when the call failed or did not
+  /// print JSON.
+  Json get(const std::string& what) const {
     const auto [status, output] = client("get " + what + " -o json");
-    if (status != 0) {
-      return YAML::Node();
-    }
-    try {
-      return YAML::Load(output);
-    } catch (const YAML::Exception&) {
-      return YAML::Node();
-    }
+    const Json parsed = status == 0 ? parse_json(output) : Json();
+    return parsed.is_discarded() ? Json() : parsed;
   }
 
-  YAML::Node clusters() const { return get("clusters")["clusters"]; }
+  Json clusters() const {
+    const Json list = get("clusters");
+    return list.is_object() && list.contains("clusters") ? list["clusters"] : Json();
+  }
 
   /// The entry of cluster `id`, when the hub lists it.
-  std::optional<YAML::Node> cluster(const std::string& id) const {
-    const YAML::Node list = clusters();
-    if (!list.IsSequence()) {
+  std::optional<Json> cluster(const std::string& id) const {
+    const Json list = clusters();
+    if (!list.is_array()) {
       return std::nullopt;
     }
     for (const auto& entry : list) {
-      if (entry["id"].as<std::string>() == id) {
+      if (text(entry, "id") == id) {
         return entry;
       }
     }
@@ -168,7 +166,7 @@ struct Hub {
   /// Whether the hub lists cluster `id` with this health.
   bool has_health(const std::string& id, bool healthy) const {
     const auto entry = cluster(id);
-    return entry && (*entry)["healthy"].as<bool>() == healthy;
+    return entry && entry->value("healthy", false) == healthy;
   }
 
   std::unique_ptr<ChildProcess> agent(const std::string& profile, const std::string& extra = "",

@@ -12,18 +12,20 @@ using unisched::testing::ActorHarness;
 using unisched::testing::ChildProcess;
 using unisched::testing::free_port;
 using unisched::testing::Hub;
+using unisched::testing::Json;
+using unisched::testing::number;
+using unisched::testing::text;
 
 namespace {
 
 const std::string kRequests = std::string(UNISCHED_SOURCE_DIR) + "/config/requests/examples.yaml";
 
-/// clusterId -> shardId ("" for the hub), from `get nodes -o json`.
+/// cluster_id -> shard_id ("" for the hub), from `get nodes -o json`.
 std::map<std::string, std::string> homes(const Hub& hub) {
   std::map<std::string, std::string> out;
-  const YAML::Node views = hub.get("nodes");
-  for (const auto& home : views["homes"]) {
-    out[home["clusterId"].as<std::string>()] =
-        home["shardId"] ? home["shardId"].as<std::string>() : "";
+  const Json views = hub.get("nodes");
+  for (const auto& home : views.value("homes", Json::array())) {
+    out[text(home, "cluster_id")] = text(home, "shard_id");
   }
   return out;
 }
@@ -32,22 +34,18 @@ uint16_t port_of(const std::string& address) {
   return static_cast<uint16_t>(std::stoi(address.substr(address.rfind(':') + 1)));
 }
 
-int64_t number(const YAML::Node& node) {
-  return node ? node.as<int64_t>() : 0;
-}
-
 /// Nodes whose allocations exceed what they have, and devices above 1000 milli: must be none.
-std::vector<std::string> overcommits(const YAML::Node& views) {
+std::vector<std::string> overcommits(const Json& views) {
   std::vector<std::string> found;
-  for (const auto& cluster : views["clusters"]) {
-    for (const auto& node : cluster["nodes"]) {
-      const std::string name = node["name"].as<std::string>();
-      if (number(node["allocatedCpuMilli"]) > number(node["allocatableCpuMilli"]) ||
-          number(node["allocatedMemoryBytes"]) > number(node["allocatableMemoryBytes"])) {
+  for (const auto& cluster : views.value("clusters", Json::array())) {
+    for (const auto& node : cluster.value("nodes", Json::array())) {
+      const std::string name = text(node, "name");
+      if (number(node, "allocated_cpu_milli") > number(node, "allocatable_cpu_milli") ||
+          number(node, "allocated_memory_bytes") > number(node, "allocatable_memory_bytes")) {
         found.push_back(name);
       }
-      for (const auto& device : node["accelerators"]) {
-        if (number(device["allocatedMilli"]) > 1000) {
+      for (const auto& device : node.value("accelerators", Json::array())) {
+        if (number(device, "allocated_milli") > 1000) {
           found.push_back(name + " device");
         }
       }
@@ -56,44 +54,21 @@ std::vector<std::string> overcommits(const YAML::Node& views) {
   return found;
 }
 
-/// A node's JSON as text with map keys sorted (protobuf prints map fields in no fixed order).
-std::string canonical(const YAML::Node& node) {
-  if (node.IsMap()) {
-    std::map<std::string, std::string> fields;
-    for (const auto& field : node) {
-      fields[field.first.as<std::string>()] = canonical(field.second);
-    }
-    std::string text = "{";
-    for (const auto& [key, value] : fields) {
-      text += key + ":" + value + ",";
-    }
-    return text + "}";
-  }
-  if (node.IsSequence()) {
-    std::string text = "[";
-    for (const auto& item : node) {
-      text += canonical(item) + ",";
-    }
-    return text + "]";
-  }
-  return node.IsScalar() ? node.Scalar() : "~";
-}
-
 /// The nodes of one cluster as canonical text keyed by name, and the position they are at.
 struct ClusterState {
-  std::string epoch;
-  std::string version;
+  int64_t epoch = 0;
+  int64_t version = 0;
   std::map<std::string, std::string> nodes;
 };
 
-ClusterState state_of(const YAML::Node& views, bool agent_position) {
+ClusterState state_of(const Json& views, bool agent_position) {
   ClusterState state;
-  for (const auto& cluster : views["clusters"]) {
-    state.epoch = cluster["epoch"] ? cluster["epoch"].as<std::string>() : "0";
-    const char* version = agent_position ? "agentVersion" : "version";
-    state.version = cluster[version] ? cluster[version].as<std::string>() : "0";
-    for (const auto& node : cluster["nodes"]) {
-      state.nodes[node["name"].as<std::string>()] = canonical(node);
+  for (const auto& cluster : views.value("clusters", Json::array())) {
+    state.epoch = number(cluster, "epoch");
+    state.version = number(cluster, agent_position ? "agent_version" : "version");
+    for (const auto& node : cluster.value("nodes", Json::array())) {
+      // nlohmann::json keeps object keys sorted, so protobuf's map order does not matter.
+      state.nodes[text(node, "name")] = node.dump();
     }
   }
   return state;
@@ -241,13 +216,13 @@ BOOST_AUTO_TEST_CASE(decisions_survive_a_hub_crash_through_the_journal) {
   BOOST_TEST(hub.process->stop(SIGKILL) == -SIGKILL);
   hub.start(port);
   const auto requests = hub.get("requests");
-  std::map<std::string, YAML::Node> by_name;
+  std::map<std::string, Json> by_name;
   for (const auto& request : requests["requests"]) {
-    by_name.emplace(request["requestId"].as<std::string>(), YAML::Node(request));
+    by_name.emplace(text(request, "request_id"), request);
   }
   BOOST_REQUIRE_EQUAL(by_name.size(), 4u);
-  BOOST_TEST(by_name["llm-pretrain"]["phase"].as<std::string>() == "PLACED");
-  BOOST_TEST(by_name["llm-pretrain"]["recovered"].as<bool>());
+  BOOST_TEST(text(by_name["llm-pretrain"], "phase") == "PLACED");
+  BOOST_TEST(by_name["llm-pretrain"].value("recovered", false));
   BOOST_TEST(by_name["llm-pretrain"]["decision"]["replicas"].size() == 4u);
   // The name stays taken; the agent comes back and new work is placed.
   const auto [duplicate, refusal] = hub.client("submit -f " + kRequests);
@@ -290,7 +265,7 @@ BOOST_AUTO_TEST_CASE(submitted_manifests_are_validated_at_the_hub) {
   // The requests list holds only the valid one (decided: there was no cluster to place it on).
   const auto requests = hub.get("requests")["requests"];
   BOOST_REQUIRE_EQUAL(requests.size(), 1u);
-  BOOST_TEST(requests[0]["requestId"].as<std::string>() == "fine");
+  BOOST_TEST(text(requests[0], "request_id") == "fine");
   const auto [unknown, message] = hub.client("describe cluster nowhere");
   BOOST_TEST(unknown == 3);  // not found: the code crossed the link, not only the text
   BOOST_TEST(message.find("no cluster") != std::string::npos, message);

@@ -11,45 +11,34 @@ JsonLine::JsonLine(const std::string& scenario) {
   integer("cores", std::thread::hardware_concurrency());
 }
 
-JsonLine& JsonLine::raw(const std::string& key, const std::string& json) {
-  body_ += (body_.empty() ? "" : ", ") + ("\"" + key + "\": ") + json;
+JsonLine& JsonLine::text(const std::string& key, const std::string& value) {
+  object_[key] = value;
   return *this;
 }
 
-JsonLine& JsonLine::text(const std::string& key, const std::string& value) {
-  std::string quoted = "\"";
-  for (const char c : value) {
-    if (c == '"' || c == '\\') {
-      quoted += '\\';
-    }
-    quoted += static_cast<unsigned char>(c) < 0x20 ? ' ' : c;
-  }
-  return raw(key, quoted + "\"");
-}
-
 JsonLine& JsonLine::integer(const std::string& key, int64_t value) {
-  return raw(key, std::to_string(value));
+  object_[key] = value;
+  return *this;
 }
 
 JsonLine& JsonLine::number(const std::string& key, double value) {
   if (!std::isfinite(value)) {
-    return raw(key, "null");
+    object_[key] = nullptr;
+  } else if (std::fabs(value) >= 1e4) {
+    object_[key] = std::round(value);
+  } else {
+    object_[key] = runtime::significant(value, 4);
   }
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, "%.4g", value);
-  // %g drops digits of large figures (1.234e+06); keep whole numbers whole.
-  if (std::fabs(value) >= 1e4) {
-    std::snprintf(buffer, sizeof buffer, "%.0f", value);
-  }
-  return raw(key, buffer);
+  return *this;
 }
 
 JsonLine& JsonLine::flag(const std::string& key, bool value) {
-  return raw(key, value ? "true" : "false");
+  object_[key] = value;
+  return *this;
 }
 
 void JsonLine::print() const {
-  std::printf("{%s}\n", body_.c_str());
+  std::printf("%s\n", runtime::dump_json(object_).c_str());
   std::fflush(stdout);
 }
 

@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <string>
 
+#include "runtime/json_report.hpp"
+
 namespace unisched::bench {
 
 class JsonLine {
@@ -12,14 +14,14 @@ class JsonLine {
   explicit JsonLine(const std::string& scenario);
   JsonLine& text(const std::string& key, const std::string& value);
   JsonLine& integer(const std::string& key, int64_t value);
+  /// Four significant digits (whole numbers from 10,000 up stay whole); null when not finite.
   JsonLine& number(const std::string& key, double value);
   JsonLine& flag(const std::string& key, bool value);
   /// Writes the object and a newline to stdout, flushed (a reader may be waiting for it).
   void print() const;
 
  private:
-  JsonLine& raw(const std::string& key, const std::string& json);
-  std::string body_;
+  runtime::Json object_ = runtime::Json::object();
 };
 
 }  // namespace unisched::bench

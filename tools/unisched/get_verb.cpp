@@ -6,8 +6,8 @@
 
 #include "messages/caf_types.hpp"
 #include "messages/errors.hpp"
-#include "model/document_writer.hpp"
 #include "model/printable.hpp"
+#include "runtime/json_report.hpp"
 #include "tools/unisched/hub_client.hpp"
 #include "tools/unisched/verbs.hpp"
 
@@ -20,25 +20,17 @@ const char* const kResources = "clusters, nodes, requests or decisions";
 
 void print_clusters(const v1::ClusterList& list, bool json) {
   if (json) {
-    const auto writer = model::make_json_writer();
-    writer->begin_object();
-    writer->key("clusters");
-    writer->begin_list();
+    runtime::Json out{{"clusters", runtime::Json::array()}};
     for (const auto& c : list.clusters()) {
-      writer->begin_object();
-      writer->field("id", c.cluster_id());
-      writer->field("version", static_cast<int64_t>(c.version()));
-      writer->field("nodes", static_cast<int64_t>(c.nodes()));
-      writer->key("healthy");
-      writer->boolean(c.healthy());
-      writer->field("updates_applied", static_cast<int64_t>(c.updates_applied()));
-      writer->field("resyncs", static_cast<int64_t>(c.resyncs()));
-      writer->field("staleness_ms", c.staleness_ms());
-      writer->end_object();
+      out["clusters"].push_back(runtime::Json{{"id", c.cluster_id()},
+                                              {"version", c.version()},
+                                              {"nodes", c.nodes()},
+                                              {"healthy", c.healthy()},
+                                              {"updates_applied", c.updates_applied()},
+                                              {"resyncs", c.resyncs()},
+                                              {"staleness_ms", c.staleness_ms()}});
     }
-    writer->end_list();
-    writer->end_object();
-    std::fputs(writer->finish().c_str(), stdout);
+    std::printf("%s\n", runtime::dump_json(out).c_str());
     return;
   }
   std::printf("%-22s %8s %7s %8s %8s %9s\n", "CLUSTER", "VERSION", "NODES", "HEALTHY", "RESYNCS",
@@ -90,15 +82,13 @@ void print_requests(const v1::RequestList& list, bool json, bool decisions) {
       std::printf("%s\n", to_json(list).c_str());
       return;
     }
-    std::printf("{\"decisions\": [");
-    bool first = true;
+    runtime::Json out{{"decisions", runtime::Json::array()}};
     for (const auto& request : list.requests()) {
       if (request.has_decision()) {
-        std::printf("%s%s", first ? "" : ", ", to_json(request.decision()).c_str());
-        first = false;
+        out["decisions"].push_back(runtime::proto_json(request.decision()));
       }
     }
-    std::printf("]}\n");
+    std::printf("%s\n", runtime::dump_json(out).c_str());
     return;
   }
   if (!decisions) {

@@ -1,6 +1,5 @@
 #include "tools/unisched/hub_client.hpp"
 
-#include <google/protobuf/util/json_util.h>
 #include <caf/io/middleman.hpp>
 
 #include <cstdio>
@@ -9,6 +8,7 @@
 #include <sstream>
 
 #include "model/printable.hpp"
+#include "runtime/json_report.hpp"
 #include "runtime/manifest_loader.hpp"
 #include "runtime/network.hpp"
 #include "tools/unisched/tls_flags.hpp"
@@ -51,11 +51,7 @@ std::unique_ptr<HubConnection> connect_to_hub(const ParsedArgs& args) {
 }
 
 std::string to_json(const google::protobuf::Message& message) {
-  std::string json;
-  google::protobuf::util::JsonPrintOptions options;
-  options.preserve_proto_field_names = false;
-  (void)google::protobuf::util::MessageToJsonString(message, &json, options);
-  return json;
+  return runtime::dump_json(runtime::proto_json(message));
 }
 
 std::optional<std::string> read_input(const std::string& path) {

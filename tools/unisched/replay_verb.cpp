@@ -7,6 +7,7 @@
 #include <string>
 #include <utility>
 
+#include "runtime/json_report.hpp"
 #include "runtime/replay.hpp"
 #include "tools/unisched/verbs.hpp"
 
@@ -57,30 +58,32 @@ bool report_read(const Read& read) {
 
 void print_json(const runtime::ReplayOptions& options, const std::string& nodes,
                 const std::string& pods, const runtime::ReplayReport& report) {
+  using runtime::Json;
   const auto by_load = [](const std::map<int, double>& figures) {
-    std::string text = "{";
+    Json out = Json::object();
     for (const auto& [load, value] : figures) {
-      char number[32];
-      std::snprintf(number, sizeof number, "%.2f", value);
-      text += (text.size() > 1 ? ", \"" : "\"") + std::to_string(load) + "\": " + number;
+      out[std::to_string(load)] = std::round(value * 100) / 100;
     }
-    return text + "}";
+    return out;
   };
-  std::string failed = "{";
+  Json failed = Json::object();
   for (const auto& [reason, count] : report.failed) {
-    failed += (failed.size() > 1 ? ", \"" : "\"") + reason + "\": " + std::to_string(count);
+    failed[reason] = count;
   }
-  failed += "}";
-  std::printf(
-      "{\"nodes\": \"%s\", \"pods_file\": \"%s\", \"clusters\": %d, \"partition\": \"%s\", "
-      "\"policy\": \"%s\", \"ties\": \"%s\", \"seed\": %llu, \"tune\": %.2f, \"pods\": %llu, "
-      "\"placed\": %llu, "
-      "\"allocation\": %s, \"fragmentation\": %s, \"failed\": %s}\n",
-      nodes.c_str(), pods.c_str(), options.clusters, spelling(kPartitions, options.partition),
-      options.policy.c_str(), spelling(kTieBreaks, report.ties),
-      static_cast<unsigned long long>(options.seed), options.tune,
-      static_cast<unsigned long long>(report.pods), static_cast<unsigned long long>(report.placed),
-      by_load(report.allocation).c_str(), by_load(report.fragmentation).c_str(), failed.c_str());
+  const Json out{{"nodes", nodes},
+                 {"pods_file", pods},
+                 {"clusters", options.clusters},
+                 {"partition", spelling(kPartitions, options.partition)},
+                 {"policy", options.policy},
+                 {"ties", spelling(kTieBreaks, report.ties)},
+                 {"seed", options.seed},
+                 {"tune", std::round(options.tune * 100) / 100},
+                 {"pods", report.pods},
+                 {"placed", report.placed},
+                 {"allocation", by_load(report.allocation)},
+                 {"fragmentation", by_load(report.fragmentation)},
+                 {"failed", failed}};
+  std::printf("%s\n", runtime::dump_json(out).c_str());
 }
 
 void print_table(const runtime::ReplayReport& report) {

@@ -11,6 +11,7 @@
 #include "policy/framework.hpp"
 #include "runtime/grpc_service.hpp"
 #include "runtime/hub.hpp"
+#include "runtime/json_report.hpp"
 #include "runtime/manifest_loader.hpp"
 #include "runtime/single_node.hpp"
 #include "tools/unisched/verbs.hpp"
@@ -224,46 +225,45 @@ void print_table(const runtime::RunReport& report, std::FILE* out) {
 }
 
 void print_json(const runtime::RunReport& report, const runtime::RunOptions& options) {
-  std::printf("{\"duration_ms\": %lld, \"seed\": %llu, \"deltas_applied\": %llu, \"clusters\": [",
-              static_cast<long long>(report.elapsed.count()),
-              static_cast<unsigned long long>(options.seed),
-              static_cast<unsigned long long>(report.deltas_applied));
-  for (size_t i = 0; i < report.clusters.size(); ++i) {
-    const auto& c = report.clusters[i];
-    std::printf(
-        "%s{\"id\": \"%s\", \"version\": %llu, \"epoch\": %llu, \"nodes\": %llu, "
-        "\"updates_applied\": %llu, \"deltas_applied\": %llu, \"duplicates\": %llu, "
-        "\"gaps\": %llu, \"resyncs\": %llu, \"rejected\": %llu, \"health_transitions\": %llu, "
-        "\"healthy\": %s, \"staleness_ms\": %lld}",
-        i == 0 ? "" : ", ", c.cluster_id().c_str(), static_cast<unsigned long long>(c.version()),
-        static_cast<unsigned long long>(c.epoch()), static_cast<unsigned long long>(c.nodes()),
-        static_cast<unsigned long long>(c.updates_applied()),
-        static_cast<unsigned long long>(c.deltas_applied()),
-        static_cast<unsigned long long>(c.duplicates()), static_cast<unsigned long long>(c.gaps()),
-        static_cast<unsigned long long>(c.resyncs()), static_cast<unsigned long long>(c.rejected()),
-        static_cast<unsigned long long>(c.health_transitions()), c.healthy() ? "true" : "false",
-        static_cast<long long>(c.staleness_ms()));
+  using runtime::Json;
+  Json out;
+  out["duration_ms"] = report.elapsed.count();
+  out["seed"] = options.seed;
+  out["deltas_applied"] = report.deltas_applied;
+  out["clusters"] = Json::array();
+  for (const auto& c : report.clusters) {
+    out["clusters"].push_back(Json{{"id", c.cluster_id()},
+                                   {"version", c.version()},
+                                   {"epoch", c.epoch()},
+                                   {"nodes", c.nodes()},
+                                   {"updates_applied", c.updates_applied()},
+                                   {"deltas_applied", c.deltas_applied()},
+                                   {"duplicates", c.duplicates()},
+                                   {"gaps", c.gaps()},
+                                   {"resyncs", c.resyncs()},
+                                   {"rejected", c.rejected()},
+                                   {"health_transitions", c.health_transitions()},
+                                   {"healthy", c.healthy()},
+                                   {"staleness_ms", c.staleness_ms()}});
   }
   const auto& w = report.workload;
   const auto& s = report.scheduling;
-  std::printf(
-      "], \"requests\": %llu, \"placed\": %llu, \"partially_placed\": %llu, "
-      "\"unschedulable\": %llu, \"unschedulable_by_reason\": {",
-      static_cast<unsigned long long>(w.requests()), static_cast<unsigned long long>(w.placed()),
-      static_cast<unsigned long long>(w.partially_placed()),
-      static_cast<unsigned long long>(w.unschedulable()));
-  const char* separator = "";
+  out["requests"] = w.requests();
+  out["placed"] = w.placed();
+  out["partially_placed"] = w.partially_placed();
+  out["unschedulable"] = w.unschedulable();
+  out["unschedulable_by_reason"] = Json::object();
   for (const auto& [reason, count] : w.unschedulable_by_reason()) {
-    std::printf("%s\"%s\": %llu", separator, reason.c_str(),
-                static_cast<unsigned long long>(count));
-    separator = ", ";
+    out["unschedulable_by_reason"][reason] = count;
   }
-  std::printf(
-      "}, \"commits\": %llu, \"conflicts\": %llu, \"retries\": %llu, \"requeued\": %llu, "
-      "\"overcommits\": %llu, \"decision_latency_ms\": {\"p50\": %.3f, \"p99\": %.3f}}\n",
-      static_cast<unsigned long long>(s.commits()), static_cast<unsigned long long>(s.conflicts()),
-      static_cast<unsigned long long>(s.retries()), static_cast<unsigned long long>(s.requeued()),
-      static_cast<unsigned long long>(report.overcommits), w.latency_p50_ms(), w.latency_p99_ms());
+  out["commits"] = s.commits();
+  out["conflicts"] = s.conflicts();
+  out["retries"] = s.retries();
+  out["requeued"] = s.requeued();
+  out["overcommits"] = report.overcommits;
+  out["decision_latency_ms"] = Json{{"p50", runtime::significant(w.latency_p50_ms(), 4)},
+                                    {"p99", runtime::significant(w.latency_p99_ms(), 4)}};
+  std::printf("%s\n", runtime::dump_json(out).c_str());
 }
 
 int run_run(const ParsedArgs& args) {
