@@ -105,7 +105,7 @@ BOOST_AUTO_TEST_CASE(usage_errors_exit_2_and_say_why) {
       {"", "Usage:"},
       {"frobnicate", "unknown verb \"frobnicate\""},
       {"validate", "give at least one -f"},
-      {"validate -f", "flag --filename needs a value"},
+      {"validate -f", "flag --filename: 1 required FILE|DIR missing"},
       {"validate --bogus", "unknown flag --bogus for 'unisched validate'"},
       {"validate -f x -o xml", "--output must be yaml or json"},
       {"validate -f x -o yaml -o json", "--output is given more than once"},

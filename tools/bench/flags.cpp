@@ -1,5 +1,7 @@
 #include "tools/bench/flags.hpp"
 
+#include <CLI/CLI.hpp>
+
 #include <cstdlib>
 #include <set>
 
@@ -21,35 +23,29 @@ const std::map<std::string, std::set<std::string>> kTexts = {{"scenario", {}},
 }  // namespace
 
 std::optional<Flags> Flags::parse(int argc, char** argv, std::string& problem) {
+  CLI::App app{"unisched-bench", "unisched-bench"};
+  app.set_help_flag();
+  std::map<std::string, std::string> given;
+  for (const auto& [name, least] : kNumbers) {
+    app.add_option("--" + name, given[name])->check(CLI::Range(least, 10'000'000L));
+  }
+  for (const auto& [name, allowed] : kTexts) {
+    CLI::Option* option = app.add_option("--" + name, given[name]);
+    if (!allowed.empty()) {
+      option->check(CLI::IsMember(allowed));
+    }
+  }
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& failure) {
+    problem = failure.what();
+    return std::nullopt;
+  }
   Flags flags;
-  for (int i = 1; i < argc; i += 2) {
-    const std::string flag = argv[i];
-    if (flag.rfind("--", 0) != 0 || i + 1 >= argc) {
-      problem = "expected --flag VALUE pairs, got \"" + flag + "\"";
-      return std::nullopt;
+  for (const auto& [name, value] : given) {
+    if (app.count("--" + name) > 0) {
+      flags.values_[name] = value;
     }
-    const std::string name = flag.substr(2);
-    const std::string value = argv[i + 1];
-    if (const auto number = kNumbers.find(name); number != kNumbers.end()) {
-      char* end = nullptr;
-      const long parsed = std::strtol(value.c_str(), &end, 10);
-      if (end == value.c_str() || *end != '\0' || parsed < number->second || parsed > 10'000'000) {
-        problem = "--" + name + " must be a whole number from " + std::to_string(number->second) +
-                  " to 10000000, not \"" + value + "\"";
-        return std::nullopt;
-      }
-    } else if (const auto text = kTexts.find(name); text == kTexts.end()) {
-      problem = "unknown flag --" + name;
-      return std::nullopt;
-    } else if (!text->second.empty() && !text->second.count(value)) {
-      std::string allowed;
-      for (const std::string& choice : text->second) {
-        allowed += (allowed.empty() ? "" : ", ") + choice;
-      }
-      problem = "--" + name + " must be one of " + allowed + ", not \"" + value + "\"";
-      return std::nullopt;
-    }
-    flags.values_[name] = value;
   }
   return flags;
 }

@@ -1,5 +1,5 @@
-// unisched-bench's command line: --name VALUE pairs, checked once, read by each scenario with
-// its own defaults.
+// unisched-bench's command line, parsed by CLI11: --name VALUE flags, checked once, read by each
+// scenario with its own defaults.
 #pragma once
 
 #include <map>

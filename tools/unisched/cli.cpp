@@ -1,5 +1,7 @@
 #include "tools/unisched/cli.hpp"
 
+#include <CLI/CLI.hpp>
+
 #include <algorithm>
 
 namespace unisched::cli {
@@ -11,6 +13,31 @@ const Flag* find_flag(const std::vector<Flag>& flags, const std::string& name, c
     return short_name != '\0' ? flag.short_name == short_name : flag.name == name;
   });
   return match == flags.end() ? nullptr : &*match;
+}
+
+/// Why CLI11 found `args` unexpected, in the flags' own words: the first argument that names no
+/// flag, or gives a value to a switch.
+std::string unexpected(const std::vector<std::string>& args, const std::vector<Flag>& flags,
+                       const Verb& verb, const std::string& fallback) {
+  for (const std::string& arg : args) {
+    if (arg == "--") {
+      break;
+    }
+    if (arg.size() < 2 || arg[0] != '-') {
+      continue;
+    }
+    const bool long_form = arg[1] == '-';
+    const std::string name = arg.substr(long_form ? 2 : 1, arg.find('=') - (long_form ? 2 : 1));
+    const Flag* flag = long_form ? find_flag(flags, name, '\0') : find_flag(flags, {}, arg[1]);
+    if (flag == nullptr) {
+      return "unknown flag " + arg.substr(0, arg.find('=')) + " for 'unisched " + verb.name +
+             "' (see 'unisched " + verb.name + " --help')";
+    }
+    if (flag->value_name.empty() && arg.find('=') != std::string::npos) {
+      return "flag --" + flag->name + " takes no value";
+    }
+  }
+  return fallback;
 }
 
 }  // namespace
@@ -39,56 +66,47 @@ bool parse_arguments(const Verb& verb, const std::vector<std::string>& args, Par
   for (Flag& flag : common_flags()) {
     flags.push_back(std::move(flag));
   }
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string& arg = args[i];
-    if (arg.size() < 2 || arg[0] != '-') {
-      parsed.add_positional(arg);
-      continue;
-    }
-    std::string name;
-    std::string inline_value;
-    bool has_inline_value = false;
-    const Flag* flag = nullptr;
-    if (arg[1] == '-') {
-      const size_t equals = arg.find('=');
-      name = arg.substr(2, equals == std::string::npos ? std::string::npos : equals - 2);
-      if (equals != std::string::npos) {
-        inline_value = arg.substr(equals + 1);
-        has_inline_value = true;
-      }
-      flag = find_flag(flags, name, '\0');
+  CLI::App app{verb.summary, "unisched " + verb.name};
+  app.set_help_flag();  // --help is one of the flags: verb_help() writes it
+  std::map<std::string, std::vector<std::string>> values;
+  std::map<std::string, int64_t> switches;
+  for (const Flag& flag : flags) {
+    const std::string names =
+        (flag.short_name != '\0' ? std::string("-") + flag.short_name + "," : "") + "--" +
+        flag.name;
+    if (flag.value_name.empty()) {
+      app.add_flag(names, switches[flag.name], flag.help)->disable_flag_override();
     } else {
-      if (arg.size() > 2) {
-        inline_value = arg.substr(2);  // -fFILE
-        has_inline_value = true;
-      }
-      flag = find_flag(flags, {}, arg[1]);
+      app.add_option(names, values[flag.name], flag.help)
+          ->type_name(flag.value_name)
+          ->allow_extra_args(false);
     }
-    if (flag == nullptr) {
-      error = "unknown flag " + (arg.substr(0, arg.find('='))) + " for 'unisched " + verb.name +
-              "' (see 'unisched " + verb.name + " --help')";
+  }
+  std::vector<std::string> positional;
+  app.add_option("arguments", positional);
+  std::vector<std::string> reversed(args.rbegin(), args.rend());  // as CLI11 parses a vector
+  try {
+    app.parse(reversed);
+  } catch (const CLI::ExtrasError& failure) {
+    error = unexpected(args, flags, verb, failure.what());
+    return false;
+  } catch (const CLI::ParseError& failure) {
+    error = unexpected(args, flags, verb, std::string("flag ") + failure.what());
+    return false;
+  }
+  for (const Flag& flag : flags) {
+    const size_t given = flag.value_name.empty() ? static_cast<size_t>(switches[flag.name])
+                                                 : values[flag.name].size();
+    if (given > 1 && !flag.repeatable) {
+      error = "flag --" + flag.name + " is given more than once";
       return false;
     }
-    const std::string shown = "--" + flag->name;
-    std::string value;
-    if (flag->value_name.empty()) {
-      if (has_inline_value) {
-        error = "flag " + shown + " takes no value";
-        return false;
-      }
-    } else if (has_inline_value) {
-      value = inline_value;
-    } else if (i + 1 < args.size()) {
-      value = args[++i];
-    } else {
-      error = "flag " + shown + " needs a value (" + flag->value_name + ")";
-      return false;
+    for (size_t i = 0; i < given; ++i) {
+      parsed.add(flag.name, flag.value_name.empty() ? std::string() : values[flag.name][i]);
     }
-    if (!flag->repeatable && parsed.has(flag->name)) {
-      error = "flag " + shown + " is given more than once";
-      return false;
-    }
-    parsed.add(flag->name, std::move(value));
+  }
+  for (std::string& argument : positional) {
+    parsed.add_positional(std::move(argument));
   }
   return true;
 }
