@@ -1,5 +1,6 @@
 #include "runtime/request_book.hpp"
 
+#include <algorithm>
 #include <chrono>
 
 #include "runtime/manifest_loader.hpp"
@@ -26,7 +27,31 @@ v1::RequestStatus::Phase phase_of(v1::SchedulingDecision::Status status) {
 
 }  // namespace
 
-RequestBook::RequestBook(std::string journal_path) : journal_path_(std::move(journal_path)) {}
+RequestBook::RequestBook(std::string journal_path, size_t capacity)
+    : journal_path_(std::move(journal_path)), capacity_(capacity) {}
+
+void RequestBook::note_decided(const std::string& id) {
+  const auto order = accepted_at_.find(id);
+  if (order != accepted_at_.end()) {
+    decided_.emplace(order->second, id);
+  }
+}
+
+bool RequestBook::make_room() {
+  if (requests_.size() < capacity_) {
+    return true;
+  }
+  if (decided_.empty()) {
+    ++refused_full_;
+    return false;
+  }
+  const std::string oldest = decided_.begin()->second;
+  decided_.erase(decided_.begin());
+  requests_.erase(oldest);
+  accepted_at_.erase(oldest);
+  ++forgotten_;
+  return true;
+}
 
 absl::Status RequestBook::recover(bool skip_damaged, std::vector<std::string>& warnings) {
   if (journal_path_.empty()) {
@@ -76,6 +101,16 @@ absl::Status RequestBook::recover(bool skip_damaged, std::vector<std::string>& w
           id + "/<n>; submit it again under a new name to schedule it");
     }
     compact.push_back(status.SerializeAsString());
+  }
+  // Recovered requests are all decided (LOST included); the oldest accepted goes first.
+  std::vector<std::pair<int64_t, std::string>> by_age;
+  for (const auto& [id, status] : requests_) {
+    by_age.emplace_back(status.accepted_unix_ms(), id);
+  }
+  std::sort(by_age.begin(), by_age.end());
+  for (const auto& [accepted, id] : by_age) {
+    accepted_at_[id] = sequence_++;
+    note_decided(id);
   }
   // One record per request, with LOST made durable; written beside the old file and renamed.
   if (absl::Status rewritten = rewrite_journal(journal_path_, compact); !rewritten.ok()) {
@@ -138,6 +173,13 @@ v1::SubmissionReply RequestBook::submit(const v1::ManifestSubmission& submission
       reply.add_problems(problem.to_string());
       continue;
     }
+    if (!make_room()) {
+      ManifestProblem problem = refusal;
+      problem.message = "not accepted: the hub holds " + std::to_string(requests_.size()) +
+                        " requests awaiting decisions, the most it keeps; try again later";
+      reply.add_problems(problem.to_string());
+      continue;
+    }
     v1::RequestStatus status;
     status.set_request_id(id);
     status.set_phase(v1::RequestStatus::PENDING);
@@ -151,6 +193,7 @@ v1::SubmissionReply RequestBook::submit(const v1::ManifestSubmission& submission
       continue;
     }
     requests_[id] = status;
+    accepted_at_[id] = sequence_++;
     *reply.add_accepted() = status;
     to_schedule.push_back({id, std::move(request.spec)});
   }
@@ -167,6 +210,7 @@ bool RequestBook::decide(const v1::SchedulingDecision& decision) {
   status.set_detail({});
   *status.mutable_decision() = decision;
   append(status);
+  note_decided(decision.request_id());
   return true;
 }
 
@@ -177,6 +221,8 @@ const v1::RequestStatus* RequestBook::find(const std::string& id) const {
 
 v1::RequestList RequestBook::list() const {
   v1::RequestList list;
+  list.set_forgotten(forgotten_);
+  list.set_refused_full(refused_full_);
   for (const auto& [id, status] : requests_) {
     *list.add_requests() = status;
   }

@@ -14,6 +14,7 @@
 
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -26,8 +27,12 @@ namespace unisched::runtime {
 
 class RequestBook {
  public:
+  /// The most requests the book keeps by default. When it is full, the oldest decided request
+  /// is forgotten to make room; when every request in it is undecided, new ones are refused.
+  static constexpr size_t kDefaultCapacity = 100'000;
+
   /// `journal_path` empty: nothing survives the hub.
-  explicit RequestBook(std::string journal_path = {});
+  explicit RequestBook(std::string journal_path = {}, size_t capacity = kDefaultCapacity);
 
   /// Reads the journal, rewrites it compactly (one record per request) and opens it for
   /// appending. Requests pending at the last stop become LOST. A torn tail is cut, with a
@@ -60,11 +65,21 @@ class RequestBook {
  private:
   /// Writes `status` to the journal, if there is one; false when that failed.
   bool append(const v1::RequestStatus& status);
+  /// Makes room for one more request: forgets the oldest decided one if the book is full. False
+  /// when it is full of undecided requests.
+  bool make_room();
+  void note_decided(const std::string& id);
 
   std::string journal_path_;
   std::optional<JournalAppender> journal_;
   bool journal_failed_ = false;
   std::map<std::string, v1::RequestStatus> requests_;
+  size_t capacity_;
+  uint64_t sequence_ = 0;                               // acceptance order
+  std::map<std::string, uint64_t> accepted_at_;         // id -> its place in that order
+  std::set<std::pair<uint64_t, std::string>> decided_;  // decided requests, oldest first
+  uint64_t forgotten_ = 0;
+  uint64_t refused_full_ = 0;
 };
 
 }  // namespace unisched::runtime

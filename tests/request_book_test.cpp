@@ -181,4 +181,49 @@ BOOST_AUTO_TEST_CASE(a_torn_tail_is_cut_with_a_warning_and_what_came_before_kept
   BOOST_TEST(recover(again).empty());  // the tail was cut for good
 }
 
+BOOST_AUTO_TEST_CASE(the_book_stays_bounded_over_100000_requests) {
+  RequestBook book({}, 1000);
+  std::string batch;
+  size_t accepted = 0;
+  for (int i = 0; i < 100'000; ++i) {
+    batch += request_yaml("r" + std::to_string(i)) + "---\n";
+    if ((i + 1) % 10'000 != 0) {
+      continue;
+    }
+    // Ten submissions of 10,000: each request is decided as soon as it is accepted.
+    std::vector<RequestBook::ToSchedule> work;
+    std::vector<unisched::model::ClusterResourceProfile> profiles;
+    const auto reply = book.submit(submission(batch), work, profiles);
+    batch.clear();
+    accepted += static_cast<size_t>(reply.accepted_size());
+    for (const auto& request : work) {
+      BOOST_TEST_REQUIRE(book.decide(placed(request.id)));
+    }
+    BOOST_TEST_REQUIRE(book.list().requests_size() <= 1000);
+  }
+  // Within one submission the book fills with undecided requests: the rest are refused.
+  BOOST_TEST(accepted == 10u * 1000u);
+  const v1::RequestList list = book.list();
+  BOOST_TEST(list.requests_size() == 1000);
+  BOOST_TEST(list.forgotten() == 9u * 1000u);
+  BOOST_TEST(list.refused_full() == 90'000u);
+  BOOST_TEST(book.find("r99999") == nullptr);  // refused: the book was full of undecided ones
+  BOOST_TEST(book.find("r90999") != nullptr);  // the last batch's first thousand are kept
+}
+
+BOOST_AUTO_TEST_CASE(a_full_book_refuses_new_requests_with_a_clear_problem_and_keeps_the_old) {
+  RequestBook book({}, 2);
+  submit(book, request_yaml("a") + "---\n" + request_yaml("b"));
+  const auto refused = submit(book, request_yaml("c"));
+  BOOST_TEST(refused.accepted_size() == 0);
+  BOOST_REQUIRE_EQUAL(refused.problems_size(), 1);
+  BOOST_TEST(refused.problems(0).find("awaiting decisions, the most it keeps") != std::string::npos,
+             refused.problems(0));
+  BOOST_TEST(book.decide(placed("a")));
+  const auto room = submit(book, request_yaml("c"));
+  BOOST_TEST(room.accepted_size() == 1);  // "a" was decided, so it made room
+  BOOST_TEST(book.find("a") == nullptr);
+  BOOST_TEST(book.find("b") != nullptr);  // undecided requests are never forgotten
+}
+
 BOOST_AUTO_TEST_SUITE_END()
