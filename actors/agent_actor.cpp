@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "actors/agent_state.hpp"
+#include "actors/stray_errors.hpp"
 #include "messages/caf_types.hpp"
 #include "messages/convert.hpp"
 
@@ -64,6 +65,7 @@ void bind(Self* self, caf::actor cluster_actor) {
 caf::behavior agent_actor(Self* self, std::shared_ptr<adapters::ClusterAdapter> adapter,
                           uint64_t epoch, AgentSettings settings) {
   self->state.core.emplace(std::move(adapter), epoch);
+  log_stray_errors(self, "agent " + self->state.core->cluster_id());
   self->state.settings = settings;
   // The first observation lists every node; it is pushed at once, not an interval later.
   self->send(self, observe_atom_v);

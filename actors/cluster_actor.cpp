@@ -10,6 +10,7 @@
 #include <optional>
 
 #include "actors/cluster_state.hpp"
+#include "actors/stray_errors.hpp"
 #include "messages/caf_types.hpp"
 #include "messages/convert.hpp"
 
@@ -203,6 +204,7 @@ caf::behavior cluster_actor(Self* self, std::string cluster_id, caf::actor agent
   self->state.agent = std::move(agent);
   self->state.settings = settings;
   self->monitor(owner);
+  log_stray_errors(self, "cluster " + self->state.core->cluster_id());
   self->set_down_handler([=](caf::down_msg& down) {
     if (down.source == owner) {
       self->quit(down.reason);

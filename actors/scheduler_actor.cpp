@@ -10,6 +10,7 @@
 #include <memory>
 #include <optional>
 
+#include "actors/stray_errors.hpp"
 #include "messages/caf_types.hpp"
 #include "messages/convert.hpp"
 
@@ -177,6 +178,7 @@ caf::behavior scheduler(Self* self, caf::actor supervisor,
   self->state.supervisor = std::move(supervisor);
   self->state.settings = settings;
   self->state.core.emplace(std::move(policy), settings);
+  log_stray_errors(self, "scheduler");
   for (auto& info : clusters) {
     const std::string id = info.id;
     self->state.core->add_cluster(std::move(info));

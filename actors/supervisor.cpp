@@ -13,6 +13,7 @@
 
 #include "model/version_gate.hpp"
 
+#include "actors/stray_errors.hpp"
 #include "messages/caf_types.hpp"
 #include "messages/errors.hpp"
 
@@ -280,6 +281,7 @@ const ClusterEntry* running(const SupervisorData& state, const std::string& id,
 caf::behavior supervisor(Self* self, SupervisorSettings settings) {
   self->state.settings = settings;
   self->set_down_handler([=](caf::down_msg& down) { on_down(self, down); });
+  log_stray_errors(self, "supervisor");
   self->delayed_send(self, settings.probe_interval, probe_atom_v);
   return {
       [=](register_atom, const std::string& id, caf::actor agent) -> caf::result<caf::actor> {

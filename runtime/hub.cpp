@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 
+#include "actors/stray_errors.hpp"
 #include "messages/caf_types.hpp"
 #include "messages/errors.hpp"
 #include "model/names.hpp"
@@ -162,6 +163,7 @@ caf::behavior hub(Self* self, caf::actor supervisor, std::vector<caf::actor> sch
   state.tokens = std::move(settings.tokens);
   state.shard_tokens = std::move(settings.shard_tokens);
   state.book = settings.book ? settings.book : std::make_shared<RequestBook>();
+  actors::log_stray_errors(self, "hub");
   return {
       [=](register_atom, const v1::ClusterRegistration& registration,
           caf::actor agent) -> caf::result<caf::actor> {
