@@ -387,7 +387,20 @@ SchedulerCommands SchedulerState::finish(Work& work, Decision::Status status,
   return out;
 }
 
+void SchedulerState::observe(const Work& work, const Decision& decision) {
+  if (policy_.observers.empty()) {
+    return;
+  }
+  const policy::ReplicaDemand demand = policy::demand_of(work.spec);
+  for (const auto& replica : decision.replicas()) {
+    for (const auto& observer : policy_.observers) {
+      observer->placed(replica.cluster(), replica.node(), demand);
+    }
+  }
+}
+
 void SchedulerState::track(const Work& work, const Decision& decision, SchedulerCommands& out) {
+  observe(work, decision);
   Tracked& tracked = tracked_[work.request_id];
   tracked.spec = work.spec;
   tracked.decision = decision;
@@ -414,6 +427,7 @@ void SchedulerState::replace_replica(const Work& work, const Decision& placed,
                                    return replica.placement_id() == work.replaces;
                                  }),
                   replicas->end());
+  observe(work, placed);
   for (const auto& replica : placed.replicas()) {
     *decision.add_replicas() = replica;
     tracked.unsettled.insert(replica.placement_id());

@@ -146,6 +146,8 @@ class SchedulerState {
   SchedulerCommands finish(Work& work, v1::SchedulingDecision::Status status,
                            const std::vector<v1::SchedulingDecision::Diagnosis>& diagnoses,
                            std::vector<std::string> notes, Clock::time_point now);
+  /// Tells the policy's observers of the replicas `decision` placed.
+  void observe(const Work& work, const v1::SchedulingDecision& decision);
   void track(const Work& work, const v1::SchedulingDecision& decision, SchedulerCommands& out);
   void replace_replica(const Work& work, const v1::SchedulingDecision& decision,
                        SchedulerCommands& out);

@@ -60,6 +60,16 @@ struct WeightedScorer {
   double weight = 1.0;
 };
 
+/// Told of every replica its scheduler committed, on that scheduler's thread: a plugin that
+/// scores by what runs where (GpuClustering) keeps its own account through it, instead of
+/// sharing state that another thread writes. A policy with observers belongs to one scheduler.
+class PlacementObserver {
+ public:
+  virtual ~PlacementObserver() = default;
+  virtual void placed(const std::string& cluster, const std::string& node,
+                      const ReplicaDemand& demand) = 0;
+};
+
 /// How the pipeline chooses between nodes of equal score.
 enum class TieBreak {
   Name,    ///< the smaller cluster id, then node name: reproducible (the paper's simulator's rule)
@@ -87,6 +97,8 @@ struct Policy {
   bool whole_scores = false;
   /// Picks the device a share of one goes to; null: best fit (see fit_on_node).
   std::shared_ptr<const ShareChooser> share_chooser;
+  /// Told of each committed replica (see PlacementObserver).
+  std::vector<std::shared_ptr<PlacementObserver>> observers;
 };
 
 /// Named plugin factories; adding a name twice is refused.

@@ -41,11 +41,10 @@ std::optional<Policy> trace_policy(const std::string& name, const TracePolicyInp
     return scored_by(name, {{builtin("gpu-share-packing"), 1.0}});
   }
   if (name == "gpuclustering") {
-    if (!inputs.ledger) {
-      error = "gpuclustering needs a ledger of the pods on each node";
-      return std::nullopt;
-    }
-    return scored_by(name, {{make_gpu_clustering(inputs.ledger), 1.0}});
+    const auto ledger = std::make_shared<PodClassLedger>();
+    Policy policy = scored_by(name, {{make_gpu_clustering(ledger), 1.0}});
+    policy.observers.push_back(ledger);
+    return policy;
   }
   if (name == "random") {
     Policy policy = scored_by(name, {{builtin("random"), 1.0}});

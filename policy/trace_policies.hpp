@@ -17,11 +17,11 @@ namespace unisched::policy {
 
 /// What some of the policies read besides the views.
 struct TracePolicyInputs {
-  std::vector<PodShape> typical_shapes;          ///< FGD's workload
-  std::shared_ptr<const PodClassLedger> ledger;  ///< GpuClustering's pods per node
+  std::vector<PodShape> typical_shapes;  ///< FGD's workload
 };
 
-/// "bestfit", "dotprod", "gpupacking", "gpuclustering", "random", "fgd", or "fgd-packed" (FGD
+/// "bestfit", "dotprod", "gpupacking", "gpuclustering" (whose ledger of the pods on each node is
+/// its policy's observer: give it to one scheduler), "random", "fgd", or "fgd-packed" (FGD
 /// whose ties go to the node with more of its GPU in use, then by TieBreak::Hashed, so that
 /// equal nodes fill in one fixed order that mixes node kinds and ignores cluster bounds);
 /// nullopt and `error` naming them all for another name.

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <fstream>
 #include <mutex>
+#include <set>
 #include <sstream>
 
 #include "messages/caf_types.hpp"
@@ -243,13 +244,33 @@ class MetadataService final : public v1::ClusterMetadataService::Service {
     return found == proxies_.end() ? caf::actor() : found->second;
   }
 
-  /// The cluster's proxy; a cluster new to this server is registered with the hub first.
+  /// The cluster's proxy; a cluster new to this server is registered with the hub first. The
+  /// lock guards the map only: it is not held while the hub answers, so a slow registration
+  /// holds up no other stream.
   Status proxy_for(const ServerContext* context, const std::string& cluster, caf::actor& out) {
-    std::lock_guard<std::mutex> guard(mutex_);
-    if (const auto found = proxies_.find(cluster); found != proxies_.end()) {
-      out = found->second;
-      return Status::OK;
+    {
+      std::lock_guard<std::mutex> guard(mutex_);
+      if (const auto found = proxies_.find(cluster); found != proxies_.end()) {
+        out = found->second;
+        return Status::OK;
+      }
+      if (!registering_.insert(cluster).second) {
+        return Status(StatusCode::UNAVAILABLE,
+                      "another stream is registering cluster \"" + cluster + "\"; try again");
+      }
     }
+    const Status registered = register_cluster(context, cluster, out);
+    std::lock_guard<std::mutex> guard(mutex_);
+    registering_.erase(cluster);
+    if (registered.ok()) {
+      proxies_[cluster] = out;
+    }
+    return registered;
+  }
+
+  /// Registers `cluster` with the hub through a new proxy, which `out` then holds.
+  Status register_cluster(const ServerContext* context, const std::string& cluster,
+                          caf::actor& out) {
     v1::ClusterRegistration registration;
     registration.mutable_identity()->set_cluster_id(cluster);
     registration.mutable_identity()->set_token(metadata(context, "x-cluster-token"));
@@ -257,9 +278,10 @@ class MetadataService final : public v1::ClusterMetadataService::Service {
     registration.set_zone(metadata(context, "x-cluster-zone"));
     const std::string machine_type = metadata(context, "x-cluster-machine-type");
     if (!machine_type.empty() && machine_type != "VirtualMachine" && machine_type != "BareMetal") {
-      return Status(StatusCode::INVALID_ARGUMENT,
-                    "x-cluster-machine-type: Unsupported value: \"" + machine_type +
-                        "\": supported values: \"BareMetal\", \"VirtualMachine\"");
+      return Status(
+          StatusCode::INVALID_ARGUMENT,
+          "x-cluster-machine-type: Unsupported value: " + model::quoted_brief(machine_type) +
+              ": supported values: \"BareMetal\", \"VirtualMachine\"");
     }
     registration.set_machine_type(machine_type.empty() ? "VirtualMachine" : machine_type);
     const caf::actor proxy = actors::spawn_grpc_agent_proxy(system_, cluster, settings_.agent);
@@ -274,7 +296,6 @@ class MetadataService final : public v1::ClusterMetadataService::Service {
     }
     caf::anon_send(proxy, bind_atom_v, *cluster_actor);
     spdlog::info("grpc: cluster {} joined from {}", cluster, context->peer());
-    proxies_[cluster] = proxy;
     out = proxy;
     return Status::OK;
   }
@@ -284,6 +305,7 @@ class MetadataService final : public v1::ClusterMetadataService::Service {
   GrpcServiceSettings settings_;
   std::mutex mutex_;
   std::map<std::string, caf::actor> proxies_;
+  std::set<std::string> registering_;  // clusters whose registration is under way
 };
 
 std::optional<std::string> read_text(const std::string& path) {

@@ -280,10 +280,9 @@ ReplayReport replay(const ReplayOptions& options,
     agents.push_back(agent);
     infos.push_back({id, "trace", "trace-a", model::MachineType::VirtualMachine, false});
   }
-  // FGD measures against the trace's typical pods; GpuClustering reads the pods on each node.
-  const auto ledger = std::make_shared<policy::PodClassLedger>();
+  // FGD measures against the trace's typical pods.
   std::string policy_error;
-  auto policy = policy::trace_policy(options.policy, {typical, ledger}, policy_error);
+  auto policy = policy::trace_policy(options.policy, {typical}, policy_error);
   if (!policy) {
     std::string preset_error;
     policy = policy::Registry::builtin().preset(options.policy, preset_error);
@@ -319,9 +318,7 @@ ReplayReport replay(const ReplayOptions& options,
     if (decision.status() == v1::SchedulingDecision::PLACED) {
       ++report.placed;
       report.allocated_milli += adapters::requested_gpu_milli(pod);
-      const std::string pod_class = policy::PodClassLedger::class_of(policy::demand_of(request));
       for (const auto& replica : decision.replicas()) {
-        ledger->add(replica.cluster(), replica.node(), pod_class);
         if (const std::string problem = mirror.place(replica.cluster(), replica, pod);
             !problem.empty()) {
           report.problems.push_back(pod.name + ": " + problem);

@@ -7,6 +7,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include "messages/convert.hpp"
+#include "policy/plugins/gpu_clustering.hpp"
 #include "policy/trace_policies.hpp"
 #include "tests/policy_fixtures.hpp"
 
@@ -327,6 +328,24 @@ BOOST_AUTO_TEST_CASE(random_repeats_for_a_seed_whatever_came_before) {
     across_seeds.insert(place(seed, false));
   }
   BOOST_TEST(across_seeds.size() > 1u);  // the seed does decide
+}
+
+BOOST_AUTO_TEST_CASE(the_policys_observers_hear_of_each_committed_replica_on_its_thread) {
+  std::string error;
+  const auto clustering = policy::trace_policy("gpuclustering", {}, error);
+  BOOST_TEST_REQUIRE(clustering.has_value(), error);
+  const auto ledger =
+      std::dynamic_pointer_cast<policy::PodClassLedger>(clustering->observers.at(0));
+  BOOST_TEST_REQUIRE(ledger != nullptr);
+  Bench bench({}, *clustering);
+  bench.add("a", {testing::node("n1", 64000, 256, 4, model::Interconnect::PCIe)});
+  const auto share = testing::request(
+      "  resources:\n    cpu: \"1\"\n    memory: 1Gi\n    accelerators:\n      - count: 1\n"
+      "        share: 500m\n");
+  const SchedulerCommands done = bench.run(bench.scheduler.submit("pod", share, 1, bench.now));
+  BOOST_TEST_REQUIRE(done.replies.size() == 1u);
+  BOOST_TEST(done.replies[0].second.status() == Decision::PLACED);
+  BOOST_TEST(ledger->on("a", "n1") == (std::map<std::string, int32_t>{{"share", 1}}));
 }
 
 BOOST_AUTO_TEST_SUITE_END()

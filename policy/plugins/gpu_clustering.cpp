@@ -20,13 +20,11 @@ void PodClassLedger::add(const std::string& cluster, const std::string& node,
   if (pod_class.empty()) {
     return;
   }
-  const std::lock_guard<std::mutex> lock(mutex_);
   ++classes_[{cluster, node}][pod_class];
 }
 
 std::map<std::string, int32_t> PodClassLedger::on(const std::string& cluster,
                                                   const std::string& node) const {
-  const std::lock_guard<std::mutex> lock(mutex_);
   const auto found = classes_.find({cluster, node});
   return found == classes_.end() ? std::map<std::string, int32_t>{} : found->second;
 }

@@ -5,7 +5,6 @@
 
 #include <map>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <utility>
 
@@ -14,17 +13,21 @@
 namespace unisched::policy {
 
 /// The GPU classes of the pods placed on each node, counted: "share" for a share of one device,
-/// "K-gpu" for K whole devices. Safe to read while another thread adds.
-class PodClassLedger {
+/// "K-gpu" for K whole devices. Kept by the scheduler that places them (as its policy's
+/// observer), on its own thread.
+class PodClassLedger final : public PlacementObserver {
  public:
   /// The class of a replica of `demand`; empty when it asks for no device.
   static std::string class_of(const ReplicaDemand& demand);
 
+  void placed(const std::string& cluster, const std::string& node,
+              const ReplicaDemand& demand) override {
+    add(cluster, node, class_of(demand));
+  }
   void add(const std::string& cluster, const std::string& node, const std::string& pod_class);
   std::map<std::string, int32_t> on(const std::string& cluster, const std::string& node) const;
 
  private:
-  mutable std::mutex mutex_;
   std::map<std::pair<std::string, std::string>, std::map<std::string, int32_t>> classes_;
 };
 
