@@ -10,10 +10,10 @@
 #include <functional>
 #include <map>
 #include <optional>
-
-#include "model/version_gate.hpp"
+#include <set>
 
 #include "actors/stray_errors.hpp"
+#include "actors/supervisor_state.hpp"
 #include "messages/caf_types.hpp"
 #include "messages/errors.hpp"
 
@@ -26,8 +26,6 @@ struct ClusterEntry {
   std::string id;
   caf::actor agent;
   caf::actor cluster_actor;
-  Lifecycle state = Lifecycle::Registering;
-  int misses = 0;
   std::string home;  // the shard hosting its ClusterActor; empty: the supervisor's own node
 };
 
@@ -40,6 +38,7 @@ struct Shard {
 
 struct SupervisorData {
   SupervisorSettings settings;
+  std::optional<SupervisorState> core;  // each cluster's lifecycle
   std::map<std::string, ClusterEntry> clusters;
   std::map<std::string, Shard> shards;
   uint64_t probe_sequence = 0;
@@ -48,118 +47,66 @@ struct SupervisorData {
 
 using Self = caf::stateful_actor<SupervisorData>;
 
-void transition(ClusterEntry& entry, Lifecycle next, const std::string& why) {
-  if (entry.state == next) {
-    return;
-  }
-  const auto level = next == Lifecycle::Unhealthy || next == Lifecycle::Lost ? spdlog::level::warn
-                                                                             : spdlog::level::info;
-  spdlog::log(level, "cluster {}: {} -> {} ({})", entry.id, describe(entry.state), describe(next),
-              why);
-  entry.state = next;
-}
+void carry_out(Self* self, const SupervisorCommands& commands);
 
-/// Brings a cluster whose agent answers back to healthy: resynced first, healthy afterwards.
-/// A returning agent or a restarted ClusterActor always gets a full snapshot; a new cluster only
-/// when its first updates did not already bring the view to the agent's `position`.
-void reconcile(Self* self, const std::string& id,
-               const std::optional<model::StreamPosition>& position) {
-  ClusterEntry& entry = self->state.clusters.at(id);
-  transition(entry, Lifecycle::Resyncing,
-             position ? "checking the view against the agent" : "pulling a full snapshot");
+/// Asks the cluster's ClusterActor to resync (at `position`, or in full), and tells the core
+/// how it went.
+void resync(Self* self, const std::string& id,
+            const std::optional<model::StreamPosition>& position) {
+  const ClusterEntry& entry = self->state.clusters.at(id);
   auto request = position ? self->request(entry.cluster_actor, self->state.settings.resync_timeout,
                                           resync_atom_v, position->epoch, position->version)
                           : self->request(entry.cluster_actor, self->state.settings.resync_timeout,
                                           resync_atom_v);
   request.then(
-      [=](v1::Ack& ack) {
-        ClusterEntry& current = self->state.clusters.at(id);
-        if (current.state != Lifecycle::Resyncing) {
-          return;
-        }
-        transition(current, Lifecycle::Healthy,
-                   "resynced at version " + std::to_string(ack.version()));
-        self->send(current.cluster_actor, health_atom_v, true);
-      },
+      [=](v1::Ack& ack) { carry_out(self, self->state.core->on_resync_done(id, ack.version())); },
       [=](caf::error& error) {
-        ClusterEntry& current = self->state.clusters.at(id);
-        if (current.state == Lifecycle::Resyncing) {
-          transition(current, Lifecycle::Unhealthy, "resync failed: " + to_string(error));
-        }
+        carry_out(self, self->state.core->on_resync_failed(id, to_string(error)));
       });
 }
 
-void on_probe_answer(Self* self, const std::string& id, const v1::HealthStatus& status) {
-  ClusterEntry& entry = self->state.clusters.at(id);
-  entry.misses = 0;
-  self->send(entry.cluster_actor, position_atom_v, status.epoch(), status.version());
-  switch (entry.state) {
-    case Lifecycle::Registering:
-      reconcile(self, id, model::StreamPosition{status.epoch(), status.version()});
-      break;
-    case Lifecycle::Unhealthy:
-      reconcile(self, id, std::nullopt);
-      break;
-    case Lifecycle::Suspect:
-      transition(entry, Lifecycle::Healthy, "answered again");
-      break;
-    default:
-      break;
-  }
-}
-
-void on_probe_miss(Self* self, const std::string& id) {
-  ClusterEntry& entry = self->state.clusters.at(id);
-  ++entry.misses;
-  if (entry.state == Lifecycle::Lost || entry.state == Lifecycle::Unhealthy) {
-    return;
-  }
-  if (entry.misses >= self->state.settings.max_misses) {
-    transition(entry, Lifecycle::Unhealthy, std::to_string(entry.misses) + " probes unanswered");
-    self->send(entry.cluster_actor, health_atom_v, false);
-  } else if (entry.state == Lifecycle::Healthy) {
-    transition(entry, Lifecycle::Suspect, "a probe went unanswered");
+void carry_out(Self* self, const SupervisorCommands& commands) {
+  for (const SupervisorCommand& command : commands) {
+    const auto entry = self->state.clusters.find(command.cluster);
+    if (entry == self->state.clusters.end()) {
+      continue;
+    }
+    const caf::actor& cluster_actor = entry->second.cluster_actor;
+    switch (command.kind) {
+      case SupervisorCommand::Kind::Transition: {
+        const bool bad = command.to == Lifecycle::Unhealthy || command.to == Lifecycle::Lost;
+        spdlog::log(bad ? spdlog::level::warn : spdlog::level::info, "cluster {}: {} -> {} ({})",
+                    command.cluster, describe(command.from), describe(command.to), command.why);
+        break;
+      }
+      case SupervisorCommand::Kind::ReportPosition:
+        self->send(cluster_actor, position_atom_v, command.position->epoch,
+                   command.position->version);
+        break;
+      case SupervisorCommand::Kind::Resync:
+        resync(self, command.cluster, command.position);
+        break;
+      case SupervisorCommand::Kind::SetHealth:
+        self->send(cluster_actor, health_atom_v, command.healthy);
+        break;
+    }
   }
 }
 
 void probe_all(Self* self) {
-  for (auto& [id, entry] : self->state.clusters) {
-    if (entry.state == Lifecycle::Lost) {
-      continue;
-    }
+  for (const std::string& id : self->state.core->to_probe()) {
     v1::HealthProbe probe;
     probe.set_cluster_id(id);
     probe.set_sequence(++self->state.probe_sequence);
-    const std::string cluster = id;
-    self->request(entry.agent, self->state.settings.probe_timeout, std::move(probe))
-        .then([=](v1::HealthStatus& status) { on_probe_answer(self, cluster, status); },
-              [=](caf::error&) { on_probe_miss(self, cluster); });
+    self->request(self->state.clusters.at(id).agent, self->state.settings.probe_timeout,
+                  std::move(probe))
+        .then(
+            [=](v1::HealthStatus& status) {
+              carry_out(self, self->state.core->on_probe_answer(
+                                  id, model::StreamPosition{status.epoch(), status.version()}));
+            },
+            [=](caf::error&) { carry_out(self, self->state.core->on_probe_miss(id)); });
   }
-}
-
-/// FNV-1a: stable across processes and builds, unlike std::hash.
-uint64_t stable_hash(const std::string& text) {
-  uint64_t hash = 14695981039346656037ULL;
-  for (const unsigned char c : text) {
-    hash = (hash ^ c) * 1099511628211ULL;
-  }
-  return hash;
-}
-
-/// Rendezvous (highest random weight) hashing: each cluster goes to the shard that scores it
-/// highest, so losing a shard moves only that shard's clusters. Null: no shard; host it here.
-const std::pair<const std::string, Shard>* choose_home(const SupervisorData& state,
-                                                       const std::string& cluster) {
-  const std::pair<const std::string, Shard>* best = nullptr;
-  uint64_t best_score = 0;
-  for (const auto& shard : state.shards) {
-    const uint64_t score = stable_hash(shard.first + "/" + cluster);
-    if (!best || score > best_score) {
-      best = &shard;
-      best_score = score;
-    }
-  }
-  return best;
 }
 
 std::string endpoint_of(const SupervisorData& state, const ClusterEntry& entry) {
@@ -185,18 +132,22 @@ void adopt(Self* self, ClusterEntry& entry, caf::actor cluster_actor, const std:
 void start_cluster_actor(Self* self, const std::string& id,
                          std::function<void(const caf::actor&)> started) {
   ClusterEntry& entry = self->state.clusters.at(id);
-  const auto* home = choose_home(self->state, id);
+  std::set<std::string> shards;
+  for (const auto& [name, shard] : self->state.shards) {
+    shards.insert(name);
+  }
+  const std::optional<std::string> home = SupervisorState::choose_home(shards, id);
   const caf::actor owner = caf::actor_cast<caf::actor>(self);
-  if (home == nullptr) {
+  if (!home) {
     adopt(self, entry,
           spawn_cluster_actor(self->system(), id, entry.agent, owner, self->state.settings.cluster),
           "");
     started(entry.cluster_actor);
     return;
   }
-  const std::string shard = home->first;
-  self->request(home->second.actor, self->state.settings.spawn_timeout, spawn_atom_v, id,
-                entry.agent, owner)
+  const std::string shard = *home;
+  self->request(self->state.shards.at(shard).actor, self->state.settings.spawn_timeout,
+                spawn_atom_v, id, entry.agent, owner)
       .then(
           [=](caf::actor& cluster_actor) {
             ClusterEntry& current = self->state.clusters.at(id);
@@ -215,13 +166,10 @@ void start_cluster_actor(Self* self, const std::string& id,
 /// and the cluster counts as healthy once its view is known to match the agent.
 caf::actor readmit(Self* self, ClusterEntry& entry, caf::actor agent) {
   entry.agent = std::move(agent);
-  entry.misses = 0;
   self->monitor(entry.agent);
   self->send(entry.agent, bind_atom_v, entry.cluster_actor, endpoint_of(self->state, entry));
   self->send(entry.cluster_actor, bind_atom_v, entry.agent);
-  // The next probe tells where the agent stands: in step with the view, it resumes where it
-  // left off; otherwise (a new run, missed updates) the view is rebuilt from a snapshot.
-  transition(entry, Lifecycle::Registering, "agent registered again");
+  carry_out(self, self->state.core->on_agent_returned(entry.id));
   return entry.cluster_actor;
 }
 
@@ -244,13 +192,13 @@ void on_down(Self* self, const caf::down_msg& down) {
       }
       entry.cluster_actor = caf::actor();
       const std::string cluster = id;
-      start_cluster_actor(self, cluster,
-                          [=](const caf::actor&) { reconcile(self, cluster, std::nullopt); });
+      start_cluster_actor(self, cluster, [=](const caf::actor&) {
+        carry_out(self, self->state.core->on_cluster_actor_restarted(cluster));
+      });
       return;
     }
     if (down.source == entry.agent) {
-      transition(entry, Lifecycle::Lost, "agent exited: " + to_string(down.reason));
-      self->send(entry.cluster_actor, health_atom_v, false);
+      carry_out(self, self->state.core->on_agent_lost(id, to_string(down.reason)));
       return;
     }
   }
@@ -280,6 +228,7 @@ const ClusterEntry* running(const SupervisorData& state, const std::string& id,
 
 caf::behavior supervisor(Self* self, SupervisorSettings settings) {
   self->state.settings = settings;
+  self->state.core.emplace(settings.max_misses);
   self->set_down_handler([=](caf::down_msg& down) { on_down(self, down); });
   log_stray_errors(self, "supervisor");
   self->delayed_send(self, settings.probe_interval, probe_atom_v);
@@ -287,7 +236,7 @@ caf::behavior supervisor(Self* self, SupervisorSettings settings) {
       [=](register_atom, const std::string& id, caf::actor agent) -> caf::result<caf::actor> {
         const auto known = self->state.clusters.find(id);
         if (known != self->state.clusters.end()) {
-          if (known->second.state != Lifecycle::Lost) {
+          if (self->state.core->state(id) != Lifecycle::Lost) {
             return messages::make_error(messages::Error::AlreadyRegistered,
                                         "cluster \"" + id + "\" is already registered");
           }
@@ -297,6 +246,7 @@ caf::behavior supervisor(Self* self, SupervisorSettings settings) {
           }
           return readmit(self, known->second, std::move(agent));
         }
+        self->state.core->add(id);
         ClusterEntry& entry = self->state.clusters[id];
         entry.id = id;
         entry.agent = std::move(agent);
@@ -373,24 +323,6 @@ caf::behavior supervisor(Self* self, SupervisorSettings settings) {
 }
 
 }  // namespace
-
-const char* describe(Lifecycle state) {
-  switch (state) {
-    case Lifecycle::Registering:
-      return "registering";
-    case Lifecycle::Resyncing:
-      return "resyncing";
-    case Lifecycle::Healthy:
-      return "healthy";
-    case Lifecycle::Suspect:
-      return "suspect";
-    case Lifecycle::Unhealthy:
-      return "unhealthy";
-    case Lifecycle::Lost:
-      return "lost";
-  }
-  return "unknown";
-}
 
 caf::actor spawn_supervisor(caf::actor_system& system, const SupervisorSettings& settings) {
   return system.spawn(supervisor, settings);

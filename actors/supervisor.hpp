@@ -4,9 +4,8 @@
 // It monitors every ClusterActor and restarts one that dies, rebuilding it from a full snapshot;
 // the ClusterActors stop with the supervisor, wherever they run.
 //
-// Lifecycle of a cluster, each transition logged:
-//   Registering -> Resyncing -> Healthy <-> Suspect (missed a probe) -> Unhealthy -> Resyncing
-//   any -> Lost (the agent actor is gone)
+// Each cluster's lifecycle (actors/supervisor_state.hpp, which holds the rules) is logged at
+// every transition.
 //
 // Protocol:
 //   (register_atom, cluster_id, agent)  -> actor: the cluster's ClusterActor. A lost cluster's
@@ -31,6 +30,7 @@
 #include <chrono>
 
 #include "actors/cluster_actor.hpp"
+#include "actors/supervisor_state.hpp"
 
 namespace unisched::actors {
 
@@ -42,10 +42,6 @@ struct SupervisorSettings {
   std::chrono::milliseconds spawn_timeout{3000};  ///< for a shard to start a ClusterActor
   ClusterActorSettings cluster;
 };
-
-enum class Lifecycle { Registering, Resyncing, Healthy, Suspect, Unhealthy, Lost };
-
-const char* describe(Lifecycle state);
 
 caf::actor spawn_supervisor(caf::actor_system& system, const SupervisorSettings& settings);
 

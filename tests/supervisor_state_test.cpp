@@ -1,0 +1,154 @@
+// The supervisor's lifecycle rules without actors (actors/supervisor_state): table-driven runs
+// of probe answers and misses, resyncs, lost and returning agents, restarted ClusterActors.
+#include "actors/supervisor_state.hpp"
+
+#include <boost/test/unit_test.hpp>
+
+using namespace unisched;
+using actors::Lifecycle;
+using actors::SupervisorCommand;
+using actors::SupervisorCommands;
+using actors::SupervisorState;
+using Kind = SupervisorCommand::Kind;
+
+namespace {
+
+enum class Event { Answer, Miss, ResyncDone, ResyncFailed, AgentLost, AgentReturned, Restarted };
+
+SupervisorCommands apply(SupervisorState& core, Event event) {
+  const std::string id = "a";
+  switch (event) {
+    case Event::Answer:
+      return core.on_probe_answer(id, {1, 7});
+    case Event::Miss:
+      return core.on_probe_miss(id);
+    case Event::ResyncDone:
+      return core.on_resync_done(id, 7);
+    case Event::ResyncFailed:
+      return core.on_resync_failed(id, "timeout");
+    case Event::AgentLost:
+      return core.on_agent_lost(id, "killed");
+    case Event::AgentReturned:
+      return core.on_agent_returned(id);
+    case Event::Restarted:
+      return core.on_cluster_actor_restarted(id);
+  }
+  return {};
+}
+
+/// The commands of `commands` other than transitions, as short words.
+std::vector<std::string> actions(const SupervisorCommands& commands) {
+  std::vector<std::string> out;
+  for (const auto& command : commands) {
+    switch (command.kind) {
+      case Kind::Transition:
+        break;
+      case Kind::ReportPosition:
+        out.push_back("position");
+        break;
+      case Kind::Resync:
+        out.push_back(command.position ? "resync-at" : "resync-full");
+        break;
+      case Kind::SetHealth:
+        out.push_back(command.healthy ? "healthy" : "unhealthy");
+        break;
+    }
+  }
+  return out;
+}
+
+struct Step {
+  Event event;
+  Lifecycle after;
+  std::vector<std::string> actions;
+};
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(supervisor_state)
+
+BOOST_AUTO_TEST_CASE(lifecycles_follow_the_rules) {
+  using L = Lifecycle;
+  const std::vector<std::pair<const char*, std::vector<Step>>> runs = {
+      {"a new cluster is checked at its agent's position, then healthy",
+       {{Event::Answer, L::Resyncing, {"position", "resync-at"}},
+        {Event::ResyncDone, L::Healthy, {"healthy"}}}},
+      {"one miss makes it suspect, an answer healthy again",
+       {{Event::Answer, L::Resyncing, {"position", "resync-at"}},
+        {Event::ResyncDone, L::Healthy, {"healthy"}},
+        {Event::Miss, L::Suspect, {}},
+        {Event::Answer, L::Healthy, {"position"}}}},
+      {"three misses make it unhealthy; its return is a full resync",
+       {{Event::Answer, L::Resyncing, {"position", "resync-at"}},
+        {Event::ResyncDone, L::Healthy, {"healthy"}},
+        {Event::Miss, L::Suspect, {}},
+        {Event::Miss, L::Suspect, {}},
+        {Event::Miss, L::Unhealthy, {"unhealthy"}},
+        {Event::Miss, L::Unhealthy, {}},
+        {Event::Answer, L::Resyncing, {"position", "resync-full"}},
+        {Event::ResyncDone, L::Healthy, {"healthy"}}}},
+      {"a failed resync leaves it unhealthy until the next answer",
+       {{Event::Answer, L::Resyncing, {"position", "resync-at"}},
+        {Event::ResyncFailed, L::Unhealthy, {}},
+        {Event::Answer, L::Resyncing, {"position", "resync-full"}}}},
+      {"a lost agent's cluster takes no work; its return registers it again",
+       {{Event::Answer, L::Resyncing, {"position", "resync-at"}},
+        {Event::ResyncDone, L::Healthy, {"healthy"}},
+        {Event::AgentLost, L::Lost, {"unhealthy"}},
+        {Event::Miss, L::Lost, {}},
+        {Event::ResyncDone, L::Lost, {}},  // a late resync must not revive it
+        {Event::AgentReturned, L::Registering, {}},
+        {Event::Answer, L::Resyncing, {"position", "resync-at"}}}},
+      {"a restarted ClusterActor is rebuilt in full",
+       {{Event::Answer, L::Resyncing, {"position", "resync-at"}},
+        {Event::ResyncDone, L::Healthy, {"healthy"}},
+        {Event::Restarted, L::Resyncing, {"resync-full"}},
+        {Event::ResyncDone, L::Healthy, {"healthy"}}}},
+  };
+  for (const auto& [name, steps] : runs) {
+    SupervisorState core(3);
+    BOOST_TEST_REQUIRE(core.add("a"));
+    BOOST_TEST(!core.add("a"));
+    for (size_t i = 0; i < steps.size(); ++i) {
+      const SupervisorCommands commands = apply(core, steps[i].event);
+      BOOST_TEST((core.state("a") == steps[i].after), name << ", step " << i);
+      BOOST_TEST(actions(commands) == steps[i].actions, name << ", step " << i);
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(every_transition_is_reported_once_with_its_reason) {
+  SupervisorState core(1);
+  core.add("a");
+  const SupervisorCommands commands = core.on_probe_miss("a");  // registering: one miss is enough
+  BOOST_TEST_REQUIRE(commands.size() == 2u);
+  BOOST_TEST((commands[0].kind == Kind::Transition));
+  BOOST_TEST((commands[0].from == Lifecycle::Registering));
+  BOOST_TEST((commands[0].to == Lifecycle::Unhealthy));
+  BOOST_TEST(commands[0].why == "1 probes unanswered");
+  BOOST_TEST(core.to_probe() == std::vector<std::string>{"a"});
+  core.on_agent_lost("a", "gone");
+  BOOST_TEST(core.to_probe().empty());  // lost clusters are not probed
+  BOOST_TEST(core.on_probe_answer("nobody", {1, 1}).empty());
+}
+
+BOOST_AUTO_TEST_CASE(homes_move_only_the_lost_shards_clusters) {
+  BOOST_TEST(!SupervisorState::choose_home({}, "a").has_value());
+  const std::set<std::string> three = {"s1", "s2", "s3"};
+  std::map<std::string, std::string> before;
+  for (int i = 0; i < 60; ++i) {
+    const std::string cluster = "c" + std::to_string(i);
+    before[cluster] = *SupervisorState::choose_home(three, cluster);
+  }
+  std::set<std::string> used;
+  for (const auto& [cluster, home] : before) {
+    used.insert(home);
+    const auto after = *SupervisorState::choose_home({"s1", "s3"}, cluster);
+    if (home != "s2") {
+      BOOST_TEST(after == home, cluster);  // only s2's clusters move
+    }
+  }
+  BOOST_TEST(used.size() == 3u);  // spread over every shard
+}
+
+BOOST_AUTO_TEST_SUITE_END()
