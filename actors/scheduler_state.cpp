@@ -192,10 +192,10 @@ SchedulerCommands SchedulerState::advance(Clock::time_point now) {
 }
 
 uint64_t SchedulerState::decision_seed(const Work& work) const {
-  // Per decision, from the request and the attempt alone: a request draws the same whatever
-  // else the scheduler decided before it, or how many retries those took.
-  return policy::splitmix64(settings_.draw_seed ^ stable_hash(work.id)) +
-         work.attempts * policy::kSplitmixStep;
+  // From the request alone: it draws the same whatever the scheduler decided before it, and a
+  // retry after a conflict (a local copy that was behind) decides on the refreshed view exactly
+  // as a first attempt on that view would, so a run repeats whatever the timing.
+  return policy::splitmix64(settings_.draw_seed ^ stable_hash(work.id));
 }
 
 SchedulerCommands SchedulerState::attempt(std::unique_ptr<Work> work, Clock::time_point now) {

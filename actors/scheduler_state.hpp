@@ -37,7 +37,7 @@ struct SchedulerSettings {
   CommitMode commit_mode = CommitMode::ClusterRevision;
   int max_retries = 5;
   std::chrono::milliseconds commit_timeout{2000};
-  /// Seeds each decision's draws (with the request id and attempt); 0: a seed of its own.
+  /// Seeds each decision's draws (with the request id); 0: a seed of its own.
   uint64_t draw_seed = 0;
   size_t max_queue = 10'000;
   size_t max_tracked = 10'000;

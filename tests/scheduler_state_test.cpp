@@ -41,7 +41,8 @@ struct Bench {
     return settings;
   }
 
-  void add(const std::string& id, std::vector<model::NodeState> nodes) {
+  void add(const std::string& id, std::vector<model::NodeState> nodes,
+           const std::string& region = "r1") {
     actors::ClusterState& cluster = clusters.emplace(id, actors::ClusterState(id)).first->second;
     model::ViewUpdate update;
     update.cluster_id = id;
@@ -52,7 +53,7 @@ struct Bench {
     }
     BOOST_TEST_REQUIRE((cluster.on_update(update).status == actors::AckStatus::Applied));
     cluster.set_healthy(true);
-    scheduler.add_cluster({id, "r1", "r1-a", model::MachineType::VirtualMachine, true});
+    scheduler.add_cluster({id, region, region + "-a", model::MachineType::VirtualMachine, true});
     BOOST_TEST_REQUIRE(scheduler.replace_view(cluster.snapshot()));
   }
 
@@ -313,12 +314,24 @@ BOOST_AUTO_TEST_CASE(random_repeats_for_a_seed_whatever_came_before) {
     SchedulerSettings settings;
     settings.draw_seed = seed;
     Bench bench(settings, *random);
-    bench.add("a", nodes);
-    if (warm_up) {  // other decisions first: they must not shift this request's draws
-      bench.run(bench.scheduler.submit("earlier", kOneCpu, 1, bench.now));
-      BOOST_TEST_REQUIRE(bench.scheduler.replace_view(bench.clusters.at("a").snapshot()));
+    bench.add("a", nodes, "r1");
+    bench.add("b", nodes, "r2");
+    const auto in_region = [](const std::string& region) {
+      return testing::request(
+          "  resources:\n    cpu: \"1\"\n    memory: 1Gi\n  placement:\n"
+          "    affinity:\n      regions: [" +
+          region + "]\n");
+    };
+    if (warm_up) {
+      // Other decisions first, on the other cluster: with draws from a counter shared by every
+      // decision they shifted this request's draws; with its own cycle they do not.
+      for (int i = 0; i < 5; ++i) {
+        bench.run(bench.scheduler.submit("other" + std::to_string(i), in_region("r2"), 10 + i,
+                                         bench.now));
+      }
     }
-    const SchedulerCommands done = bench.run(bench.scheduler.submit("web", kOneCpu, 2, bench.now));
+    const SchedulerCommands done =
+        bench.run(bench.scheduler.submit("web", in_region("r1"), 2, bench.now));
     return done.replies.back().second.replicas(0).node();
   };
   BOOST_TEST(place(42, false) == place(42, false));
