@@ -198,6 +198,89 @@ v1::ClusterSummary summarize(const Self* self) {
   return summary;
 }
 
+/// An update from the agent: applied by the core, then its consequences (settled and refused
+/// placements, subscribers, a snapshot pull after a gap).
+v1::Ack on_update(Self* self, v1::IncrementalUpdate& message) {
+  ClusterState& core = *self->state.core;
+  if (self->current_sender() != caf::actor_cast<caf::strong_actor_ptr>(self->state.agent)) {
+    // Only the agent the hub admitted (certificate or token) speaks for this cluster.
+    spdlog::warn("cluster {}: update {} refused: not from the cluster's registered agent",
+                 core.cluster_id(), message.version());
+    return make_ack(core, message.epoch(),
+                    core.reject_update("sender: not the cluster's registered agent"));
+  }
+  auto update = messages::from_proto(message);
+  std::vector<std::string> applied_placements;
+  if (update) {
+    applied_placements = update->applied_placements;
+  }
+  const UpdateOutcome outcome =
+      update ? core.on_update(std::move(*update)) : core.reject_update(update.error());
+  if (outcome.status == AckStatus::Rejected) {
+    spdlog::warn("cluster {}: update {} rejected: {}", core.cluster_id(), message.version(),
+                 outcome.error);
+  } else if (outcome.status == AckStatus::Gap) {
+    spdlog::info("cluster {}: gap before update {} (holding {}); pulling a full snapshot",
+                 core.cluster_id(), message.version(), core.position().version);
+  } else {
+    self->state.last_confirmed = Clock::now();
+  }
+  forget_settled(self, applied_placements);
+  hand_back_refusals(self);
+  notify_subscribers(self);
+  pull_snapshot_if_needed(self);
+  return make_ack(core, message.epoch(), outcome);
+}
+
+/// A scheduler's commit: reserved by compare-and-set; an accepted one is ordered from the agent
+/// and its committer remembered, to hear of it when it is settled or refused.
+v1::CommitReply on_commit(Self* self, const v1::CommitRequest& request) {
+  ClusterState& core = *self->state.core;
+  Commit commit;
+  commit.request_id = request.request_id();
+  commit.revision = request.revision();
+  commit.node_revisions.insert(request.node_revisions().begin(), request.node_revisions().end());
+  for (const auto& placement : request.placements()) {
+    commit.reservations.push_back(messages::from_proto(placement));
+  }
+  const CommitOutcome outcome = core.commit(
+      commit, request.node_level() ? CommitMode::NodeRevisions : CommitMode::ClusterRevision);
+  v1::CommitReply reply;
+  reply.set_revision(outcome.revision);
+  reply.set_reason(outcome.reason);
+  if (outcome.status != CommitStatus::Accepted) {
+    reply.set_status(outcome.status == CommitStatus::Conflict ? v1::CommitReply::CONFLICT
+                                                              : v1::CommitReply::REFUSED);
+    return reply;
+  }
+  reply.set_status(v1::CommitReply::ACCEPTED);
+  const auto committer = caf::actor_cast<caf::actor>(self->current_sender());
+  v1::PlacementOrder order;
+  order.set_cluster_id(core.cluster_id());
+  for (const auto& placement : request.placements()) {
+    self->state.committers[placement.id()] = committer;
+    *order.add_placements() = placement;
+  }
+  self->send(self->state.agent, std::move(order));
+  notify_subscribers(self);
+  return reply;
+}
+
+/// From a scheduler: an incomplete gang, or a commit whose answer it never got. The agent may
+/// have been ordered to carry them out already, so it is told to release them too (it ignores
+/// placements it does not run).
+void on_release(Self* self, const v1::ReleaseOrder& order) {
+  const std::vector<std::string> ids(order.placement_ids().begin(), order.placement_ids().end());
+  self->state.core->release(ids);
+  for (const std::string& id : ids) {
+    self->state.committers.erase(id);
+  }
+  if (self->state.agent) {
+    self->send(self->state.agent, order);
+  }
+  notify_subscribers(self);
+}
+
 caf::behavior cluster_actor(Self* self, std::string cluster_id, caf::actor agent, caf::actor owner,
                             ClusterActorSettings settings) {
   self->state.core.emplace(std::move(cluster_id));
@@ -216,37 +299,7 @@ caf::behavior cluster_actor(Self* self, std::string cluster_id, caf::actor agent
                       subscribers.end());
   });
   return {
-      [=](v1::IncrementalUpdate& message) -> v1::Ack {
-        ClusterState& core = *self->state.core;
-        if (self->current_sender() != caf::actor_cast<caf::strong_actor_ptr>(self->state.agent)) {
-          // Only the agent the hub admitted (certificate or token) speaks for this cluster.
-          spdlog::warn("cluster {}: update {} refused: not from the cluster's registered agent",
-                       core.cluster_id(), message.version());
-          return make_ack(core, message.epoch(),
-                          core.reject_update("sender: not the cluster's registered agent"));
-        }
-        auto update = messages::from_proto(message);
-        std::vector<std::string> applied_placements;
-        if (update) {
-          applied_placements = update->applied_placements;
-        }
-        const UpdateOutcome outcome =
-            update ? core.on_update(std::move(*update)) : core.reject_update(update.error());
-        if (outcome.status == AckStatus::Rejected) {
-          spdlog::warn("cluster {}: update {} rejected: {}", core.cluster_id(), message.version(),
-                       outcome.error);
-        } else if (outcome.status == AckStatus::Gap) {
-          spdlog::info("cluster {}: gap before update {} (holding {}); pulling a full snapshot",
-                       core.cluster_id(), message.version(), core.position().version);
-        } else {
-          self->state.last_confirmed = Clock::now();
-        }
-        forget_settled(self, applied_placements);
-        hand_back_refusals(self);
-        notify_subscribers(self);
-        pull_snapshot_if_needed(self);
-        return make_ack(core, message.epoch(), outcome);
-      },
+      [=](v1::IncrementalUpdate& message) { return on_update(self, message); },
       [=](view_atom) { return messages::to_proto(self->state.core->snapshot()); },
       [=](summary_atom) { return summarize(self); },
       [=](subscribe_atom, caf::actor subscriber) {
@@ -284,53 +337,8 @@ caf::behavior cluster_actor(Self* self, std::string cluster_id, caf::actor agent
           }
         }
       },
-      [=](const v1::CommitRequest& request) -> v1::CommitReply {
-        ClusterState& core = *self->state.core;
-        Commit commit;
-        commit.request_id = request.request_id();
-        commit.revision = request.revision();
-        commit.node_revisions.insert(request.node_revisions().begin(),
-                                     request.node_revisions().end());
-        for (const auto& placement : request.placements()) {
-          commit.reservations.push_back(messages::from_proto(placement));
-        }
-        const CommitOutcome outcome = core.commit(
-            commit, request.node_level() ? CommitMode::NodeRevisions : CommitMode::ClusterRevision);
-        v1::CommitReply reply;
-        reply.set_revision(outcome.revision);
-        reply.set_reason(outcome.reason);
-        if (outcome.status == CommitStatus::Accepted) {
-          reply.set_status(v1::CommitReply::ACCEPTED);
-          const auto committer = caf::actor_cast<caf::actor>(self->current_sender());
-          v1::PlacementOrder order;
-          order.set_cluster_id(core.cluster_id());
-          for (const auto& placement : request.placements()) {
-            self->state.committers[placement.id()] = committer;
-            *order.add_placements() = placement;
-          }
-          self->send(self->state.agent, std::move(order));
-          notify_subscribers(self);
-        } else {
-          reply.set_status(outcome.status == CommitStatus::Conflict ? v1::CommitReply::CONFLICT
-                                                                    : v1::CommitReply::REFUSED);
-        }
-        return reply;
-      },
-      [=](const v1::ReleaseOrder& order) {
-        // From a scheduler: an incomplete gang, or a commit whose answer it never got. The agent
-        // may have been ordered to carry them out already, so it is told to release them too
-        // (it ignores placements it does not run).
-        const std::vector<std::string> ids(order.placement_ids().begin(),
-                                           order.placement_ids().end());
-        self->state.core->release(ids);
-        for (const std::string& id : ids) {
-          self->state.committers.erase(id);
-        }
-        if (self->state.agent) {
-          self->send(self->state.agent, order);
-        }
-        notify_subscribers(self);
-      },
+      [=](const v1::CommitRequest& request) { return on_commit(self, request); },
+      [=](const v1::ReleaseOrder& order) { on_release(self, order); },
       [=](position_atom, uint64_t epoch, uint64_t version) {
         ClusterState& core = *self->state.core;
         if (core.position().epoch == epoch && core.position().version == version) {

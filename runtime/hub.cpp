@@ -155,6 +155,95 @@ caf::result<v1::ClusterViews> collect_views(Self* self, const std::vector<std::s
   return *promise;
 }
 
+/// An agent registers its cluster: checked here (id, token), then started by the supervisor;
+/// the schedulers learn of it once it has a ClusterActor.
+caf::result<caf::actor> on_register(Self* self, const v1::ClusterRegistration& registration,
+                                    const caf::actor& agent) {
+  const std::string& id = registration.identity().cluster_id();
+  if (id.empty() || !agent) {
+    return messages::make_error(messages::Error::InvalidArgument,
+                                "identity.cluster_id: Required value");
+  }
+  if (const std::string reason = model::check_cluster_id(id); !reason.empty()) {
+    const std::string why =
+        "identity.cluster_id: Invalid value: " + model::quoted_brief(id) + ": " + reason;
+    spdlog::warn("hub: registration refused: {}", why);
+    return messages::make_error(messages::Error::InvalidArgument, why);
+  }
+  if (const std::string why = refuse_cluster(self->state, registration.identity()); !why.empty()) {
+    spdlog::warn("hub: registration refused: {}", why);
+    return messages::make_error(messages::Error::Unauthenticated, why);
+  }
+  auto promise = self->make_response_promise<caf::actor>();
+  self->request(self->state.supervisor, std::chrono::seconds(10), register_atom_v, id, agent)
+      .then(
+          [=](caf::actor& cluster_actor) mutable {
+            v1::ClusterRegistration known = registration;
+            known.mutable_identity()->clear_token();
+            self->state.clusters[id] = known;
+            for (const caf::actor& scheduler : self->state.schedulers) {
+              self->send(scheduler, join_atom_v, known);
+            }
+            spdlog::info("hub: cluster {} joined", id);
+            promise.deliver(cluster_actor);
+          },
+          [=](caf::error& error) mutable {
+            spdlog::warn("hub: cluster {} refused: {}", id, to_string(error));
+            promise.deliver(std::move(error));
+          });
+  return promise;
+}
+
+/// Every cluster's summary, and the applied profiles whose agent has not registered yet: fans
+/// out to the supervisor and answers once all replied (or failed).
+caf::result<v1::ClusterList> list_clusters(Self* self) {
+  auto promise = std::make_shared<caf::typed_response_promise<v1::ClusterList>>(
+      self->make_response_promise<v1::ClusterList>());
+  auto list = std::make_shared<v1::ClusterList>();
+  for (const auto& [id, declared] : self->state.declared) {
+    if (self->state.clusters.count(id) == 0) {
+      list->add_clusters()->set_cluster_id(id);  // no agent yet: nothing known
+    }
+  }
+  auto waiting = std::make_shared<size_t>(self->state.clusters.size());
+  if (*waiting == 0) {
+    promise->deliver(*list);
+    return *promise;
+  }
+  const auto one_more = [=] {
+    if (--*waiting == 0) {
+      promise->deliver(*list);
+    }
+  };
+  for (const auto& [id, registration] : self->state.clusters) {
+    self->request(self->state.supervisor, std::chrono::seconds(2), summary_atom_v, id)
+        .then(
+            [=](v1::ClusterSummary& summary) {
+              *list->add_clusters() = std::move(summary);
+              one_more();
+            },
+            [=](caf::error&) { one_more(); });
+  }
+  return *promise;
+}
+
+/// Manifests from a client: profiles are recorded as declared; valid requests are accepted and
+/// scheduled.
+v1::SubmissionReply on_submission(Self* self, const v1::ManifestSubmission& submission) {
+  std::vector<RequestBook::ToSchedule> work;
+  std::vector<model::ClusterResourceProfile> profiles;
+  v1::SubmissionReply reply = self->state.book->submit(submission, work, profiles);
+  for (const auto& profile : profiles) {
+    self->state.declared[profile.spec.cluster_id] = declared_registration(profile);
+  }
+  spdlog::info("hub: {}: {} requests accepted, {} profiles, {} problems", submission.source(),
+               work.size(), profiles.size(), reply.problems_size());
+  for (auto& request : work) {
+    schedule(self, std::move(request));
+  }
+  return reply;
+}
+
 caf::behavior hub(Self* self, caf::actor supervisor, std::vector<caf::actor> schedulers,
                   HubSettings settings) {
   auto& state = self->state;
@@ -165,42 +254,8 @@ caf::behavior hub(Self* self, caf::actor supervisor, std::vector<caf::actor> sch
   state.book = settings.book ? settings.book : std::make_shared<RequestBook>();
   actors::log_stray_errors(self, "hub");
   return {
-      [=](register_atom, const v1::ClusterRegistration& registration,
-          caf::actor agent) -> caf::result<caf::actor> {
-        const std::string& id = registration.identity().cluster_id();
-        if (id.empty() || !agent) {
-          return messages::make_error(messages::Error::InvalidArgument,
-                                      "identity.cluster_id: Required value");
-        }
-        if (const std::string reason = model::check_cluster_id(id); !reason.empty()) {
-          const std::string why =
-              "identity.cluster_id: Invalid value: " + model::quoted_brief(id) + ": " + reason;
-          spdlog::warn("hub: registration refused: {}", why);
-          return messages::make_error(messages::Error::InvalidArgument, why);
-        }
-        if (const std::string why = refuse_cluster(self->state, registration.identity());
-            !why.empty()) {
-          spdlog::warn("hub: registration refused: {}", why);
-          return messages::make_error(messages::Error::Unauthenticated, why);
-        }
-        auto promise = self->make_response_promise<caf::actor>();
-        self->request(self->state.supervisor, std::chrono::seconds(10), register_atom_v, id, agent)
-            .then(
-                [=](caf::actor& cluster_actor) mutable {
-                  v1::ClusterRegistration known = registration;
-                  known.mutable_identity()->clear_token();
-                  self->state.clusters[id] = known;
-                  for (const caf::actor& scheduler : self->state.schedulers) {
-                    self->send(scheduler, join_atom_v, known);
-                  }
-                  spdlog::info("hub: cluster {} joined", id);
-                  promise.deliver(cluster_actor);
-                },
-                [=](caf::error& error) mutable {
-                  spdlog::warn("hub: cluster {} refused: {}", id, to_string(error));
-                  promise.deliver(std::move(error));
-                });
-        return promise;
+      [=](register_atom, const v1::ClusterRegistration& registration, caf::actor agent) {
+        return on_register(self, registration, agent);
       },
       [=](shard_atom, const v1::ShardRegistration& shard,
           caf::actor actor) -> caf::result<caf::message> {
@@ -213,37 +268,7 @@ caf::behavior hub(Self* self, caf::actor supervisor, std::vector<caf::actor> sch
         return self->delegate(self->state.supervisor, shard_atom_v, std::move(admitted),
                               std::move(actor));
       },
-      [=](clusters_atom) -> caf::result<v1::ClusterList> {
-        // Fan out to every cluster's summary; answer once all replied (or failed).
-        auto promise = self->make_response_promise<v1::ClusterList>();
-        auto list = std::make_shared<v1::ClusterList>();
-        for (const auto& [id, declared] : self->state.declared) {
-          if (self->state.clusters.count(id) == 0) {
-            list->add_clusters()->set_cluster_id(id);  // no agent yet: nothing known
-          }
-        }
-        auto waiting = std::make_shared<size_t>(self->state.clusters.size());
-        if (*waiting == 0) {
-          promise.deliver(*list);
-          return promise;
-        }
-        for (const auto& [id, registration] : self->state.clusters) {
-          self->request(self->state.supervisor, std::chrono::seconds(2), summary_atom_v, id)
-              .then(
-                  [=](v1::ClusterSummary& summary) mutable {
-                    *list->add_clusters() = std::move(summary);
-                    if (--*waiting == 0) {
-                      promise.deliver(*list);
-                    }
-                  },
-                  [=](caf::error&) mutable {
-                    if (--*waiting == 0) {
-                      promise.deliver(*list);
-                    }
-                  });
-        }
-        return promise;
-      },
+      [=](clusters_atom) { return list_clusters(self); },
       [=](nodes_atom, const std::string& id, bool from_agents) -> caf::result<v1::ClusterViews> {
         std::vector<std::string> ids;
         if (id.empty()) {
@@ -258,20 +283,7 @@ caf::behavior hub(Self* self, caf::actor supervisor, std::vector<caf::actor> sch
         }
         return collect_views(self, ids, from_agents);
       },
-      [=](const v1::ManifestSubmission& submission) {
-        std::vector<RequestBook::ToSchedule> work;
-        std::vector<model::ClusterResourceProfile> profiles;
-        v1::SubmissionReply reply = self->state.book->submit(submission, work, profiles);
-        for (const auto& profile : profiles) {
-          self->state.declared[profile.spec.cluster_id] = declared_registration(profile);
-        }
-        spdlog::info("hub: {}: {} requests accepted, {} profiles, {} problems", submission.source(),
-                     work.size(), profiles.size(), reply.problems_size());
-        for (auto& request : work) {
-          schedule(self, std::move(request));
-        }
-        return reply;
-      },
+      [=](const v1::ManifestSubmission& submission) { return on_submission(self, submission); },
       [=](v1::SchedulingDecision& changed) {
         // A scheduler placed a refused replica again: the request's decision as it now stands.
         on_decision(self, changed);
