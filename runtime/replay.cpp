@@ -211,6 +211,147 @@ struct LoadBuckets {
   std::map<int, int64_t> events;
 };
 
+/// The clusters the trace's nodes are split into: a profile and the node names of each.
+struct TraceClusters {
+  std::vector<model::ClusterResourceProfile> profiles;
+  std::vector<std::vector<std::string>> node_names;  // per profile
+};
+
+TraceClusters trace_clusters(const ReplayOptions& options, ReplayReport& report) {
+  TraceClusters out;
+  const auto parts = partition_nodes(options.nodes, static_cast<size_t>(options.clusters),
+                                     options.partition, options.seed);
+  for (size_t c = 0; c < parts.size(); ++c) {
+    if (parts[c].empty()) {
+      continue;  // more clusters than models
+    }
+    const std::string id = cluster_id(c);
+    TraceProfile profile = trace_profile(id, parts[c]);
+    const auto decoded = model::decode_manifest({profile.text, 1});
+    if (!decoded.manifest || !decoded.errors.empty()) {
+      report.problems.push_back(id + ": " +
+                                (decoded.errors.empty() ? std::string("no profile")
+                                                        : decoded.errors.front().to_string()));
+      return {};
+    }
+    out.profiles.push_back(std::get<model::ClusterResourceProfile>(*decoded.manifest));
+    out.node_names.push_back(std::move(profile.node_names));
+  }
+  return out;
+}
+
+/// The replay's actors: a supervisor, an agent per cluster, and the scheduler.
+struct ReplayActors {
+  caf::actor supervisor;
+  std::vector<std::string> ids;
+  std::vector<caf::actor> agents;
+  std::vector<policy::ClusterInfo> infos;
+  caf::actor scheduler;
+
+  void stop() const {
+    for (const caf::actor& agent : agents) {
+      caf::anon_send_exit(agent, caf::exit_reason::user_shutdown);
+    }
+    if (scheduler) {
+      caf::anon_send_exit(scheduler, caf::exit_reason::user_shutdown);
+    }
+    caf::anon_send_exit(supervisor, caf::exit_reason::user_shutdown);
+  }
+};
+
+/// Starts an agent per cluster of quiet simulated nodes (the trace's, and only the replay's
+/// pods), registers it, and records its nodes in `mirror`.
+void start_clusters(caf::actor_system& system, caf::scoped_actor& self,
+                    const ReplayOptions& options, const TraceClusters& clusters, Mirror& mirror,
+                    ReplayActors& fleet, ReplayReport& report) {
+  for (size_t c = 0; c < clusters.profiles.size(); ++c) {
+    adapters::SimulationOptions quiet;
+    quiet.seed = options.seed;
+    quiet.membership_events_per_second = 0;
+    quiet.pod_events_per_second = 0;
+    quiet.node_names = clusters.node_names[c];
+    auto adapter = std::make_shared<adapters::SimulatedCluster>(clusters.profiles[c], quiet);
+    const std::string id = clusters.profiles[c].spec.cluster_id;
+    for (const model::NodeState& node : adapter->list_nodes()) {
+      mirror.add(id, node);
+    }
+    const caf::actor agent = actors::spawn_agent_actor(system, adapter, 1, {});
+    self->request(fleet.supervisor, std::chrono::seconds(5), register_atom_v, id, agent)
+        .receive([](caf::actor&) {},
+                 [&](caf::error& error) {
+                   report.problems.push_back(id + ": not registered: " + to_string(error));
+                 });
+    fleet.ids.push_back(id);
+    fleet.agents.push_back(agent);
+    fleet.infos.push_back({id, "trace", "trace-a", model::MachineType::VirtualMachine, false});
+  }
+}
+
+/// The scheduler of the replay's policy (FGD measures against the trace's typical pods), once
+/// every cluster is healthy.
+void start_scheduler(caf::actor_system& system, const ReplayOptions& options,
+                     const std::vector<policy::PodShape>& typical, ReplayActors& fleet,
+                     ReplayReport& report) {
+  std::string policy_error;
+  auto policy = policy::trace_policy(options.policy, {typical}, policy_error);
+  if (!policy) {
+    std::string preset_error;
+    policy = policy::Registry::builtin().preset(options.policy, preset_error);
+  }
+  if (!policy) {
+    report.problems.push_back(policy_error + ", or a preset: spread, binpack, balanced");
+    return;
+  }
+  policy->ties = options.ties.value_or(policy->ties);
+  report.ties = policy->ties;
+  actors::SchedulerSettings settings;
+  settings.draw_seed = options.seed + 1;  // random draws follow the run's seed
+  fleet.scheduler =
+      actors::spawn_scheduler_actor(system, fleet.supervisor, fleet.infos, *policy, settings);
+  if (!wait_until_healthy(system, fleet.supervisor, fleet.ids, std::chrono::seconds(10))) {
+    report.problems.push_back("the clusters did not become healthy within 10 s");
+  }
+}
+
+/// Submits one pod and books its outcome: placed (in `mirror`, checked against over-commits) or
+/// failed, by the filter that refused it.
+void replay_pod(caf::scoped_actor& self, const caf::actor& scheduler, const TracePod& pod,
+                Mirror& mirror, ReplayReport& report) {
+  v1::SchedulingDecision decision;
+  self->request(scheduler, std::chrono::seconds(60), submit_atom_v, pod.name,
+                adapters::request_for(pod))
+      .receive([&](v1::SchedulingDecision& answer) { decision = std::move(answer); },
+               [&](caf::error& error) {
+                 report.problems.push_back(pod.name + ": no decision: " + to_string(error));
+               });
+  ++report.pods;
+  if (decision.status() == v1::SchedulingDecision::PLACED) {
+    ++report.placed;
+    report.allocated_milli += adapters::requested_gpu_milli(pod);
+    for (const auto& replica : decision.replicas()) {
+      if (const std::string problem = mirror.place(replica.cluster(), replica, pod);
+          !problem.empty()) {
+        report.problems.push_back(pod.name + ": " + problem);
+      }
+    }
+  } else if (report.problems.empty()) {
+    ++report.failed[std::string(kind_of(pod)) + ": " +
+                    (decision.diagnoses_size() > 0 ? decision.diagnoses(0).plugin()
+                                                   : "no reason given")];
+  }
+}
+
+/// The per-load means of the sums.
+void average(const LoadBuckets& buckets, ReplayReport& report) {
+  for (const int load : kReportedLoads) {
+    if (const auto events = buckets.events.find(load); events != buckets.events.end()) {
+      const auto count = static_cast<double>(events->second);
+      report.allocation[load] = buckets.allocation.at(load) / count;
+      report.fragmentation[load] = buckets.fragmentation.at(load) / count;
+    }
+  }
+}
+
 }  // namespace
 
 ReplayReport replay(const ReplayOptions& options,
@@ -229,107 +370,26 @@ ReplayReport replay(const ReplayOptions& options,
   }
   const auto typical = policy::typical_shapes(trace_shapes);
   Mirror mirror(typical);
-
-  std::vector<model::ClusterResourceProfile> profiles;
-  std::vector<std::vector<std::string>> node_names;  // per profile
-  const auto parts = partition_nodes(options.nodes, static_cast<size_t>(options.clusters),
-                                     options.partition, options.seed);
-  for (size_t c = 0; c < parts.size(); ++c) {
-    if (parts[c].empty()) {
-      continue;  // more clusters than models
-    }
-    const std::string id = cluster_id(c);
-    TraceProfile profile = trace_profile(id, parts[c]);
-    const auto decoded = model::decode_manifest({profile.text, 1});
-    if (!decoded.manifest || !decoded.errors.empty()) {
-      report.problems.push_back(id + ": " +
-                                (decoded.errors.empty() ? std::string("no profile")
-                                                        : decoded.errors.front().to_string()));
-      return report;
-    }
-    profiles.push_back(std::get<model::ClusterResourceProfile>(*decoded.manifest));
-    node_names.push_back(std::move(profile.node_names));
+  const TraceClusters clusters = trace_clusters(options, report);
+  if (!report.problems.empty()) {
+    return report;
   }
-
   caf::actor_system_config config;
   messages::register_message_types(config);
   caf::actor_system system{config};
-  const caf::actor supervisor = actors::spawn_supervisor(system, actors::SupervisorSettings{});
   caf::scoped_actor self{system};
-  std::vector<std::string> ids;
-  std::vector<caf::actor> agents;
-  std::vector<policy::ClusterInfo> infos;
-  for (size_t c = 0; c < profiles.size(); ++c) {
-    adapters::SimulationOptions quiet;  // the trace's nodes, and only the replay's pods
-    quiet.seed = options.seed;
-    quiet.membership_events_per_second = 0;
-    quiet.pod_events_per_second = 0;
-    quiet.node_names = node_names[c];
-    auto adapter = std::make_shared<adapters::SimulatedCluster>(profiles[c], quiet);
-    const std::string id = profiles[c].spec.cluster_id;
-    for (const model::NodeState& node : adapter->list_nodes()) {
-      mirror.add(id, node);
-    }
-    const caf::actor agent = actors::spawn_agent_actor(system, adapter, 1, {});
-    self->request(supervisor, std::chrono::seconds(5), register_atom_v, id, agent)
-        .receive([](caf::actor&) {},
-                 [&](caf::error& error) {
-                   report.problems.push_back(id + ": not registered: " + to_string(error));
-                 });
-    ids.push_back(id);
-    agents.push_back(agent);
-    infos.push_back({id, "trace", "trace-a", model::MachineType::VirtualMachine, false});
-  }
-  // FGD measures against the trace's typical pods.
-  std::string policy_error;
-  auto policy = policy::trace_policy(options.policy, {typical}, policy_error);
-  if (!policy) {
-    std::string preset_error;
-    policy = policy::Registry::builtin().preset(options.policy, preset_error);
-  }
-  if (!policy) {
-    report.problems.push_back(policy_error + ", or a preset: spread, binpack, balanced");
-  }
-  caf::actor scheduler;
+  ReplayActors fleet;
+  fleet.supervisor = actors::spawn_supervisor(system, actors::SupervisorSettings{});
+  start_clusters(system, self, options, clusters, mirror, fleet, report);
   if (report.problems.empty()) {
-    policy::Policy replayed = *policy;
-    replayed.ties = options.ties.value_or(replayed.ties);
-    report.ties = replayed.ties;
-    actors::SchedulerSettings settings;
-    settings.draw_seed = options.seed + 1;  // random draws follow the run's seed
-    scheduler = actors::spawn_scheduler_actor(system, supervisor, infos, replayed, settings);
-    if (!wait_until_healthy(system, supervisor, ids, std::chrono::seconds(10))) {
-      report.problems.push_back("the clusters did not become healthy within 10 s");
-    }
+    start_scheduler(system, options, typical, fleet, report);
   }
   LoadBuckets buckets;
   int64_t arrived = 0;
+  const auto capacity = static_cast<double>(report.capacity_milli);
   for (size_t p = 0; p < arrivals.size() && report.problems.empty(); ++p) {
-    const TracePod& pod = arrivals[p];
-    v1::SchedulingDecision decision;
-    const model::SchedulingRequestSpec request = adapters::request_for(pod);
-    self->request(scheduler, std::chrono::seconds(60), submit_atom_v, pod.name, request)
-        .receive([&](v1::SchedulingDecision& answer) { decision = std::move(answer); },
-                 [&](caf::error& error) {
-                   report.problems.push_back(pod.name + ": no decision: " + to_string(error));
-                 });
-    arrived += adapters::requested_gpu_milli(pod);
-    ++report.pods;
-    if (decision.status() == v1::SchedulingDecision::PLACED) {
-      ++report.placed;
-      report.allocated_milli += adapters::requested_gpu_milli(pod);
-      for (const auto& replica : decision.replicas()) {
-        if (const std::string problem = mirror.place(replica.cluster(), replica, pod);
-            !problem.empty()) {
-          report.problems.push_back(pod.name + ": " + problem);
-        }
-      }
-    } else if (report.problems.empty()) {
-      ++report.failed[std::string(kind_of(pod)) + ": " +
-                      (decision.diagnoses_size() > 0 ? decision.diagnoses(0).plugin()
-                                                     : "no reason given")];
-    }
-    const auto capacity = static_cast<double>(report.capacity_milli);
+    replay_pod(self, fleet.scheduler, arrivals[p], mirror, report);
+    arrived += adapters::requested_gpu_milli(arrivals[p]);
     const int load = static_cast<int>(std::lround(100.0 * static_cast<double>(arrived) / capacity));
     buckets.allocation[load] += 100.0 * static_cast<double>(report.allocated_milli) / capacity;
     buckets.fragmentation[load] += 100.0 * mirror.fragmentation() / capacity;
@@ -338,23 +398,12 @@ ReplayReport replay(const ReplayOptions& options,
       progress(p + 1, arrivals.size());
     }
   }
-  for (const int load : kReportedLoads) {
-    if (const auto events = buckets.events.find(load); events != buckets.events.end()) {
-      report.allocation[load] = buckets.allocation[load] / static_cast<double>(events->second);
-      report.fragmentation[load] =
-          buckets.fragmentation[load] / static_cast<double>(events->second);
-    }
-  }
+  average(buckets, report);
   if (report.problems.empty()) {
-    report.view_allocated_milli = allocated_in_views(self, supervisor, ids, report.problems);
+    report.view_allocated_milli =
+        allocated_in_views(self, fleet.supervisor, fleet.ids, report.problems);
   }
-  for (const caf::actor& agent : agents) {
-    caf::anon_send_exit(agent, caf::exit_reason::user_shutdown);
-  }
-  if (scheduler) {
-    caf::anon_send_exit(scheduler, caf::exit_reason::user_shutdown);
-  }
-  caf::anon_send_exit(supervisor, caf::exit_reason::user_shutdown);
+  fleet.stop();
   return report;
 }
 
