@@ -21,34 +21,61 @@ namespace {
 using namespace unisched::atoms;
 using Clock = std::chrono::steady_clock;
 
+/// The single-node runtime's actors.
+struct Fleet {
+  explicit Fleet(caf::actor_system& system) : watcher(system) {}
+
+  caf::actor supervisor;
+  std::vector<std::string> ids;
+  std::vector<caf::actor> agents;
+  std::vector<std::shared_ptr<adapters::SimulatedCluster>> adapters;
+  std::vector<caf::actor> schedulers;
+  caf::actor client;
+  caf::scoped_actor watcher;  // told when an agent dies, to start it again
+
+  void stop() {
+    for (const caf::actor& agent : agents) {
+      watcher->demonitor(agent);
+      caf::anon_send_exit(agent, caf::exit_reason::user_shutdown);
+    }
+    for (const caf::actor& scheduler : schedulers) {
+      caf::anon_send_exit(scheduler, caf::exit_reason::user_shutdown);
+    }
+    caf::anon_send_exit(client, caf::exit_reason::user_shutdown);
+    caf::anon_send_exit(supervisor, caf::exit_reason::user_shutdown);
+  }
+};
+
+/// Registers `agent` for cluster `id` with the supervisor.
+void register_agent(Fleet& fleet, const std::string& id, const caf::actor& agent) {
+  fleet.watcher->request(fleet.supervisor, std::chrono::seconds(5), register_atom_v, id, agent)
+      .receive([](caf::actor&) {},
+               [&](caf::error& error) {
+                 spdlog::error("cluster {}: not registered: {}", id, to_string(error));
+               });
+}
+
 /// An agent runs beside its cluster: when one dies, a new run of it (a new epoch) starts over
 /// the same cluster and registers again.
-void restart_dead_agents(caf::actor_system& system, caf::scoped_actor& watcher,
-                         const caf::actor& supervisor, const caf::actor& client,
-                         const std::vector<std::string>& ids, std::vector<caf::actor>& agents,
-                         const std::vector<std::shared_ptr<adapters::SimulatedCluster>>& adapters,
+void restart_dead_agents(caf::actor_system& system, Fleet& fleet,
                          const actors::AgentSettings& settings) {
   bool idle = false;
   while (!idle) {
-    watcher->receive(
+    fleet.watcher->receive(
         [&](caf::down_msg& down) {
-          const auto dead = std::find(agents.begin(), agents.end(), down.source);
-          if (dead == agents.end()) {
+          const auto dead = std::find(fleet.agents.begin(), fleet.agents.end(), down.source);
+          if (dead == fleet.agents.end()) {
             return;
           }
-          const size_t i = static_cast<size_t>(dead - agents.begin());
-          spdlog::warn("agent {} exited ({}); starting it again", ids[i], to_string(down.reason));
+          const size_t i = static_cast<size_t>(dead - fleet.agents.begin());
+          spdlog::warn("agent {} exited ({}); starting it again", fleet.ids[i],
+                       to_string(down.reason));
           const auto epoch =
               static_cast<uint64_t>(std::chrono::system_clock::now().time_since_epoch().count());
-          agents[i] = actors::spawn_agent_actor(system, adapters[i], epoch, settings);
-          watcher->monitor(agents[i]);
-          caf::anon_send(client, bind_atom_v, ids[i], agents[i]);
-          watcher->request(supervisor, std::chrono::seconds(5), register_atom_v, ids[i], agents[i])
-              .receive([](caf::actor&) {},
-                       [&](caf::error& error) {
-                         spdlog::error("agent {}: not registered again: {}", ids[i],
-                                       to_string(error));
-                       });
+          fleet.agents[i] = actors::spawn_agent_actor(system, fleet.adapters[i], epoch, settings);
+          fleet.watcher->monitor(fleet.agents[i]);
+          caf::anon_send(fleet.client, bind_atom_v, fleet.ids[i], fleet.agents[i]);
+          register_agent(fleet, fleet.ids[i], fleet.agents[i]);
         },
         caf::after(std::chrono::milliseconds(0)) >> [&] { idle = true; });
   }
@@ -115,53 +142,43 @@ std::vector<model::ClusterResourceProfile> plan_clusters(
   return clusters;
 }
 
-RunReport run_single_node(
-    const std::vector<model::ClusterResourceProfile>& clusters, const RunOptions& options,
-    const std::function<void(std::chrono::milliseconds, const std::vector<v1::ClusterSummary>&)>&
-        progress) {
-  caf::actor_system_config config;
-  messages::register_message_types(config);
-  caf::actor_system system{config};
-  const caf::actor supervisor = actors::spawn_supervisor(system, options.supervisor);
+namespace {
 
-  std::vector<std::string> ids;
-  std::vector<caf::actor> agents;
-  std::vector<std::shared_ptr<adapters::SimulatedCluster>> adapters;
-  caf::scoped_actor watcher{system};  // told when an agent dies, to start it again
-  // Each run of an agent gets a fresh epoch, so a restart is never taken for a gap.
+/// An agent per cluster, each run with a fresh epoch (so a restart is never taken for a gap).
+void start_agents(caf::actor_system& system,
+                  const std::vector<model::ClusterResourceProfile>& clusters,
+                  const RunOptions& options, Fleet& fleet) {
   const auto epoch_base =
       static_cast<uint64_t>(std::chrono::system_clock::now().time_since_epoch().count());
-  {
-    caf::scoped_actor& self = watcher;
-    for (size_t i = 0; i < clusters.size(); ++i) {
-      adapters::SimulationOptions simulation = options.simulation;
-      simulation.seed = options.seed + i;
-      simulation.node_count = options.nodes_per_cluster;
-      auto adapter = std::make_shared<adapters::SimulatedCluster>(clusters[i], simulation);
-      const std::string id = clusters[i].spec.cluster_id;
-      const caf::actor agent =
-          actors::spawn_agent_actor(system, adapter, epoch_base + i, options.agent);
-      watcher->monitor(agent);
-      adapters.push_back(std::move(adapter));
-      self->request(supervisor, std::chrono::seconds(5), register_atom_v, id, agent)
-          .receive([](caf::actor&) {},
-                   [&](caf::error& error) {
-                     spdlog::error("cluster {}: not registered: {}", id, to_string(error));
-                   });
-      ids.push_back(id);
-      agents.push_back(agent);
-    }
+  for (size_t i = 0; i < clusters.size(); ++i) {
+    adapters::SimulationOptions simulation = options.simulation;
+    simulation.seed = options.seed + i;
+    simulation.node_count = options.nodes_per_cluster;
+    auto adapter = std::make_shared<adapters::SimulatedCluster>(clusters[i], simulation);
+    const std::string id = clusters[i].spec.cluster_id;
+    const caf::actor agent =
+        actors::spawn_agent_actor(system, adapter, epoch_base + i, options.agent);
+    fleet.watcher->monitor(agent);
+    fleet.adapters.push_back(std::move(adapter));
+    register_agent(fleet, id, agent);
+    fleet.ids.push_back(id);
+    fleet.agents.push_back(agent);
   }
-  // Schedulers race on the same clusters; the workload client feeds them.
+}
+
+/// Schedulers racing on the same clusters, and the workload client that feeds them; false
+/// (with the problem in `report`) when the policy cannot be made.
+bool start_schedulers(caf::actor_system& system,
+                      const std::vector<model::ClusterResourceProfile>& clusters,
+                      const RunOptions& options, Fleet& fleet, RunReport& report) {
   std::string policy_error;
   auto policy =
       options.scorers.empty()
           ? policy::Registry::builtin().preset(options.policy, policy_error)
           : policy::Registry::builtin().make_policy("custom", options.scorers, policy_error);
-  RunReport report;
   if (!policy) {
     report.problems.push_back(policy_error);
-    return report;
+    return false;
   }
   policy->node_sample = options.node_sample;
   std::vector<policy::ClusterInfo> infos;
@@ -169,26 +186,73 @@ RunReport run_single_node(
     infos.push_back({cluster.spec.cluster_id, cluster.spec.topology.region,
                      cluster.spec.topology.zone, cluster.spec.machine_type, false});
   }
-  std::vector<caf::actor> schedulers;
   for (int i = 0; i < std::max(options.schedulers, 1); ++i) {
-    schedulers.push_back(
-        actors::spawn_scheduler_actor(system, supervisor, infos, *policy, options.scheduling));
+    fleet.schedulers.push_back(actors::spawn_scheduler_actor(system, fleet.supervisor, infos,
+                                                             *policy, options.scheduling));
   }
-  const caf::actor client = spawn_workload_client(system, schedulers);
+  fleet.client = spawn_workload_client(system, fleet.schedulers);
+  for (size_t i = 0; i < fleet.ids.size(); ++i) {
+    caf::anon_send(fleet.client, bind_atom_v, fleet.ids[i], fleet.agents[i]);
+  }
+  return true;
+}
+
+/// Cuts agents off and lets them back as the --partition windows say, at `now`.
+void apply_partitions(const RunOptions& options, std::chrono::milliseconds now, Fleet& fleet,
+                      std::vector<bool>& cut_off) {
+  for (size_t p = 0; p < options.partitions.size(); ++p) {
+    const Partition& partition = options.partitions[p];
+    const bool should_be_cut = now >= partition.start && now < partition.start + partition.length;
+    const auto at = std::find(fleet.ids.begin(), fleet.ids.end(), partition.cluster_id);
+    if (should_be_cut != cut_off[p] && at != fleet.ids.end()) {
+      caf::anon_send(fleet.agents[static_cast<size_t>(at - fleet.ids.begin())], online_atom_v,
+                     !should_be_cut);
+      cut_off[p] = should_be_cut;
+    }
+  }
+}
+
+/// What the run ends with: the clusters, the workload, the schedulers, over-commits.
+void collect_report(caf::actor_system& system, Fleet& fleet, RunReport& report) {
+  report.clusters = query_summaries(system, fleet.supervisor, fleet.ids, &report.problems);
+  fleet.watcher->request(fleet.client, std::chrono::seconds(2), summary_atom_v)
+      .receive(
+          [&](v1::WorkloadReport& workload_report) { report.workload = workload_report; },
+          [&](caf::error& error) { report.problems.push_back("workload: " + to_string(error)); });
+  report.scheduling = sum_schedulers(fleet.watcher, fleet.schedulers);
+  report.overcommits = count_overcommits(fleet.watcher, fleet.agents);
+  for (const auto& summary : report.clusters) {
+    report.deltas_applied += summary.deltas_applied();
+  }
+}
+
+}  // namespace
+
+RunReport run_single_node(
+    const std::vector<model::ClusterResourceProfile>& clusters, const RunOptions& options,
+    const std::function<void(std::chrono::milliseconds, const std::vector<v1::ClusterSummary>&)>&
+        progress) {
+  caf::actor_system_config config;
+  messages::register_message_types(config);
+  caf::actor_system system{config};
+  Fleet fleet(system);
+  fleet.supervisor = actors::spawn_supervisor(system, options.supervisor);
+  start_agents(system, clusters, options, fleet);
+  RunReport report;
+  if (!start_schedulers(system, clusters, options, fleet, report)) {
+    fleet.stop();
+    return report;
+  }
   std::function<void()> close_door;
   if (options.open_door) {
-    close_door = options.open_door(system, supervisor, schedulers);
-  }
-  for (size_t i = 0; i < ids.size(); ++i) {
-    caf::anon_send(client, bind_atom_v, ids[i], agents[i]);
+    close_door = options.open_door(system, fleet.supervisor, fleet.schedulers);
   }
   WorkloadGenerator workload(default_workload(), options.seed, options.requests_per_second,
                              options.mean_runtime);
   spdlog::info("started {} simulated clusters and {} schedulers ({} policy); running for {} ms",
-               clusters.size(), schedulers.size(), options.policy, options.duration.count());
-
+               clusters.size(), fleet.schedulers.size(), options.policy, options.duration.count());
   // The workload starts once the supervisor has found the clusters healthy (or after 5 s).
-  wait_until_healthy(system, supervisor, ids, std::chrono::seconds(5));
+  wait_until_healthy(system, fleet.supervisor, fleet.ids, std::chrono::seconds(5));
   const auto start = Clock::now();
   const auto elapsed = [&] {
     return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start);
@@ -201,50 +265,23 @@ RunReport run_single_node(
         std::min(std::chrono::milliseconds(50), options.duration - elapsed()));
     const auto now = elapsed();
     for (const Arrival& arrival : workload.next(now - last_arrivals)) {
-      caf::anon_send(client, submit_atom_v, arrival.request_id, arrival.shape->spec,
+      caf::anon_send(fleet.client, submit_atom_v, arrival.request_id, arrival.shape->spec,
                      static_cast<int64_t>(arrival.runs_for.count()));
     }
     last_arrivals = now;
-    for (size_t p = 0; p < options.partitions.size(); ++p) {
-      const Partition& partition = options.partitions[p];
-      const bool should_be_cut = now >= partition.start && now < partition.start + partition.length;
-      const auto at = std::find(ids.begin(), ids.end(), partition.cluster_id);
-      if (should_be_cut != cut_off[p] && at != ids.end()) {
-        caf::anon_send(agents[static_cast<size_t>(at - ids.begin())], online_atom_v,
-                       !should_be_cut);
-        cut_off[p] = should_be_cut;
-      }
-    }
-    restart_dead_agents(system, watcher, supervisor, client, ids, agents, adapters, options.agent);
+    apply_partitions(options, now, fleet, cut_off);
+    restart_dead_agents(system, fleet, options.agent);
     if (now >= next_progress) {
-      progress(now, query_summaries(system, supervisor, ids, nullptr));
+      progress(now, query_summaries(system, fleet.supervisor, fleet.ids, nullptr));
       next_progress += options.progress_interval;
     }
   }
-
-  report.clusters = query_summaries(system, supervisor, ids, &report.problems);
   report.elapsed = elapsed();
-  watcher->request(client, std::chrono::seconds(2), summary_atom_v)
-      .receive(
-          [&](v1::WorkloadReport& workload_report) { report.workload = workload_report; },
-          [&](caf::error& error) { report.problems.push_back("workload: " + to_string(error)); });
-  report.scheduling = sum_schedulers(watcher, schedulers);
-  report.overcommits = count_overcommits(watcher, agents);
-  for (const auto& summary : report.clusters) {
-    report.deltas_applied += summary.deltas_applied();
-  }
+  collect_report(system, fleet, report);
   if (close_door) {
     close_door();
   }
-  for (const caf::actor& agent : agents) {
-    watcher->demonitor(agent);
-    caf::anon_send_exit(agent, caf::exit_reason::user_shutdown);
-  }
-  for (const caf::actor& scheduler : schedulers) {
-    caf::anon_send_exit(scheduler, caf::exit_reason::user_shutdown);
-  }
-  caf::anon_send_exit(client, caf::exit_reason::user_shutdown);
-  caf::anon_send_exit(supervisor, caf::exit_reason::user_shutdown);
+  fleet.stop();
   return report;
 }
 
