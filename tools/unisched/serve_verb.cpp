@@ -77,57 +77,70 @@ std::shared_ptr<runtime::RequestBook> open_request_book(const ParsedArgs& args) 
   return book;
 }
 
-int run_serve(const ParsedArgs& args) {
-  std::string error;
-  const auto endpoint = runtime::parse_endpoint(args.value("listen", "127.0.0.1:4242"), error);
-  if (!endpoint) {
-    std::fprintf(stderr, "error: --listen: %s\n", error.c_str());
-    return 2;
-  }
-  const auto tls_flag_files = tls_files(args);
-  if (!tls_flag_files) {
-    return 2;
-  }
-  const runtime::TlsFiles& tls = *tls_flag_files;
-  if (!may_listen(args, tls, *endpoint, "listen")) {
-    return 2;
-  }
-  std::optional<runtime::Endpoint> grpc_endpoint;
-  if (args.has("grpc")) {
-    grpc_endpoint = runtime::parse_endpoint(args.value("grpc"), error);
-    if (!grpc_endpoint) {
-      std::fprintf(stderr, "error: --grpc: %s\n", error.c_str());
-      return 2;
-    }
-    if (!may_listen(args, tls, *grpc_endpoint, "grpc")) {
-      return 2;
-    }
-  }
+/// What serve runs with, read from its flags.
+struct ServeOptions {
+  runtime::Endpoint listen;
+  std::optional<runtime::Endpoint> grpc;
+  runtime::TlsFiles tls;
   runtime::Tokens tokens;
   runtime::Tokens shard_tokens;
-  if (!read_tokens(args, "cluster-tokens", "clusterID", tokens) ||
-      !read_tokens(args, "shard-tokens", "shardID", shard_tokens)) {
-    return 1;
+  policy::Policy policy;
+  int64_t schedulers = 2;
+};
+
+/// The options, or nullopt after printing why not; `exit_code` is then 2 for a usage error, 1
+/// for a file that cannot be used.
+std::optional<ServeOptions> read_serve_options(const ParsedArgs& args, int& exit_code) {
+  exit_code = 2;
+  ServeOptions options;
+  std::string error;
+  const auto listen = runtime::parse_endpoint(args.value("listen", "127.0.0.1:4242"), error);
+  if (!listen) {
+    std::fprintf(stderr, "error: --listen: %s\n", error.c_str());
+    return std::nullopt;
   }
-  const std::string policy_name = args.value("policy", "balanced");
-  std::string policy_error;
-  auto policy = policy::Registry::builtin().preset(policy_name, policy_error);
+  options.listen = *listen;
+  const auto tls = tls_files(args);
+  if (!tls || !may_listen(args, *tls, options.listen, "listen")) {
+    return std::nullopt;
+  }
+  options.tls = *tls;
+  if (args.has("grpc")) {
+    options.grpc = runtime::parse_endpoint(args.value("grpc"), error);
+    if (!options.grpc) {
+      std::fprintf(stderr, "error: --grpc: %s\n", error.c_str());
+      return std::nullopt;
+    }
+    if (!may_listen(args, options.tls, *options.grpc, "grpc")) {
+      return std::nullopt;
+    }
+  }
+  auto policy = policy::Registry::builtin().preset(args.value("policy", "balanced"), error);
   if (!policy) {
-    std::fprintf(stderr, "error: --policy: %s\n", policy_error.c_str());
-    return 2;
+    std::fprintf(stderr, "error: --policy: %s\n", error.c_str());
+    return std::nullopt;
   }
+  options.policy = std::move(*policy);
   int64_t node_sample = 0;
-  if (std::string error; !read_int(args, "node-sample", 0, 100000, node_sample, error)) {
+  if (!read_int(args, "node-sample", 0, 100000, node_sample, error) ||
+      !read_int(args, "schedulers", 1, 99, options.schedulers, error)) {
     std::fprintf(stderr, "error: %s\n", error.c_str());
-    return 2;
+    return std::nullopt;
   }
-  policy->node_sample = static_cast<size_t>(node_sample);
-  const std::string scheduler_count = args.value("schedulers", "2");
-  if (scheduler_count.empty() || scheduler_count.size() > 2 ||
-      scheduler_count.find_first_not_of("0123456789") != std::string::npos ||
-      std::stoi(scheduler_count) < 1) {
-    std::fprintf(stderr, "error: --schedulers must be a number from 1 to 99\n");
-    return 2;
+  options.policy.node_sample = static_cast<size_t>(node_sample);
+  exit_code = 1;
+  if (!read_tokens(args, "cluster-tokens", "clusterID", options.tokens) ||
+      !read_tokens(args, "shard-tokens", "shardID", options.shard_tokens)) {
+    return std::nullopt;
+  }
+  return options;
+}
+
+int run_serve(const ParsedArgs& args) {
+  int exit_code = 2;
+  const auto options = read_serve_options(args, exit_code);
+  if (!options) {
+    return exit_code;
   }
   const auto book = open_request_book(args);
   if (!book) {
@@ -135,18 +148,18 @@ int run_serve(const ParsedArgs& args) {
   }
   runtime::block_stop_signals();
   caf::actor_system_config config;
-  auto system = runtime::make_networked_system(config, tls);
+  auto system = runtime::make_networked_system(config, options->tls);
   if (!system) {
     return 1;
   }
   const caf::actor supervisor = actors::spawn_supervisor(*system, actors::SupervisorSettings{});
   std::vector<caf::actor> schedulers;
-  for (int i = 0; i < std::stoi(scheduler_count); ++i) {
-    schedulers.push_back(actors::spawn_scheduler_actor(*system, supervisor, {}, *policy,
+  for (int64_t i = 0; i < options->schedulers; ++i) {
+    schedulers.push_back(actors::spawn_scheduler_actor(*system, supervisor, {}, options->policy,
                                                        actors::SchedulerSettings{}));
   }
-  const caf::actor hub =
-      runtime::spawn_hub(*system, supervisor, schedulers, {tokens.by_id, shard_tokens.by_id, book});
+  const caf::actor hub = runtime::spawn_hub(
+      *system, supervisor, schedulers, {options->tokens.by_id, options->shard_tokens.by_id, book});
   const auto stop_all = [&] {
     caf::anon_send_exit(hub, caf::exit_reason::user_shutdown);
     for (const caf::actor& scheduler : schedulers) {
@@ -154,28 +167,29 @@ int run_serve(const ParsedArgs& args) {
     }
     caf::anon_send_exit(supervisor, caf::exit_reason::user_shutdown);
   };
-  const auto port = runtime::publish(*system, hub, *endpoint, tls, error);
+  std::string error;
+  const auto port = runtime::publish(*system, hub, options->listen, options->tls, error);
   if (!port) {
-    std::fprintf(stderr, "error: cannot listen on %s: %s\n", endpoint->to_string().c_str(),
+    std::fprintf(stderr, "error: cannot listen on %s: %s\n", options->listen.to_string().c_str(),
                  error.c_str());
     stop_all();
     return 1;
   }
   std::unique_ptr<runtime::GrpcMetadataServer> grpc_server;
-  if (grpc_endpoint) {
+  if (options->grpc) {
     runtime::GrpcServiceSettings grpc_settings;
-    grpc_settings.tokens = tokens.by_id;
-    grpc_server =
-        runtime::GrpcMetadataServer::start(*system, hub, *grpc_endpoint, tls, grpc_settings, error);
+    grpc_settings.tokens = options->tokens.by_id;
+    grpc_server = runtime::GrpcMetadataServer::start(*system, hub, *options->grpc, options->tls,
+                                                     grpc_settings, error);
     if (!grpc_server) {
       std::fprintf(stderr, "error: --grpc: %s\n", error.c_str());
       stop_all();
       return 1;
     }
-    std::printf("gRPC serving on %s:%u\n", grpc_endpoint->host.c_str(),
+    std::printf("gRPC serving on %s:%u\n", options->grpc->host.c_str(),
                 static_cast<unsigned>(grpc_server->port()));
   }
-  std::printf("listening on %s:%u\n", endpoint->host.c_str(), static_cast<unsigned>(*port));
+  std::printf("listening on %s:%u\n", options->listen.host.c_str(), static_cast<unsigned>(*port));
   std::fflush(stdout);
   const int signal = runtime::wait_for_stop_signal();
   spdlog::info("stopping on signal {}", signal);
