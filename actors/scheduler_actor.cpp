@@ -169,6 +169,9 @@ void carry_out(Self* self, SchedulerCommands commands) {
   if (!commands.refresh.empty()) {
     refresh(self, commands.round, commands.refresh);
   }
+  if (commands.advance_later) {
+    self->send(self, process_atom_v);  // behind the view changes already in the mailbox
+  }
   send_commits(self, commands.round, commands.commits);
 }
 
@@ -234,6 +237,7 @@ caf::behavior scheduler(Self* self, caf::actor supervisor,
         }
       },
       [=](subscribe_atom, const std::string& id) { subscribe(self, id); },
+      [=](process_atom) { carry_out(self, self->state.core->advance(Clock::now())); },
   };
 }
 

@@ -83,6 +83,7 @@ void SchedulerCommands::append(SchedulerCommands&& later) {
   replies.insert(replies.end(), later.replies.begin(), later.replies.end());
   updates.insert(updates.end(), later.updates.begin(), later.updates.end());
   forgotten.insert(forgotten.end(), later.forgotten.begin(), later.forgotten.end());
+  advance_later = advance_later || later.advance_later;
 }
 
 SchedulerState::SchedulerState(policy::Policy policy, SchedulerSettings settings)
@@ -291,7 +292,7 @@ SchedulerCommands SchedulerState::on_commit_result(uint64_t round, const std::st
   }
   if (round_->outstanding.empty()) {
     out.append(close_round(now));
-    out.append(advance(now));
+    out.advance_later = !round_ && !queue_.empty();
   }
   return out;
 }
@@ -340,7 +341,7 @@ SchedulerCommands SchedulerState::on_refreshed(uint64_t round, Clock::time_point
   std::unique_ptr<Work> work = std::move(round_->work);
   round_.reset();
   SchedulerCommands out = attempt(std::move(work), now);
-  out.append(advance(now));
+  out.advance_later = !round_ && !queue_.empty();
   return out;
 }
 

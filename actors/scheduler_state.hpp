@@ -63,6 +63,9 @@ struct SchedulerCommands {
   std::vector<v1::SchedulingDecision> updates;
   /// Requests no longer tracked: their submitters need not be remembered.
   std::vector<std::string> forgotten;
+  /// A decision ended and requests wait: call advance() once the messages already waiting have
+  /// been handled, so the next decision sees the view changes that arrived meanwhile.
+  bool advance_later = false;
 
   void append(SchedulerCommands&& later);
 };
