@@ -10,9 +10,11 @@ void add_devices(const model::AcceleratorSpec& spec, int64_t count, model::NodeS
   for (int64_t i = 0; i < count; ++i) {
     model::Device device;
     device.type = spec.type;
+    device.resource = spec.resource;
     device.model = spec.model;
     device.memory_bytes = spec.memory_per_device.value().value_or(0);
     device.interconnect = spec.topology;
+    device.link_generation = spec.link_generation;
     device.topology_group = spec.topology == model::Interconnect::PCIe
                                 ? static_cast<int32_t>(node.devices.size())
                                 : linked_group;

@@ -1,5 +1,8 @@
 #include "messages/convert.hpp"
 
+#include "model/accelerator_names.hpp"
+#include "model/printable.hpp"
+
 namespace unisched::messages {
 namespace {
 
@@ -13,6 +16,8 @@ v1::Interconnect to_proto(model::Interconnect link) {
       return v1::NVSWITCH;
     case model::Interconnect::XGMI:
       return v1::XGMI;
+    case model::Interconnect::ICI:
+      return v1::ICI;
   }
   return v1::PCIE;
 }
@@ -34,6 +39,8 @@ void to_proto(const model::NodeState& node, v1::NodeState& out) {
     accelerator.set_interconnect(to_proto(device.interconnect));
     accelerator.set_allocated_milli(device.allocated_milli);
     accelerator.set_type(static_cast<v1::AcceleratorType>(device.type));
+    accelerator.set_resource(device.resource);
+    accelerator.set_link_generation(device.link_generation);
   }
   out.mutable_host_ports_in_use()->Add(node.host_ports_in_use.begin(),
                                        node.host_ports_in_use.end());
@@ -62,6 +69,59 @@ void to_proto(const model::ClusterResources& resources, v1::ClusterResources& ou
   }
 }
 
+namespace {
+
+std::optional<model::Interconnect> from_proto(v1::Interconnect link) {
+  switch (link) {
+    case v1::PCIE:
+      return model::Interconnect::PCIe;
+    case v1::NVLINK:
+      return model::Interconnect::NVLink;
+    case v1::NVSWITCH:
+      return model::Interconnect::NVSwitch;
+    case v1::XGMI:
+      return model::Interconnect::XGMI;
+    case v1::ICI:
+      return model::Interconnect::ICI;
+    default:
+      return std::nullopt;
+  }
+}
+
+/// One device from the wire, or the field that is wrong and why (without the node's path).
+std::optional<std::string> from_proto(const v1::Accelerator& accelerator, model::Device& device) {
+  if (accelerator.type() < v1::GPU || accelerator.type() > v1::OTHER) {
+    return "type: unknown value " + std::to_string(accelerator.type());
+  }
+  const auto interconnect = from_proto(accelerator.interconnect());
+  if (!interconnect) {
+    return "interconnect: unknown value " + std::to_string(accelerator.interconnect());
+  }
+  if (!accelerator.resource().empty()) {
+    const auto kind = model::parse_accelerator_type(accelerator.resource());
+    if (!kind || kind->resource.empty()) {
+      return "resource: " + model::quoted_brief(accelerator.resource()) + ": " +
+             (kind ? std::string("must be a resource name, not a kind") : kind.error());
+    }
+  }
+  if (accelerator.link_generation() < 0 ||
+      accelerator.link_generation() > model::kMaxLinkGeneration) {
+    return "link_generation: " + std::to_string(accelerator.link_generation()) +
+           " is not between 0 and " + std::to_string(model::kMaxLinkGeneration);
+  }
+  device.type = static_cast<model::AcceleratorType>(accelerator.type());
+  device.resource = accelerator.resource();
+  device.model = accelerator.model();
+  device.memory_bytes = accelerator.memory_bytes();
+  device.topology_group = accelerator.topology_group();
+  device.interconnect = *interconnect;
+  device.link_generation = accelerator.link_generation();
+  device.allocated_milli = accelerator.allocated_milli();
+  return std::nullopt;
+}
+
+}  // namespace
+
 std::optional<std::string> from_proto(const v1::NodeState& node, const std::string& path,
                                       model::NodeState& out) {
   out.name = node.name();
@@ -74,33 +134,9 @@ std::optional<std::string> from_proto(const v1::NodeState& node, const std::stri
   out.pod_count = node.pod_count();
   out.devices.reserve(static_cast<size_t>(node.accelerators_size()));
   for (int i = 0; i < node.accelerators_size(); ++i) {
-    const v1::Accelerator& accelerator = node.accelerators(i);
     model::Device device;
-    device.model = accelerator.model();
-    device.memory_bytes = accelerator.memory_bytes();
-    device.topology_group = accelerator.topology_group();
-    device.allocated_milli = accelerator.allocated_milli();
-    if (accelerator.type() < v1::GPU || accelerator.type() > v1::FPGA) {
-      return path + ".accelerators[" + std::to_string(i) + "].type: unknown value " +
-             std::to_string(accelerator.type());
-    }
-    device.type = static_cast<model::AcceleratorType>(accelerator.type());
-    switch (accelerator.interconnect()) {
-      case v1::PCIE:
-        device.interconnect = model::Interconnect::PCIe;
-        break;
-      case v1::NVLINK:
-        device.interconnect = model::Interconnect::NVLink;
-        break;
-      case v1::NVSWITCH:
-        device.interconnect = model::Interconnect::NVSwitch;
-        break;
-      case v1::XGMI:
-        device.interconnect = model::Interconnect::XGMI;
-        break;
-      default:
-        return path + ".accelerators[" + std::to_string(i) + "].interconnect: unknown value " +
-               std::to_string(accelerator.interconnect());
+    if (auto refusal = from_proto(node.accelerators(i), device)) {
+      return path + ".accelerators[" + std::to_string(i) + "]." + *refusal;
     }
     out.devices.push_back(std::move(device));
   }

@@ -234,6 +234,15 @@ std::vector<const NodeState*> ClusterView::sorted_nodes() const {
   return {by_name_.begin(), by_name_.end()};
 }
 
+std::vector<std::string> ClusterView::models_with_free_devices() const {
+  std::vector<std::string> models;
+  models.reserve(free_index_.size());
+  for (const auto& entry : free_index_) {
+    models.push_back(entry.first);
+  }
+  return models;
+}
+
 std::vector<const NodeState*> ClusterView::nodes_with_free_devices(const std::string& model,
                                                                    int32_t count) const {
   std::vector<const NodeState*> found;

@@ -94,6 +94,8 @@ class ClusterView {
   const std::map<std::string, AcceleratorTotals>& accelerators() const { return accelerators_; }
   const ClusterResources& resources() const { return resources_; }
 
+  /// The models of which some node has a free device, in name order.
+  std::vector<std::string> models_with_free_devices() const;
   /// Nodes with at least `count` free devices of `model`, read from the free-device index.
   std::vector<const NodeState*> nodes_with_free_devices(const std::string& model,
                                                         int32_t count) const;

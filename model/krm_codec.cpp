@@ -1,5 +1,7 @@
 #include "model/manifest_codec.hpp"
 
+#include "model/accelerator_names.hpp"
+
 namespace unisched::model {
 
 ObjectMeta decode_metadata(YamlObject& metadata) {
@@ -22,10 +24,18 @@ void encode_metadata(const ObjectMeta& metadata, DocumentWriter& out) {
 
 AcceleratorSpec decode_accelerator(YamlObject& accelerator) {
   AcceleratorSpec spec;
-  spec.type = accelerator.enumeration("type", kAcceleratorTypes).value_or(AcceleratorType::GPU);
+  const auto kind =
+      accelerator.parsed<AcceleratorKind>("type", FieldErrorType::Invalid, parse_accelerator_type)
+          .value_or(AcceleratorKind{});
+  spec.type = kind.type;
+  spec.resource = kind.resource;
   spec.model = accelerator.string("model").value_or("");
   spec.count = accelerator.integer("count", true).value_or(0);
-  spec.topology = accelerator.enumeration("topology", kInterconnects).value_or(Interconnect::PCIe);
+  const auto link =
+      accelerator.parsed<Link>("topology", FieldErrorType::NotSupported,
+                               [](const std::string& text) { return parse_link(text, false); });
+  spec.topology = link ? link->kind : Interconnect::PCIe;
+  spec.link_generation = link ? link->generation : 0;
   spec.memory_per_device = accelerator.quantity("memoryPerGPU", true).value_or(Quantity());
   accelerator.reject_unknown_fields();
   return spec;
@@ -33,10 +43,10 @@ AcceleratorSpec decode_accelerator(YamlObject& accelerator) {
 
 void encode_accelerator(const AcceleratorSpec& accelerator, DocumentWriter& out) {
   out.begin_object();
-  out.field("type", spelling(kAcceleratorTypes, accelerator.type));
+  out.field("type", accelerator_type_text({accelerator.type, accelerator.resource}));
   out.field("model", accelerator.model);
   out.field("count", accelerator.count);
-  out.field("topology", spelling(kInterconnects, accelerator.topology));
+  out.field("topology", link_text({accelerator.topology, accelerator.link_generation}));
   out.field("memoryPerGPU", accelerator.memory_per_device.to_string());
   out.end_object();
 }

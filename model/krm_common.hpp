@@ -21,15 +21,17 @@ struct ObjectMeta {
   std::map<std::string, std::string> annotations;  ///< free-form; keys follow label-key rules
 };
 
-/// The kind of device an accelerator entry counts.
-enum class AcceleratorType { GPU, NPU, TPU, FPGA };
+/// The kind of device an accelerator entry counts (Other: a vendor resource of a kind not known
+/// here; it matches only requests for that resource).
+enum class AcceleratorType { GPU, NPU, TPU, FPGA, Other };
 
 /// How the devices of one node are connected to each other.
 enum class Interconnect {
   PCIe,      ///< through the host's PCIe fabric only (the default)
   NVLink,    ///< NVIDIA NVLink bridges between devices
   NVSwitch,  ///< NVIDIA NVSwitch: every device linked to every other
-  XGMI,      ///< AMD Infinity Fabric links
+  XGMI,      ///< AMD Infinity Fabric links (written xGMI)
+  ICI,       ///< Google TPU inter-chip interconnect
 };
 
 /// What a cluster's nodes run on.
@@ -45,11 +47,12 @@ inline constexpr EnumSpellings<AcceleratorType, 4> kAcceleratorTypes = {{
     {AcceleratorType::TPU, "TPU"},
     {AcceleratorType::FPGA, "FPGA"},
 }};
-inline constexpr EnumSpellings<Interconnect, 4> kInterconnects = {{
+inline constexpr EnumSpellings<Interconnect, 5> kInterconnects = {{
     {Interconnect::PCIe, "PCIe"},
     {Interconnect::NVLink, "NVLink"},
     {Interconnect::NVSwitch, "NVSwitch"},
-    {Interconnect::XGMI, "XGMI"},
+    {Interconnect::XGMI, "xGMI"},
+    {Interconnect::ICI, "ICI"},
 }};
 inline constexpr EnumSpellings<MachineType, 2> kMachineTypes = {{
     {MachineType::VirtualMachine, "VirtualMachine"},
@@ -67,17 +70,19 @@ std::string_view spelling(const EnumSpellings<Enum, N>& spellings, Enum value) {
 }
 
 /// True when `interconnect` links devices at least as well as `required` (NVSwitch > NVLink >
-/// PCIe; XGMI satisfies only XGMI or PCIe).
+/// PCIe; xGMI and ICI satisfy only themselves or PCIe).
 bool interconnect_satisfies(Interconnect interconnect, Interconnect required);
 
 /// A group of identical accelerators. In a profile's spec.accelerators `count` is the cluster's
 /// total; in a node shape it is the count on each node.
 struct AcceleratorSpec {
-  AcceleratorType type = AcceleratorType::GPU;  ///< default GPU
-  std::string model;                            ///< required, e.g. "NVIDIA-A100"
-  int64_t count = 0;                            ///< required, >= 1
-  Interconnect topology = Interconnect::PCIe;   ///< default PCIe
-  Quantity memory_per_device;                   ///< manifest field memoryPerGPU, required, > 0
+  AcceleratorType type = AcceleratorType::GPU;  ///< default GPU; derived from `resource`
+  std::string resource;  ///< manifest `type` as a resource name ("nvidia.com/gpu"); empty: short
+  std::string model;     ///< required, e.g. "NVIDIA-A100"
+  int64_t count = 0;     ///< required, >= 1
+  Interconnect topology = Interconnect::PCIe;  ///< default PCIe
+  int32_t link_generation = 0;                 ///< "NVLink-4": 4; 0: not stated
+  Quantity memory_per_device;                  ///< manifest field memoryPerGPU, required, > 0
 };
 
 }  // namespace unisched::model

@@ -76,6 +76,9 @@ std::string check_label_key(std::string_view value) {
       return "prefix part must be a lowercase RFC 1123 subdomain (e.g. 'example.com')";
     }
   }
+  if (name.empty()) {
+    return "name part must be non-empty";
+  }
   if (name.size() > 63) {
     return "name part must be no more than 63 characters";
   }

@@ -21,10 +21,13 @@ struct Device {
   int32_t topology_group = 0;  ///< devices of one node sharing a group are linked by `interconnect`
   Interconnect interconnect = Interconnect::PCIe;
   int32_t allocated_milli = 0;  ///< 0..1000: the share of the device in use
+  Symbol resource;              ///< its Kubernetes resource name ("nvidia.com/gpu"); empty: unknown
+  int32_t link_generation = 0;  ///< of `interconnect` ("NVLink-4": 4); 0: not known
 
   bool operator==(const Device& other) const {
-    return type == other.type && model == other.model && memory_bytes == other.memory_bytes &&
-           topology_group == other.topology_group && interconnect == other.interconnect &&
+    return type == other.type && resource == other.resource && model == other.model &&
+           memory_bytes == other.memory_bytes && topology_group == other.topology_group &&
+           interconnect == other.interconnect && link_generation == other.link_generation &&
            allocated_milli == other.allocated_milli;
   }
   bool operator!=(const Device& other) const { return !(*this == other); }

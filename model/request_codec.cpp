@@ -1,3 +1,4 @@
+#include "model/accelerator_names.hpp"
 #include "model/manifest_codec.hpp"
 
 namespace unisched::model {
@@ -24,13 +25,22 @@ void encode_selector(std::string_view key, const ClusterSelector& selector, Docu
 
 AcceleratorRequest decode_accelerator_request(YamlObject& accelerator) {
   AcceleratorRequest out;
-  out.type = accelerator.enumeration("type", kAcceleratorTypes).value_or(AcceleratorType::GPU);
+  const auto kind =
+      accelerator.parsed<AcceleratorKind>("type", FieldErrorType::Invalid, parse_accelerator_type)
+          .value_or(AcceleratorKind{});
+  out.type = kind.type;
+  out.resource = kind.resource;
   out.model = accelerator.string("model").value_or("");
   out.models = accelerator.strings("models");
   out.share = accelerator.quantity("share");
   out.count = accelerator.integer("count", !out.share).value_or(out.share ? 1 : 0);
   out.min_memory_per_device = accelerator.quantity("minMemoryPerGPU");
-  out.topology = accelerator.enumeration("topology", kInterconnects);
+  if (const auto link = accelerator.parsed<Link>(
+          "topology", FieldErrorType::NotSupported,
+          [](const std::string& text) { return parse_link(text, true); })) {
+    out.topology = link->kind;
+    out.min_link_generation = link->generation;
+  }
   accelerator.reject_unknown_fields();
   return out;
 }
@@ -45,7 +55,7 @@ void encode_resources(const ResourceRequest& resources, DocumentWriter& out) {
     out.begin_list();
     for (const auto& accelerator : resources.accelerators) {
       out.begin_object();
-      out.field("type", spelling(kAcceleratorTypes, accelerator.type));
+      out.field("type", accelerator_type_text({accelerator.type, accelerator.resource}));
       if (!accelerator.model.empty()) {
         out.field("model", accelerator.model);
       }
@@ -58,7 +68,7 @@ void encode_resources(const ResourceRequest& resources, DocumentWriter& out) {
         out.field("minMemoryPerGPU", accelerator.min_memory_per_device->to_string());
       }
       if (accelerator.topology) {
-        out.field("topology", spelling(kInterconnects, *accelerator.topology));
+        out.field("topology", link_text({*accelerator.topology, accelerator.min_link_generation}));
       }
       out.end_object();
     }

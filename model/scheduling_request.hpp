@@ -13,8 +13,9 @@
 namespace unisched::model {
 
 struct AcceleratorRequest {
-  AcceleratorType type = AcceleratorType::GPU;  ///< default GPU
-  std::string model;                            ///< empty: any model of this type
+  AcceleratorType type = AcceleratorType::GPU;  ///< default GPU; derived from `resource`
+  std::string resource;  ///< manifest `type` as a resource name: only devices of it; empty: any
+  std::string model;     ///< empty: any model of this type (matched by model_matches)
   std::vector<std::string> models;  ///< manifest `models`: any one of these (not with `model`)
   int64_t count = 0;  ///< whole devices, >= 1, all on one node; required unless `share` is given
   /// Manifest `share` (e.g. 0.46 or 460m): that part of one device, which other work may share;
@@ -22,6 +23,7 @@ struct AcceleratorRequest {
   std::optional<Quantity> share;
   std::optional<Quantity> min_memory_per_device;  ///< manifest field minMemoryPerGPU
   std::optional<Interconnect> topology;           ///< required link between the devices
+  int32_t min_link_generation = 0;                ///< "NVLink>=4" or "NVLink-4": 4; 0: any
 };
 
 /// What one replica needs.

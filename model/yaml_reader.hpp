@@ -88,6 +88,22 @@ class YamlObject {
     return std::nullopt;
   }
 
+  /// A string field read by `parse` (returning Expected<T, std::string>), whose refusal becomes an
+  /// error of `type` with its reason.
+  template <class T, class Parse>
+  std::optional<T> parsed(const std::string& key, FieldErrorType type, Parse parse) {
+    const auto text = string(key);
+    if (!text) {
+      return std::nullopt;
+    }
+    auto value = parse(*text);
+    if (!value) {
+      context_.error(type, path_.child(key), quoted(*text), value.error(), *find(key));
+      return std::nullopt;
+    }
+    return std::move(value.value());
+  }
+
   /// Reports every key that no accessor asked for; call after reading all known fields.
   /// `owner` names the object in the message (default: its field path).
   void reject_unknown_fields(const std::string& owner = {});

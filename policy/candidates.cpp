@@ -1,14 +1,30 @@
 #include "policy/candidates.hpp"
 
+#include <string>
+#include <vector>
+
 namespace unisched::policy {
 
 void visit_candidates(const model::ClusterView& view, const ReplicaDemand& demand,
                       const std::function<bool(const model::NodeState&)>& visit) {
   for (const DeviceDemand& device : demand.devices) {
-    // Whole devices of one model: the free-device index has them. A share may also go to a
-    // device in part used, which that index leaves out.
-    if (device.models.size() == 1 && device.milli == model::kWholeDeviceMilli) {
-      view.visit_free_devices(device.models.front(), device.count, visit);
+    // Whole devices of models asked for: when one model of the cluster is one of them, the
+    // free-device index has the nodes. A share may also go to a device in part used, which that
+    // index leaves out; several matching models fall through to the scan, which sees each node
+    // once.
+    if (device.models.empty() || device.milli != model::kWholeDeviceMilli) {
+      continue;
+    }
+    std::vector<std::string> matching;
+    for (std::string& model : view.models_with_free_devices()) {
+      if (device.models.accepts_name(model)) {
+        matching.push_back(std::move(model));
+      }
+    }
+    if (matching.size() <= 1) {
+      if (!matching.empty()) {
+        view.visit_free_devices(matching.front(), device.count, visit);
+      }
       return;
     }
   }

@@ -2,7 +2,30 @@
 
 #include <algorithm>
 
+#include "model/accelerator_names.hpp"
+
 namespace unisched::policy {
+
+bool ModelFilter::accepts_name(std::string_view model) const {
+  return wanted_.empty() ||
+         std::any_of(wanted_.begin(), wanted_.end(), [&](const std::string& wanted) {
+           return model::model_matches(wanted, model);
+         });
+}
+
+bool ModelFilter::accepts(const model::Symbol& model) const {
+  if (wanted_.empty()) {
+    return true;
+  }
+  for (const auto& [text, verdict] : verdicts_) {
+    if (text == &model.str()) {
+      return verdict;
+    }
+  }
+  const bool verdict = accepts_name(model.str());
+  verdicts_.emplace_back(&model.str(), verdict);
+  return verdict;
+}
 
 ReplicaDemand demand_of(const model::SchedulingRequestSpec& spec) {
   ReplicaDemand demand;
@@ -11,6 +34,7 @@ ReplicaDemand demand_of(const model::SchedulingRequestSpec& spec) {
   for (const auto& accelerator : spec.resources.accelerators) {
     DeviceDemand device;
     device.type = accelerator.type;
+    device.resource = accelerator.resource;
     device.models = model::accepted_models(accelerator);
     device.count = static_cast<int32_t>(accelerator.count);
     device.milli = model::milli_per_device(accelerator);
@@ -18,6 +42,7 @@ ReplicaDemand demand_of(const model::SchedulingRequestSpec& spec) {
                                   ? accelerator.min_memory_per_device->value().value_or(0)
                                   : 0;
     device.link = accelerator.topology;
+    device.min_link_generation = accelerator.min_link_generation;
     demand.devices.push_back(std::move(device));
   }
   for (const int64_t port : spec.resources.host_ports) {

@@ -2,8 +2,10 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "model/node_state.hpp"
@@ -11,12 +13,36 @@
 
 namespace unisched::policy {
 
+/// The models a device demand accepts, read by model_matches ("A100" accepts
+/// "NVIDIA-A100-SXM4-80GB"), each device model's verdict remembered: a decision asks it of every
+/// device of every node it visits, and a cluster has a few models. Empty: any model.
+class ModelFilter {
+ public:
+  ModelFilter() = default;
+  ModelFilter(std::vector<std::string> wanted) : wanted_(std::move(wanted)) {}  // NOLINT: implicit
+  ModelFilter(std::initializer_list<std::string> wanted) : wanted_(wanted) {}
+
+  bool empty() const { return wanted_.empty(); }
+  const std::vector<std::string>& wanted() const { return wanted_; }
+  bool accepts(const model::Symbol& model) const;
+  bool accepts_name(std::string_view model) const;
+
+ private:
+  std::vector<std::string> wanted_;
+  // Interned models share their text's address, so the address is the key.
+  mutable std::vector<std::pair<const std::string*, bool>> verdicts_;
+};
+
 struct DeviceDemand {
   model::AcceleratorType type = model::AcceleratorType::GPU;
-  std::vector<std::string> models;           ///< any of these; empty: any model of the type
+  /// "nvidia.com/gpu": only devices of it, or of its kind where the profile named no resource;
+  /// empty: any device of `type`
+  std::string resource;
+  ModelFilter models;                        ///< any of these; empty: any model
   int32_t count = 0;                         ///< devices, all on one node
   int64_t min_memory_bytes = 0;              ///< per device
   std::optional<model::Interconnect> link;   ///< devices must share a group linked this well
+  int32_t min_link_generation = 0;           ///< and of at least this generation; 0: any
   int32_t milli = model::kWholeDeviceMilli;  ///< of each device: below 1000 a share of one
 };
 

@@ -1,5 +1,7 @@
 #include "policy/node_fit.hpp"
 
+#include "model/accelerator_names.hpp"
+
 #include <algorithm>
 
 namespace unisched::policy {
@@ -8,10 +10,13 @@ namespace {
 bool device_matches(const model::Device& device, const DeviceDemand& demand) {
   return device.allocated_milli + demand.milli <= model::kWholeDeviceMilli &&
          device.type == demand.type &&
-         (demand.models.empty() || std::find(demand.models.begin(), demand.models.end(),
-                                             device.model.str()) != demand.models.end()) &&
+         // A device whose profile named only its kind ("GPU") may be any vendor's.
+         (demand.resource.empty() || device.resource.str().empty() ||
+          device.resource == demand.resource) &&
          device.memory_bytes >= demand.min_memory_bytes &&
-         (!demand.link || model::interconnect_satisfies(device.interconnect, *demand.link));
+         (!demand.link || model::link_satisfies({device.interconnect, device.link_generation},
+                                                {*demand.link, demand.min_link_generation})) &&
+         demand.models.accepts(device.model);
 }
 
 /// Chooses `demand.count` devices not yet `taken`; empty when impossible.

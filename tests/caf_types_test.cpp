@@ -68,4 +68,44 @@ BOOST_AUTO_TEST_CASE(a_placement_keeps_its_device_shares_on_the_wire) {
   BOOST_TEST(whole.device_milli_size() == 0);
 }
 
+BOOST_AUTO_TEST_CASE(a_device_keeps_its_resource_name_and_link_generation_on_the_wire) {
+  model::ViewUpdate update;
+  update.cluster_id = "c";
+  update.epoch = 1;
+  update.version = 1;
+  model::NodeState node;
+  node.name = "n1";
+  model::Device device;
+  device.resource = model::Symbol(std::string("nvidia.com/mig-1g.10gb"));
+  device.model = model::Symbol(std::string("A100-SXM4-80GB-MIG-1g.10gb"));
+  device.interconnect = model::Interconnect::ICI;
+  device.link_generation = 4;
+  node.devices.push_back(device);
+  update.changes.push_back({model::NodeChangeKind::Add, node});
+  const auto back = messages::from_proto(messages::to_proto(update));
+  BOOST_TEST_REQUIRE(back.has_value());
+  BOOST_TEST((back->changes[0].node.devices[0] == device));
+  // What no agent may send: a resource that is not a resource name, an absurd generation.
+  const auto refused = [&](auto damage) {
+    v1::IncrementalUpdate wire = messages::to_proto(update);
+    damage(*wire.mutable_node_deltas(0)->mutable_node()->mutable_accelerators(0));
+    const auto decoded = messages::from_proto(wire);
+    return decoded.has_value() ? std::string("accepted") : decoded.error();
+  };
+  BOOST_TEST(refused([](v1::Accelerator& a) {
+               a.set_resource("GPU");
+             }).find("accelerators[0].resource: \"GPU\": must be a resource name") !=
+             std::string::npos);
+  BOOST_TEST(refused([](v1::Accelerator& a) {
+               a.set_resource("kubernetes.io/gpu");
+             }).find("outside the kubernetes.io domain") != std::string::npos);
+  BOOST_TEST(refused([](v1::Accelerator& a) {
+               a.set_link_generation(100);
+             }).find("accelerators[0].link_generation: 100 is not between 0 and 99") !=
+             std::string::npos);
+  BOOST_TEST(refused([](v1::Accelerator& a) {
+               a.set_interconnect(static_cast<v1::Interconnect>(9));
+             }).find("interconnect: unknown value 9") != std::string::npos);
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -44,7 +44,8 @@ BOOST_AUTO_TEST_SUITE(cli)
 BOOST_AUTO_TEST_CASE(shipped_examples_all_validate) {
   const auto result = run("validate -R -f " + kSource + "/config");
   BOOST_TEST(result.exit_code == 0, result.err);
-  BOOST_TEST(result.out.find("ClusterResourceProfile/gpu-cluster-a valid") != std::string::npos);
+  BOOST_TEST(result.out.find("ClusterResourceProfile/cluster-a-gpu-profile valid") !=
+             std::string::npos);
   BOOST_TEST(result.out.find("9 of 9 documents valid in 6 files; 0 problems") != std::string::npos,
              result.out);
 }

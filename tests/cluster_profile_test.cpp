@@ -1,10 +1,12 @@
 #include "model/cluster_profile.hpp"
 
 #include <boost/test/unit_test.hpp>
-#include <fstream>
-#include <sstream>
+#include <filesystem>
 
+#include "model/manifest.hpp"
 #include "tests/manifest_helpers.hpp"
+#include "tests/shared_data.hpp"
+#include "tests/test_files.hpp"
 
 using namespace unisched::model;
 using unisched::testing::decode;
@@ -13,6 +15,9 @@ using unisched::testing::expect_single_error;
 using unisched::testing::with;
 
 namespace {
+
+const std::string kSeedExample =
+    std::string(UNISCHED_SOURCE_DIR) + "/config/profiles/seed-example.yaml";
 
 const std::string kBase = R"(apiVersion: scheduling.cluster.io/v1
 kind: ClusterResourceProfile
@@ -70,32 +75,59 @@ const ClusterResourceProfile& profile_of(const DecodedManifest& decoded) {
 BOOST_AUTO_TEST_SUITE(cluster_profile)
 
 BOOST_AUTO_TEST_CASE(the_seeds_example_parses) {
-  std::ifstream file(std::string(UNISCHED_SOURCE_DIR) + "/config/profiles/seed-example.yaml");
-  BOOST_TEST_REQUIRE(file.good());
-  std::stringstream text;
-  text << file.rdbuf();
-  const auto decoded = decode(text.str());
+  const auto decoded = decode(unisched::testing::read_file(kSeedExample));
   const ClusterResourceProfile& profile = profile_of(decoded);
   const ClusterProfileSpec& spec = profile.spec;
-  BOOST_TEST(profile.metadata.name == "gpu-cluster-a");
-  BOOST_TEST(spec.cluster_id == "cluster-a");
-  BOOST_TEST(*spec.compute->cpu.milli_value() == 1'000'000);
-  BOOST_TEST(*spec.compute->memory.value() == int64_t{4} << 40);
+  BOOST_TEST(profile.metadata.name == "cluster-a-gpu-profile");
+  BOOST_TEST(spec.cluster_id == "cluster-azure-eastus-01");
+  BOOST_TEST(*spec.compute->cpu.milli_value() == 32'000);
+  BOOST_TEST(*spec.compute->memory.value() == int64_t{128} << 30);
   BOOST_TEST_REQUIRE(spec.accelerators.size() == 1u);
-  BOOST_TEST(spec.accelerators[0].model == "NVIDIA-A100");
-  BOOST_TEST(spec.accelerators[0].count == 64);
-  BOOST_TEST((spec.accelerators[0].type == AcceleratorType::GPU));
-  BOOST_TEST((spec.accelerators[0].topology == Interconnect::NVLink));
-  BOOST_TEST(*spec.accelerators[0].memory_per_device.value() == int64_t{80} << 30);
-  BOOST_TEST(spec.network.bandwidth->bits_per_second() == 100'000'000'000ULL);
+  const AcceleratorSpec& gpus = spec.accelerators[0];
+  BOOST_TEST((gpus.type == AcceleratorType::GPU));  // derived from the resource name
+  BOOST_TEST(gpus.resource == "nvidia.com/gpu");
+  BOOST_TEST(gpus.model == "A100");
+  BOOST_TEST(gpus.count == 8);
+  BOOST_TEST((gpus.topology == Interconnect::NVLink));
+  BOOST_TEST(gpus.link_generation == 4);
+  BOOST_TEST(*gpus.memory_per_device.value() == int64_t{80} << 30);
+  BOOST_TEST(spec.network.bandwidth->bits_per_second() == 40'000'000'000ULL);
   BOOST_TEST(spec.network.latency->max_nanoseconds() == 999'999);
-  BOOST_TEST(spec.storage[0].storage_class == "ssd");
-  BOOST_TEST(spec.storage[0].capacity.to_string() == "100Ti");
-  BOOST_TEST(spec.topology.region == "us-west");
-  BOOST_TEST(spec.topology.zone == "us-west-1a");
-  BOOST_TEST(spec.topology.node_group == "gpu-pool-1");
+  BOOST_TEST(spec.storage[0].storage_class == "ssd-premium");
+  BOOST_TEST(spec.storage[0].capacity.to_string() == "10Ti");
+  BOOST_TEST(spec.topology.region == "eastus");
+  BOOST_TEST(spec.topology.zone == "zone-1");
+  BOOST_TEST(spec.topology.node_group == "gpu-workload");
   BOOST_TEST(*spec.node_count == 1);  // documented default without nodeGroups
   BOOST_TEST((spec.machine_type == MachineType::VirtualMachine));
+}
+
+BOOST_AUTO_TEST_CASE(the_seeds_example_round_trips_in_its_own_words) {
+  const auto decoded = decode(unisched::testing::read_file(kSeedExample));
+  const std::string written = render_manifests({*decoded.manifest}, OutputFormat::Yaml);
+  BOOST_TEST(written.find("type: nvidia.com/gpu") != std::string::npos, written);
+  BOOST_TEST(written.find("topology: NVLink-4") != std::string::npos, written);
+  const auto again = decode(written);
+  BOOST_TEST(profile_of(again).spec.accelerators[0].link_generation == 4);
+  BOOST_TEST(render_manifests({*again.manifest}, OutputFormat::Yaml) == written);
+}
+
+// The shipped file is the seed's text, not a paraphrase of it: its YAML is the document's lines.
+BOOST_AUTO_TEST_CASE(the_shipped_example_is_the_seeds_text,
+                     *boost::unit_test::precondition(unisched::testing::SharedFileAvailable{
+                         "seed"})) {
+  std::string seed;
+  for (const auto& entry :
+       std::filesystem::directory_iterator(unisched::testing::shared_path("seed"))) {
+    seed += unisched::testing::read_file(entry.path().string());
+  }
+  const size_t begin = seed.find("apiVersion: scheduling.cluster.io/v1");
+  BOOST_TEST_REQUIRE(begin != std::string::npos, "the seed has no example profile");
+  const size_t end = seed.find("\n\n", begin);
+  const std::string seed_yaml = seed.substr(begin, end - begin + 1);
+  const std::string shipped = unisched::testing::read_file(kSeedExample);
+  BOOST_TEST(shipped.substr(shipped.find("apiVersion:")) == seed_yaml);
+  BOOST_TEST(decode(seed_yaml).errors.empty());
 }
 
 BOOST_AUTO_TEST_CASE(totals_are_derived_from_node_groups) {
@@ -229,7 +261,7 @@ BOOST_AUTO_TEST_CASE(enumerations_list_their_values) {
   expect_single_error(
       with(kBase, "    - model: A10\n", "    - model: A10\n      topology: NVlink\n"),
       "spec.accelerators[0].topology", FieldErrorType::NotSupported,
-      "supported values: \"PCIe\", \"NVLink\", \"NVSwitch\", \"XGMI\"");
+      "supported values: \"PCIe\", \"PCIe-Gen<N>\", \"NVLink\", \"NVLink-<N>\"");
   expect_single_error(with(kBase, "  clusterID: test\n", "  clusterID: test\n  machineType: vm\n"),
                       "spec.machineType", FieldErrorType::NotSupported, "\"VirtualMachine\"");
 }

@@ -15,10 +15,14 @@ ReplicaDemand gpus(int count, std::optional<model::Interconnect> link = std::nul
   ReplicaDemand demand;
   demand.cpu_milli = 1000;
   demand.memory_bytes = int64_t{1} << 30;
-  demand.devices.push_back(
-      DeviceDemand{model::AcceleratorType::GPU,
-                   model.empty() ? std::vector<std::string>{} : std::vector<std::string>{model},
-                   count, min_gib << 30, link});
+  DeviceDemand device;
+  if (!model.empty()) {
+    device.models = {model};
+  }
+  device.count = count;
+  device.min_memory_bytes = min_gib << 30;
+  device.link = link;
+  demand.devices.push_back(std::move(device));
   return demand;
 }
 

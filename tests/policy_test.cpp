@@ -244,6 +244,31 @@ BOOST_AUTO_TEST_CASE(gpu_work_lands_on_a_node_that_can_really_hold_it) {
   BOOST_TEST(decision.placements[0].devices.size() == 4u);
 }
 
+// Devices as Kubernetes names them: the resource, the link generation, the model by its tokens.
+BOOST_AUTO_TEST_CASE(accelerators_are_matched_as_kubernetes_names_them) {
+  const auto named = [](const std::string& name, const std::string& resource,
+                        const std::string& device_model, int32_t generation) {
+    auto n = node(name, 64000, 256, 8, model::Interconnect::NVLink, device_model);
+    for (auto& device : n.devices) {
+      device.resource = model::Symbol(resource);
+      device.link_generation = generation;
+    }
+    return n;
+  };
+  testing::Fleet fleet;
+  fleet.add("c", "r",
+            {named("a-amd", "amd.com/gpu", "NVIDIA-A100-SXM4-80GB", 4),
+             named("b-a10", "nvidia.com/gpu", "NVIDIA-A10", 4),
+             named("c-nvlink3", "nvidia.com/gpu", "NVIDIA-A100-SXM4-80GB", 3),
+             named("d-right", "nvidia.com/gpu", "NVIDIA-A100-SXM4-80GB", 4)});
+  const auto decision =
+      decide(request("  resources:\n    accelerators:\n      - type: nvidia.com/gpu\n"
+                     "        model: A100\n        count: 8\n        topology: NVLink>=4\n"),
+             fleet.candidates, preset("spread"));
+  BOOST_TEST_REQUIRE((decision.status == DecisionStatus::Placed), decision.explain());
+  BOOST_TEST(decision.placements[0].node == "d-right");
+}
+
 BOOST_AUTO_TEST_CASE(a_node_sample_scores_few_nodes_but_still_finds_the_one_that_fits) {
   testing::Fleet fleet;
   std::vector<model::NodeState> busy;

@@ -14,6 +14,7 @@
 #include "runtime/json_report.hpp"
 #include "runtime/manifest_loader.hpp"
 #include "runtime/single_node.hpp"
+#include "tools/unisched/table.hpp"
 #include "tools/unisched/verbs.hpp"
 
 namespace unisched::cli {
@@ -174,15 +175,17 @@ double percent(uint64_t part, uint64_t whole) {
 }
 
 void print_table(const runtime::RunReport& report, std::FILE* out) {
-  std::fprintf(out, "\n%-22s %8s %7s %9s %9s %6s %5s %8s %7s %8s %8s %8s\n", "CLUSTER", "VERSION",
-               "NODES", "UPDATES", "DELTAS", "DUPS", "GAPS", "RESYNCS", "HEALTH", "HEALTHY",
-               "CPU USED", "GPU USED");
+  const int width = name_column_width(
+      report.clusters, [](const auto& c) { return c.cluster_id(); }, "CLUSTER");
+  std::fprintf(out, "\n%-*s %8s %7s %9s %9s %6s %5s %8s %7s %8s %8s %8s\n", width, "CLUSTER",
+               "VERSION", "NODES", "UPDATES", "DELTAS", "DUPS", "GAPS", "RESYNCS", "HEALTH",
+               "HEALTHY", "CPU USED", "GPU USED");
   std::map<std::string, std::pair<uint64_t, uint64_t>> models;  // model -> (devices, free)
   for (const auto& c : report.clusters) {
     const auto cpu = percent(static_cast<uint64_t>(c.allocated_cpu_milli()),
                              static_cast<uint64_t>(c.allocatable_cpu_milli()));
     std::fprintf(
-        out, "%-22s %8llu %7llu %9llu %9llu %6llu %5llu %8llu %7llu %8s %7.1f%% %7.1f%%\n",
+        out, "%-*s %8llu %7llu %9llu %9llu %6llu %5llu %8llu %7llu %8s %7.1f%% %7.1f%%\n", width,
         c.cluster_id().c_str(), static_cast<unsigned long long>(c.version()),
         static_cast<unsigned long long>(c.nodes()),
         static_cast<unsigned long long>(c.updates_applied()),
