@@ -124,6 +124,16 @@ void answer_resync_waiters(Self* self) {
 
 void pull_snapshot_if_needed(Self* self);
 
+/// What follows a snapshot the view took: the placements it settled, those it lost, and everyone
+/// waiting for the view.
+void after_snapshot(Self* self, const model::ViewSnapshot& snapshot) {
+  self->state.last_confirmed = Clock::now();
+  forget_settled(self, snapshot.applied_placements);
+  hand_back_refusals(self);
+  notify_subscribers(self);
+  answer_resync_waiters(self);
+}
+
 void on_snapshot(Self* self, const v1::ClusterSnapshot& message) {
   ClusterState& core = *self->state.core;
   auto snapshot = messages::from_proto(message);
@@ -137,11 +147,26 @@ void on_snapshot(Self* self, const v1::ClusterSnapshot& message) {
   }
   spdlog::info("cluster {}: resynced from a full snapshot at version {} ({} nodes)",
                core.cluster_id(), core.position().version, core.view().size());
-  self->state.last_confirmed = Clock::now();
-  forget_settled(self, snapshot->applied_placements);
-  hand_back_refusals(self);
-  notify_subscribers(self);
-  answer_resync_waiters(self);
+  after_snapshot(self, *snapshot);
+}
+
+/// The agent's whole state, pushed rather than pulled (an agent that starts over): applied at
+/// once, answered with the position it gave the view or why it was refused.
+v1::Ack on_pushed_snapshot(Self* self, const v1::ClusterSnapshot& message) {
+  ClusterState& core = *self->state.core;
+  auto snapshot = messages::from_proto(message);
+  auto problem =
+      snapshot ? core.on_snapshot(*snapshot) : std::optional<std::string>(snapshot.error());
+  if (problem) {
+    spdlog::warn("cluster {}: pushed snapshot refused: {}", core.cluster_id(), *problem);
+    core.on_resync_failed();
+    return make_ack(core, message.epoch(),
+                    {AckStatus::Rejected, core.position().version, std::move(*problem)});
+  }
+  spdlog::info("cluster {}: the agent started over at version {} ({} nodes)", core.cluster_id(),
+               core.position().version, core.view().size());
+  after_snapshot(self, *snapshot);
+  return make_ack(core, core.position().epoch, {AckStatus::Applied, core.position().version, {}});
 }
 
 void pull_snapshot_if_needed(Self* self) {
@@ -300,6 +325,9 @@ caf::behavior cluster_actor(Self* self, std::string cluster_id, caf::actor agent
   });
   return {
       [=](v1::IncrementalUpdate& message) { return on_update(self, message); },
+      [=](push_atom, const v1::ClusterSnapshot& snapshot) {
+        return on_pushed_snapshot(self, snapshot);
+      },
       [=](view_atom) { return messages::to_proto(self->state.core->snapshot()); },
       [=](summary_atom) { return summarize(self); },
       [=](subscribe_atom, caf::actor subscriber) {

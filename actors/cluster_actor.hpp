@@ -2,6 +2,8 @@
 //
 // Protocol (all replies are protobuf messages from messages/unisched.proto):
 //   IncrementalUpdate                 -> Ack (applied, duplicate, gap or rejected with a reason)
+//   (push_atom, ClusterSnapshot)      -> Ack: the agent's whole state, pushed as it starts over
+//                                        (applied at once unless older than the view)
 //   (view_atom)                       -> ClusterSnapshot of the view
 //   (summary_atom)                    -> ClusterSummary (counters)
 //   (subscribe_atom, actor)           -> ClusterSnapshot now (version = the view's revision);

@@ -337,7 +337,10 @@ std::optional<std::string> ClusterState::on_snapshot(const model::ViewSnapshot& 
 }
 
 void ClusterState::on_resync_failed() {
-  resync_ = Resync::Needed;
+  // Only a pull still in flight failed: a snapshot the agent pushed meanwhile may have settled it.
+  if (resync_ == Resync::InFlight) {
+    resync_ = Resync::Needed;
+  }
 }
 
 void ClusterState::on_agent_position(uint64_t epoch, uint64_t version) {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "messages/caf_types.hpp"
+#include "messages/errors.hpp"
 
 namespace unisched::actors {
 namespace {
@@ -44,6 +45,37 @@ void heard(Self* self, uint64_t epoch, uint64_t version) {
 
 bool silent(const ProxyData& state) {
   return Clock::now() - state.last_heard > state.settings.silence_limit;
+}
+
+/// The agent starts over with `snapshot`: the ClusterActor applies it and answers; pulls still
+/// waiting are superseded by it.
+caf::result<v1::Ack> start_over(Self* self, v1::ClusterSnapshot snapshot) {
+  heard(self, 0, 0);
+  auto promise = self->make_response_promise<v1::Ack>();
+  if (!self->state.cluster_actor) {
+    promise.deliver(messages::make_error(messages::Error::Unavailable,
+                                         "the cluster is being (re)started at the centre"));
+    return promise;
+  }
+  const uint64_t epoch = snapshot.epoch();
+  const uint64_t version = snapshot.version();
+  self->request(self->state.cluster_actor, self->state.settings.push_timeout, push_atom_v,
+                std::move(snapshot))
+      .then(
+          [=](v1::Ack& ack) mutable {
+            self->state.centre_version = ack.version();
+            if (ack.status() == v1::Ack::APPLIED) {
+              heard(self, epoch, version);
+            }
+            for (auto& pull : self->state.snapshot_pulls) {
+              pull.deliver(messages::make_error(messages::Error::Unavailable,
+                                                "superseded: the agent started over"));
+            }
+            self->state.snapshot_pulls.clear();
+            promise.deliver(ack);
+          },
+          [=](caf::error& error) mutable { promise.deliver(std::move(error)); });
+  return promise;
 }
 
 caf::behavior proxy(Self* self, std::string cluster_id, GrpcAgentSettings settings) {
@@ -140,9 +172,17 @@ caf::behavior proxy(Self* self, std::string cluster_id, GrpcAgentSettings settin
           return snapshot;
         }
         state.held_snapshot.reset();
+        // The ClusterActor pulls once at a time: an older pull has timed out there already.
+        for (auto& stale : state.snapshot_pulls) {
+          stale.deliver(messages::make_error(messages::Error::Unavailable, "superseded"));
+        }
+        state.snapshot_pulls.clear();
         auto promise = self->make_response_promise<v1::ClusterSnapshot>();
         state.snapshot_pulls.push_back(promise);
         return promise;
+      },
+      [=](reset_atom, v1::ClusterSnapshot& snapshot) -> caf::result<v1::Ack> {
+        return start_over(self, std::move(snapshot));
       },
       [=](bind_atom, caf::actor cluster_actor) {
         self->state.cluster_actor = std::move(cluster_actor);
@@ -150,7 +190,14 @@ caf::behavior proxy(Self* self, std::string cluster_id, GrpcAgentSettings settin
       [=](bind_atom, caf::actor cluster_actor, const std::string&) {
         self->state.cluster_actor = std::move(cluster_actor);
       },
-      [=](const v1::PlacementOrder& order) { self->state.orders.push_back(order); },
+      [=](const v1::PlacementOrder& order) {
+        if (self->state.settings.view_only) {
+          spdlog::error("cluster {}: {} placements dropped: the cluster is a view only",
+                        self->state.cluster_id, order.placements_size());
+          return;
+        }
+        self->state.orders.push_back(order);
+      },
       [=](const v1::ReleaseOrder& release) { self->state.releases.push_back(release); },
   };
 }

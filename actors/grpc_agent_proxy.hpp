@@ -10,6 +10,9 @@
 //                                     is kept for the next one)
 //   (health_atom, HealthProbe)     -> HealthStatus: the agent's heartbeat; says whether a
 //                                     snapshot is wanted
+//   (reset_atom, ClusterSnapshot)  -> Ack from the ClusterActor: the agent starts over with this
+//                                     whole state (the seed's door: version 1), applied at once;
+//                                     snapshot pulls still waiting are answered with an error
 // Protocol (from the centre, as an agent's):
 //   HealthProbe     -> HealthStatus while the agent has called within `silence_limit`; else no
 //                      answer, so the supervisor counts a miss
@@ -27,6 +30,9 @@ namespace unisched::actors {
 struct GrpcAgentSettings {
   std::chrono::milliseconds silence_limit{3000};  ///< no call for this long: probes go unanswered
   std::chrono::milliseconds push_timeout{5000};   ///< for the ClusterActor's Ack
+  /// The agent can carry no placement orders (it came through the seed's door); orders that
+  /// reach it anyway are dropped with an error in the log.
+  bool view_only = false;
 };
 
 caf::actor spawn_grpc_agent_proxy(caf::actor_system& system, const std::string& cluster_id,

@@ -47,6 +47,7 @@ policy::ClusterInfo info_of(const v1::ClusterRegistration& registration) {
   info.id = registration.identity().cluster_id();
   info.region = registration.region();
   info.zone = registration.zone();
+  info.view_only = registration.view_only();
   for (const auto& [type, spelling] : model::kMachineTypes) {
     if (spelling == registration.machine_type()) {
       info.machine_type = type;

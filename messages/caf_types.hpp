@@ -92,6 +92,7 @@ CAF_ADD_ATOM(unisched, unisched::atoms, spawn_atom, "spawn")
 CAF_ADD_ATOM(unisched, unisched::atoms, requests_atom, "requests")
 CAF_ADD_ATOM(unisched, unisched::atoms, nodes_atom, "nodes")
 CAF_ADD_ATOM(unisched, unisched::atoms, join_atom, "join")
+CAF_ADD_ATOM(unisched, unisched::atoms, reset_atom, "reset")
 
 CAF_END_TYPE_ID_BLOCK(unisched)
 

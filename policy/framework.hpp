@@ -26,6 +26,7 @@ struct ClusterInfo {
   std::string zone;
   model::MachineType machine_type = model::MachineType::VirtualMachine;
   bool healthy = false;
+  bool view_only = false;  ///< its agent cannot carry out placements: never placed on
 };
 
 struct ClusterCandidate {

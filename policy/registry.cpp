@@ -7,6 +7,7 @@ namespace unisched::policy {
 const Registry& Registry::builtin() {
   static const Registry registry = [] {
     Registry r;
+    r.add_filter("view-only", plugins::make_view_only_filter);
     r.add_filter("health", plugins::make_health_filter);
     r.add_filter("affinity", plugins::make_affinity_filter);
     r.add_filter("machine-type", plugins::make_machine_type_filter);

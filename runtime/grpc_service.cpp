@@ -19,9 +19,10 @@
 #include "messages/convert.hpp"
 #include "messages/errors.hpp"
 #include "messages/unisched.grpc.pb.h"
-#include "model/names.hpp"
 #include "model/printable.hpp"
-#include "runtime/tokens.hpp"
+#include "runtime/grpc_calls.hpp"
+#include "runtime/grpc_clusters.hpp"
+#include "runtime/seed_grpc_service.hpp"
 
 namespace unisched::runtime {
 namespace {
@@ -31,66 +32,10 @@ using grpc::ServerContext;
 using grpc::Status;
 using grpc::StatusCode;
 
-const std::chrono::seconds kCentreTimeout{10};
-
-std::string metadata(const ServerContext* context, const std::string& key) {
-  const auto& client = context->client_metadata();
-  const auto found = client.find(key);
-  return found == client.end() ? std::string()
-                               : std::string(found->second.data(), found->second.size());
-}
-
-/// How long the centre may take for a call: at most kCentreTimeout, and never past the
-/// caller's deadline.
-std::chrono::milliseconds time_left(const ServerContext* context) {
-  const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-      context->deadline() - std::chrono::system_clock::now());
-  return std::max(std::chrono::milliseconds(1),
-                  std::min<std::chrono::milliseconds>(left, kCentreTimeout));
-}
-
-/// Asks `target` from a thread outside the actor system; the reply, or the error in `error`.
-template <class Reply, class... Ts>
-std::optional<Reply> ask(caf::actor_system& system, const caf::actor& target,
-                         std::chrono::milliseconds timeout, caf::error& error, Ts&&... xs) {
-  caf::scoped_actor self{system};
-  std::optional<Reply> reply;
-  self->request(target, timeout, std::forward<Ts>(xs)...)
-      .receive([&](Reply& answer) { reply = std::move(answer); },
-               [&](caf::error& failure) { error = std::move(failure); });
-  return reply;
-}
-
-/// The gRPC status for a refusal from the centre: each protocol error code maps to one status;
-/// anything else (a timeout, a lost actor) is UNAVAILABLE, since trying again may work.
-Status status_of(const caf::error& error, const std::string& context = {}) {
-  const std::string text = context + messages::error_detail(error);
-  switch (messages::error_code(error).value_or(messages::Error::Unavailable)) {
-    case messages::Error::InvalidArgument:
-      return Status(StatusCode::INVALID_ARGUMENT, text);
-    case messages::Error::Unauthenticated:
-      return Status(StatusCode::UNAUTHENTICATED, text);
-    case messages::Error::AlreadyRegistered:
-      return Status(StatusCode::ALREADY_EXISTS, text);
-    case messages::Error::NotFound:
-      return Status(StatusCode::NOT_FOUND, text);
-    case messages::Error::Unavailable:
-      return Status(StatusCode::UNAVAILABLE, text);
-  }
-  return Status(StatusCode::UNAVAILABLE, text);
-}
-
 class MetadataService final : public v1::ClusterMetadataService::Service {
  public:
-  MetadataService(caf::actor_system& system, caf::actor hub, GrpcServiceSettings settings)
-      : system_(system), hub_(std::move(hub)), settings_(std::move(settings)) {}
-
-  ~MetadataService() override {
-    std::lock_guard<std::mutex> guard(mutex_);
-    for (auto& [id, proxy] : proxies_) {
-      caf::anon_send_exit(proxy, caf::exit_reason::user_shutdown);
-    }
-  }
+  MetadataService(caf::actor_system& system, caf::actor hub, const GrpcServiceSettings& settings)
+      : system_(system), hub_(hub), clusters_(system, hub, settings.tokens, settings.agent) {}
 
   Status PushIncrementalUpdates(
       ServerContext* context,
@@ -103,11 +48,12 @@ class MetadataService final : public v1::ClusterMetadataService::Service {
         return Status(StatusCode::CANCELLED, "the agent cancelled the stream");
       }
       if (cluster.empty()) {
-        if (Status allowed = authorize(context, update.cluster_id()); !allowed.ok()) {
+        if (Status allowed = clusters_.authorize(context, update.cluster_id(), "cluster_id");
+            !allowed.ok()) {
           return allowed;
         }
         cluster = update.cluster_id();
-        if (Status joined = proxy_for(context, cluster, proxy); !joined.ok()) {
+        if (Status joined = clusters_.proxy_for(context, cluster, proxy); !joined.ok()) {
           return joined;
         }
       } else if (update.cluster_id() != cluster) {
@@ -150,33 +96,25 @@ class MetadataService final : public v1::ClusterMetadataService::Service {
   Status PullFullSnapshot(ServerContext* context, const v1::SnapshotRequest* request,
                           v1::ClusterSnapshot* reply) override {
     const std::string& cluster = request->cluster().cluster_id();
-    if (Status allowed = authorize(context, cluster); !allowed.ok()) {
+    if (Status allowed = clusters_.authorize(context, cluster, "cluster.cluster_id");
+        !allowed.ok()) {
       return allowed;
     }
-    if (!find(cluster)) {
-      return not_found(cluster);
+    if (!clusters_.find(cluster)) {
+      return GrpcClusters::not_found(cluster);
     }
-    caf::error error;
-    auto views = ask<v1::ClusterViews>(system_, hub_, time_left(context), error, nodes_atom_v,
-                                       cluster, false);
-    if (!views || views->clusters_size() == 0) {
-      return Status(StatusCode::UNAVAILABLE,
-                    "the centre has no view of \"" + cluster + "\" right now" +
-                        (error ? ": " + messages::error_detail(error) : ""));
-    }
-    *reply = std::move(*views->mutable_clusters(0));
-    return Status::OK;
+    return clusters_.view_of(context, cluster, *reply);
   }
 
   Status PushFullSnapshot(ServerContext* context, const v1::ClusterSnapshot* snapshot,
                           v1::Ack* reply) override {
     const std::string& cluster = snapshot->cluster_id();
-    if (Status allowed = authorize(context, cluster); !allowed.ok()) {
+    if (Status allowed = clusters_.authorize(context, cluster, "cluster_id"); !allowed.ok()) {
       return allowed;
     }
-    const caf::actor proxy = find(cluster);
+    const caf::actor proxy = clusters_.find(cluster);
     if (!proxy) {
-      return not_found(cluster);
+      return GrpcClusters::not_found(cluster);
     }
     if (auto decoded = messages::from_proto(*snapshot); !decoded) {
       return Status(StatusCode::INVALID_ARGUMENT, decoded.error());
@@ -192,12 +130,13 @@ class MetadataService final : public v1::ClusterMetadataService::Service {
 
   Status HealthCheck(ServerContext* context, const v1::HealthProbe* probe,
                      v1::HealthStatus* reply) override {
-    if (Status allowed = authorize(context, probe->cluster_id()); !allowed.ok()) {
+    if (Status allowed = clusters_.authorize(context, probe->cluster_id(), "cluster_id");
+        !allowed.ok()) {
       return allowed;
     }
-    const caf::actor proxy = find(probe->cluster_id());
+    const caf::actor proxy = clusters_.find(probe->cluster_id());
     if (!proxy) {
-      return not_found(probe->cluster_id());
+      return GrpcClusters::not_found(probe->cluster_id());
     }
     caf::error error;
     auto status =
@@ -210,102 +149,9 @@ class MetadataService final : public v1::ClusterMetadataService::Service {
   }
 
  private:
-  Status authorize(const ServerContext* context, const std::string& cluster) const {
-    if (cluster.empty()) {
-      return Status(StatusCode::INVALID_ARGUMENT, "cluster_id: Required value");
-    }
-    if (const std::string reason = model::check_cluster_id(cluster); !reason.empty()) {
-      return Status(StatusCode::INVALID_ARGUMENT,
-                    "cluster_id: Invalid value: " + model::quoted_brief(cluster) + ": " + reason);
-    }
-    if (settings_.tokens.empty()) {
-      return Status::OK;
-    }
-    const std::string token = metadata(context, "x-cluster-token");
-    std::string why = token_refusal(settings_.tokens, "cluster", cluster, token);
-    if (why.empty()) {
-      return Status::OK;
-    }
-    if (token.empty() && settings_.tokens.count(cluster) > 0) {
-      why = "x-cluster-token: Required value";
-    }
-    spdlog::warn("grpc: {} refused: {}", context->peer(), why);
-    return Status(StatusCode::UNAUTHENTICATED, why);
-  }
-
-  static Status not_found(const std::string& cluster) {
-    return Status(StatusCode::NOT_FOUND,
-                  "cluster \"" + cluster + "\" has not streamed updates to this centre");
-  }
-
-  caf::actor find(const std::string& cluster) {
-    std::lock_guard<std::mutex> guard(mutex_);
-    const auto found = proxies_.find(cluster);
-    return found == proxies_.end() ? caf::actor() : found->second;
-  }
-
-  /// The cluster's proxy; a cluster new to this server is registered with the hub first. The
-  /// lock guards the map only: it is not held while the hub answers, so a slow registration
-  /// holds up no other stream.
-  Status proxy_for(const ServerContext* context, const std::string& cluster, caf::actor& out) {
-    {
-      std::lock_guard<std::mutex> guard(mutex_);
-      if (const auto found = proxies_.find(cluster); found != proxies_.end()) {
-        out = found->second;
-        return Status::OK;
-      }
-      if (!registering_.insert(cluster).second) {
-        return Status(StatusCode::UNAVAILABLE,
-                      "another stream is registering cluster \"" + cluster + "\"; try again");
-      }
-    }
-    const Status registered = register_cluster(context, cluster, out);
-    std::lock_guard<std::mutex> guard(mutex_);
-    registering_.erase(cluster);
-    if (registered.ok()) {
-      proxies_[cluster] = out;
-    }
-    return registered;
-  }
-
-  /// Registers `cluster` with the hub through a new proxy, which `out` then holds.
-  Status register_cluster(const ServerContext* context, const std::string& cluster,
-                          caf::actor& out) {
-    v1::ClusterRegistration registration;
-    registration.mutable_identity()->set_cluster_id(cluster);
-    registration.mutable_identity()->set_token(metadata(context, "x-cluster-token"));
-    registration.set_region(metadata(context, "x-cluster-region"));
-    registration.set_zone(metadata(context, "x-cluster-zone"));
-    const std::string machine_type = metadata(context, "x-cluster-machine-type");
-    if (!machine_type.empty() && machine_type != "VirtualMachine" && machine_type != "BareMetal") {
-      return Status(
-          StatusCode::INVALID_ARGUMENT,
-          "x-cluster-machine-type: Unsupported value: " + model::quoted_brief(machine_type) +
-              ": supported values: \"BareMetal\", \"VirtualMachine\"");
-    }
-    registration.set_machine_type(machine_type.empty() ? "VirtualMachine" : machine_type);
-    const caf::actor proxy = actors::spawn_grpc_agent_proxy(system_, cluster, settings_.agent);
-    caf::error error;
-    const auto cluster_actor = ask<caf::actor>(system_, hub_, time_left(context), error,
-                                               register_atom_v, registration, proxy);
-    if (!cluster_actor) {
-      caf::anon_send_exit(proxy, caf::exit_reason::user_shutdown);
-      spdlog::warn("grpc: cluster {} from {} refused: {}", cluster, context->peer(),
-                   messages::error_detail(error));
-      return status_of(error);
-    }
-    caf::anon_send(proxy, bind_atom_v, *cluster_actor);
-    spdlog::info("grpc: cluster {} joined from {}", cluster, context->peer());
-    out = proxy;
-    return Status::OK;
-  }
-
   caf::actor_system& system_;
   caf::actor hub_;
-  GrpcServiceSettings settings_;
-  std::mutex mutex_;
-  std::map<std::string, caf::actor> proxies_;
-  std::set<std::string> registering_;  // clusters whose registration is under way
+  GrpcClusters clusters_;
 };
 
 std::optional<std::string> read_text(const std::string& path) {
@@ -338,9 +184,9 @@ std::shared_ptr<grpc::ServerCredentials> credentials(const TlsFiles& tls, std::s
 
 class Server final : public GrpcMetadataServer {
  public:
-  Server(std::unique_ptr<MetadataService> service, std::unique_ptr<grpc::Server> server,
+  Server(std::vector<std::unique_ptr<grpc::Service>> services, std::unique_ptr<grpc::Server> server,
          uint16_t port)
-      : service_(std::move(service)), server_(std::move(server)), port_(port) {}
+      : services_(std::move(services)), server_(std::move(server)), port_(port) {}
   ~Server() override { shutdown(); }
   uint16_t port() const override { return port_; }
   void shutdown() override {
@@ -352,7 +198,7 @@ class Server final : public GrpcMetadataServer {
   }
 
  private:
-  std::unique_ptr<MetadataService> service_;  // outlives the server that calls it
+  std::vector<std::unique_ptr<grpc::Service>> services_;  // outlive the server that calls them
   std::unique_ptr<grpc::Server> server_;
   uint16_t port_;
 };
@@ -368,11 +214,15 @@ std::unique_ptr<GrpcMetadataServer> GrpcMetadataServer::start(
   }
   grpc::EnableDefaultHealthCheckService(true);
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
-  auto service = std::make_unique<MetadataService>(system, hub, settings);
+  std::vector<std::unique_ptr<grpc::Service>> services;
+  services.push_back(std::make_unique<MetadataService>(system, hub, settings));
+  services.push_back(make_seed_metadata_service(system, hub, settings));
   grpc::ServerBuilder builder;
   int port = 0;
   builder.AddListeningPort(endpoint.host + ":" + std::to_string(endpoint.port), creds, &port);
-  builder.RegisterService(service.get());
+  for (const auto& service : services) {
+    builder.RegisterService(service.get());
+  }
   builder.SetMaxReceiveMessageSize(settings.max_message_bytes);
   grpc::ResourceQuota quota("unisched-grpc");
   quota.SetMaxThreads(settings.max_threads);
@@ -383,7 +233,22 @@ std::unique_ptr<GrpcMetadataServer> GrpcMetadataServer::start(
     return nullptr;
   }
   server->GetHealthCheckService()->SetServingStatus("unisched.v1.ClusterMetadataService", true);
-  return std::make_unique<Server>(std::move(service), std::move(server),
+  server->GetHealthCheckService()->SetServingStatus("ClusterMetadataService", true);
+  if (settings.tokens.empty()) {
+    spdlog::warn(
+        "grpc: no --cluster-tokens: any cluster is accepted from any peer that reaches "
+        "{} ({})",
+        endpoint.to_string(),
+        tls.enabled()                ? "peers holding a certificate of the TLS CA"
+        : is_loopback(endpoint.host) ? "loopback only"
+                                     : "anyone: --insecure-plaintext-beyond-loopback");
+  } else {
+    spdlog::info(
+        "grpc: {} cluster tokens checked (authorization: Bearer TOKEN or "
+        "x-cluster-token)",
+        settings.tokens.size());
+  }
+  return std::make_unique<Server>(std::move(services), std::move(server),
                                   static_cast<uint16_t>(port));
 }
 

@@ -216,9 +216,11 @@ caf::result<v1::ClusterList> list_clusters(Self* self) {
     }
   };
   for (const auto& [id, registration] : self->state.clusters) {
+    const bool view_only = registration.view_only();
     self->request(self->state.supervisor, std::chrono::seconds(2), summary_atom_v, id)
         .then(
             [=](v1::ClusterSummary& summary) {
+              summary.set_view_only(view_only);
               *list->add_clusters() = std::move(summary);
               one_more();
             },

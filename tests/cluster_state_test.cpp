@@ -106,6 +106,28 @@ BOOST_AUTO_TEST_CASE(an_invalid_snapshot_is_refused_and_asked_for_again) {
   BOOST_TEST(state.take_resync_request());
 }
 
+BOOST_AUTO_TEST_CASE(a_pull_that_fails_after_the_agent_started_over_asks_for_nothing) {
+  ClusterState state("c1");
+  state.on_update(update(0, {node_change(model::NodeChangeKind::Add, "n1")}));
+  state.request_resync();
+  BOOST_TEST(state.take_resync_request());  // a pull is in flight...
+  model::ViewSnapshot started_over;         // ...when the agent pushes its whole state
+  started_over.cluster_id = "c1";
+  started_over.epoch = 6;
+  started_over.version = 1;
+  started_over.nodes = {node_change(model::NodeChangeKind::Add, "n2").node};
+  BOOST_TEST(!state.on_snapshot(started_over).has_value());
+  state.on_resync_failed();  // the pull's late failure
+  BOOST_TEST(!state.resyncing());
+  BOOST_TEST(!state.take_resync_request());
+  BOOST_TEST(state.view().find("n2") != nullptr);
+  // A pull that fails while still needed is asked for again.
+  state.request_resync();
+  BOOST_TEST(state.take_resync_request());
+  state.on_resync_failed();
+  BOOST_TEST(state.take_resync_request());
+}
+
 BOOST_AUTO_TEST_CASE(health_transitions_are_counted) {
   ClusterState state("c1");
   BOOST_TEST(!state.healthy());

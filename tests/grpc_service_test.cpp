@@ -4,8 +4,10 @@
 #include <boost/test/unit_test.hpp>
 
 #include <cstdlib>
+#include <filesystem>
 
 #include "tests/hub_process.hpp"
+#include "tests/shared_data.hpp"
 
 using unisched::testing::ActorHarness;
 using unisched::testing::ChildProcess;
@@ -22,6 +24,37 @@ std::string grpc_address(const Hub& hub) {
   BOOST_TEST_REQUIRE(at != std::string::npos, log);
   const size_t start = at + 16;
   return log.substr(start, log.find('\n', start) - start);
+}
+
+const std::string kSeedProto = std::string(UNISCHED_SOURCE_DIR) + "/messages/seed_metadata.proto";
+const std::string kDefinedHere = "// ---- Defined here";
+
+/// The .proto a team would write from the design document: the seed's IDL exactly as section
+/// 3.4 prints it (read from ../shared/seed when it is there), the one line protoc needs, and
+/// our definitions of the messages it leaves undefined.
+std::string proto_from_the_seed(const unisched::testing::ScratchDirectory& dir) {
+  const std::string ours = unisched::testing::read_file(kSeedProto);
+  const std::string definitions = ours.substr(ours.find(kDefinedHere));
+  std::string seed;
+  const auto seed_dir = unisched::testing::shared_path("seed");
+  if (!seed_dir.empty() && std::filesystem::exists(seed_dir)) {
+    for (const auto& entry : std::filesystem::directory_iterator(seed_dir)) {
+      seed += unisched::testing::read_file(entry.path().string());
+    }
+  }
+  const size_t begin = seed.find("service ClusterMetadataService {");
+  if (begin == std::string::npos) {
+    BOOST_TEST_MESSAGE("../shared/seed is absent: the seed's IDL is read from " + kSeedProto);
+    return kSeedProto;
+  }
+  const std::string last_field = "  string healthStatus = 5;\n}";
+  const size_t end = seed.find(last_field, begin) + last_field.size();
+  const std::string idl = seed.substr(begin, end - begin);
+  // Our copy carries the same text, byte for byte.
+  BOOST_TEST(ours.find(idl) != std::string::npos,
+             "messages/seed_metadata.proto differs from the seed");
+  return dir.write("seed_from_the_document.proto",
+                   "syntax = \"proto3\";\n\n" + idl + "\n\n" + definitions);
 }
 
 }  // namespace
@@ -178,6 +211,50 @@ BOOST_AUTO_TEST_CASE(a_grpc_agent_for_a_cluster_a_caf_agent_holds_is_refused) {
   BOOST_TEST(grpc_agent.output().find("already registered") != std::string::npos,
              grpc_agent.output());
   BOOST_TEST(caf_agent->stop() == 0);
+  BOOST_TEST(hub.process->stop() == 0);
+}
+
+BOOST_AUTO_TEST_CASE(a_client_generated_from_the_seeds_text_joins_as_a_view_only_cluster) {
+  const char* modules = std::getenv("UNISCHED_GRPC_NODE_DIR");
+  BOOST_TEST_REQUIRE(modules != nullptr, "UNISCHED_GRPC_NODE_DIR is not set (ctest sets it)");
+  unisched::testing::ScratchDirectory dir;
+  const std::string proto = proto_from_the_seed(dir);
+  const std::string tokens = dir.write(
+      "tokens", "seed-cluster 0123456789abcdef0123\nquiet-cluster fedcba9876543210fedc\n");
+  Hub hub(0, {"--grpc", "127.0.0.1:0", "--cluster-tokens", tokens});
+  const std::string out = dir.path() + "/node.out";
+  const int status =
+      std::system(("cd " + std::string(modules) + " && timeout 60 node seed_client.js " +
+                   grpc_address(hub) + " " + proto + " " + UNISCHED_SOURCE_DIR +
+                   "/messages seed-cluster 0123456789abcdef0123 "
+                   "quiet-cluster fedcba9876543210fedc >" +
+                   out + " 2>&1")
+                      .c_str());
+  const std::string steps = unisched::testing::read_file(out);
+  BOOST_TEST(WIFEXITED(status));
+  BOOST_TEST(WEXITSTATUS(status) == 0, steps);
+  for (const char* step :
+       {"ok wrong-token UNAUTHENTICATED", "ok pushed 1..3 APPLIED version 3",
+        "ok health HEALTHY version 3 view-only", "ok snapshot version 3", "ok not-found NOT_FOUND",
+        "ok gap GAP version 3", "ok back BEHIND version 3", "ok bad-health INVALID_ARGUMENT",
+        "ok bad-version INVALID_ARGUMENT", "ok bad-start INVALID_ARGUMENT",
+        "ok bad-node INVALID_ARGUMENT", "ok nothing lost", "ok partial GAP version 4",
+        "ok restart APPLIED version 3"}) {
+    BOOST_TEST(steps.find(step) != std::string::npos, step << " in:\n" << steps);
+  }
+  const auto cluster = hub.cluster("seed-cluster");
+  BOOST_TEST_REQUIRE(cluster.has_value());
+  BOOST_TEST(unisched::testing::number(*cluster, "version") == 3);
+  BOOST_TEST(cluster->value("view_only", false));
+  // Work that only this cluster could hold is not placed there, and says why.
+  const std::string request = hub.dir.write(
+      "request.yaml",
+      "apiVersion: scheduling.cluster.io/v1\nkind: SchedulingRequest\nmetadata:\n  name: "
+      "cpu-work\nspec:\n  resources:\n    cpu: 1\n");
+  const auto [placed, decision] = hub.client("submit -f " + request + " --wait --timeout 20s");
+  BOOST_TEST(decision.find("view only") != std::string::npos, decision);
+  BOOST_TEST(hub.process->output().find("through the seed's service (a view only)") !=
+             std::string::npos);
   BOOST_TEST(hub.process->stop() == 0);
 }
 

@@ -40,8 +40,11 @@ BOOST_AUTO_TEST_CASE(each_filter_says_why) {
   resources.storage = {{"ssd", int64_t{1} << 40, int64_t{1} << 39}};
   view.set_resources(resources);
   fleet.add("sick", "us-west", {node("s1", 4000, 16)}, false);
+  fleet.add("seen", "us-west", {node("v1", 4000, 16)});
+  fleet.infos.back().view_only = true;
   const ClusterCandidate& west = fleet.candidates[0];
   const ClusterCandidate& sick = fleet.candidates[1];
+  const ClusterCandidate& seen = fleet.candidates[2];
   struct Case {
     std::shared_ptr<const ClusterFilter> filter;
     std::string spec;
@@ -52,6 +55,10 @@ BOOST_AUTO_TEST_CASE(each_filter_says_why) {
   const Case cases[] = {
       {plugins::make_health_filter(), base, &sick, "cluster is not healthy"},
       {plugins::make_health_filter(), base, &west, ""},
+      {plugins::make_view_only_filter(), base, &seen,
+       "cluster is a view only: it joined through the seed's ClusterMetadataService, which "
+       "carries no placement orders to its agent"},
+      {plugins::make_view_only_filter(), base, &west, ""},
       {plugins::make_affinity_filter(), base + "  placement:\n    affinity:\n      regions: [eu]\n",
        &west, "region \"us-west\" is not among the required ones"},
       {plugins::make_affinity_filter(),

@@ -5,6 +5,7 @@
 
 namespace unisched::policy::plugins {
 
+std::shared_ptr<const ClusterFilter> make_view_only_filter();
 std::shared_ptr<const ClusterFilter> make_health_filter();
 std::shared_ptr<const ClusterFilter> make_affinity_filter();
 std::shared_ptr<const ClusterFilter> make_latency_filter();

@@ -9,6 +9,7 @@
 #include "model/printable.hpp"
 #include "runtime/json_report.hpp"
 #include "tools/unisched/hub_client.hpp"
+#include "tools/unisched/table.hpp"
 #include "tools/unisched/verbs.hpp"
 
 namespace unisched::cli {
@@ -26,6 +27,7 @@ void print_clusters(const v1::ClusterList& list, bool json) {
                                               {"version", c.version()},
                                               {"nodes", c.nodes()},
                                               {"healthy", c.healthy()},
+                                              {"view_only", c.view_only()},
                                               {"updates_applied", c.updates_applied()},
                                               {"resyncs", c.resyncs()},
                                               {"staleness_ms", c.staleness_ms()}});
@@ -33,14 +35,17 @@ void print_clusters(const v1::ClusterList& list, bool json) {
     std::printf("%s\n", runtime::dump_json(out).c_str());
     return;
   }
-  std::printf("%-22s %8s %7s %8s %8s %9s\n", "CLUSTER", "VERSION", "NODES", "HEALTHY", "RESYNCS",
-              "STALE(ms)");
+  const int width = name_column_width(
+      list.clusters(), [](const auto& c) { return model::printable(c.cluster_id()); }, "CLUSTER");
+  std::printf("%-*s %8s %7s %8s %8s %9s %s\n", width, "CLUSTER", "VERSION", "NODES", "HEALTHY",
+              "RESYNCS", "STALE(ms)", "PLACEMENTS");
   for (const auto& c : list.clusters()) {
-    std::printf("%-22s %8llu %7llu %8s %8llu %9lld\n", model::printable(c.cluster_id()).c_str(),
-                static_cast<unsigned long long>(c.version()),
-                static_cast<unsigned long long>(c.nodes()), c.healthy() ? "yes" : "no",
-                static_cast<unsigned long long>(c.resyncs()),
-                static_cast<long long>(c.staleness_ms()));
+    // A view-only cluster joined through the seed's service, which carries no orders.
+    std::printf(
+        "%-*s %8llu %7llu %8s %8llu %9lld %s\n", width, model::printable(c.cluster_id()).c_str(),
+        static_cast<unsigned long long>(c.version()), static_cast<unsigned long long>(c.nodes()),
+        c.healthy() ? "yes" : "no", static_cast<unsigned long long>(c.resyncs()),
+        static_cast<long long>(c.staleness_ms()), c.view_only() ? "none (view only)" : "yes");
   }
 }
 

@@ -1,0 +1,67 @@
+// The clusters that joined through one gRPC service: who may speak for a cluster (its token, in
+// "authorization: Bearer TOKEN" as gRPC clients send credentials, or in "x-cluster-token"), and
+// the GrpcAgentProxy that stands in for each inside the centre, registered with the hub on the
+// cluster's first update.
+#pragma once
+
+#include <grpcpp/grpcpp.h>
+#include <caf/actor.hpp>
+#include <caf/fwd.hpp>
+
+#include <map>
+#include <mutex>
+#include <set>
+#include <string>
+
+#include "actors/grpc_agent_proxy.hpp"
+#include "messages/unisched.pb.h"
+
+namespace unisched::runtime {
+
+/// The token a call presents: "authorization: Bearer TOKEN" (the scheme in any case), else
+/// "x-cluster-token"; empty when neither is there.
+std::string presented_token(const grpc::ServerContext* context);
+
+class GrpcClusters {
+ public:
+  /// `tokens`: clusterID -> token, empty when none are checked. `agent.view_only` marks every
+  /// cluster of this service as one that takes no placements.
+  GrpcClusters(caf::actor_system& system, caf::actor hub, std::map<std::string, std::string> tokens,
+               actors::GrpcAgentSettings agent);
+  ~GrpcClusters();
+  GrpcClusters(const GrpcClusters&) = delete;
+  GrpcClusters& operator=(const GrpcClusters&) = delete;
+
+  /// OK when the call may speak for `cluster`; else INVALID_ARGUMENT (a missing or malformed
+  /// ID, named as `field`) or UNAUTHENTICATED.
+  grpc::Status authorize(const grpc::ServerContext* context, const std::string& cluster,
+                         const std::string& field) const;
+
+  /// The cluster's proxy; null when it never joined through this service.
+  caf::actor find(const std::string& cluster);
+
+  /// The cluster's proxy; a cluster new to this service is registered with the hub first. The
+  /// lock guards the map only: it is not held while the hub answers.
+  grpc::Status proxy_for(const grpc::ServerContext* context, const std::string& cluster,
+                         caf::actor& out);
+
+  static grpc::Status not_found(const std::string& cluster);
+
+  /// The centre's view of `cluster` into `out`; UNAVAILABLE when the centre has none now.
+  grpc::Status view_of(const grpc::ServerContext* context, const std::string& cluster,
+                       v1::ClusterSnapshot& out);
+
+ private:
+  grpc::Status register_cluster(const grpc::ServerContext* context, const std::string& cluster,
+                                caf::actor& out);
+
+  caf::actor_system& system_;
+  caf::actor hub_;
+  std::map<std::string, std::string> tokens_;
+  actors::GrpcAgentSettings agent_;
+  std::mutex mutex_;
+  std::map<std::string, caf::actor> proxies_;
+  std::set<std::string> registering_;  // clusters whose registration is under way
+};
+
+}  // namespace unisched::runtime
