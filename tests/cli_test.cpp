@@ -50,6 +50,18 @@ BOOST_AUTO_TEST_CASE(shipped_examples_all_validate) {
              result.out);
 }
 
+BOOST_AUTO_TEST_CASE(the_seeds_example_validates_and_keeps_its_words) {
+  const std::string seed = kSource + "/config/profiles/seed-example.yaml";
+  const auto checked = run("validate -f " + seed);
+  BOOST_TEST(checked.exit_code == 0, checked.err);
+  BOOST_TEST(checked.out.find("ClusterResourceProfile/cluster-a-gpu-profile valid") !=
+             std::string::npos);
+  const auto written = run("validate -f " + seed + " -o yaml");
+  BOOST_TEST(written.out.find("type: nvidia.com/gpu") != std::string::npos, written.out);
+  BOOST_TEST(written.out.find("topology: NVLink-4") != std::string::npos, written.out);
+  BOOST_TEST(written.out.find("clusterID: cluster-azure-eastus-01") != std::string::npos);
+}
+
 BOOST_AUTO_TEST_CASE(problems_exit_1_with_one_line_each) {
   const std::string fixture = kSource + "/tests/data/mixed.yaml";
   const auto result = run("validate --log-level=off -f " + fixture);
