@@ -154,6 +154,8 @@ ModelTokens read_model(std::string_view name) {
     const std::string& token = tokens[i];
     if (token == "mig") {
       out.partition = "mig-" + (i + 1 < tokens.size() ? tokens[++i] : std::string());
+    } else if (token == "cpx" || token == "dpx" || token == "qpx" || token == "tpx") {
+      out.partition = "amd-" + token;  // an AMD compute partition: a part of one GPU
     } else if (is_vgpu_profile(token)) {
       out.partition = "vgpu-" + token;
     } else if (const auto memory = memory_token(token)) {

@@ -6,8 +6,9 @@
 // profile such as "1g.5gb" stays whole). Vendor and brand tokens (nvidia, tesla, amd, instinct,
 // intel, habana) say nothing. A token of digits and a memory unit ("80gb", "192g") is memory, and
 // so is a trailing M and digits on a model token (Alibaba's "V100M16": a V100 of 16 GB). "mig"
-// and the profile after it, and a vGPU profile ("4q", "8a", "2b", "1c"), make a partition: a MIG
-// slice or vGPU is its own model. A wanted name matches a device's model when each of its
+// and the profile after it, a vGPU profile ("4q", "8a", "2b", "1c") and an AMD compute partition
+// ("cpx", "dpx", "qpx", "tpx"; "spx" is the whole GPU) make a partition: a MIG slice, a vGPU or a
+// partition is its own model. A wanted name matches a device's model when each of its
 // remaining tokens is one of the device's, its memory (if any) is the device's, and the two
 // partitions are the same. So "A100" matches "NVIDIA-A100-SXM4-80GB" and "A100-SXM4-40GB" but not
 // "A10" or "A100-SXM4-40GB-MIG-1g.5gb"; "V100" matches "V100M16" and "V100M32"; "V100M16" only

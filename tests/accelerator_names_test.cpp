@@ -223,6 +223,9 @@ BOOST_AUTO_TEST_CASE(models_match_by_tokens_not_substrings) {
   BOOST_TEST(model_matches("MI300X", "AMD_Instinct_MI300X_OAM"));
   BOOST_TEST(!model_matches("MI300", "AMD_Instinct_MI300X_OAM"));
   BOOST_TEST(model_matches("MI300X-192GB", "AMD_Instinct_MI300X_OAM-192G"));
+  BOOST_TEST(!model_matches("MI300X", "AMD_Instinct_MI300X_OAM-cpx_nps1"));  // an eighth of one
+  BOOST_TEST(model_matches("MI300X", "AMD_Instinct_MI300X_OAM-spx_nps1"));   // the whole GPU
+  BOOST_TEST(model_matches("MI300X-CPX", "AMD_Instinct_MI300X_OAM-cpx_nps4"));
   // A vendor word alone is no model.
   BOOST_TEST(!model_matches("NVIDIA", "NVIDIA-A100-SXM4-80GB"));
 }

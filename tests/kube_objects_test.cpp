@@ -1,0 +1,283 @@
+// Nodes and Pods read from the Kubernetes API's JSON: the recorded real objects in
+// ../shared/data/k8s-api (AKS, RKE2 with an NVIDIA vGPU, OpenShift on CRI-O, EKS arm64, the
+// MIG and AMD label sets), watch events, Status bodies, and malformed input.
+#include "adapters/kubernetes/kube_objects.hpp"
+
+#include <boost/test/unit_test.hpp>
+
+#include <string>
+
+#include "tests/json.hpp"
+#include "tests/shared_data.hpp"
+#include "tests/test_files.hpp"
+
+using namespace unisched;
+using namespace unisched::adapters::kubernetes;
+using unisched::testing::Json;
+using unisched::testing::SharedFileAvailable;
+
+namespace {
+
+std::string k8s_file(const std::string& name) {
+  return unisched::testing::read_file(unisched::testing::shared_path("data/k8s-api/" + name).string());
+}
+
+ObjectList<NodeReading> nodes_of(KubeReader& reader, const std::string& json) {
+  auto list = reader.node_list(json);
+  if (!list) {
+    BOOST_FAIL(list.error());
+  }
+  return std::move(list.value());
+}
+
+ObjectList<PodReading> pods_of(KubeReader& reader, const std::string& json) {
+  auto list = reader.pod_list(json);
+  if (!list) {
+    BOOST_FAIL(list.error());
+  }
+  return std::move(list.value());
+}
+
+/// A one-node NodeList with these labels and allocatable resources, Ready.
+std::string node_list(const Json& labels, const Json& allocatable) {
+  Json resources = {{"cpu", "64"}, {"memory", "512Gi"}, {"pods", "110"}};
+  resources.update(allocatable);
+  const Json node = {{"metadata", {{"name", "gpu-node"}, {"labels", labels}}},
+                     {"status",
+                      {{"allocatable", resources},
+                       {"conditions", {{{"type", "Ready"}, {"status", "True"}}}}}}};
+  return Json{{"kind", "NodeList"}, {"metadata", {{"resourceVersion", "7"}}}, {"items", {node}}}
+      .dump();
+}
+
+const model::NodeState& only_node(const ObjectList<NodeReading>& list) {
+  BOOST_TEST_REQUIRE(list.items.size() == 1u);
+  return list.items[0].node;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(kube_objects)
+
+BOOST_AUTO_TEST_CASE(aks_vms_are_read_with_their_zone_pool_and_provider,
+                     *boost::unit_test::precondition(SharedFileAvailable{"data/k8s-api"})) {
+  KubeReader reader;
+  const auto list = nodes_of(reader, k8s_file("aks-nodelist-3nodes.json"));
+  BOOST_TEST_REQUIRE(list.items.size() == 3u);
+  BOOST_TEST(list.skipped.empty());
+  const model::NodeState& node = list.items[1].node;
+  BOOST_TEST(node.name == "aks-agentpool-30520393-vmss000001");
+  BOOST_TEST(node.allocatable_cpu_milli == 1900);
+  BOOST_TEST(node.allocatable_memory_bytes == int64_t{5497568} * 1024);
+  BOOST_TEST(node.max_pods == 110);
+  BOOST_TEST(node.devices.empty());  // attachable-volumes-azure-disk is no device
+  BOOST_TEST(node.node_group == "agentpool");
+  BOOST_TEST(node.labels.at("topology.kubernetes.io/zone") == "1");
+  BOOST_TEST(node.labels.at("topology.kubernetes.io/region") == "southcentralus");
+  BOOST_TEST(node.labels.count("unisched.io/kubelet-version") == 1u);
+  BOOST_TEST(node.schedulable);
+}
+
+BOOST_AUTO_TEST_CASE(an_nvidia_vgpu_is_a_device_of_its_own_model,
+                     *boost::unit_test::precondition(SharedFileAvailable{"data/k8s-api"})) {
+  KubeReader reader;
+  const auto list = nodes_of(reader, k8s_file("rke2-vgpu-a16-nodelist.json"));
+  const model::NodeState* gpu_node = nullptr;
+  for (const auto& reading : list.items) {
+    gpu_node = reading.node.devices.empty() ? gpu_node : &reading.node;
+  }
+  BOOST_TEST_REQUIRE(gpu_node != nullptr);
+  BOOST_TEST_REQUIRE(gpu_node->devices.size() == 1u);
+  const model::Device& device = gpu_node->devices[0];
+  BOOST_TEST(device.model.str() == "NVIDIA-A16-4Q");
+  BOOST_TEST(device.resource.str() == "nvidia.com/gpu");
+  BOOST_TEST((device.type == model::AcceleratorType::GPU));
+  BOOST_TEST(gpu_node->labels.at("unisched.io/kubelet-version") == "v1.31.6+rke2r1");
+  BOOST_TEST(gpu_node->labels.at("unisched.io/container-runtime") == "containerd://2.0.2-k3s2");
+  BOOST_TEST(gpu_node->labels.at("unisched.io/provider") == "rke2");
+}
+
+BOOST_AUTO_TEST_CASE(openshift_and_eks_arm64_nodes_are_read,
+                     *boost::unit_test::precondition(SharedFileAvailable{"data/k8s-api"})) {
+  KubeReader reader;
+  // A single Node object is no list; its watch event carries the same object.
+  const std::string worker = k8s_file("openshift47-node-worker0.json");
+  const auto listed = nodes_of(reader, "{\"kind\":\"NodeList\",\"items\":[" + worker + "]}");
+  BOOST_TEST(only_node(listed).labels.at("unisched.io/container-runtime").rfind("cri-o://", 0) ==
+             0u);
+  const auto eks = nodes_of(reader, k8s_file("eks-arm64-nodelist-honeycomb.json"));
+  BOOST_TEST_REQUIRE(!eks.items.empty());
+  BOOST_TEST(eks.items[0].node.labels.at("unisched.io/arch") == "arm64");
+  BOOST_TEST(eks.items[0].node.labels.at("unisched.io/provider") == "aws");
+}
+
+BOOST_AUTO_TEST_CASE(mig_strategies_give_slices_as_their_own_devices,
+                     *boost::unit_test::precondition(SharedFileAvailable{"data/k8s-api"})) {
+  KubeReader reader;
+  const Json doc = unisched::testing::parse_json(k8s_file("nvidia-mig-a100-gfd-labels-none-single-mixed.json"));
+  const auto node_for = [&](const char* strategy) {
+    return only_node(nodes_of(reader, node_list(doc[strategy]["labels"],
+                                                doc[strategy]["capacity_allocatable"])));
+  };
+  const model::NodeState none = node_for("none_strategy");
+  BOOST_TEST_REQUIRE(none.devices.size() == 1u);
+  BOOST_TEST(none.devices[0].model.str() == "A100-SXM4-40GB");
+  BOOST_TEST(none.devices[0].memory_bytes == int64_t{40537} << 20);  // gpu.memory, MiB
+  // "single": the product and memory labels describe the slice; nvidia.com/gpu counts slices.
+  const model::NodeState single = node_for("single_strategy_7x1g.5gb");
+  BOOST_TEST_REQUIRE(single.devices.size() == 7u);
+  BOOST_TEST(single.devices[6].model.str() == "A100-SXM4-40GB-MIG-1g.5gb");
+  BOOST_TEST(single.devices[6].memory_bytes == int64_t{4864} << 20);
+  // "mixed": one resource per profile; the 3g slice's labels say 21gb, its resource 20gb.
+  const model::NodeState mixed = node_for("mixed_strategy_3g+2g+1g");
+  BOOST_TEST_REQUIRE(mixed.devices.size() == 3u);
+  BOOST_TEST(mixed.devices[0].resource.str() == "nvidia.com/mig-1g.5gb");
+  BOOST_TEST(mixed.devices[0].model.str() == "A100-SXM4-40GB-MIG-1g.5gb");
+  BOOST_TEST(mixed.devices[0].memory_bytes == int64_t{4864} << 20);
+  BOOST_TEST(mixed.devices[2].model.str() == "A100-SXM4-40GB-MIG-3g.20gb");
+  BOOST_TEST(mixed.devices[2].memory_bytes == 20'000'000'000);  // from the name: a lower bound
+}
+
+BOOST_AUTO_TEST_CASE(amd_gpus_and_partitions_are_devices_named_by_the_product,
+                     *boost::unit_test::precondition(SharedFileAvailable{"data/k8s-api"})) {
+  KubeReader reader;
+  const Json doc = unisched::testing::parse_json(k8s_file("amd-gpu-labels-and-resources-doc-examples.json"));
+  const Json& labels = doc["mi300x_node_labels"];
+  const model::NodeState whole =
+      only_node(nodes_of(reader, node_list(labels, doc["resource_naming"]["single_unpartitioned_8gpu"])));
+  BOOST_TEST_REQUIRE(whole.devices.size() == 8u);
+  BOOST_TEST(whole.devices[0].model.str() == "AMD_Instinct_MI300X_OAM");
+  BOOST_TEST(whole.devices[0].memory_bytes == 192'000'000'000);
+  const model::NodeState mixed =
+      only_node(nodes_of(reader, node_list(labels, doc["resource_naming"]["mixed_heterogeneous"])));
+  BOOST_TEST(mixed.devices.size() == 29u);  // 24 cpx_nps1 + 5 spx_nps1
+  BOOST_TEST(mixed.devices[0].model.str() == "AMD_Instinct_MI300X_OAM-cpx_nps1");
+  BOOST_TEST(mixed.devices[28].resource.str() == "amd.com/spx_nps1");
+}
+
+BOOST_AUTO_TEST_CASE(pods_request_by_kubernetes_rule) {
+  KubeReader reader;
+  const Json pod = {
+      {"metadata", {{"name", "p"}, {"namespace", "ns"}, {"labels", {{kPlacementLabel, "r/0"}}}}},
+      {"spec",
+       {{"nodeName", "n1"},
+        {"containers",
+         {{{"name", "a"},
+           {"resources", {{"requests", {{"cpu", "100m"}, {"memory", "1Gi"}}}}},
+           {"ports", {{{"containerPort", 80}, {"hostPort", 8080}}}}},
+          {{"name", "b"},
+           {"resources", {{"limits", {{"cpu", "200m"}, {"nvidia.com/gpu", "2"}}}}}}}},
+        {"initContainers",
+         {{{"name", "sidecar"},
+           {"restartPolicy", "Always"},
+           {"resources", {{"requests", {{"cpu", "50m"}}}}}},
+          {{"name", "setup"}, {"resources", {{"requests", {{"cpu", "500m"}, {"memory", "2Gi"}}}}}}}},
+        {"overhead", {{"cpu", "10m"}}}}},
+      {"status", {{"phase", "Running"}}}};
+  const auto list = pods_of(reader, Json{{"kind", "PodList"}, {"items", {pod}}}.dump());
+  BOOST_TEST_REQUIRE(list.items.size() == 1u);
+  const PodReading& read = list.items[0];
+  // Containers and sidecar: 350m; the init step beside the sidecar: 550m; plus 10m overhead.
+  BOOST_TEST(read.cpu_milli == 560);
+  BOOST_TEST(read.memory_bytes == int64_t{2} << 30);  // the init step's 2Gi beats 1Gi
+  BOOST_TEST(read.extended.at("nvidia.com/gpu") == 2);  // a limit without a request
+  BOOST_TEST(read.host_ports == std::vector<int32_t>{8080});
+  BOOST_TEST(read.placement_id == "r/0");
+  BOOST_TEST(read.key == "ns/p");
+}
+
+BOOST_AUTO_TEST_CASE(real_pods_count_on_their_nodes,
+                     *boost::unit_test::precondition(SharedFileAvailable{"data/k8s-api"})) {
+  KubeReader reader;
+  const auto gpu_pods = pods_of(reader, k8s_file("nvsentinel-kubelet-podlist-gpu-job.json"));
+  BOOST_TEST_REQUIRE(gpu_pods.items.size() == 2u);
+  model::NodeState node;
+  node.name = "10.0.15.229";
+  node.allocatable_cpu_milli = 8000;
+  node.allocatable_memory_bytes = int64_t{32} << 30;
+  node.max_pods = 110;
+  for (int i = 0; i < 2; ++i) {
+    model::Device device;
+    device.resource = model::Symbol(std::string("nvidia.com/gpu"));
+    device.model = model::Symbol(std::string("A100-SXM4-80GB"));
+    node.devices.push_back(device);
+  }
+  std::vector<const PodReading*> pods;
+  for (const PodReading& pod : gpu_pods.items) {
+    pods.push_back(&pod);
+  }
+  const model::NodeState counted = with_pods(node, pods);
+  BOOST_TEST(counted.pod_count == 1);  // the other pod Succeeded
+  BOOST_TEST(counted.devices[0].allocated_milli == model::kWholeDeviceMilli);
+  BOOST_TEST(counted.devices[1].allocated_milli == 0);
+  const auto eks_pods = pods_of(reader, k8s_file("eks-arm64-podlist-honeycomb.json"));
+  BOOST_TEST(eks_pods.items.size() == 11u);
+  BOOST_TEST(eks_pods.skipped.empty());
+}
+
+BOOST_AUTO_TEST_CASE(watch_events_bookmarks_and_expiry_are_told_apart,
+                     *boost::unit_test::precondition(SharedFileAvailable{"data/k8s-api"})) {
+  KubeReader reader;
+  std::istringstream control(k8s_file("watch-control-events-constructed.ndjson"));
+  std::string line;
+  std::vector<WatchEvent<PodReading>> events;
+  while (std::getline(control, line)) {
+    auto event = reader.pod_event(line);
+    if (!event) {
+      BOOST_FAIL(event.error());
+    }
+    events.push_back(std::move(event.value()));
+  }
+  BOOST_TEST_REQUIRE(events.size() == 4u);
+  BOOST_TEST((events[1].type == WatchEventType::Bookmark));  // "containers": null tolerated
+  BOOST_TEST(events[1].resource_version == "12746");
+  BOOST_TEST((events[2].type == WatchEventType::Error));
+  BOOST_TEST(events[2].status->code == 410);
+  BOOST_TEST(events[3].status->code == 410);  // whatever the reason says
+  std::istringstream bound(k8s_file("pulumi-pod-create-bind-run.watch.ndjson"));
+  std::getline(bound, line);
+  std::getline(bound, line);
+  const auto modified = reader.pod_event(line);
+  BOOST_TEST_REQUIRE(modified.has_value());
+  BOOST_TEST(!modified->object->node.empty());  // bound
+  const auto node_event = reader.node_event(k8s_file("kubeclient-watch-event-node-openshift37.ndjson"));
+  BOOST_TEST_REQUIRE(node_event.has_value());
+  BOOST_TEST(node_event->object->node.name == "openshift.local");
+  const auto expired = reader.pod_list(k8s_file("kubeclient-list-410-expired-status.json"));
+  BOOST_TEST_REQUIRE(!expired.has_value());
+  BOOST_TEST(expired.error().find("410 Expired") != std::string::npos);
+  BOOST_TEST(reader.status(k8s_file("kubeclient-list-410-expired-status.json"))->code == 410);
+}
+
+BOOST_AUTO_TEST_CASE(malformed_objects_are_skipped_with_a_reason_and_nothing_else_is_lost) {
+  KubeReader reader;
+  const Json good = {{"metadata", {{"name", "good"}}},
+                     {"status", {{"allocatable", {{"cpu", "4"}, {"memory", "8Gi"}, {"pods", 10}}}}}};
+  const Json no_name = {{"metadata", {{"labels", nullptr}}}};
+  const Json bad_cpu = {{"metadata", {{"name", "bad"}}},
+                        {"status", {{"allocatable", {{"cpu", "lots"}, {"memory", "8Gi"}}}}}};
+  const Json counter = {{"metadata", {{"name", "kvm"}}},
+                        {"status",
+                         {{"allocatable",
+                           {{"cpu", "4"}, {"memory", "8Gi"}, {"devices.kubevirt.io/kvm", "1k"}}}}}};
+  const auto list = nodes_of(
+      reader, Json{{"kind", "NodeList"}, {"items", {good, no_name, bad_cpu, counter, nullptr}}}.dump());
+  BOOST_TEST_REQUIRE(list.items.size() == 2u);
+  BOOST_TEST(list.items[0].node.name == "good");
+  BOOST_TEST(!list.items[0].node.schedulable);  // no Ready condition
+  BOOST_TEST(list.items[1].node.devices.empty());
+  BOOST_TEST(list.items[1].notes.at(0).find("1000 units") != std::string::npos);
+  BOOST_TEST_REQUIRE(list.skipped.size() == 3u);
+  BOOST_TEST(list.skipped[0].find("items[1]") == 0u);
+  BOOST_TEST(list.skipped[0].find("metadata.name: Required value") != std::string::npos);
+  BOOST_TEST(list.skipped[1].find("status.allocatable.cpu: Invalid value: \"lots\"") !=
+             std::string::npos);
+  BOOST_TEST(!reader.node_list("{\"kind\":").has_value());
+  BOOST_TEST(reader.node_list("{\"kind\":\"PodList\"}").error().find("expected NodeList") !=
+             std::string::npos);
+  BOOST_TEST(reader.pod_event("{\"type\":\"SURPRISE\",\"object\":{}}").error().find("SURPRISE") !=
+             std::string::npos);
+  BOOST_TEST(!reader.pod_event("{\"type\":\"ADDED\"}").has_value());
+}
+
+BOOST_AUTO_TEST_SUITE_END()
