@@ -14,12 +14,18 @@ constexpr int64_t kMaxOtherDevices = 64;
 
 /// Labels a request may select by: where the node is, what it runs on, what it runs.
 constexpr std::array<std::string_view, 12> kKeptLabels = {
-    "topology.kubernetes.io/region",     "topology.kubernetes.io/zone",
-    "failure-domain.beta.kubernetes.io/region", "failure-domain.beta.kubernetes.io/zone",
-    "kubernetes.io/os",                  "kubernetes.io/arch",
-    "node.kubernetes.io/instance-type",  "beta.kubernetes.io/instance-type",
-    "nvidia.com/gpu.product",            "nvidia.com/mig.strategy",
-    "amd.com/gpu.product-name",          "kubernetes.io/hostname",
+    "topology.kubernetes.io/region",
+    "topology.kubernetes.io/zone",
+    "failure-domain.beta.kubernetes.io/region",
+    "failure-domain.beta.kubernetes.io/zone",
+    "kubernetes.io/os",
+    "kubernetes.io/arch",
+    "node.kubernetes.io/instance-type",
+    "beta.kubernetes.io/instance-type",
+    "nvidia.com/gpu.product",
+    "nvidia.com/mig.strategy",
+    "amd.com/gpu.product-name",
+    "kubernetes.io/hostname",
 };
 
 /// Labels that name a node's pool, in the order they are trusted.
@@ -44,8 +50,9 @@ int64_t label_memory(const std::string& text, bool mebibytes) {
     return 0;
   }
   const int64_t value = quantity->value().value_or(0);
-  const bool plain_number =
-      !text.empty() && std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+  const bool plain_number = !text.empty() && std::all_of(text.begin(), text.end(), [](char c) {
+    return c >= '0' && c <= '9';
+  });
   return mebibytes && plain_number ? value * (int64_t{1} << 20) : value;
 }
 
@@ -73,7 +80,8 @@ struct DeviceShape {
   int64_t memory_bytes = 0;
 };
 
-DeviceShape shape_of(const std::string& resource, const std::map<std::string, std::string>& labels) {
+DeviceShape shape_of(const std::string& resource,
+                     const std::map<std::string, std::string>& labels) {
   const std::string nvidia_product = label(labels, "nvidia.com/gpu.product");
   if (resource == "nvidia.com/gpu") {
     // With the "single" MIG strategy the product and memory labels already describe the slice.
@@ -84,7 +92,8 @@ DeviceShape shape_of(const std::string& resource, const std::map<std::string, st
     // Mixed strategy: the resource names the slice; its memory label may be named otherwise
     // (GFD labels mig-3g.21gb where the resource is mig-3g.20gb), so the name is the fallback.
     const std::string profile = resource.substr(std::string("nvidia.com/mig-").size());
-    const int64_t labelled = label_memory(label(labels, "nvidia.com/mig-" + profile + ".memory"), true);
+    const int64_t labelled =
+        label_memory(label(labels, "nvidia.com/mig-" + profile + ".memory"), true);
     return {(nvidia_product.empty() ? std::string("NVIDIA") : nvidia_product) + "-MIG-" + profile,
             labelled > 0 ? labelled : profile_memory(profile)};
   }
@@ -236,14 +245,16 @@ model::Expected<NodeReading, std::string> read_node(Element object) {
       {"memory", &reading.node.allocatable_memory_bytes}};
   for (const auto& [resource, target] : basics) {
     const auto found = allocatable.find(resource);
-    const auto amount = found == allocatable.end() ? std::nullopt : amount_of(resource, found->second);
+    const auto amount =
+        found == allocatable.end() ? std::nullopt : amount_of(resource, found->second);
     if (!amount) {
       return "status.allocatable." + std::string(resource) + ": Invalid value: " +
              (found == allocatable.end() ? std::string("missing") : "\"" + found->second + "\"");
     }
     *target = *amount;
   }
-  const auto pods = allocatable.count("pods") ? amount_of("pods", allocatable["pods"]) : std::nullopt;
+  const auto pods =
+      allocatable.count("pods") ? amount_of("pods", allocatable["pods"]) : std::nullopt;
   reading.node.max_pods = static_cast<int32_t>(std::min<int64_t>(pods.value_or(0), 1 << 20));
   std::map<std::string, std::string> labels;
   read_labels(metadata, reading, labels);

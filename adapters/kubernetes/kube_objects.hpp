@@ -66,8 +66,8 @@ enum class WatchEventType { Added, Modified, Deleted, Bookmark, Error };
 template <class Object>
 struct WatchEvent {
   WatchEventType type = WatchEventType::Bookmark;
-  std::optional<Object> object;  ///< Added, Modified, Deleted (when readable)
-  std::string resource_version;  ///< the object's, or the bookmark's
+  std::optional<Object> object;     ///< Added, Modified, Deleted (when readable)
+  std::string resource_version;     ///< the object's, or the bookmark's
   std::optional<ApiStatus> status;  ///< Error
   std::string skipped;              ///< why the object could not be read
 };
@@ -100,6 +100,7 @@ class KubeReader {
 /// `node` with what `pods` take counted on it (the non-terminated pods bound to it): cpu,
 /// memory, pod slots, host ports, and for each extended resource that many of its devices,
 /// whole, in index order (the device plugin, not unisched, picks which).
-model::NodeState with_pods(const model::NodeState& node, const std::vector<const PodReading*>& pods);
+model::NodeState with_pods(const model::NodeState& node,
+                           const std::vector<const PodReading*>& pods);
 
 }  // namespace unisched::adapters::kubernetes

@@ -33,8 +33,8 @@ bool read_amounts(Element owner, std::string_view key, const std::string& path, 
     const std::string quantity = quantity_text(value);
     const auto amount = amount_of(resource, quantity);
     if (!amount) {
-      error = path + "." + std::string(key) + "." + std::string(resource) +
-              ": Invalid value: \"" + quantity + "\"";
+      error = path + "." + std::string(key) + "." + std::string(resource) + ": Invalid value: \"" +
+              quantity + "\"";
       ok = false;
       return;
     }
@@ -72,9 +72,8 @@ bool pod_requests(Element spec, Amounts& total, std::string& error) {
   index = 0;
   each_item(spec, "initContainers", [&](Element container) {
     Amounts requests;
-    ok = ok && container_requests(
-                   container, "spec.initContainers[" + std::to_string(index++) + "]", requests,
-                   error);
+    ok = ok && container_requests(container, "spec.initContainers[" + std::to_string(index++) + "]",
+                                  requests, error);
     if (text(container, "restartPolicy") == "Always") {
       add(total, requests);
       add(sidecars, requests);
@@ -147,7 +146,8 @@ model::Expected<PodReading, std::string> read_pod(Element object) {
   return pod;
 }
 
-model::NodeState with_pods(const model::NodeState& node, const std::vector<const PodReading*>& pods) {
+model::NodeState with_pods(const model::NodeState& node,
+                           const std::vector<const PodReading*>& pods) {
   model::NodeState out = node;
   std::map<std::string, int64_t> taken;
   std::set<int32_t> ports(out.host_ports_in_use.begin(), out.host_ports_in_use.end());

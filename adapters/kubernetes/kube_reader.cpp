@@ -38,8 +38,8 @@ model::Expected<ObjectList<Object>, std::string> read_list(Element document, con
   }
   // kubectl writes what it lists as a List.
   if (text(document, "kind") != kind && text(document, "kind") != "List") {
-    return "kind: expected " + std::string(kind) + ", got \"" + std::string(text(document, "kind")) +
-           "\"";
+    return "kind: expected " + std::string(kind) + ", got \"" +
+           std::string(text(document, "kind")) + "\"";
   }
   ObjectList<Object> list;
   Element metadata;
@@ -68,8 +68,10 @@ model::Expected<ObjectList<Object>, std::string> read_list(Element document, con
 template <class Object, class Read>
 model::Expected<WatchEvent<Object>, std::string> read_event(Element document, Read read) {
   static const std::pair<std::string_view, WatchEventType> kTypes[] = {
-      {"ADDED", WatchEventType::Added},       {"MODIFIED", WatchEventType::Modified},
-      {"DELETED", WatchEventType::Deleted},   {"BOOKMARK", WatchEventType::Bookmark},
+      {"ADDED", WatchEventType::Added},
+      {"MODIFIED", WatchEventType::Modified},
+      {"DELETED", WatchEventType::Deleted},
+      {"BOOKMARK", WatchEventType::Bookmark},
       {"ERROR", WatchEventType::Error}};
   const std::string_view type = text(document, "type");
   WatchEvent<Object> event;
@@ -130,7 +132,8 @@ model::Expected<ObjectList<PodReading>, std::string> KubeReader::pod_list(std::s
                   : model::Expected<ObjectList<PodReading>, std::string>(document.error());
 }
 
-model::Expected<WatchEvent<NodeReading>, std::string> KubeReader::node_event(std::string_view json) {
+model::Expected<WatchEvent<NodeReading>, std::string> KubeReader::node_event(
+    std::string_view json) {
   const auto document = parse(parser_->parser, json);
   return document ? read_event<NodeReading>(*document, read_node)
                   : model::Expected<WatchEvent<NodeReading>, std::string>(document.error());
