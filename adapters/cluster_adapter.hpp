@@ -53,6 +53,10 @@ class ClusterAdapter {
 
   /// Frees a placement's resources; false when no such placement is running.
   virtual bool release(const std::string& placement_id) = 0;
+
+  /// Whether the adapter carries out placements; one that does not joins as a view only and
+  /// the centre sends it none.
+  virtual bool takes_placements() const { return true; }
 };
 
 }  // namespace unisched::adapters

@@ -19,8 +19,14 @@ inline model::NodeState node(const std::string& name, int64_t cpu_milli, int64_t
   n.allocatable_memory_bytes = memory_gib << 30;
   n.max_pods = 110;
   for (int i = 0; i < devices; ++i) {
-    n.devices.push_back(model::Device{model::AcceleratorType::GPU, device_model, device_gib << 30,
-                                      link == model::Interconnect::PCIe ? i : 0, link, 0});
+    n.devices.push_back(model::Device{model::AcceleratorType::GPU,
+                                      device_model,
+                                      device_gib << 30,
+                                      link == model::Interconnect::PCIe ? i : 0,
+                                      link,
+                                      0,
+                                      {},
+                                      0});
   }
   return n;
 }

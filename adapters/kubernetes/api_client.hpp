@@ -1,0 +1,53 @@
+// HTTPS to a Kubernetes API server with libcurl: one request at a time per client (a client per
+// thread), TLS verified against the kubeconfig's CA unless it says insecure-skip-tls-verify,
+// a client certificate or a bearer token as credential. Streams (watches) are read line by line.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "adapters/kubernetes/kubeconfig.hpp"
+
+namespace unisched::adapters::kubernetes {
+
+struct HttpResponse {
+  long status = 0;    ///< the HTTP status; 0 when no response came
+  std::string body;   ///< for streams: what followed the last complete line
+  std::string error;  ///< why no response came (connection refused, TLS, timeout, stopped)
+
+  bool ok() const { return error.empty() && status >= 200 && status < 300; }
+};
+
+/// `value` made safe inside a URL's query (continue tokens are base64: '+', '/', '=').
+std::string query_escape(std::string_view value);
+
+class ApiClient {
+ public:
+  explicit ApiClient(ClusterAccess access);
+  ~ApiClient();
+  ApiClient(const ApiClient&) = delete;
+  ApiClient& operator=(const ApiClient&) = delete;
+
+  /// `method` (GET, POST, DELETE) of `path` ("/api/v1/nodes?limit=500"), with a JSON `body`
+  /// when not empty; the whole answer, within `timeout`.
+  HttpResponse call(const char* method, const std::string& path, const std::string& body,
+                    std::chrono::milliseconds timeout);
+
+  /// GETs `path` as a stream, handing each complete line to `on_line` until the server ends it,
+  /// `on_line` returns false, `stop` becomes true (seen within a second) or `timeout` passes.
+  HttpResponse stream(const std::string& path, const std::function<bool(std::string_view)>& on_line,
+                      const std::atomic<bool>& stop, std::chrono::milliseconds timeout);
+
+  const ClusterAccess& access() const { return access_; }
+
+ private:
+  struct Handle;
+  ClusterAccess access_;
+  std::unique_ptr<Handle> handle_;
+};
+
+}  // namespace unisched::adapters::kubernetes

@@ -1,0 +1,193 @@
+#include "adapters/kubernetes/reflector.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <random>
+
+#include "model/printable.hpp"
+
+namespace unisched::adapters::kubernetes {
+namespace {
+
+template <class Object>
+model::Expected<ObjectList<Object>, std::string> read_page(KubeReader& reader,
+                                                           std::string_view json);
+
+template <>
+model::Expected<ObjectList<NodeReading>, std::string> read_page(KubeReader& reader,
+                                                                std::string_view json) {
+  return reader.node_list(json);
+}
+
+template <>
+model::Expected<ObjectList<PodReading>, std::string> read_page(KubeReader& reader,
+                                                               std::string_view json) {
+  return reader.pod_list(json);
+}
+
+template <class Object>
+model::Expected<WatchEvent<Object>, std::string> read_event(KubeReader& reader,
+                                                            std::string_view json);
+
+template <>
+model::Expected<WatchEvent<NodeReading>, std::string> read_event(KubeReader& reader,
+                                                                 std::string_view json) {
+  return reader.node_event(json);
+}
+
+template <>
+model::Expected<WatchEvent<PodReading>, std::string> read_event(KubeReader& reader,
+                                                                std::string_view json) {
+  return reader.pod_event(json);
+}
+
+std::string query_separator(const std::string& path) {
+  return path.find('?') == std::string::npos ? "?" : "&";
+}
+
+}  // namespace
+
+template <class Object>
+Reflector<Object>::Reflector(ClusterAccess access, std::string path, std::string what, Sink sink,
+                             ReflectorSettings settings)
+    : client_(std::move(access)),
+      path_(std::move(path)),
+      what_(std::move(what)),
+      sink_(std::move(sink)),
+      settings_(settings),
+      backoff_(settings.first_backoff),
+      thread_([this] { run(); }) {}
+
+template <class Object>
+Reflector<Object>::~Reflector() {
+  {
+    std::lock_guard<std::mutex> guard(mutex_);
+    stop_ = true;
+  }
+  wake_.notify_all();
+  thread_.join();
+}
+
+template <class Object>
+void Reflector<Object>::run() {
+  while (!stop_) {
+    if (!listed_ && !list()) {
+      continue;
+    }
+    watch();
+  }
+}
+
+template <class Object>
+bool Reflector<Object>::list() {
+  std::vector<Object> items;
+  std::string continue_token;
+  do {
+    std::string path =
+        path_ + query_separator(path_) + "limit=" + std::to_string(settings_.page_size);
+    if (!continue_token.empty()) {
+      path += "&continue=" + query_escape(continue_token);
+    }
+    const HttpResponse response = client_.call("GET", path, {}, std::chrono::seconds(60));
+    auto page = response.error.empty()
+                    ? read_page<Object>(reader_, response.body)
+                    : model::Expected<ObjectList<Object>, std::string>(response.error);
+    if (!response.ok() || !page) {
+      ++counters_.errors;
+      spdlog::warn("kubernetes: listing {} failed ({}): {}", what_, response.status,
+                   model::quoted_brief(page ? response.body : page.error()));
+      back_off();  // a 410 on a continue token starts the list over, as any other failure
+      return false;
+    }
+    ++counters_.pages;
+    for (const std::string& skipped : page->skipped) {
+      ++counters_.skipped;
+      spdlog::warn("kubernetes: {} {} skipped: {}", what_, "list item", model::printable(skipped));
+    }
+    std::move(page->items.begin(), page->items.end(), std::back_inserter(items));
+    continue_token = page->continue_token;
+    resource_version_ = page->resource_version;
+  } while (!continue_token.empty() && !stop_);
+  spdlog::info("kubernetes: listed {} {} at resourceVersion {}", items.size(), what_,
+               model::quoted_brief(resource_version_));
+  sink_.replace(std::move(items));
+  ++counters_.lists;
+  listed_ = true;
+  backoff_ = settings_.first_backoff;
+  return true;
+}
+
+template <class Object>
+void Reflector<Object>::watch() {
+  const std::string path = path_ + query_separator(path_) + "watch=true&allowWatchBookmarks=true" +
+                           "&resourceVersion=" + query_escape(resource_version_) +
+                           "&timeoutSeconds=" + std::to_string(settings_.watch_timeout.count());
+  ++counters_.watches;
+  bool expired = false;
+  const auto on_line = [&](std::string_view line) {
+    auto event = read_event<Object>(reader_, line);
+    if (!event) {
+      ++counters_.skipped;
+      spdlog::warn("kubernetes: {} watch event skipped: {}", what_,
+                   model::quoted_brief(event.error()));
+      return true;
+    }
+    if (event->type == WatchEventType::Error) {
+      expired = event->status && event->status->code == 410;
+      spdlog::info("kubernetes: {} watch ended by the server: {} {}", what_,
+                   event->status ? event->status->code : 0,
+                   event->status ? model::quoted_brief(event->status->message) : "");
+      return false;
+    }
+    if (!event->resource_version.empty()) {
+      resource_version_ = event->resource_version;
+    }
+    if (event->type == WatchEventType::Bookmark) {
+      ++counters_.bookmarks;
+    } else if (event->object) {
+      ++counters_.events;
+      sink_.apply(event->type, std::move(*event->object));
+    } else {
+      ++counters_.skipped;
+      spdlog::warn("kubernetes: {} object skipped: {}", what_, model::printable(event->skipped));
+    }
+    return true;
+  };
+  const HttpResponse response =
+      client_.stream(path, on_line, stop_, settings_.watch_timeout + std::chrono::seconds(30));
+  if (expired || response.status == 410) {
+    ++counters_.expired;
+    listed_ = false;  // the version is gone: the whole collection again
+    return;
+  }
+  if (!response.error.empty() || response.status >= 300) {
+    if (!stop_) {
+      ++counters_.errors;
+      spdlog::warn("kubernetes: watching {} failed ({}): {}", what_, response.status,
+                   model::quoted_brief(response.error.empty() ? response.body : response.error));
+      back_off();
+    }
+    return;
+  }
+  backoff_ = settings_.first_backoff;  // a watch that ran and ended: watch again at once
+}
+
+template <class Object>
+void Reflector<Object>::back_off() {
+  static thread_local std::mt19937 random{std::random_device{}()};
+  std::uniform_real_distribution<double> jitter(0.5, 1.5);
+  sleep_for(std::chrono::milliseconds(
+      static_cast<int64_t>(static_cast<double>(backoff_.count()) * jitter(random))));
+  backoff_ = std::min(backoff_ * 2, settings_.max_backoff);
+}
+
+template <class Object>
+void Reflector<Object>::sleep_for(std::chrono::milliseconds pause) {
+  std::unique_lock<std::mutex> lock(mutex_);
+  wake_.wait_for(lock, pause, [&] { return stop_.load(); });
+}
+
+template class Reflector<NodeReading>;
+template class Reflector<PodReading>;
+
+}  // namespace unisched::adapters::kubernetes

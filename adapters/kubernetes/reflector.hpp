@@ -1,0 +1,83 @@
+// Keeps one collection (Nodes or Pods) current the way client-go's reflector does: list in pages,
+// then watch from the list's resourceVersion with bookmarks; when a watch ends, watch again from
+// the last version seen; on 410 (an HTTP status or an ERROR event: the code counts, not the
+// reason) list again from scratch. Errors back off exponentially with jitter, never spinning.
+// Runs on its own thread; `replace` and `apply` are called on it.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "adapters/kubernetes/api_client.hpp"
+#include "adapters/kubernetes/kube_objects.hpp"
+
+namespace unisched::adapters::kubernetes {
+
+struct ReflectorSettings {
+  int page_size = 500;                      ///< items per list page
+  std::chrono::seconds watch_timeout{300};  ///< asked of the server; a watch then ends cleanly
+  std::chrono::milliseconds first_backoff{200};
+  std::chrono::milliseconds max_backoff{10000};
+};
+
+struct ReflectorCounters {
+  std::atomic<uint64_t> lists{0};  ///< complete (re)lists
+  std::atomic<uint64_t> pages{0};
+  std::atomic<uint64_t> watches{0};  ///< watch requests started
+  std::atomic<uint64_t> events{0};   ///< ADDED, MODIFIED, DELETED applied
+  std::atomic<uint64_t> bookmarks{0};
+  std::atomic<uint64_t> expired{0};  ///< 410s that forced a relist
+  std::atomic<uint64_t> errors{0};   ///< failed requests (each followed by a backoff)
+  std::atomic<uint64_t> skipped{0};  ///< objects that could not be read (logged)
+};
+
+template <class Object>
+class Reflector {
+ public:
+  struct Sink {
+    std::function<void(std::vector<Object>)> replace;   ///< the whole collection, after a list
+    std::function<void(WatchEventType, Object)> apply;  ///< one change, in order
+  };
+
+  /// Starts at once. `path` is the collection ("/api/v1/nodes"); `what` names it in logs.
+  Reflector(ClusterAccess access, std::string path, std::string what, Sink sink,
+            ReflectorSettings settings = {});
+  ~Reflector();  ///< stops and joins the thread
+  Reflector(const Reflector&) = delete;
+  Reflector& operator=(const Reflector&) = delete;
+
+  /// Whether the first list has been handed to the sink.
+  bool synced() const { return counters_.lists.load() > 0; }
+  const ReflectorCounters& counters() const { return counters_; }
+
+ private:
+  void run();
+  bool list();  ///< false after an error (backed off already)
+  void watch();
+  void back_off();
+  void sleep_for(std::chrono::milliseconds pause);
+
+  ApiClient client_;
+  KubeReader reader_;
+  std::string path_;
+  std::string what_;
+  Sink sink_;
+  ReflectorSettings settings_;
+  ReflectorCounters counters_;
+  std::string resource_version_;  ///< opaque: only ever handed back to the server
+  bool listed_ = false;
+  std::chrono::milliseconds backoff_;
+  std::atomic<bool> stop_{false};
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::thread thread_;
+};
+
+}  // namespace unisched::adapters::kubernetes

@@ -1,0 +1,198 @@
+// The Kubernetes adapter against the project's test API server over TLS with a client
+// certificate: the recorded real objects listed and watched, pods counted on their nodes, a
+// dropped watch, a 410 mid-stream, a malformed object, and 5,000 nodes listed in pages. Each
+// view is compared with what the server holds.
+#include "adapters/kubernetes/kubernetes_cluster.hpp"
+
+#include <boost/test/unit_test.hpp>
+
+#include <map>
+#include <string>
+
+#include "adapters/kubernetes/api_client.hpp"
+#include "tests/json.hpp"
+#include "tests/kube_api_process.hpp"
+
+using namespace unisched;
+using namespace unisched::adapters::kubernetes;
+using unisched::testing::eventually;
+using unisched::testing::Json;
+using unisched::testing::k8s_data;
+using unisched::testing::KubeApiServer;
+using unisched::testing::SharedFileAvailable;
+
+namespace {
+
+KubernetesOptions options(const std::string& id) {
+  KubernetesOptions out;
+  out.cluster_id = id;
+  out.reflector.page_size = 500;
+  out.reflector.first_backoff = std::chrono::milliseconds(50);
+  out.reflector.max_backoff = std::chrono::milliseconds(500);
+  out.sync_timeout = std::chrono::seconds(20);
+  return out;
+}
+
+std::unique_ptr<KubernetesCluster> connect(const KubeApiServer& server, const std::string& id) {
+  auto cluster = KubernetesCluster::connect(server.access(), options(id));
+  BOOST_TEST_REQUIRE(cluster.ok(), std::string(cluster.status().message()));
+  return std::move(*cluster);
+}
+
+/// The node states the server holds, with its pods counted, read back independently.
+std::map<std::string, model::NodeState> server_view(const KubeApiServer& server) {
+  ApiClient client(server.access());
+  KubeReader reader;
+  const auto nodes =
+      reader.node_list(client.call("GET", "/api/v1/nodes", {}, std::chrono::seconds(30)).body);
+  BOOST_TEST_REQUIRE(nodes.has_value());
+  const auto node_list = nodes.value();
+  const auto pods =
+      reader.pod_list(client.call("GET", "/api/v1/pods", {}, std::chrono::seconds(30)).body);
+  BOOST_TEST_REQUIRE(pods.has_value());
+  std::map<std::string, model::NodeState> view;
+  for (const NodeReading& reading : node_list.items) {
+    std::vector<const PodReading*> on_node;
+    for (const PodReading& pod : pods->items) {
+      if (pod.node == reading.node.name) {
+        on_node.push_back(&pod);
+      }
+    }
+    view[reading.node.name] = with_pods(reading.node, on_node);
+  }
+  return view;
+}
+
+/// The adapter's view: its first list with every change polled since applied.
+struct AdapterView {
+  std::map<std::string, model::NodeState> nodes;
+
+  explicit AdapterView(KubernetesCluster& cluster) {
+    for (model::NodeState& node : cluster.list_nodes()) {
+      nodes[node.name] = std::move(node);
+    }
+  }
+  void poll(KubernetesCluster& cluster) {
+    for (model::NodeChange& change : cluster.poll_changes()) {
+      if (change.kind == model::NodeChangeKind::Remove) {
+        nodes.erase(change.node.name);
+      } else {
+        nodes[change.node.name] = std::move(change.node);
+      }
+    }
+  }
+};
+
+void expect_same(AdapterView& view, KubernetesCluster& cluster, const KubeApiServer& server,
+                 const std::string& when) {
+  const auto held = server_view(server);
+  eventually(
+      [&] {
+        view.poll(cluster);
+        return view.nodes == held;
+      },
+      "the adapter's view equal to the server's " + when);
+}
+
+Json node(const std::string& name, const std::string& cpu) {
+  return {{"metadata", {{"name", name}}},
+          {"status",
+           {{"allocatable", {{"cpu", cpu}, {"memory", "64Gi"}, {"pods", "110"}}},
+            {"conditions", {{{"type", "Ready"}, {"status", "True"}}}}}}};
+}
+
+void control(const KubeApiServer& server, const std::string& action,
+             const Json& body = Json::object()) {
+  ApiClient client(server.access());
+  const auto response =
+      client.call("POST", "/unisched-test/" + action, body.dump(), std::chrono::seconds(10));
+  BOOST_TEST_REQUIRE(response.ok(), action << ": " << response.status << " " << response.body);
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(kube_adapter)
+
+BOOST_AUTO_TEST_CASE(recorded_clusters_are_listed_and_watched_over_tls,
+                     *boost::unit_test::precondition(SharedFileAvailable{"data/k8s-api"})) {
+  KubeApiServer server({"--nodes", k8s_data("aks-nodelist-3nodes.json"), "--nodes",
+                        k8s_data("rke2-vgpu-a16-nodelist.json"), "--pods",
+                        k8s_data("eks-arm64-podlist-honeycomb.json")});
+  auto cluster = connect(server, "recorded");
+  BOOST_TEST(cluster->profile().spec.topology.region == "southcentralus");
+  BOOST_TEST(!cluster->takes_placements());
+  AdapterView view(*cluster);
+  BOOST_TEST(view.nodes.size() >= 4u);
+  expect_same(view, *cluster, server, "after the first list");
+  // A pod bound to an AKS node takes its cpu; a new node and a deleted one arrive by watch.
+  ApiClient client(server.access());
+  const Json pod = {{"metadata", {{"name", "work"}}},
+                    {"spec",
+                     {{"nodeName", "aks-agentpool-30520393-vmss000000"},
+                      {"containers",
+                       {{{"name", "c"},
+                         {"image", "x"},
+                         {"resources", {{"requests", {{"cpu", "700m"}, {"memory", "1Gi"}}}}}}}}}}};
+  BOOST_TEST(
+      client.call("POST", "/api/v1/namespaces/default/pods", pod.dump(), std::chrono::seconds(10))
+          .status == 201);
+  control(server, "nodes",
+          {{"put", {node("fresh", "8")}}, {"delete", {"aks-agentpool-30520393-vmss000002"}}});
+  expect_same(view, *cluster, server, "after a pod, a new node and a deleted one");
+  BOOST_TEST(view.nodes.at("aks-agentpool-30520393-vmss000000").allocated_cpu_milli == 700);
+  BOOST_TEST(view.nodes.count("aks-agentpool-30520393-vmss000002") == 0u);
+}
+
+BOOST_AUTO_TEST_CASE(dropped_watches_expiry_and_malformed_objects_lose_nothing) {
+  KubeApiServer server({"--generate-nodes", "20"});
+  auto cluster = connect(server, "faults");
+  AdapterView view(*cluster);
+  control(server, "drop-watches");
+  control(server, "nodes", {{"put", {node("after-drop", "4")}}});
+  expect_same(view, *cluster, server, "after a dropped watch");
+  BOOST_TEST(cluster->node_counters().watches.load() >= 2u);
+  // 410: the log is forgotten and the watch ended; a change made meanwhile arrives by relist.
+  control(server, "compact");
+  control(server, "nodes", {{"put", {node("after-compaction", "2")}}, {"delete", {"node-00003"}}});
+  eventually([&] { return cluster->node_counters().expired.load() >= 1; }, "a 410 seen");
+  expect_same(view, *cluster, server, "after a 410 and a relist");
+  BOOST_TEST(cluster->node_counters().lists.load() >= 2u);
+  // A malformed object is skipped with a reason; the next change still arrives.
+  const uint64_t skipped = cluster->node_counters().skipped.load();
+  control(server, "raw-event",
+          {{"line",
+            "{\"type\":\"ADDED\",\"object\":{\"kind\":\"Node\",\"metadata\":{\"name\":\"bad\"},"
+            "\"status\":{\"allocatable\":{\"cpu\":\"lots\",\"memory\":\"1Gi\"}}}}"}});
+  control(server, "raw-event", {{"line", "not json at all"}});
+  eventually([&] { return cluster->node_counters().skipped.load() >= skipped + 2; }, "two skips");
+  control(server, "nodes", {{"put", {node("after-bad", "2")}}});
+  expect_same(view, *cluster, server, "after malformed events");
+  BOOST_TEST(view.nodes.count("bad") == 0u);
+}
+
+BOOST_AUTO_TEST_CASE(five_thousand_nodes_are_listed_in_pages) {
+  KubeApiServer server({"--generate-nodes", "5000"});
+  auto cluster = connect(server, "large");
+  AdapterView view(*cluster);
+  BOOST_TEST(view.nodes.size() == 5000u);
+  BOOST_TEST(cluster->node_counters().pages.load() == 10u);
+  BOOST_TEST(view.nodes.at("node-00004").devices.size() == 8u);
+  expect_same(view, *cluster, server, "of 5,000 nodes");
+}
+
+BOOST_AUTO_TEST_CASE(an_unreachable_or_untrusted_server_is_an_error_not_a_hang) {
+  KubeApiServer server({"--generate-nodes", "1"});
+  ClusterAccess wrong_ca = server.access();
+  wrong_ca.ca_pem = "-----BEGIN CERTIFICATE-----\nnot a certificate\n-----END CERTIFICATE-----\n";
+  KubernetesOptions quick = options("untrusted");
+  quick.sync_timeout = std::chrono::seconds(2);
+  const auto refused = KubernetesCluster::connect(wrong_ca, quick);
+  BOOST_TEST_REQUIRE(!refused.ok());
+  BOOST_TEST(std::string(refused.status().message()).find("did not list") != std::string::npos);
+  ClusterAccess no_certificate = server.access();
+  no_certificate.client_certificate_pem.clear();
+  no_certificate.client_key_pem.clear();
+  BOOST_TEST(!KubernetesCluster::connect(no_certificate, quick).ok());
+}
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,0 +1,82 @@
+// The project's test Kubernetes API server (tests/kube_api/server.js) in a child process: HTTPS
+// on a free loopback port with a client certificate, a kubeconfig for it, and the access the
+// adapter uses. Nothing here includes CAF.
+#pragma once
+
+#include <boost/test/unit_test.hpp>
+
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "adapters/kubernetes/kubeconfig.hpp"
+#include "tests/certificates.hpp"
+#include "tests/child_process.hpp"
+#include "tests/shared_data.hpp"
+#include "tests/test_files.hpp"
+
+namespace unisched::testing {
+
+/// Waits up to `limit` for `condition`, checking every 10 ms; fails the test on timeout.
+inline void eventually(const std::function<bool()>& condition, const std::string& what,
+                       std::chrono::milliseconds limit = std::chrono::seconds(10)) {
+  const auto deadline = std::chrono::steady_clock::now() + limit;
+  while (!condition()) {
+    const bool in_time = std::chrono::steady_clock::now() < deadline;
+    BOOST_TEST_REQUIRE(in_time, "timed out waiting: " << what);
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+}
+
+inline std::string k8s_data(const std::string& name) {
+  return shared_path("data/k8s-api/" + name).string();
+}
+
+struct KubeApiServer {
+  ScratchDirectory dir;
+  std::unique_ptr<ChildProcess> process;
+  std::string address;
+  std::string kubeconfig;
+
+  /// Starts the server with `flags` (--nodes FILE, --pods FILE, --generate-nodes N, ...).
+  explicit KubeApiServer(const std::vector<std::string>& flags) {
+    make_certificates(dir.path(), {{"apiserver", "ca"}, {"client", "ca"}});
+    std::vector<std::string> args = {"/usr/bin/env",
+                                     "node",
+                                     std::string(UNISCHED_SOURCE_DIR) + "/tests/kube_api/server.js",
+                                     "--cert",
+                                     dir.path() + "/apiserver.pem",
+                                     "--key",
+                                     dir.path() + "/apiserver.key",
+                                     "--ca",
+                                     dir.path() + "/ca.pem"};
+    args.insert(args.end(), flags.begin(), flags.end());
+    process = std::make_unique<ChildProcess>(args, dir.path() + "/apiserver.log");
+    eventually([&] { return process->output().find("listening on ") != std::string::npos; },
+               "the test API server listening");
+    const std::string log = process->output();
+    const size_t at = log.find("listening on ") + 13;
+    address = log.substr(at, log.find('\n', at) - at);
+    kubeconfig = dir.write("kubeconfig",
+                           "apiVersion: v1\nkind: Config\ncurrent-context: test\n"
+                           "clusters:\n- name: test\n  cluster:\n    server: https://" +
+                               address +
+                               "\n    certificate-authority: ca.pem\n"
+                               "users:\n- name: test\n  user:\n"
+                               "    client-certificate: client.pem\n"
+                               "    client-key: client.key\n"
+                               "contexts:\n- name: test\n"
+                               "  context: {cluster: test, user: test}\n");
+  }
+
+  adapters::kubernetes::ClusterAccess access() const {
+    auto access = adapters::kubernetes::read_kubeconfig(kubeconfig);
+    BOOST_TEST_REQUIRE(access.ok(), std::string(access.status().message()));
+    return *access;
+  }
+};
+
+}  // namespace unisched::testing
