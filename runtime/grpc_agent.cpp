@@ -86,6 +86,9 @@ class GrpcAgent {
     context.AddMetadata("x-cluster-region", options_.region);
     context.AddMetadata("x-cluster-zone", options_.zone);
     context.AddMetadata("x-cluster-machine-type", options_.machine_type);
+    if (options_.view_only) {
+      context.AddMetadata("x-cluster-view-only", "true");
+    }
   }
 
   /// Observes until the next push is due (or `stop`).

@@ -26,6 +26,7 @@ struct GrpcAgentOptions {
   std::string region;
   std::string zone;
   std::string machine_type;
+  bool view_only = false;  ///< the adapter carries out no placements
   std::chrono::milliseconds observe_interval{100};
   std::chrono::milliseconds push_interval{1000};
 };

@@ -124,7 +124,8 @@ Status GrpcClusters::register_cluster(const grpc::ServerContext* context,
   registration.mutable_identity()->set_token(presented_token(context));
   registration.set_region(call_metadata(context, "x-cluster-region"));
   registration.set_zone(call_metadata(context, "x-cluster-zone"));
-  registration.set_view_only(agent_.view_only);
+  registration.set_view_only(agent_.view_only ||
+                             call_metadata(context, "x-cluster-view-only") == "true");
   const std::string machine_type = call_metadata(context, "x-cluster-machine-type");
   if (!machine_type.empty() && machine_type != "VirtualMachine" && machine_type != "BareMetal") {
     return Status(

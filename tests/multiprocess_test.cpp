@@ -178,9 +178,17 @@ BOOST_AUTO_TEST_CASE(unreachable_hubs_and_bad_endpoints_are_clear_errors) {
   BOOST_TEST(bad_interval.first == 2);
   BOOST_TEST(bad_interval.second.find("--push-interval must be a duration") != std::string::npos);
   BOOST_TEST(run("agent --hub 127.0.0.1:1 --adapter k8s --profile x.yaml")
-                 .second.find("unknown adapter \"k8s\" (available: sim)") != std::string::npos);
+                 .second.find("unknown adapter \"k8s\" (available: sim, kubernetes)") !=
+             std::string::npos);
   BOOST_TEST(run("agent --hub 127.0.0.1:1").second.find("--profile FILE is required") !=
              std::string::npos);
+  const auto no_kubeconfig =
+      run("agent --hub 127.0.0.1:1 --adapter kubernetes --kubeconfig /nonexistent/config");
+  BOOST_TEST(no_kubeconfig.first == 2);
+  BOOST_TEST(no_kubeconfig.second.find("cannot read the kubeconfig /nonexistent/config") !=
+             std::string::npos);
+  BOOST_TEST(run("agent --hub 127.0.0.1:1 --adapter kubernetes")
+                 .second.find("not in a pod (KUBERNETES_SERVICE_HOST") != std::string::npos);
   BOOST_TEST(run("serve --listen 127.0.0.1:99999").second.find("is not a port") !=
              std::string::npos);
   BOOST_TEST(run("get clusters --hub 127.0.0.1:1").first == 1);

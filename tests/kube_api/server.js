@@ -58,11 +58,16 @@ class ApiServer {
   }
 
   load() {
+    // A file holds a list (kubectl's List, a NodeList, a PodList) or one object.
+    const objects = (file) => {
+      const document = JSON.parse(fs.readFileSync(file));
+      return document.items || [document];
+    };
     for (const file of this.args.nodes) {
-      for (const node of JSON.parse(fs.readFileSync(file)).items) this.store.put('Node', node, 'ADDED');
+      for (const node of objects(file)) this.store.put('Node', node, 'ADDED');
     }
     for (const file of this.args.pods) {
-      for (const pod of JSON.parse(fs.readFileSync(file)).items) this.store.put('Pod', pod, 'ADDED');
+      for (const pod of objects(file)) this.store.put('Pod', pod, 'ADDED');
     }
     for (let i = 0; i < this.args.generateNodes; ++i) {
       this.store.put('Node', generatedNode(i), 'ADDED');

@@ -1,0 +1,183 @@
+// Kubernetes clusters join a hub beside a simulated one: three test API servers holding the
+// recorded real clusters (AKS 1.18 VMs, RKE2 1.31 with an NVIDIA vGPU, OpenShift 4.7 on CRI-O
+// with MIG and AMD nodes built from the vendors' label sets), each read by `unisched agent
+// --adapter kubernetes` over TLS. The hub's views equal what the servers hold, and the real
+// kubectl works against the same server.
+#include <boost/test/unit_test.hpp>
+
+#include <cstdlib>
+#include <map>
+#include <string>
+
+#include "adapters/kubernetes/api_client.hpp"
+#include "adapters/kubernetes/kube_objects.hpp"
+#include "tests/hub_process.hpp"
+#include "tests/kube_api_process.hpp"
+
+using namespace unisched;
+using unisched::testing::ActorHarness;
+using unisched::testing::ChildProcess;
+using unisched::testing::Hub;
+using unisched::testing::Json;
+using unisched::testing::k8s_data;
+using unisched::testing::KubeApiServer;
+using unisched::testing::SharedFileAvailable;
+
+namespace {
+
+/// A NodeList of GPU nodes made of the vendors' documented label sets and resource names.
+std::string vendor_nodes() {
+  const Json mig = unisched::testing::parse_json(
+      unisched::testing::read_file(k8s_data("nvidia-mig-a100-gfd-labels-none-single-mixed.json")));
+  const Json amd = unisched::testing::parse_json(
+      unisched::testing::read_file(k8s_data("amd-gpu-labels-and-resources-doc-examples.json")));
+  const auto node = [](const std::string& name, const Json& labels, const Json& extended) {
+    Json allocatable = {{"cpu", "64"}, {"memory", "512Gi"}, {"pods", "110"}};
+    allocatable.update(extended);
+    return Json{{"metadata", {{"name", name}, {"labels", labels}}},
+                {"status",
+                 {{"allocatable", allocatable},
+                  {"conditions", {{{"type", "Ready"}, {"status", "True"}}}},
+                  {"nodeInfo",
+                   {{"kubeletVersion", "v1.20.0+558d959"},
+                    {"containerRuntimeVersion", "cri-o://1.20.3"}}}}}};
+  };
+  const Json items = {node("mig-mixed", mig["mixed_strategy_3g+2g+1g"]["labels"],
+                           mig["mixed_strategy_3g+2g+1g"]["capacity_allocatable"]),
+                      node("mig-single", mig["single_strategy_7x1g.5gb"]["labels"],
+                           mig["single_strategy_7x1g.5gb"]["capacity_allocatable"]),
+                      node("mi300x", amd["mi300x_node_labels"],
+                           amd["resource_naming"]["single_unpartitioned_8gpu"])};
+  return Json{{"kind", "NodeList"}, {"apiVersion", "v1"}, {"items", items}}.dump();
+}
+
+std::unique_ptr<ChildProcess> kube_agent(const Hub& hub, const KubeApiServer& server,
+                                         const std::string& id) {
+  return std::make_unique<ChildProcess>(
+      std::vector<std::string>{unisched::testing::kBinary, "agent", "--hub", hub.address,
+                               "--adapter", "kubernetes", "--kubeconfig", server.kubeconfig,
+                               "--cluster", id, "--push-interval", "100ms"},
+      hub.dir.path() + "/agent-" + id + ".log");
+}
+
+/// Per node of `cluster` as the hub holds it: allocated cpu and the models of its devices.
+std::map<std::string, std::pair<int64_t, std::multiset<std::string>>> hub_view(
+    const Hub& hub, const std::string& cluster) {
+  std::map<std::string, std::pair<int64_t, std::multiset<std::string>>> view;
+  const Json views = hub.get("nodes --cluster " + cluster);
+  if (!views.is_object() || views["clusters"].empty()) {
+    return view;
+  }
+  for (const auto& node : views["clusters"][0]["nodes"]) {
+    auto& entry = view[unisched::testing::text(node, "name")];
+    entry.first = unisched::testing::number(node, "allocated_cpu_milli");
+    for (const auto& device : node.value("accelerators", Json::array())) {
+      entry.second.insert(unisched::testing::text(device, "model"));
+    }
+  }
+  return view;
+}
+
+/// The same, from the server: its nodes read by the adapter's reader, its pods counted.
+std::map<std::string, std::pair<int64_t, std::multiset<std::string>>> server_view(
+    const KubeApiServer& server) {
+  namespace k8s = adapters::kubernetes;
+  k8s::ApiClient client(server.access());
+  k8s::KubeReader reader;
+  const auto nodes =
+      reader.node_list(client.call("GET", "/api/v1/nodes", {}, std::chrono::seconds(10)).body)
+          .value();
+  const auto pods =
+      reader.pod_list(client.call("GET", "/api/v1/pods", {}, std::chrono::seconds(10)).body)
+          .value();
+  std::map<std::string, std::pair<int64_t, std::multiset<std::string>>> view;
+  for (const auto& reading : nodes.items) {
+    std::vector<const k8s::PodReading*> on_node;
+    for (const auto& pod : pods.items) {
+      if (pod.node == reading.node.name) {
+        on_node.push_back(&pod);
+      }
+    }
+    const model::NodeState node = k8s::with_pods(reading.node, on_node);
+    auto& entry = view[node.name];
+    entry.first = node.allocated_cpu_milli;
+    for (const auto& device : node.devices) {
+      entry.second.insert(device.model.str());
+    }
+  }
+  return view;
+}
+
+void expect_same_view(const Hub& hub, const KubeApiServer& server, const std::string& cluster) {
+  ActorHarness::wait_until([&] { return hub_view(hub, cluster) == server_view(server); },
+                           "the hub's view of " + cluster + " equal to its API server's",
+                           std::chrono::seconds(30));
+}
+
+/// Runs kubectl with the server's kubeconfig; its exit status and output.
+std::pair<int, std::string> kubectl(const KubeApiServer& server, const std::string& args,
+                                    int seconds = 20) {
+  const std::string out = server.dir.path() + "/kubectl.out";
+  const int status = std::system(("timeout " + std::to_string(seconds) + " kubectl --kubeconfig " +
+                                  server.kubeconfig + " " + args + " >" + out + " 2>&1")
+                                     .c_str());
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, unisched::testing::read_file(out)};
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(kube_hub)
+
+BOOST_AUTO_TEST_CASE(three_kubernetes_clusters_join_a_hub_beside_a_simulated_one,
+                     *boost::unit_test::precondition(SharedFileAvailable{"data/k8s-api"})) {
+  unisched::testing::ScratchDirectory data;
+  const std::string vendor = data.write("vendor-nodes.json", vendor_nodes());
+  KubeApiServer aks({"--nodes", k8s_data("aks-nodelist-3nodes.json")});
+  KubeApiServer rke2({"--nodes", k8s_data("rke2-vgpu-a16-nodelist.json")});
+  KubeApiServer openshift({"--nodes", k8s_data("openshift47-node-worker0.json"), "--nodes", vendor,
+                           "--pods", k8s_data("openshift-insights-podlist-assembled.json")});
+  Hub hub;
+  const auto sim = hub.agent("t4-vm-useast.yaml");
+  const auto aks_agent = kube_agent(hub, aks, "aks-118");
+  const auto rke2_agent = kube_agent(hub, rke2, "rke2-131");
+  const auto openshift_agent = kube_agent(hub, openshift, "openshift-47");
+  for (const char* id : {"aks-118", "rke2-131", "openshift-47", "t4-useast"}) {
+    ActorHarness::wait_until([&] { return hub.has_health(id, true); },
+                             std::string(id) + " healthy at the hub", std::chrono::seconds(30));
+  }
+  for (const auto& [server, id] : {std::pair{&aks, "aks-118"}, std::pair{&rke2, "rke2-131"},
+                                   std::pair{&openshift, "openshift-47"}}) {
+    expect_same_view(hub, *server, id);
+    BOOST_TEST(hub.cluster(id)->value("view_only", false), id);
+  }
+  BOOST_TEST(!hub.cluster("t4-useast")->value("view_only", true));
+  const auto gpus = hub_view(hub, "openshift-47");
+  BOOST_TEST(gpus.at("mi300x").second.count("AMD_Instinct_MI300X_OAM") == 8u);
+  BOOST_TEST(gpus.at("mig-mixed").second.count("A100-SXM4-40GB-MIG-3g.20gb") == 1u);
+  BOOST_TEST(gpus.at("mig-single").second.count("A100-SXM4-40GB-MIG-1g.5gb") == 7u);
+  size_t vgpus = 0;
+  for (const auto& [name, node] : hub_view(hub, "rke2-131")) {
+    vgpus += node.second.count("NVIDIA-A16-4Q");
+  }
+  BOOST_TEST(vgpus == 1u);
+  // kubectl against the same server: what it creates, the hub sees counted on the node.
+  const auto listed = kubectl(aks, "get nodes -o json");
+  BOOST_TEST(listed.first == 0, listed.second);
+  BOOST_TEST(listed.second.find("aks-agentpool-30520393-vmss000001") != std::string::npos);
+  BOOST_TEST(kubectl(aks, "get pods -A -o json").first == 0);
+  const std::string pod = aks.dir.write(
+      "pod.yaml",
+      "apiVersion: v1\nkind: Pod\nmetadata:\n  name: from-kubectl\nspec:\n  nodeName: "
+      "aks-agentpool-30520393-vmss000001\n  containers:\n  - name: c\n    image: nginx\n"
+      "    resources:\n      requests:\n        cpu: 900m\n        memory: 1Gi\n");
+  const auto created = kubectl(aks, "create -f " + pod);
+  BOOST_TEST(created.first == 0, created.second);
+  BOOST_TEST(created.second.find("pod/from-kubectl created") != std::string::npos);
+  const auto watched = kubectl(aks, "get pods -w", 3);  // a watch: ended by the timeout
+  BOOST_TEST(watched.second.find("from-kubectl") != std::string::npos, watched.second);
+  expect_same_view(hub, aks, "aks-118");
+  BOOST_TEST(hub_view(hub, "aks-118").at("aks-agentpool-30520393-vmss000001").first == 900);
+  BOOST_TEST(hub.process->stop() == 0);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
