@@ -42,7 +42,7 @@ void add_file_problem(ManifestSet& set, const std::string& file, const std::stri
   set.problems.push_back(ManifestProblem{ManifestSource{file, -1, 0}, {}, {}, message});
 }
 
-void load_file(const fs::path& path, ManifestSet& set) {
+void load_file(const fs::path& path, ManifestSet& set, bool other_apis_allowed) {
   std::ifstream stream(path, std::ios::binary);
   if (!stream) {
     add_file_problem(set, path.string(), "cannot read the file");
@@ -56,7 +56,16 @@ void load_file(const fs::path& path, ManifestSet& set) {
     add_file_problem(set, path.string(), manifest_too_large(path.string(), unknown ? 0 : size));
     return;
   }
-  load_manifest_text(text, path.string(), set);
+  load_manifest_text(text, path.string(), set, other_apis_allowed);
+}
+
+/// Whether a document was refused only for being of another API group.
+bool of_another_api(const model::DecodedManifest& decoded) {
+  return !decoded.errors.empty() &&
+         std::any_of(decoded.errors.begin(), decoded.errors.end(), [](const model::FieldError& e) {
+           return e.path == "apiVersion" && e.type == model::FieldErrorType::NotSupported &&
+                  e.value.rfind("\"scheduling.cluster.io/", 0) != 0;
+         });
 }
 
 /// The later of two documents that claim the same identity is refused.
@@ -133,7 +142,8 @@ bool read_manifest_stream(std::istream& in, std::string& text) {
   return true;
 }
 
-void load_manifest_text(std::string_view text, const std::string& file_name, ManifestSet& into) {
+void load_manifest_text(std::string_view text, const std::string& file_name, ManifestSet& into,
+                        bool other_apis_allowed) {
   if (text.size() > kMaxManifestBytes) {
     add_file_problem(into, file_name, manifest_too_large(file_name, text.size()));
     return;
@@ -144,8 +154,12 @@ void load_manifest_text(std::string_view text, const std::string& file_name, Man
     if (decoded.empty) {
       continue;
     }
-    ++into.documents_seen;
     const ManifestSource start{file_name, index++, document.first_line};
+    if (other_apis_allowed && of_another_api(decoded)) {
+      into.other_apis.push_back(start);
+      continue;
+    }
+    ++into.documents_seen;
     for (const model::FieldError& error : decoded.errors) {
       ManifestSource at = start;
       at.line = error.line > 0 ? error.line : start.line;
@@ -176,10 +190,10 @@ ManifestSet load_manifests(const std::vector<std::string>& paths, const LoadOpti
         add_file_problem(set, name, "the directory holds no .yaml, .yml or .json files");
       }
       for (const auto& file : files) {
-        load_file(file, set);
+        load_file(file, set, true);
       }
     } else {
-      load_file(path, set);
+      load_file(path, set, false);
     }
   }
   refuse_duplicates(set);

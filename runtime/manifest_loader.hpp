@@ -39,6 +39,9 @@ struct ManifestSet {
   std::vector<ManifestProblem> problems;  ///< one entry per problem
   size_t files_read = 0;
   size_t documents_seen = 0;
+  /// Documents of other APIs (a ClusterRole beside the profiles) in files found by walking a
+  /// directory: left alone, not problems. A file named on its own has no such allowance.
+  std::vector<ManifestSource> other_apis;
 };
 
 struct LoadOptions {
@@ -57,13 +60,17 @@ std::string manifest_too_large(const std::string& file, uint64_t size);
 bool read_manifest_stream(std::istream& in, std::string& text);
 
 /// Loads every path: a file is read whatever its name; a directory contributes its *.yaml, *.yml
-/// and *.json files in name order. A missing or unreadable path is a problem, like a bad
+/// and *.json files in name order, whose documents of other API groups are counted in
+/// `other_apis` and otherwise left alone. A missing or unreadable path is a problem, like a bad
 /// document. Two profiles with one clusterID, or two documents of one kind and name, are
 /// problems for the later one; the first stays accepted.
 ManifestSet load_manifests(const std::vector<std::string>& paths, const LoadOptions& options = {});
 
 /// Loads one in-memory stream as if it were the file `file_name`; one that exceeds
 /// kMaxManifestBytes is one problem, and none of it is read.
-void load_manifest_text(std::string_view text, const std::string& file_name, ManifestSet& into);
+/// With `other_apis_allowed`, documents whose apiVersion is not scheduling.cluster.io's go to
+/// `other_apis` instead of `problems`.
+void load_manifest_text(std::string_view text, const std::string& file_name, ManifestSet& into,
+                        bool other_apis_allowed = false);
 
 }  // namespace unisched::runtime

@@ -63,6 +63,29 @@ BOOST_AUTO_TEST_CASE(directories_contribute_manifest_files_in_order) {
   BOOST_TEST(deep.manifests.size() == 3u);
 }
 
+BOOST_AUTO_TEST_CASE(documents_of_other_apis_in_a_directory_are_left_alone) {
+  ScratchDirectory dir;
+  const std::string role =
+      "apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata:\n  name: r\n";
+  dir.write("a.yaml", profile("a", "a") + "---\n" + role);
+  const std::string typo = dir.write(
+      "typo.yaml", "apiVersion: scheduling.cluster.io/v2\nkind: ClusterResourceProfile\n");
+  const ManifestSet walked = load_manifests({dir.path()});
+  BOOST_TEST(walked.manifests.size() == 1u);
+  BOOST_TEST_REQUIRE(walked.other_apis.size() == 1u);
+  BOOST_TEST(walked.other_apis[0].index == 1);
+  // Our own group with a wrong version is a problem, not another API.
+  BOOST_TEST_REQUIRE(!walked.problems.empty());
+  for (const auto& problem : walked.problems) {
+    BOOST_TEST(problem.source.file == typo);
+  }
+  BOOST_TEST(walked.problems[0].to_string().find("scheduling.cluster.io/v2") != std::string::npos);
+  // A file named on its own is read for what it claims to be.
+  const ManifestSet named = load_manifests({dir.write("role.yaml", role)});
+  BOOST_TEST(named.other_apis.empty());
+  BOOST_TEST(named.problems.size() == 2u);  // apiVersion and kind
+}
+
 BOOST_AUTO_TEST_CASE(missing_paths_and_empty_directories_are_problems) {
   ScratchDirectory dir;
   const ManifestSet set = load_manifests({dir.path() + "/nope.yaml", dir.path()});

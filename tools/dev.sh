@@ -54,6 +54,9 @@ case "$command" in
   test)
     # The gRPC test drives the server from Node.js with packages npm installs from the lock file.
     command -v node >/dev/null && command -v npm >/dev/null || packages+=(nodejs npm)
+    # The Kubernetes tests run the real kubectl; Debian's (1.20) only where none is installed,
+    # since the two conflict.
+    command -v kubectl >/dev/null || packages+=(kubernetes-client)
     build
     ctest --test-dir "$build_dir" --output-on-failure --parallel "$(nproc)" --timeout 600
     ;;

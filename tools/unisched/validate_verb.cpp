@@ -25,6 +25,10 @@ int run_validate(const ParsedArgs& args) {
   options.recursive = args.has("recursive");
   const runtime::ManifestSet set = runtime::load_manifests(paths, options);
   spdlog::info("read {} documents from {} files", set.documents_seen, set.files_read);
+  for (const auto& other : set.other_apis) {
+    spdlog::info("{} document {}: of another API, left alone", model::printable(other.file),
+                 other.index);
+  }
 
   for (const auto& problem : set.problems) {
     std::fprintf(stderr, "%s\n", problem.to_string().c_str());
@@ -46,8 +50,13 @@ int run_validate(const ParsedArgs& args) {
     const auto format = output == "json" ? model::OutputFormat::Json : model::OutputFormat::Yaml;
     std::fputs(model::render_manifests(manifests, format).c_str(), stdout);
   }
-  std::fprintf(summary, "%zu of %zu documents valid in %zu files; %zu problems\n",
-               set.manifests.size(), set.documents_seen, set.files_read, set.problems.size());
+  std::fprintf(summary, "%zu of %zu documents valid in %zu files; %zu problems%s\n",
+               set.manifests.size(), set.documents_seen, set.files_read, set.problems.size(),
+               set.other_apis.empty()
+                   ? ""
+                   : ("; " + std::to_string(set.other_apis.size()) +
+                      " documents of other APIs left alone")
+                         .c_str());
   return set.problems.empty() ? 0 : 1;
 }
 
