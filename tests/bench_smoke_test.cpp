@@ -153,6 +153,18 @@ BOOST_AUTO_TEST_CASE(full_sync_moves_about_nodes_over_changes_times_the_bytes) {
   BOOST_TEST(result.at("full_sync_cpu_ms_per_interval").get<double>() > 0);
 }
 
+BOOST_AUTO_TEST_CASE(kubernetes_ingest_lists_in_pages_and_watches_every_change) {
+  const auto run = bench("--scenario kube-ingest --nodes 1200 --updates 300");
+  BOOST_TEST_REQUIRE(run.status == 0, run.out);
+  BOOST_TEST_REQUIRE(run.results.size() == 1u);
+  const unisched::testing::Json& result = run.results[0];
+  check_common(result, "kube-ingest");
+  BOOST_TEST(result.at("pages").get<int64_t>() == 3);  // 500 a page
+  BOOST_TEST(result.at("list_nodes_per_s").get<double>() > 0);
+  BOOST_TEST(result.at("parse_nodes_per_s").get<double>() > 0);
+  BOOST_TEST(result.at("watch_events_per_s").get<double>() > 0);
+}
+
 BOOST_AUTO_TEST_CASE(bad_flags_are_usage_errors) {
   BOOST_TEST(bench("--scenario warp-speed").status == 2);
   BOOST_TEST(bench("--nodes many").status == 2);

@@ -15,7 +15,7 @@ namespace {
 
 constexpr const char* kUsage =
     "usage: unisched-bench [--scenario all|ingest|ingest-remote|resync|schedule|scale|"
-    "full-sync-baseline]\n"
+    "full-sync-baseline|kube-ingest]\n"
     "         [--clusters N] [--nodes N] [--gpus N] [--deltas N] [--updates N] [--window N] "
     "[--rate N]\n"
     "         [--transport caf|grpc|both] [--schedulers N] [--mode cluster|node|both]\n"

@@ -6,6 +6,7 @@
 #include "tools/bench/ingest.hpp"
 #include "tools/bench/ingest_grpc.hpp"
 #include "tools/bench/json_line.hpp"
+#include "tools/bench/kube_ingest.hpp"
 #include "tools/bench/resync.hpp"
 #include "tools/bench/scale.hpp"
 #include "tools/bench/schedule.hpp"
@@ -263,13 +264,45 @@ bool run_full_sync_baseline(const Flags& flags, const std::string&) {
   return report_problem(result.incremental.problem) && report_problem(result.full_sync.problem);
 }
 
+bool run_kube_ingest(const Flags& flags, const std::string&) {
+  const int nodes = flags.number("nodes", 5000);
+  const int events = flags.number("updates", 5000);
+  std::fprintf(stderr,
+               "kube-ingest: list %d nodes from the test API server, then %d watch events\n", nodes,
+               events);
+  const KubeIngestResult result = kube_ingest(nodes, events);
+  JsonLine("kube-ingest")
+      .integer("nodes", nodes)
+      .integer("events", events)
+      .integer("pages", static_cast<int64_t>(result.pages))
+      .number("list_s", result.list_seconds)
+      .number("list_nodes_per_s", result.list_nodes_per_s)
+      .number("parse_nodes_per_s", result.parse_nodes_per_s)
+      .number("watch_s", result.watch_seconds)
+      .number("watch_events_per_s", result.watch_events_per_s)
+      .flag("ok", result.problem.empty())
+      .print();
+  std::fprintf(
+      stderr,
+      "  listed %d nodes in %.2f s (%.0f nodes/s, %llu pages; parsing alone %.0f nodes/s); "
+      "%d watch events in %.2f s (%.0f events/s)\n",
+      nodes, result.list_seconds, result.list_nodes_per_s,
+      static_cast<unsigned long long>(result.pages), result.parse_nodes_per_s, events,
+      result.watch_seconds, result.watch_events_per_s);
+  return report_problem(result.problem);
+}
+
 }  // namespace
 
 const std::vector<Scenario>& scenarios() {
   static const std::vector<Scenario> all = {
-      {"ingest", run_ingest}, {"ingest-remote", run_ingest_remote},
-      {"resync", run_resync}, {"schedule", run_schedule},
-      {"scale", run_scale},   {"full-sync-baseline", run_full_sync_baseline},
+      {"ingest", run_ingest},
+      {"ingest-remote", run_ingest_remote},
+      {"resync", run_resync},
+      {"schedule", run_schedule},
+      {"scale", run_scale},
+      {"full-sync-baseline", run_full_sync_baseline},
+      {"kube-ingest", run_kube_ingest},
   };
   return all;
 }
