@@ -11,6 +11,19 @@ AgentState::AgentState(std::shared_ptr<adapters::ClusterAdapter> adapter, uint64
 
 void AgentState::observe() {
   ++counters_.observations;
+  // Outcomes first: an applied one's node changes are then in the poll below.
+  for (const adapters::LaterOutcome& later : adapter_->poll_outcomes()) {
+    if (pending_placements_.erase(later.id) == 0) {
+      continue;
+    }
+    if (later.outcome == adapters::PlacementOutcome::Applied) {
+      applied_unobserved_.push_back(later.id);
+      ++counters_.placements_applied;
+    } else {
+      running_.erase(later.id);
+      refuse(later.id, later.reason.empty() ? adapters::describe(later.outcome) : later.reason);
+    }
+  }
   std::vector<model::NodeChange> changes;
   if (!listed_) {
     // The first observation starts from the full list; later ones from the change feed.
@@ -66,7 +79,6 @@ std::optional<model::ViewUpdate> AgentState::next_update() {
 }
 
 void AgentState::carry_out(const std::vector<model::Reservation>& placements) {
-  constexpr size_t kRefusalsRemembered = 1024;
   for (const model::Reservation& placement : placements) {
     // A share is a request's only device (the request's validation sees to it), so one share
     // speaks for every device of a placement.
@@ -80,19 +92,28 @@ void AgentState::carry_out(const std::vector<model::Reservation>& placements) {
       applied_unobserved_.push_back(placement.id);
       running_.insert(placement.id);
       ++counters_.placements_applied;
+    } else if (outcome == adapters::PlacementOutcome::Pending) {
+      pending_placements_.insert(placement.id);
+      running_.insert(placement.id);  // finishing it releases it, whatever the cluster decides
     } else {
-      refused_to_report_.emplace_back(placement.id, adapters::describe(outcome));
-      recently_refused_.emplace_back(placement.id, adapters::describe(outcome));
-      if (recently_refused_.size() > kRefusalsRemembered) {
-        recently_refused_.pop_front();
-      }
-      ++counters_.placements_refused;
+      refuse(placement.id, adapters::describe(outcome));
     }
   }
 }
 
+void AgentState::refuse(const std::string& id, const std::string& reason) {
+  constexpr size_t kRefusalsRemembered = 1024;
+  refused_to_report_.emplace_back(id, reason);
+  recently_refused_.emplace_back(id, reason);
+  if (recently_refused_.size() > kRefusalsRemembered) {
+    recently_refused_.pop_front();
+  }
+  ++counters_.placements_refused;
+}
+
 void AgentState::finish(const std::vector<std::string>& placement_ids) {
   for (const std::string& id : placement_ids) {
+    pending_placements_.erase(id);  // whatever the cluster decides now is moot
     if (running_.erase(id) != 0) {
       adapter_->release(id);
     }

@@ -47,19 +47,23 @@ class AgentState {
 
   /// Carries placements out through the adapter. Applied ones are reported with the first
   /// update after the next observation (which holds their node changes); refused ones with the
-  /// next update.
+  /// next update. Pending ones are reported the same way once the adapter says how they ended.
   void carry_out(const std::vector<model::Reservation>& placements);
 
   /// Ends placements (the work finished); their resources free up in a later update.
   void finish(const std::vector<std::string>& placement_ids);
 
   adapters::ClusterAdapter& adapter() { return *adapter_; }
+  /// Placements the cluster has not decided yet.
+  size_t pending_placements() const { return pending_placements_.size(); }
   const std::string& cluster_id() const { return cluster_id_; }
   uint64_t epoch() const { return epoch_; }
   uint64_t version() const { return version_; }
   const AgentCounters& counters() const { return counters_; }
 
  private:
+  void refuse(const std::string& id, const std::string& reason);
+
   std::shared_ptr<adapters::ClusterAdapter> adapter_;
   std::string cluster_id_;
   uint64_t epoch_;
@@ -72,6 +76,7 @@ class AgentState {
   std::vector<std::string> applied_to_report_;
   std::vector<std::pair<std::string, std::string>> refused_to_report_;
   std::set<std::string> running_;  // placements carried out and not finished
+  std::set<std::string> pending_placements_;  // the cluster has not decided yet
   std::deque<std::pair<std::string, std::string>> recently_refused_;
   AgentCounters counters_;
 };

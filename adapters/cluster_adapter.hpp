@@ -24,6 +24,7 @@ struct Placement {
 
 enum class PlacementOutcome {
   Applied,
+  Pending,        ///< accepted for now; the cluster decides later (poll_outcomes reports it)
   NoSuchNode,     ///< the node is gone
   Unschedulable,  ///< the node is draining or cordoned
   DoesNotFit,     ///< not enough free cpu, memory, pods or device share, or a port is in use
@@ -31,6 +32,14 @@ enum class PlacementOutcome {
 };
 
 const char* describe(PlacementOutcome outcome);
+
+/// How a pending placement ended: Applied, or refused with the cluster's own reason (a kubelet
+/// saying "OutOfnvidia.com/gpu").
+struct LaterOutcome {
+  std::string id;
+  PlacementOutcome outcome = PlacementOutcome::Applied;
+  std::string reason;  ///< for a refusal; empty: describe(outcome)
+};
 
 class ClusterAdapter {
  public:
@@ -48,8 +57,13 @@ class ClusterAdapter {
   /// The cluster's shared resources as they are now.
   virtual model::ClusterResources resources() const = 0;
 
-  /// Reserves what `placement` names on its node; the change shows in the next poll.
+  /// Reserves what `placement` names on its node; the change shows in the next poll. A cluster
+  /// that answers later says Pending, and poll_outcomes() reports the answer.
   virtual PlacementOutcome apply(const Placement& placement) = 0;
+
+  /// How pending placements ended since the previous call. An Applied one's node changes are
+  /// in the poll_changes() that follows this call.
+  virtual std::vector<LaterOutcome> poll_outcomes() { return {}; }
 
   /// Frees a placement's resources; false when no such placement is running.
   virtual bool release(const std::string& placement_id) = 0;

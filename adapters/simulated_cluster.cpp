@@ -19,6 +19,8 @@ const char* describe(PlacementOutcome outcome) {
   switch (outcome) {
     case PlacementOutcome::Applied:
       return "applied";
+    case PlacementOutcome::Pending:
+      return "pending";
     case PlacementOutcome::NoSuchNode:
       return "no such node";
     case PlacementOutcome::Unschedulable:
