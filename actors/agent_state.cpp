@@ -84,9 +84,9 @@ void AgentState::carry_out(const std::vector<model::Reservation>& placements) {
     // speaks for every device of a placement.
     const int32_t milli =
         placement.device_milli.empty() ? model::kWholeDeviceMilli : placement.device_milli.front();
-    const adapters::Placement order{placement.id,           placement.node,    placement.cpu_milli,
-                                    placement.memory_bytes, placement.devices, milli,
-                                    placement.host_ports};
+    const adapters::Placement order{
+        placement.id,      placement.node, placement.cpu_milli,  placement.memory_bytes,
+        placement.devices, milli,          placement.host_ports, placement.pod_template};
     const adapters::PlacementOutcome outcome = adapter_->apply(order);
     if (outcome == adapters::PlacementOutcome::Applied) {
       applied_unobserved_.push_back(placement.id);

@@ -238,10 +238,11 @@ SchedulerCommands SchedulerState::start_round(std::unique_ptr<Work> work,
     (*commit.mutable_node_revisions())[placement.node] =
         node_revision == local.node_revisions.end() ? 0 : node_revision->second;
     const std::string placement_id = work->id + "/" + std::to_string(work->next_replica++);
-    messages::to_proto(model::Reservation{placement_id, placement.node, placement.cpu_milli,
-                                          placement.memory_bytes, placement.devices,
-                                          placement.host_ports, placement.device_milli},
-                       *commit.add_placements());
+    messages::to_proto(
+        model::Reservation{placement_id, placement.node, placement.cpu_milli,
+                           placement.memory_bytes, placement.devices, placement.host_ports,
+                           placement.device_milli, work->spec.pod_template},
+        *commit.add_placements());
     Decision::Replica replica;
     replica.set_placement_id(placement_id);
     replica.set_cluster(placement.cluster);

@@ -20,6 +20,7 @@ struct Placement {
   std::vector<int32_t> devices;  ///< indexes into the node's devices
   int32_t milli_per_device = model::kWholeDeviceMilli;
   std::vector<int32_t> host_ports;  ///< ascending
+  std::string pod_template;         ///< the request's PodTemplateSpec as JSON; empty: none
 };
 
 enum class PlacementOutcome {

@@ -219,6 +219,7 @@ void to_proto(const model::Reservation& reservation, v1::Placement& out) {
   out.mutable_devices()->Add(reservation.devices.begin(), reservation.devices.end());
   out.mutable_device_milli()->Add(reservation.device_milli.begin(), reservation.device_milli.end());
   out.mutable_host_ports()->Add(reservation.host_ports.begin(), reservation.host_ports.end());
+  out.set_pod_template(reservation.pod_template);
 }
 
 model::Reservation from_proto(const v1::Placement& placement) {
@@ -230,6 +231,7 @@ model::Reservation from_proto(const v1::Placement& placement) {
   reservation.devices.assign(placement.devices().begin(), placement.devices().end());
   reservation.device_milli.assign(placement.device_milli().begin(), placement.device_milli().end());
   reservation.host_ports.assign(placement.host_ports().begin(), placement.host_ports().end());
+  reservation.pod_template = placement.pod_template();
   return reservation;
 }
 

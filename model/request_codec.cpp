@@ -1,5 +1,6 @@
 #include "model/accelerator_names.hpp"
 #include "model/manifest_codec.hpp"
+#include "model/pod_template.hpp"
 
 namespace unisched::model {
 namespace {
@@ -171,6 +172,9 @@ void decode_spec(YamlObject& spec, SchedulingRequestSpec& out) {
     }
     distribution->reject_unknown_fields();
   }
+  if (const YAML::Node* pod = spec.raw("template")) {
+    out.pod_template = pod_template_json(*pod, spec.path().child("template"), spec.context());
+  }
   spec.reject_unknown_fields();
 }
 
@@ -200,6 +204,10 @@ void encode_request(const SchedulingRequest& request, DocumentWriter& out) {
   encode_resources(request.spec.resources, out);
   encode_placement(request.spec.placement, out);
   encode_distribution(request.spec.distribution, out);
+  if (!request.spec.pod_template.empty()) {
+    out.key("template");
+    write_pod_template(request.spec.pod_template, out);
+  }
   out.end_object();
   out.end_object();
 }

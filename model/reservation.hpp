@@ -20,6 +20,8 @@ struct Reservation {
   /// The milli taken on each of `devices` (a share of a device below 1000); empty: every
   /// device whole.
   std::vector<int32_t> device_milli;
+  /// The request's PodTemplateSpec as JSON, for adapters that create workloads; empty: none.
+  std::string pod_template;
 };
 
 /// Why `reservation` cannot be taken on `node` as it is, or nullopt when it can.

@@ -89,6 +89,9 @@ struct SchedulingRequestSpec {
   ResourceRequest resources;  ///< required
   PlacementSpec placement;
   DistributionSpec distribution;
+  /// Manifest field `template`: the Kubernetes PodTemplateSpec each replica runs, as compact
+  /// JSON (model/pod_template.hpp); empty: the adapter's default workload.
+  std::string pod_template;
 };
 
 struct SchedulingRequest {

@@ -104,6 +104,10 @@ class YamlObject {
     return std::move(value.value());
   }
 
+  /// The field's YAML as written, for a subtree read as a whole (a PodTemplateSpec); null when
+  /// absent or null.
+  const YAML::Node* raw(const std::string& key) { return find_present(key, false); }
+
   /// Reports every key that no accessor asked for; call after reading all known fields.
   /// `owner` names the object in the message (default: its field path).
   void reject_unknown_fields(const std::string& owner = {});

@@ -158,7 +158,8 @@ class Mirror {
         pod.memory_mib << 20,
         {replica.devices().begin(), replica.devices().end()},
         {},
-        {replica.device_milli().begin(), replica.device_milli().end()}};
+        {replica.device_milli().begin(), replica.device_milli().end()},
+        {}};
     // The rule every commit is held to: what does not fit the node is an over-commit.
     if (const auto conflict = model::reservation_conflict(node, placement)) {
       return "over-committed: " + *conflict;

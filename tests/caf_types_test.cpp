@@ -52,7 +52,7 @@ BOOST_AUTO_TEST_CASE(malformed_bytes_are_an_error_not_a_crash) {
 }
 
 BOOST_AUTO_TEST_CASE(a_placement_keeps_its_device_shares_on_the_wire) {
-  model::Reservation share{"r/0", "n1", 500, 1 << 20, {3}, {8080}, {460}};
+  model::Reservation share{"r/0", "n1", 500, 1 << 20, {3}, {8080}, {460}, "{\"spec\":{}}"};
   v1::Placement wire;
   messages::to_proto(share, wire);
   v1::Placement received;
@@ -61,9 +61,10 @@ BOOST_AUTO_TEST_CASE(a_placement_keeps_its_device_shares_on_the_wire) {
   BOOST_TEST(back.devices == std::vector<int32_t>{3});
   BOOST_TEST(back.device_milli == std::vector<int32_t>{460});
   BOOST_TEST(back.host_ports == std::vector<int32_t>{8080});
+  BOOST_TEST(back.pod_template == "{\"spec\":{}}");
   // Whole devices send no shares at all, as before shares existed.
   v1::Placement whole;
-  messages::to_proto(model::Reservation{"r/1", "n1", 500, 0, {0, 1}, {}, {}}, whole);
+  messages::to_proto(model::Reservation{"r/1", "n1", 500, 0, {0, 1}, {}, {}, {}}, whole);
   BOOST_TEST(whole.devices_size() == 2);
   BOOST_TEST(whole.device_milli_size() == 0);
 }

@@ -40,7 +40,7 @@ struct Pair {
 model::Reservation reservation(const std::string& id, const std::string& node, int64_t cpu,
                                std::vector<int32_t> devices = {}, std::vector<int32_t> ports = {}) {
   return model::Reservation{id, node, cpu, int64_t{1} << 30, std::move(devices), std::move(ports),
-                            {}};
+                            {}, {}};
 }
 
 actors::Commit commit_at(const actors::ClusterState& centre, std::vector<model::Reservation> r) {
@@ -99,7 +99,7 @@ BOOST_AUTO_TEST_CASE(a_placement_the_cluster_refuses_is_handed_back) {
   BOOST_TEST_REQUIRE(
       (pair.centre.commit(commit, CommitMode::ClusterRevision).status == CommitStatus::Accepted));
   // Meanwhile something else took the device on the cluster itself.
-  pair.agent.adapter().apply({"intruder", "sim-gpu-0", 0, 0, {0}, 1000, {}});
+  pair.agent.adapter().apply({"intruder", "sim-gpu-0", 0, 0, {0}, 1000, {}, {}});
   pair.carry_out(commit);
   const auto refused = pair.centre.take_refused_placements();
   BOOST_TEST_REQUIRE(refused.size() == 1u);
@@ -176,7 +176,7 @@ BOOST_AUTO_TEST_CASE(racing_schedulers_never_over_commit) {
         const auto& p = decision.placements[i];
         commit.reservations.push_back({"r" + std::to_string(round) + "/" + std::to_string(i),
                                        p.node, p.cpu_milli, p.memory_bytes, p.devices, p.host_ports,
-                                       p.device_milli});
+                                       p.device_milli, {}});
         commit.node_revisions[p.node] = copies[s].node_revisions.at(p.node);
       }
       const auto outcome = pair.centre.commit(commit, mode);
@@ -245,7 +245,7 @@ BOOST_AUTO_TEST_CASE(racing_commits_under_churn_keep_every_cluster_within_its_re
         commit.revision = copies[s].version;
         commit.node_revisions[p.node] = copies[s].node_revisions.at(p.node);
         commit.reservations.push_back({"r" + std::to_string(round), p.node, p.cpu_milli,
-                                       p.memory_bytes, p.devices, p.host_ports, p.device_milli});
+                                       p.memory_bytes, p.devices, p.host_ports, p.device_milli, {}});
         const auto mode = seed % 2 ? CommitMode::ClusterRevision : CommitMode::NodeRevisions;
         if (centre.commit(commit, mode).status == CommitStatus::Accepted) {
           ++accepted;

@@ -55,7 +55,7 @@ class DeferringCluster final : public adapters::ClusterAdapter {
 };
 
 model::Reservation reservation(const std::string& id, const std::string& node) {
-  return model::Reservation{id, node, 2000, int64_t{1} << 30, {}, {}, {}};
+  return model::Reservation{id, node, 2000, int64_t{1} << 30, {}, {}, {}, {}};
 }
 
 }  // namespace

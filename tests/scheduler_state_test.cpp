@@ -152,6 +152,17 @@ BOOST_AUTO_TEST_CASE(a_request_is_decided_committed_answered_and_forgotten_once_
   BOOST_TEST(!bench.scheduler.deciding());
 }
 
+BOOST_AUTO_TEST_CASE(each_placement_carries_the_requests_pod_template) {
+  Bench bench;
+  bench.add("a", {testing::node("n1", 8000, 32)});
+  model::SchedulingRequestSpec spec = kOneCpu;
+  spec.pod_template = R"({"spec":{"containers":[{"name":"web","image":"nginx"}]}})";
+  const SchedulerCommands first = bench.scheduler.submit("web", spec, 12, bench.now);
+  BOOST_TEST_REQUIRE(first.commits.size() == 1u);
+  BOOST_TEST_REQUIRE(first.commits[0].placements_size() == 1);
+  BOOST_TEST(first.commits[0].placements(0).pod_template() == spec.pod_template);
+}
+
 BOOST_AUTO_TEST_CASE(a_commit_that_times_out_after_the_cluster_reserved_leaves_no_reservation) {
   Bench bench;
   bench.add("a", {testing::node("n1", 8000, 32)});

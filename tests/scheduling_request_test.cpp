@@ -2,6 +2,8 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include "model/manifest.hpp"
+
 #include "tests/manifest_helpers.hpp"
 
 using namespace unisched::model;
@@ -66,6 +68,35 @@ BOOST_AUTO_TEST_CASE(full_request_decodes) {
   BOOST_TEST(spec.placement.storage->storage_class == "ssd");
   BOOST_TEST(spec.distribution.gang);
   BOOST_TEST(spec.distribution.weights[0].weight == 2);
+}
+
+BOOST_AUTO_TEST_CASE(a_pod_template_is_kept_as_written_and_checked_where_it_matters) {
+  const std::string with_template = kBase +
+                                    "  template:\n"
+                                    "    metadata:\n      labels: {app: train, tier: \"80\"}\n"
+                                    "    spec:\n      containers:\n"
+                                    "        - name: trainer\n          image: train:1.2\n"
+                                    "          ports: [{containerPort: 8080}]\n"
+                                    "          securityContext: {privileged: false}\n";
+  const auto decoded = decode(with_template);
+  BOOST_TEST_REQUIRE(decoded.manifest.has_value(), unisched::testing::all_errors(decoded));
+  const std::string& pod = std::get<SchedulingRequest>(*decoded.manifest).spec.pod_template;
+  // Core-schema types: a quoted "80" stays a string, 8080 is a number, false a boolean.
+  BOOST_TEST(pod.find("\"tier\":\"80\"") != std::string::npos, pod);
+  BOOST_TEST(pod.find("\"containerPort\":8080") != std::string::npos, pod);
+  BOOST_TEST(pod.find("\"privileged\":false") != std::string::npos, pod);
+  const std::string written = render_manifests({*decoded.manifest}, OutputFormat::Yaml);
+  const auto again = decode(written);
+  BOOST_TEST_REQUIRE(again.manifest.has_value(), written);
+  BOOST_TEST(std::get<SchedulingRequest>(*again.manifest).spec.pod_template == pod);
+  expect_single_error(kBase + "  template: run-it\n", "spec.template", FieldErrorType::Invalid,
+                      "PodTemplateSpec");
+  expect_single_error(kBase + "  template:\n    spec:\n      containers: []\n",
+                      "spec.template.spec.containers", FieldErrorType::Invalid,
+                      "at least one container");
+  expect_single_error(kBase + "  template:\n    spec:\n      containers: [{image: x}]\n",
+                      "spec.template.spec.containers[0].name", FieldErrorType::Invalid,
+                      "needs a name");
 }
 
 BOOST_AUTO_TEST_CASE(defaults_for_a_minimal_request) {

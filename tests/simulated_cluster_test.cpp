@@ -90,7 +90,7 @@ BOOST_AUTO_TEST_CASE(churn_keeps_every_node_within_its_resources) {
 
 BOOST_AUTO_TEST_CASE(placements_apply_and_release) {
   auto cluster = testing::simulated(1, 0.0, 0.0);
-  adapters::Placement placement{"p1", "sim-gpu-0", 4000, int64_t{8} << 30, {0, 1}, 1000, {}};
+  adapters::Placement placement{"p1", "sim-gpu-0", 4000, int64_t{8} << 30, {0, 1}, 1000, {}, {}};
   BOOST_TEST((cluster->apply(placement) == adapters::PlacementOutcome::Applied));
   BOOST_TEST((cluster->apply(placement) == adapters::PlacementOutcome::DuplicateId));
   adapters::Placement same_devices = placement;
