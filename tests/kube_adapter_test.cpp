@@ -15,6 +15,9 @@
 
 using namespace unisched;
 using namespace unisched::adapters::kubernetes;
+using unisched::adapters::LaterOutcome;
+using unisched::adapters::Placement;
+using unisched::adapters::PlacementOutcome;
 using unisched::testing::eventually;
 using unisched::testing::Json;
 using unisched::testing::k8s_data;
@@ -120,7 +123,7 @@ BOOST_AUTO_TEST_CASE(recorded_clusters_are_listed_and_watched_over_tls,
                         k8s_data("eks-arm64-podlist-honeycomb.json")});
   auto cluster = connect(server, "recorded");
   BOOST_TEST(cluster->profile().spec.topology.region == "southcentralus");
-  BOOST_TEST(!cluster->takes_placements());
+  BOOST_TEST(cluster->takes_placements());
   AdapterView view(*cluster);
   BOOST_TEST(view.nodes.size() >= 4u);
   expect_same(view, *cluster, server, "after the first list");
@@ -141,6 +144,83 @@ BOOST_AUTO_TEST_CASE(recorded_clusters_are_listed_and_watched_over_tls,
   expect_same(view, *cluster, server, "after a pod, a new node and a deleted one");
   BOOST_TEST(view.nodes.at("aks-agentpool-30520393-vmss000000").allocated_cpu_milli == 700);
   BOOST_TEST(view.nodes.count("aks-agentpool-30520393-vmss000002") == 0u);
+}
+
+/// The outcomes polled until `id` has one.
+LaterOutcome outcome_of(KubernetesCluster& cluster, const std::string& id) {
+  std::optional<LaterOutcome> found;
+  eventually(
+      [&] {
+        for (LaterOutcome& later : cluster.poll_outcomes()) {
+          if (later.id == id) {
+            found = std::move(later);
+          }
+        }
+        return found.has_value();
+      },
+      "the outcome of " + id);
+  return *found;
+}
+
+BOOST_AUTO_TEST_CASE(placements_become_bound_pods_and_kubelet_refusals_come_back,
+                     *boost::unit_test::precondition(SharedFileAvailable{"data/k8s-api"})) {
+  KubeApiServer server({"--nodes", k8s_data("aks-nodelist-3nodes.json"), "--nodes",
+                        k8s_data("rke2-vgpu-a16-nodelist.json")});
+  auto cluster = connect(server, "placing");
+  AdapterView view(*cluster);
+  const std::string node = "aks-agentpool-30520393-vmss000000";  // 1900m allocatable
+  const std::string pod_template =
+      R"({"metadata":{"labels":{"app":"train"}},"spec":{"containers":[{"name":"t","image":"train:1"}]}})";
+  Placement first{"train/0", node,        1000, int64_t{1} << 30, {}, model::kWholeDeviceMilli,
+                  {},        pod_template};
+  BOOST_TEST((cluster->apply(first) == PlacementOutcome::Pending));
+  BOOST_TEST((cluster->apply(first) == PlacementOutcome::DuplicateId));
+  BOOST_TEST((outcome_of(*cluster, "train/0").outcome == PlacementOutcome::Applied));
+  expect_same(view, *cluster, server, "with the first pod running");
+  BOOST_TEST(view.nodes.at(node).allocated_cpu_milli == 1000);
+  // The server holds a pod bound to the node, from the template, with the placement's requests.
+  ApiClient client(server.access());
+  const Json pods = unisched::testing::parse_json(
+      client.call("GET", "/api/v1/pods", {}, std::chrono::seconds(10)).body);
+  BOOST_TEST_REQUIRE(pods["items"].size() == 1u);
+  const Json& pod = pods["items"][0];
+  BOOST_TEST(pod["spec"]["nodeName"] == node);
+  BOOST_TEST(pod["metadata"]["labels"]["app"] == "train");
+  BOOST_TEST(pod["metadata"]["annotations"][kPlacementAnnotation] == "train/0");
+  BOOST_TEST(pod["spec"]["containers"][0]["resources"]["requests"]["cpu"] == "1000m");
+  // The kubelet (the server's admission: allocatable minus running requests) refuses the next.
+  Placement second = first;
+  second.id = "train/1";
+  second.cpu_milli = 1500;
+  BOOST_TEST((cluster->apply(second) == PlacementOutcome::Pending));
+  const LaterOutcome refused = outcome_of(*cluster, "train/1");
+  BOOST_TEST((refused.outcome != PlacementOutcome::Applied));
+  BOOST_TEST(refused.reason.find("OutOfcpu") == 0u, refused.reason);
+  // A whole vGPU is asked for as the node's extended resource; a share cannot be.
+  std::string gpu_node;
+  for (const auto& [name, state] : view.nodes) {
+    gpu_node = state.devices.empty() ? gpu_node : name;
+  }
+  Placement gpu{"infer/0", gpu_node, 100, int64_t{1} << 28, {0}, model::kWholeDeviceMilli, {}, {}};
+  BOOST_TEST((cluster->apply(gpu) == PlacementOutcome::Pending));
+  BOOST_TEST((outcome_of(*cluster, "infer/0").outcome == PlacementOutcome::Applied));
+  Placement share = gpu;
+  share.id = "infer/1";
+  share.milli_per_device = 500;
+  cluster->apply(share);
+  BOOST_TEST(outcome_of(*cluster, "infer/1").reason.find("whole units") != std::string::npos);
+  expect_same(view, *cluster, server, "with a GPU pod");
+  BOOST_TEST(view.nodes.at(gpu_node).devices[0].allocated_milli == model::kWholeDeviceMilli);
+  // Release deletes the pod; the node is free again.
+  BOOST_TEST(cluster->release("train/0"));
+  BOOST_TEST(!cluster->release("never-placed"));
+  eventually(
+      [&] {
+        view.poll(*cluster);
+        return view.nodes.at(node).allocated_cpu_milli == 0;
+      },
+      "the released pod's cpu freed");
+  expect_same(view, *cluster, server, "after the release");
 }
 
 BOOST_AUTO_TEST_CASE(dropped_watches_expiry_and_malformed_objects_lose_nothing) {

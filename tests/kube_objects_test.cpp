@@ -158,7 +158,8 @@ BOOST_AUTO_TEST_CASE(amd_gpus_and_partitions_are_devices_named_by_the_product,
 BOOST_AUTO_TEST_CASE(pods_request_by_kubernetes_rule) {
   KubeReader reader;
   const Json pod = {
-      {"metadata", {{"name", "p"}, {"namespace", "ns"}, {"labels", {{kPlacementLabel, "r/0"}}}}},
+      {"metadata",
+       {{"name", "p"}, {"namespace", "ns"}, {"annotations", {{kPlacementAnnotation, "r/0"}}}}},
       {"spec",
        {{"nodeName", "n1"},
         {"containers",

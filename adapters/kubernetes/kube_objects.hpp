@@ -17,8 +17,10 @@
 
 namespace unisched::adapters::kubernetes {
 
-/// The label that names the placement a pod carries out.
+/// The label of a pod unisched created (its name), and the annotation with the placement it
+/// carries out (placement IDs such as "train/3" are no label values).
 inline constexpr const char* kPlacementLabel = "unisched.io/placement";
+inline constexpr const char* kPlacementAnnotation = "unisched.io/placement-id";
 
 /// A node as the API describes it, before its pods are counted (nothing allocated).
 struct NodeReading {
@@ -34,7 +36,8 @@ struct PodReading {
   std::string uid;
   std::string node;  ///< spec.nodeName; empty while unbound
   std::string phase;
-  std::string placement_id;  ///< its kPlacementLabel; empty for pods unisched did not create
+  std::string failure;  ///< status.reason and message of a Failed pod ("OutOfcpu: ...")
+  std::string placement_id;  ///< its kPlacementAnnotation; empty for pods unisched did not create
   std::string resource_version;
   int64_t cpu_milli = 0;
   int64_t memory_bytes = 0;

@@ -115,13 +115,16 @@ model::Expected<PodReading, std::string> read_pod(Element object) {
   pod.uid = std::string(text(metadata, "uid"));
   pod.resource_version = std::string(text(metadata, "resourceVersion"));
   pod.deleted = !text(metadata, "deletionTimestamp").empty();
-  Element labels;
-  if (child(metadata, "labels", labels)) {
-    pod.placement_id = std::string(text(labels, kPlacementLabel));
+  Element annotations;
+  if (child(metadata, "annotations", annotations)) {
+    pod.placement_id = std::string(text(annotations, kPlacementAnnotation));
   }
   Element status;
   if (child(object, "status", status)) {
     pod.phase = std::string(text(status, "phase"));
+    if (pod.phase == "Failed") {
+      pod.failure = std::string(text(status, "reason")) + ": " + std::string(text(status, "message"));
+    }
   }
   Element spec;
   if (!child(object, "spec", spec)) {

@@ -31,7 +31,8 @@ std::string most_common(const std::map<std::string, NodeReading>& nodes, const s
 KubernetesCluster::KubernetesCluster(KubernetesOptions options) : options_(std::move(options)) {}
 
 KubernetesCluster::~KubernetesCluster() {
-  // The reflectors' threads call into this object: they stop first.
+  // The writer's and the reflectors' threads call into this object: they stop first.
+  writer_.reset();
   pods_reflector_.reset();
   nodes_reflector_.reset();
 }
@@ -54,6 +55,11 @@ absl::StatusOr<std::unique_ptr<KubernetesCluster>> KubernetesCluster::connect(
           [self](std::vector<PodReading> pods) { self->replace_pods(std::move(pods)); },
           [self](WatchEventType type, PodReading pod) { self->apply_pod(type, std::move(pod)); }},
       self->options_.reflector);
+  cluster->writer_ =
+      std::make_unique<PodWriter>(access, [self](const std::string& id, const std::string& reason) {
+        std::lock_guard<std::mutex> guard(self->mutex_);
+        self->refuse(id, reason);
+      });
   const auto deadline = std::chrono::steady_clock::now() + self->options_.sync_timeout;
   while (!(cluster->nodes_reflector_->synced() && cluster->pods_reflector_->synced())) {
     if (std::chrono::steady_clock::now() > deadline) {
@@ -132,6 +138,7 @@ void KubernetesCluster::replace_pods(std::vector<PodReading> pods) {
       dirty_.insert(pod.node);
       pods_by_node_[pod.node].insert(pod.key);
     }
+    decide(pod);
     pods_[pod.key] = std::move(pod);
   }
 }
@@ -146,7 +153,31 @@ void KubernetesCluster::apply_pod(WatchEventType type, PodReading pod) {
     dirty_.insert(pod.node);
     pods_by_node_[pod.node].insert(pod.key);
   }
+  decide(pod);
   pods_[pod.key] = std::move(pod);
+}
+
+void KubernetesCluster::decide(const PodReading& pod) {
+  if (pod.placement_id.empty() || pending_.count(pod.placement_id) == 0) {
+    return;
+  }
+  if (pod.phase == "Running" || pod.phase == "Succeeded") {
+    pending_.erase(pod.placement_id);
+    outcomes_.push_back({pod.placement_id, PlacementOutcome::Applied, {}});
+  } else if (pod.phase == "Failed") {
+    refuse(pod.placement_id, pod.failure);
+    const auto where = pod_of_.find(pod.placement_id);
+    if (where != pod_of_.end()) {
+      writer_->remove(where->second.first, where->second.second);  // nothing runs; tidy up
+      pod_of_.erase(where);
+    }
+  }
+}
+
+void KubernetesCluster::refuse(const std::string& placement_id, const std::string& reason) {
+  if (pending_.erase(placement_id) != 0) {
+    outcomes_.push_back({placement_id, PlacementOutcome::DoesNotFit, reason});
+  }
 }
 
 model::NodeState KubernetesCluster::effective(const NodeReading& node) const {
@@ -198,16 +229,50 @@ std::vector<model::NodeChange> KubernetesCluster::poll_changes() {
 }
 
 PlacementOutcome KubernetesCluster::apply(const Placement& placement) {
-  // A view only: the centre sends no placements here (takes_placements() is false).
-  spdlog::error(
-      "kubernetes: cluster {}: placement {} refused: this adapter carries out no "
-      "placements yet",
-      options_.cluster_id, placement.id);
-  return PlacementOutcome::Unschedulable;
+  std::lock_guard<std::mutex> guard(mutex_);
+  const auto node = nodes_.find(placement.node);
+  if (node == nodes_.end()) {
+    return PlacementOutcome::NoSuchNode;
+  }
+  if (pending_.count(placement.id) != 0 || pod_of_.count(placement.id) != 0) {
+    return PlacementOutcome::DuplicateId;
+  }
+  auto pod = pod_for(placement, node->second.node);
+  pending_[placement.id] = std::chrono::steady_clock::now() + std::chrono::minutes(1);
+  if (!pod) {
+    refuse(placement.id, pod.error());  // said with its reason at the next poll
+    return PlacementOutcome::Pending;
+  }
+  pod_of_[placement.id] = {pod->namespace_name, pod->name};
+  writer_->create(placement.id, std::move(pod.value()));
+  return PlacementOutcome::Pending;
 }
 
-bool KubernetesCluster::release(const std::string&) {
-  return false;
+std::vector<LaterOutcome> KubernetesCluster::poll_outcomes() {
+  std::lock_guard<std::mutex> guard(mutex_);
+  const auto now = std::chrono::steady_clock::now();
+  std::vector<std::string> overdue;
+  for (const auto& [id, due] : pending_) {
+    if (due < now) {
+      overdue.push_back(id);
+    }
+  }
+  for (const std::string& id : overdue) {
+    refuse(id, "the cluster gave no answer within a minute");
+  }
+  return std::move(outcomes_);
+}
+
+bool KubernetesCluster::release(const std::string& placement_id) {
+  std::lock_guard<std::mutex> guard(mutex_);
+  pending_.erase(placement_id);
+  const auto where = pod_of_.find(placement_id);
+  if (where == pod_of_.end()) {
+    return false;
+  }
+  writer_->remove(where->second.first, where->second.second);
+  pod_of_.erase(where);
+  return true;
 }
 
 }  // namespace unisched::adapters::kubernetes

@@ -4,8 +4,10 @@
 // poll_changes() reports each node whose state changed since it was last reported, so a relist
 // after 410 reaches the centre as the exact difference to the view it holds.
 //
-// Not yet: carrying out placements (pods created and bound by unisched). Until then the cluster
-// is a view only: takes_placements() is false and the centre sends it no placements.
+// A placement becomes a pod bound to its node (pod_writer.hpp); apply() answers Pending, and the
+// pod's own events decide it: Running is applied, Failed (the kubelet's OutOfcpu,
+// OutOfnvidia.com/gpu) or a refusal by the API server is refused with that reason, and no answer
+// within a minute is refused too. Release deletes the pod; a pod that ends frees its node.
 #pragma once
 
 #include <absl/status/statusor.h>
@@ -21,6 +23,7 @@
 #include "adapters/cluster_adapter.hpp"
 #include "adapters/kubernetes/kube_objects.hpp"
 #include "adapters/kubernetes/kubeconfig.hpp"
+#include "adapters/kubernetes/pod_writer.hpp"
 #include "adapters/kubernetes/reflector.hpp"
 
 namespace unisched::adapters::kubernetes {
@@ -48,8 +51,8 @@ class KubernetesCluster final : public ClusterAdapter {
   std::vector<model::NodeChange> poll_changes() override;
   model::ClusterResources resources() const override { return {}; }
   PlacementOutcome apply(const Placement& placement) override;
+  std::vector<LaterOutcome> poll_outcomes() override;
   bool release(const std::string& placement_id) override;
-  bool takes_placements() const override { return false; }
 
   const ReflectorCounters& node_counters() const { return nodes_reflector_->counters(); }
   const ReflectorCounters& pod_counters() const { return pods_reflector_->counters(); }
@@ -61,7 +64,9 @@ class KubernetesCluster final : public ClusterAdapter {
   void replace_pods(std::vector<PodReading> pods);
   void apply_pod(WatchEventType type, PodReading pod);
   void forget_pod(const std::string& key);
-  model::NodeState effective(const NodeReading& node) const;  // mutex_ held
+  model::NodeState effective(const NodeReading& node) const;                // mutex_ held
+  void decide(const PodReading& pod);                                       // mutex_ held
+  void refuse(const std::string& placement_id, const std::string& reason);  // mutex_ held
   void describe_cluster();
 
   KubernetesOptions options_;
@@ -72,8 +77,12 @@ class KubernetesCluster final : public ClusterAdapter {
   std::map<std::string, std::set<std::string>> pods_by_node_;
   mutable std::set<std::string> dirty_;                       // nodes to compare and report
   mutable std::map<std::string, model::NodeState> reported_;  // as last reported
+  std::map<std::string, std::chrono::steady_clock::time_point> pending_;  // id -> answer due
+  std::map<std::string, std::pair<std::string, std::string>> pod_of_;     // id -> namespace, name
+  std::vector<LaterOutcome> outcomes_;
   std::unique_ptr<Reflector<NodeReading>> nodes_reflector_;
   std::unique_ptr<Reflector<PodReading>> pods_reflector_;
+  std::unique_ptr<PodWriter> writer_;
 };
 
 }  // namespace unisched::adapters::kubernetes

@@ -127,7 +127,7 @@ std::vector<Flag> adapter_flags() {
   return {
       {"adapter", '\0', "NAME", false,
        "how the agent sees its cluster: sim (default; a simulated cluster from --profile) or "
-       "kubernetes (a real cluster through its API server; a view only for now)"},
+       "kubernetes (a real cluster through its API server, placements run as pods)"},
       {"profile", 'f', "FILE", false, "sim: the cluster's ClusterResourceProfile"},
       {"kubeconfig", '\0', "FILE", false,
        "kubernetes: the kubeconfig (default: the pod's service account, in a pod)"},
