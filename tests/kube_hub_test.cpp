@@ -176,6 +176,28 @@ BOOST_AUTO_TEST_CASE(three_kubernetes_clusters_join_a_hub_beside_a_simulated_one
   BOOST_TEST(watched.second.find("from-kubectl") != std::string::npos, watched.second);
   expect_same_view(hub, aks, "aks-118");
   BOOST_TEST(hub_view(hub, "aks-118").at("aks-agentpool-30520393-vmss000001").first == 900);
+  // A request for the vGPU, with its pod template, runs as a pod on the RKE2 cluster's GPU node.
+  const std::string request = hub.dir.write(
+      "infer.yaml",
+      "apiVersion: scheduling.cluster.io/v1\nkind: SchedulingRequest\nmetadata:\n  name: infer\n"
+      "spec:\n  resources:\n    cpu: 500m\n    memory: 1Gi\n    accelerators:\n"
+      "      - type: nvidia.com/gpu\n        model: A16-4Q\n        count: 1\n"
+      "  template:\n    metadata:\n      labels: {app: infer}\n"
+      "    spec:\n      containers:\n        - name: server\n          image: triton:24.01\n");
+  const auto [placed, decision] = hub.client("submit -f " + request + " --wait --timeout 30s");
+  BOOST_TEST(placed == 0, decision);
+  BOOST_TEST(decision.find("placed") != std::string::npos, decision);
+  const auto bound = kubectl(rke2, "get pods -A -o json");
+  BOOST_TEST(bound.second.find("\"app\": \"infer\"") != std::string::npos, bound.second);
+  BOOST_TEST(bound.second.find("\"nvidia.com/gpu\": \"1\"") != std::string::npos);
+  BOOST_TEST(bound.second.find("\"phase\": \"Running\"") != std::string::npos);
+  expect_same_view(hub, rke2, "rke2-131");
+  ActorHarness::wait_until(
+      [&] {
+        const auto [status, text] = hub.client("describe cluster rke2-131");
+        return text.find("Placements:    1 confirmed") != std::string::npos;
+      },
+      "the pod confirmed as the placement", std::chrono::seconds(20));
   BOOST_TEST(hub.process->stop() == 0);
 }
 
