@@ -57,4 +57,9 @@ bool NodeState::operator==(const NodeState& o) const {
          same_taints(taints, o.taints) && schedulable == o.schedulable;
 }
 
+bool counts_devices_whole(const NodeState& node) {
+  const auto found = node.labels.find(kWholeDevicesLabel);
+  return found != node.labels.end() && found->second == "true";
+}
+
 }  // namespace unisched::model

@@ -35,6 +35,10 @@ struct Device {
 
 inline constexpr int32_t kWholeDeviceMilli = 1000;
 
+/// The label of a node whose cluster hands out devices in whole units only (Kubernetes counts
+/// extended resources so): no share of a device can be placed there.
+inline constexpr const char* kWholeDevicesLabel = "unisched.io/whole-devices";
+
 struct NodeState {
   std::string name;
   std::string node_group;
@@ -58,6 +62,9 @@ struct NodeState {
   bool operator==(const NodeState& other) const;
   bool operator!=(const NodeState& other) const { return !(*this == other); }
 };
+
+/// Whether `node` carries kWholeDevicesLabel: "true".
+bool counts_devices_whole(const NodeState& node);
 
 /// What a node lacks to take one more pod, in the order it is checked.
 enum class Shortfall { Unschedulable, PodSlot, Cpu, Memory, HostPort };

@@ -104,6 +104,8 @@ const char* describe(NodeMisfit misfit) {
       return "host port in use";
     case NodeMisfit::Devices:
       return "not enough matching free devices";
+    case NodeMisfit::WholeDevicesOnly:
+      return "devices counted in whole units only (Kubernetes), no share";
   }
   return "does not fit";
 }
@@ -133,6 +135,12 @@ NodeFit fit_on_node(const model::NodeState& node, const ReplicaDemand& demand,
     return fit;
   }
   for (const DeviceDemand& device : demand.devices) {
+    if (device.milli < model::kWholeDeviceMilli && model::counts_devices_whole(node)) {
+      fit.misfit = NodeMisfit::WholeDevicesOnly;
+      fit.devices.clear();
+      fit.device_milli.clear();
+      return fit;
+    }
     // Those chosen for an earlier device demand are taken.
     const auto chosen = choose_devices(node, demand, device, fit.devices, with);
     if (chosen.empty()) {

@@ -19,6 +19,7 @@ enum class NodeMisfit {
   Memory,
   HostPort,  ///< a requested host port is in use
   Devices,   ///< not enough free devices of the model, memory and link asked for
+  WholeDevicesOnly,  ///< a share of a device asked of a node that counts devices whole
 };
 
 const char* describe(NodeMisfit misfit);

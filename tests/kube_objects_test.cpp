@@ -95,6 +95,7 @@ BOOST_AUTO_TEST_CASE(an_nvidia_vgpu_is_a_device_of_its_own_model,
   BOOST_TEST(gpu_node->labels.at("unisched.io/kubelet-version") == "v1.31.6+rke2r1");
   BOOST_TEST(gpu_node->labels.at("unisched.io/container-runtime") == "containerd://2.0.2-k3s2");
   BOOST_TEST(gpu_node->labels.at("unisched.io/provider") == "rke2");
+  BOOST_TEST(gpu_node->labels.at(model::kWholeDevicesLabel) == "true");  // no shares here
 }
 
 BOOST_AUTO_TEST_CASE(openshift_and_eks_arm64_nodes_are_read,

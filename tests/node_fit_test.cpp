@@ -134,6 +134,18 @@ BOOST_AUTO_TEST_CASE(shares_go_to_the_busiest_device_that_holds_them_and_add_up)
   BOOST_TEST(fit_on_node(n, share).devices == std::vector<int32_t>{0});
 }
 
+BOOST_AUTO_TEST_CASE(a_share_is_not_asked_of_a_node_that_counts_devices_whole) {
+  auto n = node("k8s", 64000, 256, 2, model::Interconnect::PCIe);
+  ReplicaDemand share = gpus(1);
+  share.devices[0].milli = 500;
+  BOOST_TEST(fit_on_node(n, share).fits());
+  n.labels[model::kWholeDevicesLabel] = "true";
+  BOOST_TEST((fit_on_node(n, share).misfit == NodeMisfit::WholeDevicesOnly));
+  BOOST_TEST(std::string(describe(NodeMisfit::WholeDevicesOnly)).find("whole units") !=
+             std::string::npos);
+  BOOST_TEST(fit_on_node(n, gpus(2)).fits());  // whole devices still do
+}
+
 BOOST_AUTO_TEST_CASE(any_of_the_models_asked_for_will_do) {
   auto n = node("n", 64000, 256, 1, model::Interconnect::PCIe, "V100M32");
   ReplicaDemand demand = gpus(1);

@@ -225,7 +225,7 @@ BOOST_AUTO_TEST_CASE(a_conflict_is_retried_on_refreshed_views) {
   actors::Commit other;
   other.request_id = "other";
   other.revision = bench.clusters.at("a").revision();
-  other.reservations.push_back({"other/0", "n1", 1000, 1 << 30, {}, {}, {}});
+  other.reservations.push_back({"other/0", "n1", 1000, 1 << 30, {}, {}, {}, {}});
   BOOST_TEST_REQUIRE(
       (bench.clusters.at("a").commit(other, actors::CommitMode::ClusterRevision).status ==
        actors::CommitStatus::Accepted));

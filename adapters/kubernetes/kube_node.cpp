@@ -268,6 +268,9 @@ model::Expected<NodeReading, std::string> read_node(Element object) {
     unschedulable = field(spec, "unschedulable").get(value) == simdjson::SUCCESS && value;
   }
   reading.node.schedulable = !unschedulable && ready(object);
+  if (!reading.node.devices.empty()) {
+    reading.node.labels[model::kWholeDevicesLabel] = "true";  // extended resources: whole units
+  }
   if (!ready(object)) {
     reading.node.labels["unisched.io/not-ready"] = "true";
   }
