@@ -250,6 +250,21 @@ BOOST_AUTO_TEST_CASE(dropped_watches_expiry_and_malformed_objects_lose_nothing) 
   BOOST_TEST(view.nodes.count("bad") == 0u);
 }
 
+BOOST_AUTO_TEST_CASE(a_restarted_api_server_is_listed_again) {
+  KubeApiServer server({"--generate-nodes", "30"});
+  auto cluster = connect(server, "restarts");
+  AdapterView view(*cluster);
+  control(server, "nodes", {{"put", {node("before-restart", "4")}}});
+  expect_same(view, *cluster, server, "before the restart");
+  // The server comes back from older state: 10 nodes, versions from 1 again, "before-restart"
+  // gone. The watch finds it unreachable, then refused ("Too large resource version"): relist.
+  server.restart({"--generate-nodes", "10"});
+  control(server, "nodes", {{"put", {node("after-restart", "2")}}});
+  expect_same(view, *cluster, server, "after the restart");
+  BOOST_TEST(view.nodes.count("before-restart") == 0u);
+  BOOST_TEST(cluster->node_counters().lists.load() >= 2u);
+}
+
 BOOST_AUTO_TEST_CASE(five_thousand_nodes_are_listed_in_pages) {
   KubeApiServer server({"--generate-nodes", "5000"});
   auto cluster = connect(server, "large");

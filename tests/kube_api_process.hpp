@@ -42,24 +42,9 @@ struct KubeApiServer {
   std::string kubeconfig;
 
   /// Starts the server with `flags` (--nodes FILE, --pods FILE, --generate-nodes N, ...).
-  explicit KubeApiServer(const std::vector<std::string>& flags) {
+  explicit KubeApiServer(std::vector<std::string> flags) : flags_(std::move(flags)) {
     make_certificates(dir.path(), {{"apiserver", "ca"}, {"client", "ca"}});
-    std::vector<std::string> args = {"/usr/bin/env",
-                                     "node",
-                                     std::string(UNISCHED_SOURCE_DIR) + "/tests/kube_api/server.js",
-                                     "--cert",
-                                     dir.path() + "/apiserver.pem",
-                                     "--key",
-                                     dir.path() + "/apiserver.key",
-                                     "--ca",
-                                     dir.path() + "/ca.pem"};
-    args.insert(args.end(), flags.begin(), flags.end());
-    process = std::make_unique<ChildProcess>(args, dir.path() + "/apiserver.log");
-    eventually([&] { return process->output().find("listening on ") != std::string::npos; },
-               "the test API server listening");
-    const std::string log = process->output();
-    const size_t at = log.find("listening on ") + 13;
-    address = log.substr(at, log.find('\n', at) - at);
+    start("0");
     kubeconfig = dir.write("kubeconfig",
                            "apiVersion: v1\nkind: Config\ncurrent-context: test\n"
                            "clusters:\n- name: test\n  cluster:\n    server: https://" +
@@ -72,11 +57,45 @@ struct KubeApiServer {
                                "  context: {cluster: test, user: test}\n");
   }
 
+  /// Stops the server and starts it again on the same port, from `flags` when given: its state
+  /// starts over, at a lower resourceVersion than before.
+  void restart(std::vector<std::string> flags = {}) {
+    if (!flags.empty()) {
+      flags_ = std::move(flags);
+    }
+    process->stop();
+    start(address.substr(address.rfind(':') + 1));
+  }
+
   adapters::kubernetes::ClusterAccess access() const {
     auto access = adapters::kubernetes::read_kubeconfig(kubeconfig);
     BOOST_TEST_REQUIRE(access.ok(), std::string(access.status().message()));
     return *access;
   }
+
+ private:
+  void start(const std::string& port) {
+    std::vector<std::string> args = {"/usr/bin/env",
+                                     "node",
+                                     std::string(UNISCHED_SOURCE_DIR) + "/tests/kube_api/server.js",
+                                     "--cert",
+                                     dir.path() + "/apiserver.pem",
+                                     "--key",
+                                     dir.path() + "/apiserver.key",
+                                     "--ca",
+                                     dir.path() + "/ca.pem",
+                                     "--port",
+                                     port};
+    args.insert(args.end(), flags_.begin(), flags_.end());
+    process = std::make_unique<ChildProcess>(args, dir.path() + "/apiserver.log");
+    eventually([&] { return process->output().find("listening on ") != std::string::npos; },
+               "the test API server listening");
+    const std::string log = process->output();
+    const size_t at = log.find("listening on ") + 13;
+    address = log.substr(at, log.find('\n', at) - at);
+  }
+
+  std::vector<std::string> flags_;
 };
 
 }  // namespace unisched::testing

@@ -160,6 +160,17 @@ void Reflector<Object>::watch() {
     listed_ = false;  // the version is gone: the whole collection again
     return;
   }
+  if (response.error.empty() && response.status >= 300) {
+    // The server answered but will not watch from this version (e.g. "Too large resource
+    // version" after it restarted from older state): what we hold cannot be trusted.
+    ++counters_.errors;
+    const auto status = reader_.status(response.body);
+    spdlog::warn("kubernetes: watching {} refused ({}): {}; listing again", what_, response.status,
+                 model::quoted_brief(status ? status->message : response.body));
+    listed_ = false;
+    back_off();
+    return;
+  }
   if (!response.error.empty() || response.status >= 300) {
     if (!stop_) {
       ++counters_.errors;

@@ -1,7 +1,9 @@
 // Keeps one collection (Nodes or Pods) current the way client-go's reflector does: list in pages,
 // then watch from the list's resourceVersion with bookmarks; when a watch ends, watch again from
 // the last version seen; on 410 (an HTTP status or an ERROR event: the code counts, not the
-// reason) list again from scratch. Errors back off exponentially with jitter, never spinning.
+// reason), or any other refusal of the watch by a server that answers (a restarted one saying
+// "Too large resource version"), list again from scratch; while the server cannot be reached,
+// keep what is held and try the watch again. Errors back off exponentially with jitter, never spinning.
 // Runs on its own thread; `replace` and `apply` are called on it.
 #pragma once
 

@@ -105,6 +105,12 @@ class ApiServer {
 
   watch(kind, namespace, query, res) {
     const from = query.get('resourceVersion') || String(this.store.rv);
+    if (Number(from) > this.store.rv) {
+      // A version this server never reached (it restarted from an older state), as the
+      // apiserver's watch cache answers it.
+      return send(res, 504, status(504, 'Timeout',
+        `Too large resource version: ${from}, current: ${this.store.rv}`));
+    }
     res.writeHead(200, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' });
     const write = (event) => res.write(`${JSON.stringify(event)}\n`);
     if (this.store.tooOld(from)) {
