@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "messages/caf_types.hpp"
+#include "tests/eventually.hpp"
 
 namespace unisched::testing {
 
@@ -49,12 +50,7 @@ struct ActorHarness {
   /// Polls `condition` every 10 ms until it holds; fails the test after `limit`.
   static void wait_until(const std::function<bool()>& condition, const std::string& what,
                          std::chrono::milliseconds limit = std::chrono::seconds(10)) {
-    const auto deadline = std::chrono::steady_clock::now() + limit;
-    while (!condition()) {
-      const bool in_time = std::chrono::steady_clock::now() < deadline;
-      BOOST_TEST_REQUIRE(in_time, "timed out waiting: " << what);
-      std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    }
+    eventually(condition, what, limit);
   }
 };
 

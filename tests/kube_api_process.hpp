@@ -15,21 +15,11 @@
 #include "adapters/kubernetes/kubeconfig.hpp"
 #include "tests/certificates.hpp"
 #include "tests/child_process.hpp"
+#include "tests/eventually.hpp"
 #include "tests/shared_data.hpp"
 #include "tests/test_files.hpp"
 
 namespace unisched::testing {
-
-/// Waits up to `limit` for `condition`, checking every 10 ms; fails the test on timeout.
-inline void eventually(const std::function<bool()>& condition, const std::string& what,
-                       std::chrono::milliseconds limit = std::chrono::seconds(10)) {
-  const auto deadline = std::chrono::steady_clock::now() + limit;
-  while (!condition()) {
-    const bool in_time = std::chrono::steady_clock::now() < deadline;
-    BOOST_TEST_REQUIRE(in_time, "timed out waiting: " << what);
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-}
 
 inline std::string k8s_data(const std::string& name) {
   return shared_path("data/k8s-api/" + name).string();
