@@ -75,7 +75,7 @@ class AgentState {
   std::vector<std::string> applied_unobserved_;  // carried out, node change not observed yet
   std::vector<std::string> applied_to_report_;
   std::vector<std::pair<std::string, std::string>> refused_to_report_;
-  std::set<std::string> running_;  // placements carried out and not finished
+  std::set<std::string> running_;             // placements carried out and not finished
   std::set<std::string> pending_placements_;  // the cluster has not decided yet
   std::deque<std::pair<std::string, std::string>> recently_refused_;
   AgentCounters counters_;

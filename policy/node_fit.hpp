@@ -17,8 +17,8 @@ enum class NodeMisfit {
   Pods,           ///< no pod slot left
   Cpu,
   Memory,
-  HostPort,  ///< a requested host port is in use
-  Devices,   ///< not enough free devices of the model, memory and link asked for
+  HostPort,          ///< a requested host port is in use
+  Devices,           ///< not enough free devices of the model, memory and link asked for
   WholeDevicesOnly,  ///< a share of a device asked of a node that counts devices whole
 };
 

@@ -46,8 +46,11 @@ BOOST_AUTO_TEST_CASE(shipped_examples_all_validate) {
   BOOST_TEST(result.exit_code == 0, result.err);
   BOOST_TEST(result.out.find("ClusterResourceProfile/cluster-a-gpu-profile valid") !=
              std::string::npos);
-  BOOST_TEST(result.out.find("9 of 9 documents valid in 7 files; 0 problems; 4 documents of other APIs left alone") != std::string::npos,
-             result.out);
+  BOOST_TEST(
+      result.out.find(
+          "9 of 9 documents valid in 7 files; 0 problems; 4 documents of other APIs left alone") !=
+          std::string::npos,
+      result.out);
 }
 
 BOOST_AUTO_TEST_CASE(the_seeds_example_validates_and_keeps_its_words) {

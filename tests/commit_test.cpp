@@ -175,8 +175,13 @@ BOOST_AUTO_TEST_CASE(racing_schedulers_never_over_commit) {
       for (size_t i = 0; i < decision.placements.size(); ++i) {
         const auto& p = decision.placements[i];
         commit.reservations.push_back({"r" + std::to_string(round) + "/" + std::to_string(i),
-                                       p.node, p.cpu_milli, p.memory_bytes, p.devices, p.host_ports,
-                                       p.device_milli, {}});
+                                       p.node,
+                                       p.cpu_milli,
+                                       p.memory_bytes,
+                                       p.devices,
+                                       p.host_ports,
+                                       p.device_milli,
+                                       {}});
         commit.node_revisions[p.node] = copies[s].node_revisions.at(p.node);
       }
       const auto outcome = pair.centre.commit(commit, mode);
@@ -244,8 +249,14 @@ BOOST_AUTO_TEST_CASE(racing_commits_under_churn_keep_every_cluster_within_its_re
         actors::Commit commit;
         commit.revision = copies[s].version;
         commit.node_revisions[p.node] = copies[s].node_revisions.at(p.node);
-        commit.reservations.push_back({"r" + std::to_string(round), p.node, p.cpu_milli,
-                                       p.memory_bytes, p.devices, p.host_ports, p.device_milli, {}});
+        commit.reservations.push_back({"r" + std::to_string(round),
+                                       p.node,
+                                       p.cpu_milli,
+                                       p.memory_bytes,
+                                       p.devices,
+                                       p.host_ports,
+                                       p.device_milli,
+                                       {}});
         const auto mode = seed % 2 ? CommitMode::ClusterRevision : CommitMode::NodeRevisions;
         if (centre.commit(commit, mode).status == CommitStatus::Accepted) {
           ++accepted;

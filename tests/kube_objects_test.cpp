@@ -19,7 +19,8 @@ using unisched::testing::SharedFileAvailable;
 namespace {
 
 std::string k8s_file(const std::string& name) {
-  return unisched::testing::read_file(unisched::testing::shared_path("data/k8s-api/" + name).string());
+  return unisched::testing::read_file(
+      unisched::testing::shared_path("data/k8s-api/" + name).string());
 }
 
 ObjectList<NodeReading> nodes_of(KubeReader& reader, const std::string& json) {
@@ -42,10 +43,10 @@ ObjectList<PodReading> pods_of(KubeReader& reader, const std::string& json) {
 std::string node_list(const Json& labels, const Json& allocatable) {
   Json resources = {{"cpu", "64"}, {"memory", "512Gi"}, {"pods", "110"}};
   resources.update(allocatable);
-  const Json node = {{"metadata", {{"name", "gpu-node"}, {"labels", labels}}},
-                     {"status",
-                      {{"allocatable", resources},
-                       {"conditions", {{{"type", "Ready"}, {"status", "True"}}}}}}};
+  const Json node = {
+      {"metadata", {{"name", "gpu-node"}, {"labels", labels}}},
+      {"status",
+       {{"allocatable", resources}, {"conditions", {{{"type", "Ready"}, {"status", "True"}}}}}}};
   return Json{{"kind", "NodeList"}, {"metadata", {{"resourceVersion", "7"}}}, {"items", {node}}}
       .dump();
 }
@@ -115,10 +116,11 @@ BOOST_AUTO_TEST_CASE(openshift_and_eks_arm64_nodes_are_read,
 BOOST_AUTO_TEST_CASE(mig_strategies_give_slices_as_their_own_devices,
                      *boost::unit_test::precondition(SharedFileAvailable{"data/k8s-api"})) {
   KubeReader reader;
-  const Json doc = unisched::testing::parse_json(k8s_file("nvidia-mig-a100-gfd-labels-none-single-mixed.json"));
+  const Json doc =
+      unisched::testing::parse_json(k8s_file("nvidia-mig-a100-gfd-labels-none-single-mixed.json"));
   const auto node_for = [&](const char* strategy) {
-    return only_node(nodes_of(reader, node_list(doc[strategy]["labels"],
-                                                doc[strategy]["capacity_allocatable"])));
+    return only_node(nodes_of(
+        reader, node_list(doc[strategy]["labels"], doc[strategy]["capacity_allocatable"])));
   };
   const model::NodeState none = node_for("none_strategy");
   BOOST_TEST_REQUIRE(none.devices.size() == 1u);
@@ -142,10 +144,11 @@ BOOST_AUTO_TEST_CASE(mig_strategies_give_slices_as_their_own_devices,
 BOOST_AUTO_TEST_CASE(amd_gpus_and_partitions_are_devices_named_by_the_product,
                      *boost::unit_test::precondition(SharedFileAvailable{"data/k8s-api"})) {
   KubeReader reader;
-  const Json doc = unisched::testing::parse_json(k8s_file("amd-gpu-labels-and-resources-doc-examples.json"));
+  const Json doc =
+      unisched::testing::parse_json(k8s_file("amd-gpu-labels-and-resources-doc-examples.json"));
   const Json& labels = doc["mi300x_node_labels"];
-  const model::NodeState whole =
-      only_node(nodes_of(reader, node_list(labels, doc["resource_naming"]["single_unpartitioned_8gpu"])));
+  const model::NodeState whole = only_node(
+      nodes_of(reader, node_list(labels, doc["resource_naming"]["single_unpartitioned_8gpu"])));
   BOOST_TEST_REQUIRE(whole.devices.size() == 8u);
   BOOST_TEST(whole.devices[0].model.str() == "AMD_Instinct_MI300X_OAM");
   BOOST_TEST(whole.devices[0].memory_bytes == 192'000'000'000);
@@ -173,7 +176,8 @@ BOOST_AUTO_TEST_CASE(pods_request_by_kubernetes_rule) {
          {{{"name", "sidecar"},
            {"restartPolicy", "Always"},
            {"resources", {{"requests", {{"cpu", "50m"}}}}}},
-          {{"name", "setup"}, {"resources", {{"requests", {{"cpu", "500m"}, {"memory", "2Gi"}}}}}}}},
+          {{"name", "setup"},
+           {"resources", {{"requests", {{"cpu", "500m"}, {"memory", "2Gi"}}}}}}}},
         {"overhead", {{"cpu", "10m"}}}}},
       {"status", {{"phase", "Running"}}}};
   const auto list = pods_of(reader, Json{{"kind", "PodList"}, {"items", {pod}}}.dump());
@@ -181,7 +185,7 @@ BOOST_AUTO_TEST_CASE(pods_request_by_kubernetes_rule) {
   const PodReading& read = list.items[0];
   // Containers and sidecar: 350m; the init step beside the sidecar: 550m; plus 10m overhead.
   BOOST_TEST(read.cpu_milli == 560);
-  BOOST_TEST(read.memory_bytes == int64_t{2} << 30);  // the init step's 2Gi beats 1Gi
+  BOOST_TEST(read.memory_bytes == int64_t{2} << 30);    // the init step's 2Gi beats 1Gi
   BOOST_TEST(read.extended.at("nvidia.com/gpu") == 2);  // a limit without a request
   BOOST_TEST(read.host_ports == std::vector<int32_t>{8080});
   BOOST_TEST(read.placement_id == "r/0");
@@ -242,7 +246,8 @@ BOOST_AUTO_TEST_CASE(watch_events_bookmarks_and_expiry_are_told_apart,
   const auto modified = reader.pod_event(line);
   BOOST_TEST_REQUIRE(modified.has_value());
   BOOST_TEST(!modified->object->node.empty());  // bound
-  const auto node_event = reader.node_event(k8s_file("kubeclient-watch-event-node-openshift37.ndjson"));
+  const auto node_event =
+      reader.node_event(k8s_file("kubeclient-watch-event-node-openshift37.ndjson"));
   BOOST_TEST_REQUIRE(node_event.has_value());
   BOOST_TEST(node_event->object->node.name == "openshift.local");
   const auto expired = reader.pod_list(k8s_file("kubeclient-list-410-expired-status.json"));
@@ -253,17 +258,19 @@ BOOST_AUTO_TEST_CASE(watch_events_bookmarks_and_expiry_are_told_apart,
 
 BOOST_AUTO_TEST_CASE(malformed_objects_are_skipped_with_a_reason_and_nothing_else_is_lost) {
   KubeReader reader;
-  const Json good = {{"metadata", {{"name", "good"}}},
-                     {"status", {{"allocatable", {{"cpu", "4"}, {"memory", "8Gi"}, {"pods", 10}}}}}};
+  const Json good = {
+      {"metadata", {{"name", "good"}}},
+      {"status", {{"allocatable", {{"cpu", "4"}, {"memory", "8Gi"}, {"pods", 10}}}}}};
   const Json no_name = {{"metadata", {{"labels", nullptr}}}};
   const Json bad_cpu = {{"metadata", {{"name", "bad"}}},
                         {"status", {{"allocatable", {{"cpu", "lots"}, {"memory", "8Gi"}}}}}};
-  const Json counter = {{"metadata", {{"name", "kvm"}}},
-                        {"status",
-                         {{"allocatable",
-                           {{"cpu", "4"}, {"memory", "8Gi"}, {"devices.kubevirt.io/kvm", "1k"}}}}}};
+  const Json counter = {
+      {"metadata", {{"name", "kvm"}}},
+      {"status",
+       {{"allocatable", {{"cpu", "4"}, {"memory", "8Gi"}, {"devices.kubevirt.io/kvm", "1k"}}}}}};
   const auto list = nodes_of(
-      reader, Json{{"kind", "NodeList"}, {"items", {good, no_name, bad_cpu, counter, nullptr}}}.dump());
+      reader,
+      Json{{"kind", "NodeList"}, {"items", {good, no_name, bad_cpu, counter, nullptr}}}.dump());
   BOOST_TEST_REQUIRE(list.items.size() == 2u);
   BOOST_TEST(list.items[0].node.name == "good");
   BOOST_TEST(!list.items[0].node.schedulable);  // no Ready condition

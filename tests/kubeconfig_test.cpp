@@ -88,13 +88,16 @@ BOOST_AUTO_TEST_CASE(what_cannot_be_used_is_named) {
     return access.ok() ? std::string("accepted") : message(access.status());
   };
   BOOST_TEST(refusal("", "exec") ==
-             path + ": users[2].user.exec: not supported yet: give the user a token, a token file "
-                    "or a client certificate (e.g. a service account's token)");
+             path +
+                 ": users[2].user.exec: not supported yet: give the user a token, a token file "
+                 "or a client certificate (e.g. a service account's token)");
   BOOST_TEST(refusal("", "nope") == path + ": contexts: no context named \"nope\"");
-  BOOST_TEST(refusal("", "lost") == path + ": contexts[3].context.cluster: no cluster named \"nowhere\"");
+  BOOST_TEST(refusal("", "lost") ==
+             path + ": contexts[3].context.cluster: no cluster named \"nowhere\"");
   BOOST_TEST(refusal("", "files").find("cannot read") != std::string::npos);  // no ca.pem yet
   BOOST_TEST(refusal("clusters: [\n").find("not YAML") != std::string::npos);
-  BOOST_TEST(refusal("clusters: []\n").find("current-context: Required value") != std::string::npos);
+  BOOST_TEST(refusal("clusters: []\n").find("current-context: Required value") !=
+             std::string::npos);
   const std::string plain =
       "current-context: c\ncontexts: [{name: c, context: {cluster: k}}]\n"
       "clusters: [{name: k, cluster: {server: 'http://127.0.0.1:8080'}}]\n";

@@ -36,7 +36,7 @@ struct PodReading {
   std::string uid;
   std::string node;  ///< spec.nodeName; empty while unbound
   std::string phase;
-  std::string failure;  ///< status.reason and message of a Failed pod ("OutOfcpu: ...")
+  std::string failure;       ///< status.reason and message of a Failed pod ("OutOfcpu: ...")
   std::string placement_id;  ///< its kPlacementAnnotation; empty for pods unisched did not create
   std::string resource_version;
   int64_t cpu_milli = 0;

@@ -123,7 +123,8 @@ model::Expected<PodReading, std::string> read_pod(Element object) {
   if (child(object, "status", status)) {
     pod.phase = std::string(text(status, "phase"));
     if (pod.phase == "Failed") {
-      pod.failure = std::string(text(status, "reason")) + ": " + std::string(text(status, "message"));
+      pod.failure =
+          std::string(text(status, "reason")) + ": " + std::string(text(status, "message"));
     }
   }
   Element spec;

@@ -3,8 +3,8 @@
 // the last version seen; on 410 (an HTTP status or an ERROR event: the code counts, not the
 // reason), or any other refusal of the watch by a server that answers (a restarted one saying
 // "Too large resource version"), list again from scratch; while the server cannot be reached,
-// keep what is held and try the watch again. Errors back off exponentially with jitter, never spinning.
-// Runs on its own thread; `replace` and `apply` are called on it.
+// keep what is held and try the watch again. Errors back off exponentially with jitter, never
+// spinning. Runs on its own thread; `replace` and `apply` are called on it.
 #pragma once
 
 #include <atomic>

@@ -52,11 +52,10 @@ int run_validate(const ParsedArgs& args) {
   }
   std::fprintf(summary, "%zu of %zu documents valid in %zu files; %zu problems%s\n",
                set.manifests.size(), set.documents_seen, set.files_read, set.problems.size(),
-               set.other_apis.empty()
-                   ? ""
-                   : ("; " + std::to_string(set.other_apis.size()) +
-                      " documents of other APIs left alone")
-                         .c_str());
+               set.other_apis.empty() ? ""
+                                      : ("; " + std::to_string(set.other_apis.size()) +
+                                         " documents of other APIs left alone")
+                                            .c_str());
   return set.problems.empty() ? 0 : 1;
 }
 
