@@ -234,8 +234,8 @@ std::vector<const NodeState*> ClusterView::sorted_nodes() const {
   return {by_name_.begin(), by_name_.end()};
 }
 
-std::vector<std::string> ClusterView::models_with_free_devices() const {
-  std::vector<std::string> models;
+std::vector<Symbol> ClusterView::models_with_free_devices() const {
+  std::vector<Symbol> models;
   models.reserve(free_index_.size());
   for (const auto& entry : free_index_) {
     models.push_back(entry.first);
@@ -243,7 +243,7 @@ std::vector<std::string> ClusterView::models_with_free_devices() const {
   return models;
 }
 
-std::vector<const NodeState*> ClusterView::nodes_with_free_devices(const std::string& model,
+std::vector<const NodeState*> ClusterView::nodes_with_free_devices(const Symbol& model,
                                                                    int32_t count) const {
   std::vector<const NodeState*> found;
   visit_free_devices(model, count, [&](const NodeState& node) {
@@ -253,7 +253,7 @@ std::vector<const NodeState*> ClusterView::nodes_with_free_devices(const std::st
   return found;
 }
 
-void ClusterView::visit_free_devices(const std::string& model, int32_t count,
+void ClusterView::visit_free_devices(const Symbol& model, int32_t count,
                                      const std::function<bool(const NodeState&)>& visit) const {
   const auto by_model = free_index_.find(model);
   if (by_model == free_index_.end()) {
@@ -371,7 +371,7 @@ void ClusterView::count(const NodeState& node, int sign) {
   });
 }
 
-void ClusterView::index_free_devices(const NodeState& node, const std::string& model, int32_t free,
+void ClusterView::index_free_devices(const NodeState& node, const Symbol& model, int32_t free,
                                      int sign) {
   if (free == 0) {
     return;

@@ -95,12 +95,11 @@ class ClusterView {
   const ClusterResources& resources() const { return resources_; }
 
   /// The models of which some node has a free device, in name order.
-  std::vector<std::string> models_with_free_devices() const;
+  std::vector<Symbol> models_with_free_devices() const;
   /// Nodes with at least `count` free devices of `model`, read from the free-device index.
-  std::vector<const NodeState*> nodes_with_free_devices(const std::string& model,
-                                                        int32_t count) const;
+  std::vector<const NodeState*> nodes_with_free_devices(const Symbol& model, int32_t count) const;
   /// The same nodes in the same order, each handed to `visit` until it returns false.
-  void visit_free_devices(const std::string& model, int32_t count,
+  void visit_free_devices(const Symbol& model, int32_t count,
                           const std::function<bool(const NodeState&)>& visit) const;
 
   /// Nodes with at least `milli` cpu unallocated, read from the free-cpu index.
@@ -144,7 +143,7 @@ class ClusterView {
   void account(const NodeState& node, int sign);
   /// The same for the totals alone.
   void count(const NodeState& node, int sign);
-  void index_free_devices(const NodeState& node, const std::string& model, int32_t free, int sign);
+  void index_free_devices(const NodeState& node, const Symbol& model, int32_t free, int sign);
   /// Takes a node's index entries out, found by the keys it had when they were made.
   void unindex(const NodeState& node, const IndexKeys& keys);
   /// Moves a changed node's index entries from its old keys to its new ones.
@@ -155,7 +154,7 @@ class ClusterView {
   ClusterTotals totals_;
   std::map<std::string, AcceleratorTotals> accelerators_;
   // model -> number of free devices on a node -> the nodes with exactly that many (>= 1)
-  std::map<std::string, std::map<int32_t, std::set<const NodeState*, ByName>>> free_index_;
+  std::map<Symbol, std::map<int32_t, std::set<const NodeState*, ByName>>> free_index_;
   // (unallocated cpu, node)
   std::set<std::pair<int64_t, const NodeState*>, ByFreeCpuThenName> free_cpu_index_;
   ClusterResources resources_;

@@ -1,6 +1,5 @@
 #include "policy/candidates.hpp"
 
-#include <string>
 #include <vector>
 
 namespace unisched::policy {
@@ -15,10 +14,10 @@ void visit_candidates(const model::ClusterView& view, const ReplicaDemand& deman
     if (device.models.empty() || device.milli != model::kWholeDeviceMilli) {
       continue;
     }
-    std::vector<std::string> matching;
-    for (std::string& model : view.models_with_free_devices()) {
-      if (device.models.accepts_name(model)) {
-        matching.push_back(std::move(model));
+    std::vector<model::Symbol> matching;
+    for (const model::Symbol& model : view.models_with_free_devices()) {
+      if (device.models.accepts(model)) {
+        matching.push_back(model);
       }
     }
     if (matching.size() <= 1) {

@@ -6,13 +6,6 @@
 
 namespace unisched::policy {
 
-bool ModelFilter::accepts_name(std::string_view model) const {
-  return wanted_.empty() ||
-         std::any_of(wanted_.begin(), wanted_.end(), [&](const std::string& wanted) {
-           return model::model_matches(wanted, model);
-         });
-}
-
 bool ModelFilter::accepts(const model::Symbol& model) const {
   if (wanted_.empty()) {
     return true;
@@ -22,7 +15,9 @@ bool ModelFilter::accepts(const model::Symbol& model) const {
       return verdict;
     }
   }
-  const bool verdict = accepts_name(model.str());
+  const bool verdict = std::any_of(wanted_.begin(), wanted_.end(), [&](const std::string& wanted) {
+    return model::model_matches(wanted, model.str());
+  });
   verdicts_.emplace_back(&model.str(), verdict);
   return verdict;
 }

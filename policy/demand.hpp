@@ -5,7 +5,6 @@
 #include <initializer_list>
 #include <optional>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "model/node_state.hpp"
@@ -25,7 +24,6 @@ class ModelFilter {
   bool empty() const { return wanted_.empty(); }
   const std::vector<std::string>& wanted() const { return wanted_; }
   bool accepts(const model::Symbol& model) const;
-  bool accepts_name(std::string_view model) const;
 
  private:
   std::vector<std::string> wanted_;
