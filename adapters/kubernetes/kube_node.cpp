@@ -267,11 +267,12 @@ model::Expected<NodeReading, std::string> read_node(Element object) {
     bool value = false;
     unschedulable = field(spec, "unschedulable").get(value) == simdjson::SUCCESS && value;
   }
-  reading.node.schedulable = !unschedulable && ready(object);
+  const bool is_ready = ready(object);
+  reading.node.schedulable = !unschedulable && is_ready;
   if (!reading.node.devices.empty()) {
     reading.node.labels[model::kWholeDevicesLabel] = "true";  // extended resources: whole units
   }
-  if (!ready(object)) {
+  if (!is_ready) {
     reading.node.labels["unisched.io/not-ready"] = "true";
   }
   return reading;

@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include <random>
+#include <type_traits>
 
 #include "model/printable.hpp"
 
@@ -11,34 +12,22 @@ namespace {
 
 template <class Object>
 model::Expected<ObjectList<Object>, std::string> read_page(KubeReader& reader,
-                                                           std::string_view json);
-
-template <>
-model::Expected<ObjectList<NodeReading>, std::string> read_page(KubeReader& reader,
-                                                                std::string_view json) {
-  return reader.node_list(json);
-}
-
-template <>
-model::Expected<ObjectList<PodReading>, std::string> read_page(KubeReader& reader,
-                                                               std::string_view json) {
-  return reader.pod_list(json);
+                                                           std::string_view json) {
+  if constexpr (std::is_same_v<Object, NodeReading>) {
+    return reader.node_list(json);
+  } else {
+    return reader.pod_list(json);
+  }
 }
 
 template <class Object>
 model::Expected<WatchEvent<Object>, std::string> read_event(KubeReader& reader,
-                                                            std::string_view json);
-
-template <>
-model::Expected<WatchEvent<NodeReading>, std::string> read_event(KubeReader& reader,
-                                                                 std::string_view json) {
-  return reader.node_event(json);
-}
-
-template <>
-model::Expected<WatchEvent<PodReading>, std::string> read_event(KubeReader& reader,
-                                                                std::string_view json) {
-  return reader.pod_event(json);
+                                                            std::string_view json) {
+  if constexpr (std::is_same_v<Object, NodeReading>) {
+    return reader.node_event(json);
+  } else {
+    return reader.pod_event(json);
+  }
 }
 
 std::string query_separator(const std::string& path) {
