@@ -97,11 +97,8 @@ int run_over_caf(const std::shared_ptr<adapters::ClusterAdapter>& adapter, uint6
 }
 
 int run_agent(const ParsedArgs& args) {
-  std::string error;
-  const auto hub_endpoint = runtime::parse_endpoint(args.value("hub"), error);
-  if (!args.has("hub") || !hub_endpoint) {
-    std::fprintf(stderr, "error: --hub HOST:PORT is required%s%s\n", error.empty() ? "" : ": ",
-                 error.c_str());
+  const auto hub_endpoint = required_hub(args);
+  if (!hub_endpoint) {
     return 2;
   }
   const std::string transport = args.value("transport", "caf");

@@ -41,13 +41,11 @@ std::string default_shard_id(uint16_t port) {
 }
 
 int run_shard(const ParsedArgs& args) {
-  std::string error;
-  const auto hub_endpoint = runtime::parse_endpoint(args.value("hub"), error);
-  if (!args.has("hub") || !hub_endpoint) {
-    std::fprintf(stderr, "error: --hub HOST:PORT is required%s%s\n", error.empty() ? "" : ": ",
-                 error.c_str());
+  const auto hub_endpoint = required_hub(args);
+  if (!hub_endpoint) {
     return 2;
   }
+  std::string error;
   const auto listen = runtime::parse_endpoint(args.value("listen", "127.0.0.1:0"), error);
   if (!listen) {
     std::fprintf(stderr, "error: --listen: %s\n", error.c_str());

@@ -23,6 +23,17 @@ std::optional<runtime::TlsFiles> tls_files(const ParsedArgs& args) {
   return tls;
 }
 
+std::optional<runtime::Endpoint> required_hub(const ParsedArgs& args) {
+  std::string error;
+  const auto hub = runtime::parse_endpoint(args.value("hub"), error);
+  if (!args.has("hub") || !hub) {
+    std::fprintf(stderr, "error: --hub HOST:PORT is required%s%s\n", error.empty() ? "" : ": ",
+                 error.c_str());
+    return std::nullopt;
+  }
+  return hub;
+}
+
 Flag insecure_plaintext_flag() {
   return {"insecure-plaintext-beyond-loopback", '\0', "", false,
           "listen beyond loopback without TLS: anyone who reaches the port can talk to it"};

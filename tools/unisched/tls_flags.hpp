@@ -17,6 +17,9 @@ std::vector<Flag> tls_flags();
 /// they are incomplete or unreadable.
 std::optional<runtime::TlsFiles> tls_files(const ParsedArgs& args);
 
+/// The hub a joining role (agent, shard) must be given with --hub; nullopt after printing why.
+std::optional<runtime::Endpoint> required_hub(const ParsedArgs& args);
+
 /// The switch that lets a role listen beyond loopback without TLS.
 Flag insecure_plaintext_flag();
 
