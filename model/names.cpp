@@ -1,5 +1,7 @@
 #include "model/names.hpp"
 
+#include <algorithm>
+
 namespace unisched::model {
 namespace {
 
@@ -101,6 +103,23 @@ std::string check_label_value(std::string_view value) {
            "or '.', and must start and end with an alphanumeric character";
   }
   return {};
+}
+
+std::string dns1123_label_from(std::string_view text, size_t max_length) {
+  std::string label;
+  for (const char c : text) {
+    const char lower = (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+    if ((lower >= 'a' && lower <= 'z') || (lower >= '0' && lower <= '9')) {
+      label.push_back(lower);
+    } else if (!label.empty() && label.back() != '-') {
+      label.push_back('-');
+    }
+  }
+  label.resize(std::min(label.size(), max_length));
+  while (!label.empty() && label.back() == '-') {
+    label.pop_back();
+  }
+  return label;
 }
 
 }  // namespace unisched::model

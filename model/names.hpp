@@ -17,6 +17,12 @@ inline std::string check_cluster_id(std::string_view value) {
   return check_dns1123_label(value);
 }
 
+/// `text` in the characters of a DNS-1123 label: letters lowercased, letters and digits kept,
+/// every run of anything else one '-', none at either end, at most `max_length` characters.
+/// ("arn:aws:eks:us-west-2:1:cluster/Prod" -> "arn-aws-eks-us-west-2-1-cluster-prod"). It may
+/// still be empty; check it where it must be a label.
+std::string dns1123_label_from(std::string_view text, size_t max_length = 63);
+
 /// DNS-1123 subdomain: at most 253 characters of dot-separated DNS-1123 labels.
 std::string check_dns1123_subdomain(std::string_view value);
 

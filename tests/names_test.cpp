@@ -8,6 +8,16 @@ using namespace unisched::model;
 
 BOOST_AUTO_TEST_SUITE(names)
 
+BOOST_AUTO_TEST_CASE(any_text_made_of_dns1123_label_characters) {
+  BOOST_TEST(dns1123_label_from("arn:aws:eks:us-west-2:1234:cluster/Prod") ==
+             "arn-aws-eks-us-west-2-1234-cluster-prod");
+  BOOST_TEST(dns1123_label_from("--train/3--") == "train-3");
+  BOOST_TEST(dns1123_label_from(std::string(70, 'a')).size() == 63u);
+  BOOST_TEST(dns1123_label_from("abc-def", 4) == "abc");  // no '-' left at the cut
+  BOOST_TEST(dns1123_label_from("::").empty());
+  BOOST_TEST(check_dns1123_label(dns1123_label_from("Any Text_at/all!")).empty());
+}
+
 BOOST_AUTO_TEST_CASE(dns1123_labels) {
   for (const std::string& good :
        std::vector<std::string>{"a", "a100-uswest", "0cluster", std::string(63, 'x')}) {

@@ -196,19 +196,8 @@ absl::StatusOr<ClusterAccess> in_cluster_access(const std::string& account_dir) 
 }
 
 absl::StatusOr<std::string> cluster_id_from_context(const std::string& context) {
-  std::string id;
-  for (const char c : context) {
-    const char lower = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    const bool keep = (lower >= 'a' && lower <= 'z') || (lower >= '0' && lower <= '9');
-    if (keep) {
-      id.push_back(lower);
-    } else if (!id.empty() && id.back() != '-') {
-      id.push_back('-');
-    }
-  }
-  while (!id.empty() && id.back() == '-') {
-    id.pop_back();
-  }
+  // Not cut to 63 characters: a longer name asks for --cluster rather than becoming a prefix.
+  const std::string id = model::dns1123_label_from(context, std::string::npos);
   if (const std::string reason = model::check_cluster_id(id); !reason.empty()) {
     return absl::InvalidArgumentError("the context name \"" + context +
                                       "\" makes no clusterID (\"" + id + "\": " + reason +

@@ -7,6 +7,7 @@
 #include <map>
 
 #include "adapters/kubernetes/kube_objects.hpp"
+#include "model/names.hpp"
 #include "model/printable.hpp"
 
 namespace unisched::adapters::kubernetes {
@@ -17,24 +18,13 @@ using Json = nlohmann::json;
 /// A DNS-1123 pod name for a placement ID: readable, and unique by a hash of the ID.
 std::string pod_name(const std::string& placement_id) {
   uint32_t hash = 2166136261u;  // FNV-1a
-  std::string readable = "unisched-";
   for (const char c : placement_id) {
     hash = (hash ^ static_cast<unsigned char>(c)) * 16777619u;
-    const bool keep = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
-    const char lower = (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
-    if (keep || (lower >= 'a' && lower <= 'z')) {
-      readable.push_back(lower);
-    } else if (readable.back() != '-') {
-      readable.push_back('-');
-    }
   }
-  readable.resize(std::min<size_t>(readable.size(), 50));
   char suffix[16];
-  std::snprintf(suffix, sizeof(suffix), "-%08x", hash);
-  while (!readable.empty() && readable.back() == '-') {
-    readable.pop_back();
-  }
-  return readable + suffix;
+  std::snprintf(suffix, sizeof(suffix), "%08x", hash);
+  const std::string readable = model::dns1123_label_from(placement_id, 41);
+  return "unisched-" + (readable.empty() ? std::string() : readable + "-") + suffix;
 }
 
 }  // namespace
