@@ -2,8 +2,8 @@
 
 #include <spdlog/spdlog.h>
 #include <caf/actor_system.hpp>
-#include <caf/event_based_actor.hpp>
 #include <caf/stateful_actor.hpp>
+#include <caf/typed_event_based_actor.hpp>
 
 #include <optional>
 
@@ -19,15 +19,15 @@ using namespace unisched::atoms;
 
 struct AgentActorData {
   std::optional<AgentState> core;
-  caf::actor cluster_actor;
+  ClusterIngestActor cluster_actor;
   AgentSettings settings;
   bool online = true;
   static inline const char* name = "agent_actor";
 };
 
-using Self = caf::stateful_actor<AgentActorData>;
+using Self = LocalAgentActor::stateful_pointer<AgentActorData>;
 
-void send_update(Self* self, const model::ViewUpdate& update) {
+void send_update(Self self, const model::ViewUpdate& update) {
   self->request(self->state.cluster_actor, self->state.settings.push_timeout,
                 messages::to_proto(update))
       .then(
@@ -43,7 +43,7 @@ void send_update(Self* self, const model::ViewUpdate& update) {
           });
 }
 
-void push(Self* self) {
+void push(Self self) {
   if (!self->state.cluster_actor) {
     return;  // not bound yet: changes keep accumulating into the first update
   }
@@ -54,7 +54,7 @@ void push(Self* self) {
   }
 }
 
-void bind(Self* self, caf::actor cluster_actor) {
+void bind(Self self, ClusterIngestActor cluster_actor) {
   const bool first = !self->state.cluster_actor;
   self->state.cluster_actor = std::move(cluster_actor);
   if (first && self->state.online) {
@@ -62,8 +62,9 @@ void bind(Self* self, caf::actor cluster_actor) {
   }
 }
 
-caf::behavior agent_actor(Self* self, std::shared_ptr<adapters::ClusterAdapter> adapter,
-                          uint64_t epoch, AgentSettings settings) {
+LocalAgentActor::behavior_type agent_actor(Self self,
+                                           std::shared_ptr<adapters::ClusterAdapter> adapter,
+                                           uint64_t epoch, AgentSettings settings) {
   self->state.core.emplace(std::move(adapter), epoch);
   log_stray_errors(self, "agent " + self->state.core->cluster_id());
   self->state.settings = settings;
@@ -99,8 +100,7 @@ caf::behavior agent_actor(Self* self, std::shared_ptr<adapters::ClusterAdapter> 
         status.set_detail("probe " + std::to_string(probe.sequence()));
         return status;
       },
-      [=](bind_atom, caf::actor cluster_actor) { bind(self, std::move(cluster_actor)); },
-      [=](bind_atom, caf::actor cluster_actor, const std::string& endpoint) {
+      [=](bind_atom, ClusterIngestActor cluster_actor, const std::string& endpoint) {
         // On a shard: connect to it directly, so updates do not travel through the hub.
         if (!endpoint.empty() && self->state.settings.connect_directly) {
           self->state.settings.connect_directly(endpoint);
@@ -129,9 +129,9 @@ caf::behavior agent_actor(Self* self, std::shared_ptr<adapters::ClusterAdapter> 
 
 }  // namespace
 
-caf::actor spawn_agent_actor(caf::actor_system& system,
-                             std::shared_ptr<adapters::ClusterAdapter> adapter, uint64_t epoch,
-                             const AgentSettings& settings) {
+LocalAgentActor spawn_agent_actor(caf::actor_system& system,
+                                  std::shared_ptr<adapters::ClusterAdapter> adapter, uint64_t epoch,
+                                  const AgentSettings& settings) {
   return system.spawn(agent_actor, std::move(adapter), epoch, settings);
 }
 

@@ -2,17 +2,9 @@
 // observes it every observe interval and pushes coalesced incremental updates to the cluster's
 // ClusterActor every push interval.
 //
-// Protocol:
-//   SnapshotRequest        -> ClusterSnapshot (the state as of the agent's last update)
-//   HealthProbe            -> HealthStatus (with the agent's epoch and version)
-//   (bind_atom, actor)        where to push (after the ClusterActor was restarted)
-//   (bind_atom, actor, endpoint)  the same, hosted by the shard at endpoint (HOST:PORT; empty
-//                             for the hub), which the agent then connects to directly
-//   PlacementOrder            carry placements out through the adapter; reported with the
-//                             next updates as applied or refused
-//   ReleaseOrder              the work of these placements finished: free their resources
-//   (online_atom, bool)       false: the agent is cut off (a network partition): it keeps
-//                             observing, but pushes and answers nothing until true again
+// Its protocol is AgentActor (actors/agent_interface.hpp); a LocalAgentActor also takes its own
+// timers and (online, bool): false cuts the agent off (a network partition in tests): it keeps
+// observing, but pushes and answers nothing until true again.
 #pragma once
 
 #include <caf/fwd.hpp>
@@ -21,6 +13,8 @@
 #include <functional>
 #include <memory>
 #include <string>
+
+#include "actors/agent_interface.hpp"
 
 namespace unisched::adapters {
 class ClusterAdapter;
@@ -36,9 +30,14 @@ struct AgentSettings {
   std::function<void(const std::string&)> connect_directly;
 };
 
+/// An agent actor of this process: the agent protocol, its timers and the partition switch.
+using LocalAgentActor =
+    AgentActor::extend<caf::reacts_to<atoms::observe_atom>, caf::reacts_to<atoms::push_atom>,
+                       caf::reacts_to<atoms::online_atom, bool>>;
+
 /// `epoch` must differ from any earlier run's for the same cluster.
-caf::actor spawn_agent_actor(caf::actor_system& system,
-                             std::shared_ptr<adapters::ClusterAdapter> adapter, uint64_t epoch,
-                             const AgentSettings& settings);
+LocalAgentActor spawn_agent_actor(caf::actor_system& system,
+                                  std::shared_ptr<adapters::ClusterAdapter> adapter, uint64_t epoch,
+                                  const AgentSettings& settings);
 
 }  // namespace unisched::actors

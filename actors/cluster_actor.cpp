@@ -3,8 +3,8 @@
 #include <spdlog/spdlog.h>
 #include <caf/actor_cast.hpp>
 #include <caf/actor_system.hpp>
-#include <caf/event_based_actor.hpp>
 #include <caf/stateful_actor.hpp>
+#include <caf/typed_event_based_actor.hpp>
 
 #include <map>
 #include <optional>
@@ -21,22 +21,23 @@ using namespace unisched::atoms;
 using Clock = std::chrono::steady_clock;
 
 struct Subscriber {
-  caf::actor handle;
+  ViewSubscriberActor handle;
   uint64_t revision = 0;  // the last revision of the view it was sent
 };
 
 struct ClusterActorData {
   std::optional<ClusterState> core;
-  caf::actor agent;
+  AgentActor agent;
   ClusterActorSettings settings;
   std::vector<Subscriber> subscribers;
   std::vector<caf::response_promise> resync_waiters;
-  std::map<std::string, caf::actor> committers;  // placement id -> the scheduler that committed it
+  std::map<std::string, CommitterActor>
+      committers;  // placement id -> the scheduler that committed it
   Clock::time_point last_confirmed = Clock::now();
   static inline const char* name = "cluster_actor";
 };
 
-using Self = caf::stateful_actor<ClusterActorData>;
+using Self = ClusterActor::stateful_pointer<ClusterActorData>;
 
 v1::Ack make_ack(const ClusterState& core, uint64_t epoch, const UpdateOutcome& outcome) {
   v1::Ack ack;
@@ -62,7 +63,7 @@ v1::Ack make_ack(const ClusterState& core, uint64_t epoch, const UpdateOutcome& 
 }
 
 /// Brings every subscriber up to the view's revision: the changes it missed, or the whole view.
-void notify_subscribers(Self* self) {
+void notify_subscribers(Self self) {
   const ClusterState& core = *self->state.core;
   for (Subscriber& subscriber : self->state.subscribers) {
     if (subscriber.revision == core.revision()) {
@@ -80,7 +81,7 @@ void notify_subscribers(Self* self) {
 }
 
 /// Tells the schedulers whose placements the cluster refused, so they place them again.
-void hand_back_refusals(Self* self) {
+void hand_back_refusals(Self self) {
   for (const auto& [id, reason] : self->state.core->take_refused_placements()) {
     const auto committer = self->state.committers.find(id);
     if (committer == self->state.committers.end()) {
@@ -96,8 +97,8 @@ void hand_back_refusals(Self* self) {
 
 /// Tells the schedulers that committed placements the cluster confirmed that they are settled
 /// (no refusal will follow), and forgets who committed them.
-void forget_settled(Self* self, const std::vector<std::string>& applied) {
-  std::map<caf::actor, v1::SettledPlacements> settled;
+void forget_settled(Self self, const std::vector<std::string>& applied) {
+  std::map<CommitterActor, v1::SettledPlacements> settled;
   for (const std::string& id : applied) {
     const auto committer = self->state.committers.find(id);
     if (committer == self->state.committers.end()) {
@@ -113,7 +114,7 @@ void forget_settled(Self* self, const std::vector<std::string>& applied) {
   }
 }
 
-void answer_resync_waiters(Self* self) {
+void answer_resync_waiters(Self self) {
   UpdateOutcome done{AckStatus::Applied, self->state.core->position().version, {}};
   const auto ack = make_ack(*self->state.core, self->state.core->position().epoch, done);
   for (auto& waiter : self->state.resync_waiters) {
@@ -122,11 +123,11 @@ void answer_resync_waiters(Self* self) {
   self->state.resync_waiters.clear();
 }
 
-void pull_snapshot_if_needed(Self* self);
+void pull_snapshot_if_needed(Self self);
 
 /// What follows a snapshot the view took: the placements it settled, those it lost, and everyone
 /// waiting for the view.
-void after_snapshot(Self* self, const model::ViewSnapshot& snapshot) {
+void after_snapshot(Self self, const model::ViewSnapshot& snapshot) {
   self->state.last_confirmed = Clock::now();
   forget_settled(self, snapshot.applied_placements);
   hand_back_refusals(self);
@@ -134,7 +135,7 @@ void after_snapshot(Self* self, const model::ViewSnapshot& snapshot) {
   answer_resync_waiters(self);
 }
 
-void on_snapshot(Self* self, const v1::ClusterSnapshot& message) {
+void on_snapshot(Self self, const v1::ClusterSnapshot& message) {
   ClusterState& core = *self->state.core;
   auto snapshot = messages::from_proto(message);
   auto problem =
@@ -152,7 +153,7 @@ void on_snapshot(Self* self, const v1::ClusterSnapshot& message) {
 
 /// The agent's whole state, pushed rather than pulled (an agent that starts over): applied at
 /// once, answered with the position it gave the view or why it was refused.
-v1::Ack on_pushed_snapshot(Self* self, const v1::ClusterSnapshot& message) {
+v1::Ack on_pushed_snapshot(Self self, const v1::ClusterSnapshot& message) {
   ClusterState& core = *self->state.core;
   auto snapshot = messages::from_proto(message);
   auto problem =
@@ -169,7 +170,7 @@ v1::Ack on_pushed_snapshot(Self* self, const v1::ClusterSnapshot& message) {
   return make_ack(core, core.position().epoch, {AckStatus::Applied, core.position().version, {}});
 }
 
-void pull_snapshot_if_needed(Self* self) {
+void pull_snapshot_if_needed(Self self) {
   ClusterState& core = *self->state.core;
   if (!self->state.agent || !core.take_resync_request()) {
     return;
@@ -187,7 +188,7 @@ void pull_snapshot_if_needed(Self* self) {
             });
 }
 
-v1::ClusterSummary summarize(const Self* self) {
+v1::ClusterSummary summarize(const Self self) {
   const ClusterState& core = *self->state.core;
   const ClusterCounters& counters = core.counters();
   v1::ClusterSummary summary;
@@ -225,7 +226,7 @@ v1::ClusterSummary summarize(const Self* self) {
 
 /// An update from the agent: applied by the core, then its consequences (settled and refused
 /// placements, subscribers, a snapshot pull after a gap).
-v1::Ack on_update(Self* self, v1::IncrementalUpdate& message) {
+v1::Ack on_update(Self self, v1::IncrementalUpdate& message) {
   ClusterState& core = *self->state.core;
   if (self->current_sender() != caf::actor_cast<caf::strong_actor_ptr>(self->state.agent)) {
     // Only the agent the hub admitted (certificate or token) speaks for this cluster.
@@ -259,7 +260,7 @@ v1::Ack on_update(Self* self, v1::IncrementalUpdate& message) {
 
 /// A scheduler's commit: reserved by compare-and-set; an accepted one is ordered from the agent
 /// and its committer remembered, to hear of it when it is settled or refused.
-v1::CommitReply on_commit(Self* self, const v1::CommitRequest& request) {
+v1::CommitReply on_commit(Self self, const v1::CommitRequest& request) {
   ClusterState& core = *self->state.core;
   Commit commit;
   commit.request_id = request.request_id();
@@ -279,7 +280,7 @@ v1::CommitReply on_commit(Self* self, const v1::CommitRequest& request) {
     return reply;
   }
   reply.set_status(v1::CommitReply::ACCEPTED);
-  const auto committer = caf::actor_cast<caf::actor>(self->current_sender());
+  const auto committer = caf::actor_cast<CommitterActor>(self->current_sender());
   v1::PlacementOrder order;
   order.set_cluster_id(core.cluster_id());
   for (const auto& placement : request.placements()) {
@@ -294,7 +295,7 @@ v1::CommitReply on_commit(Self* self, const v1::CommitRequest& request) {
 /// From a scheduler: an incomplete gang, or a commit whose answer it never got. The agent may
 /// have been ordered to carry them out already, so it is told to release them too (it ignores
 /// placements it does not run).
-void on_release(Self* self, const v1::ReleaseOrder& order) {
+void on_release(Self self, const v1::ReleaseOrder& order) {
   const std::vector<std::string> ids(order.placement_ids().begin(), order.placement_ids().end());
   self->state.core->release(ids);
   for (const std::string& id : ids) {
@@ -306,8 +307,9 @@ void on_release(Self* self, const v1::ReleaseOrder& order) {
   notify_subscribers(self);
 }
 
-caf::behavior cluster_actor(Self* self, std::string cluster_id, caf::actor agent, caf::actor owner,
-                            ClusterActorSettings settings) {
+ClusterActor::behavior_type cluster_actor(Self self, std::string cluster_id, AgentActor agent,
+                                          caf::strong_actor_ptr owner,
+                                          ClusterActorSettings settings) {
   self->state.core.emplace(std::move(cluster_id));
   self->state.agent = std::move(agent);
   self->state.settings = settings;
@@ -330,14 +332,14 @@ caf::behavior cluster_actor(Self* self, std::string cluster_id, caf::actor agent
       },
       [=](view_atom) { return messages::to_proto(self->state.core->snapshot()); },
       [=](summary_atom) { return summarize(self); },
-      [=](subscribe_atom, caf::actor subscriber) {
+      [=](subscribe_atom, ViewSubscriberActor subscriber) {
         self->monitor(subscriber);
         self->state.subscribers.push_back({subscriber, self->state.core->revision()});
         self->send(subscriber, health_atom_v, self->state.core->cluster_id(),
                    self->state.core->healthy());
         return messages::to_proto(self->state.core->snapshot());
       },
-      [=](resync_atom) {
+      [=](resync_atom) -> caf::result<v1::Ack> {
         auto promise = self->make_response_promise();
         self->state.resync_waiters.push_back(promise);
         self->state.core->request_resync();
@@ -375,7 +377,7 @@ caf::behavior cluster_actor(Self* self, std::string cluster_id, caf::actor agent
         core.on_agent_position(epoch, version);
         pull_snapshot_if_needed(self);
       },
-      [=](bind_atom, caf::actor agent) {
+      [=](bind_atom, AgentActor agent) {
         self->state.agent = std::move(agent);
         pull_snapshot_if_needed(self);
       },
@@ -385,9 +387,9 @@ caf::behavior cluster_actor(Self* self, std::string cluster_id, caf::actor agent
 
 }  // namespace
 
-caf::actor spawn_cluster_actor(caf::actor_system& system, const std::string& cluster_id,
-                               const caf::actor& agent, const caf::actor& owner,
-                               const ClusterActorSettings& settings) {
+ClusterActor spawn_cluster_actor(caf::actor_system& system, const std::string& cluster_id,
+                                 const AgentActor& agent, const caf::strong_actor_ptr& owner,
+                                 const ClusterActorSettings& settings) {
   return system.spawn(cluster_actor, cluster_id, agent, owner, settings);
 }
 

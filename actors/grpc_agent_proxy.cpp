@@ -2,8 +2,8 @@
 
 #include <spdlog/spdlog.h>
 #include <caf/actor_system.hpp>
-#include <caf/event_based_actor.hpp>
 #include <caf/stateful_actor.hpp>
+#include <caf/typed_event_based_actor.hpp>
 
 #include <optional>
 #include <vector>
@@ -20,7 +20,7 @@ using Clock = std::chrono::steady_clock;
 struct ProxyData {
   std::string cluster_id;
   GrpcAgentSettings settings;
-  caf::actor cluster_actor;
+  ClusterIngestActor cluster_actor;
   Clock::time_point last_heard{};
   uint64_t epoch = 0;
   uint64_t version = 0;         // the agent's last version (from its updates and heartbeats)
@@ -32,9 +32,9 @@ struct ProxyData {
   static inline const char* name = "grpc_agent_proxy";
 };
 
-using Self = caf::stateful_actor<ProxyData>;
+using Self = GrpcAgentProxyActor::stateful_pointer<ProxyData>;
 
-void heard(Self* self, uint64_t epoch, uint64_t version) {
+void heard(Self self, uint64_t epoch, uint64_t version) {
   auto& state = self->state;
   state.last_heard = Clock::now();
   if (epoch != 0) {
@@ -49,7 +49,7 @@ bool silent(const ProxyData& state) {
 
 /// The agent starts over with `snapshot`: the ClusterActor applies it and answers; pulls still
 /// waiting are superseded by it.
-caf::result<v1::Ack> start_over(Self* self, v1::ClusterSnapshot snapshot) {
+caf::result<v1::Ack> start_over(Self self, v1::ClusterSnapshot snapshot) {
   heard(self, 0, 0);
   auto promise = self->make_response_promise<v1::Ack>();
   if (!self->state.cluster_actor) {
@@ -78,7 +78,8 @@ caf::result<v1::Ack> start_over(Self* self, v1::ClusterSnapshot snapshot) {
   return promise;
 }
 
-caf::behavior proxy(Self* self, std::string cluster_id, GrpcAgentSettings settings) {
+GrpcAgentProxyActor::behavior_type proxy(Self self, std::string cluster_id,
+                                         GrpcAgentSettings settings) {
   self->state.cluster_id = std::move(cluster_id);
   self->state.settings = settings;
   return {
@@ -119,7 +120,7 @@ caf::behavior proxy(Self* self, std::string cluster_id, GrpcAgentSettings settin
                 [=](caf::error& error) mutable { promise.deliver(std::move(error)); });
         return promise;
       },
-      [=](push_atom, const v1::ClusterSnapshot& snapshot) {
+      [=](push_atom, const v1::ClusterSnapshot& snapshot) -> caf::result<v1::Ack> {
         heard(self, snapshot.epoch(), snapshot.version());
         auto& state = self->state;
         v1::Ack ack;
@@ -137,7 +138,7 @@ caf::behavior proxy(Self* self, std::string cluster_id, GrpcAgentSettings settin
         state.snapshot_pulls.clear();
         return ack;
       },
-      [=](health_atom, const v1::HealthProbe& heartbeat) {
+      [=](health_atom, const v1::HealthProbe& heartbeat) -> caf::result<v1::HealthStatus> {
         heard(self, heartbeat.epoch(), heartbeat.version());
         const auto& state = self->state;
         v1::HealthStatus status;
@@ -184,10 +185,7 @@ caf::behavior proxy(Self* self, std::string cluster_id, GrpcAgentSettings settin
       [=](reset_atom, v1::ClusterSnapshot& snapshot) -> caf::result<v1::Ack> {
         return start_over(self, std::move(snapshot));
       },
-      [=](bind_atom, caf::actor cluster_actor) {
-        self->state.cluster_actor = std::move(cluster_actor);
-      },
-      [=](bind_atom, caf::actor cluster_actor, const std::string&) {
+      [=](bind_atom, ClusterIngestActor cluster_actor, const std::string&) {
         self->state.cluster_actor = std::move(cluster_actor);
       },
       [=](const v1::PlacementOrder& order) {
@@ -204,8 +202,8 @@ caf::behavior proxy(Self* self, std::string cluster_id, GrpcAgentSettings settin
 
 }  // namespace
 
-caf::actor spawn_grpc_agent_proxy(caf::actor_system& system, const std::string& cluster_id,
-                                  const GrpcAgentSettings& settings) {
+GrpcAgentProxyActor spawn_grpc_agent_proxy(caf::actor_system& system, const std::string& cluster_id,
+                                           const GrpcAgentSettings& settings) {
   return system.spawn(proxy, cluster_id, settings);
 }
 

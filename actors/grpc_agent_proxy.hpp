@@ -17,13 +17,15 @@
 //   HealthProbe     -> HealthStatus while the agent has called within `silence_limit`; else no
 //                      answer, so the supervisor counts a miss
 //   SnapshotRequest -> ClusterSnapshot once the agent pushes one
-//   (bind_atom, actor[, endpoint]), PlacementOrder, ReleaseOrder
+//   (bind_atom, actor, endpoint), PlacementOrder, ReleaseOrder
 #pragma once
 
 #include <caf/fwd.hpp>
 
 #include <chrono>
 #include <string>
+
+#include "actors/agent_interface.hpp"
 
 namespace unisched::actors {
 
@@ -35,7 +37,14 @@ struct GrpcAgentSettings {
   bool view_only = false;
 };
 
-caf::actor spawn_grpc_agent_proxy(caf::actor_system& system, const std::string& cluster_id,
-                                  const GrpcAgentSettings& settings);
+/// The agent protocol (to the centre) and the gRPC service's calls.
+using GrpcAgentProxyActor =
+    AgentActor::extend<caf::replies_to<atoms::push_atom, v1::IncrementalUpdate>::with<v1::Ack>,
+                       caf::replies_to<atoms::push_atom, v1::ClusterSnapshot>::with<v1::Ack>,
+                       caf::replies_to<atoms::health_atom, v1::HealthProbe>::with<v1::HealthStatus>,
+                       caf::replies_to<atoms::reset_atom, v1::ClusterSnapshot>::with<v1::Ack>>;
+
+GrpcAgentProxyActor spawn_grpc_agent_proxy(caf::actor_system& system, const std::string& cluster_id,
+                                           const GrpcAgentSettings& settings);
 
 }  // namespace unisched::actors

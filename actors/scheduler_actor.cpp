@@ -3,8 +3,8 @@
 #include <spdlog/spdlog.h>
 #include <caf/actor_cast.hpp>
 #include <caf/actor_system.hpp>
-#include <caf/event_based_actor.hpp>
 #include <caf/stateful_actor.hpp>
+#include <caf/typed_event_based_actor.hpp>
 
 #include <map>
 #include <memory>
@@ -21,21 +21,21 @@ using namespace unisched::atoms;
 using Clock = SchedulerState::Clock;
 
 struct SchedulerData {
-  caf::actor supervisor;
+  ClusterDirectoryActor directory;
   std::optional<SchedulerState> core;
   SchedulerSettings settings;
-  std::map<std::string, caf::actor> cluster_actors;  // subscribed ones
+  std::map<std::string, ClusterActor> cluster_actors;  // subscribed ones
   uint64_t tickets = 0;
   std::map<uint64_t, caf::typed_response_promise<v1::SchedulingDecision>> waiting;
-  std::map<std::string, caf::actor> submitters;  // request id -> who to tell of changes
+  std::map<std::string, DecisionListenerActor> submitters;  // request id -> who to tell of changes
   static inline const char* name = "scheduler";
 };
 
-using Self = caf::stateful_actor<SchedulerData>;
+using Self = SchedulerActor::stateful_pointer<SchedulerData>;
 
-void carry_out(Self* self, SchedulerCommands commands);
+void carry_out(Self self, SchedulerCommands commands);
 
-void replace_view(Self* self, const v1::ClusterSnapshot& message) {
+void replace_view(Self self, const v1::ClusterSnapshot& message) {
   auto snapshot = messages::from_proto(message);
   if (!snapshot || !self->state.core->replace_view(*snapshot)) {
     spdlog::error("scheduler: unusable view of cluster {}", message.cluster_id());
@@ -56,15 +56,15 @@ policy::ClusterInfo info_of(const v1::ClusterRegistration& registration) {
   return info;
 }
 
-void subscribe(Self* self, const std::string& id) {
+void subscribe(Self self, const std::string& id) {
   const auto retry = [=](caf::error&) {
     self->delayed_send(self, std::chrono::milliseconds(100), subscribe_atom_v, id);
   };
-  self->request(self->state.supervisor, std::chrono::seconds(2), clusters_atom_v, id)
+  self->request(self->state.directory, std::chrono::seconds(2), clusters_atom_v, id)
       .then(
-          [=](caf::actor& cluster_actor) {
+          [=](ClusterActor& cluster_actor) {
             self->request(cluster_actor, std::chrono::seconds(2), subscribe_atom_v,
-                          caf::actor_cast<caf::actor>(self))
+                          ViewSubscriberActor{caf::actor_cast<SchedulerActor>(self)})
                 .then(
                     [=](v1::ClusterSnapshot& snapshot) {
                       self->state.cluster_actors[id] = cluster_actor;
@@ -78,7 +78,7 @@ void subscribe(Self* self, const std::string& id) {
 }
 
 /// One change of a cluster's view from the feed; out of step, it fetches the whole view.
-void on_feed(Self* self, const v1::IncrementalUpdate& message) {
+void on_feed(Self self, const v1::IncrementalUpdate& message) {
   auto update = messages::from_proto(message);
   const auto result =
       update ? self->state.core->apply_feed(*update) : SchedulerState::FeedResult::NeedsView;
@@ -92,7 +92,7 @@ void on_feed(Self* self, const v1::IncrementalUpdate& message) {
 }
 
 /// Fetches the views the core asked for, then lets it decide again.
-void refresh(Self* self, uint64_t round, const std::vector<std::string>& clusters) {
+void refresh(Self self, uint64_t round, const std::vector<std::string>& clusters) {
   auto remaining = std::make_shared<size_t>(clusters.size());
   const auto one_done = [=] {
     if (--*remaining == 0) {
@@ -115,7 +115,7 @@ void refresh(Self* self, uint64_t round, const std::vector<std::string>& cluster
   }
 }
 
-void send_commits(Self* self, uint64_t round, std::vector<v1::CommitRequest>& commits) {
+void send_commits(Self self, uint64_t round, std::vector<v1::CommitRequest>& commits) {
   for (v1::CommitRequest& commit : commits) {
     const std::string cluster = commit.cluster_id();
     const auto actor = self->state.cluster_actors.find(cluster);
@@ -144,7 +144,7 @@ void send_commits(Self* self, uint64_t round, std::vector<v1::CommitRequest>& co
 }
 
 /// Sends what the core decided. Commits last: their answers may come back at once.
-void carry_out(Self* self, SchedulerCommands commands) {
+void carry_out(Self self, SchedulerCommands commands) {
   auto& state = self->state;
   for (v1::ReleaseOrder& release : commands.releases) {
     if (const auto actor = state.cluster_actors.find(release.cluster_id());
@@ -176,10 +176,10 @@ void carry_out(Self* self, SchedulerCommands commands) {
   send_commits(self, commands.round, commands.commits);
 }
 
-caf::behavior scheduler(Self* self, caf::actor supervisor,
-                        std::vector<policy::ClusterInfo> clusters, policy::Policy policy,
-                        SchedulerSettings settings) {
-  self->state.supervisor = std::move(supervisor);
+SchedulerActor::behavior_type scheduler(Self self, ClusterDirectoryActor directory,
+                                        std::vector<policy::ClusterInfo> clusters,
+                                        policy::Policy policy, SchedulerSettings settings) {
+  self->state.directory = std::move(directory);
   self->state.settings = settings;
   self->state.core.emplace(std::move(policy), settings);
   log_stray_errors(self, "scheduler");
@@ -206,13 +206,15 @@ caf::behavior scheduler(Self* self, caf::actor supervisor,
         const uint64_t ticket = ++state.tickets;
         auto promise = self->make_response_promise<v1::SchedulingDecision>();
         state.waiting.emplace(ticket, promise);
-        if (const auto sender = caf::actor_cast<caf::actor>(self->current_sender())) {
+        if (const auto sender = caf::actor_cast<DecisionListenerActor>(self->current_sender())) {
           state.submitters[id] = sender;
         }
         carry_out(self, state.core->submit(id, std::move(spec), ticket, Clock::now()));
         return promise;
       },
-      [=](summary_atom) { return self->state.core->summary(); },
+      [=](summary_atom) -> caf::result<v1::SchedulerSummary> {
+        return self->state.core->summary();
+      },
       [=](const v1::IncrementalUpdate& update) { on_feed(self, update); },
       [=](const v1::ClusterSnapshot& snapshot) { replace_view(self, snapshot); },
       [=](health_atom, const std::string& id, bool healthy) {
@@ -244,10 +246,12 @@ caf::behavior scheduler(Self* self, caf::actor supervisor,
 
 }  // namespace
 
-caf::actor spawn_scheduler_actor(caf::actor_system& system, const caf::actor& supervisor,
-                                 const std::vector<policy::ClusterInfo>& clusters,
-                                 const policy::Policy& policy, const SchedulerSettings& settings) {
-  return system.spawn(scheduler, supervisor, clusters, policy, settings);
+SchedulerActor spawn_scheduler_actor(caf::actor_system& system,
+                                     const ClusterDirectoryActor& directory,
+                                     const std::vector<policy::ClusterInfo>& clusters,
+                                     const policy::Policy& policy,
+                                     const SchedulerSettings& settings) {
+  return system.spawn(scheduler, directory, clusters, policy, settings);
 }
 
 }  // namespace unisched::actors

@@ -6,28 +6,27 @@
 // subscribes to every cluster's ClusterActor, feeds the core each view change, and sends what
 // the core returns (commits, releases, answers, updated decisions).
 //
-// Protocol:
-//   (submit_atom, request_id, SchedulingRequestSpec) -> SchedulingDecision, once committed;
-//                                      later, a refused replica placed again sends the sender
-//                                      the request's SchedulingDecision as it then stands
-//   (summary_atom)                                  -> SchedulerSummary
-//   (join_atom, ClusterRegistration)                   schedule on this cluster too (hub mode)
-//   RefusedPlacement, SettledPlacements                from ClusterActors about its placements
+// Its protocol is SchedulerActor (actors/scheduler_interface.hpp). A refused replica placed again
+// sends its submitter the request's SchedulingDecision as it then stands.
 #pragma once
 
 #include <caf/fwd.hpp>
 
 #include <vector>
 
+#include "actors/scheduler_interface.hpp"
 #include "actors/scheduler_state.hpp"
+#include "actors/supervisor_interface.hpp"
 #include "policy/framework.hpp"
 
 namespace unisched::actors {
 
 /// `clusters` names the clusters to schedule on (ids and topology); their ClusterActors are found
-/// through `supervisor`.
-caf::actor spawn_scheduler_actor(caf::actor_system& system, const caf::actor& supervisor,
-                                 const std::vector<policy::ClusterInfo>& clusters,
-                                 const policy::Policy& policy, const SchedulerSettings& settings);
+/// through `directory` (the supervisor).
+SchedulerActor spawn_scheduler_actor(caf::actor_system& system,
+                                     const ClusterDirectoryActor& directory,
+                                     const std::vector<policy::ClusterInfo>& clusters,
+                                     const policy::Policy& policy,
+                                     const SchedulerSettings& settings);
 
 }  // namespace unisched::actors

@@ -3,8 +3,8 @@
 #include <spdlog/spdlog.h>
 #include <caf/actor_cast.hpp>
 #include <caf/actor_system.hpp>
-#include <caf/event_based_actor.hpp>
 #include <caf/stateful_actor.hpp>
+#include <caf/typed_event_based_actor.hpp>
 
 #include <algorithm>
 #include <vector>
@@ -18,29 +18,27 @@ namespace {
 using namespace unisched::atoms;
 
 struct ShardData {
-  caf::actor supervisor;  // the only one that may start ClusterActors here
-  std::vector<caf::actor> hosted;
+  caf::strong_actor_ptr supervisor;  // the only one that may start ClusterActors here
+  std::vector<ClusterActor> hosted;
   static inline const char* name = "shard";
 };
 
-using Self = caf::stateful_actor<ShardData>;
+using Self = ShardActor::stateful_pointer<ShardData>;
 
-caf::behavior shard(Self* self, ClusterActorSettings settings) {
+ShardActor::behavior_type shard(Self self, ClusterActorSettings settings) {
   // The hosted ClusterActors stop with their supervisor, but a shard that is told to stop takes
   // them down itself: its process cannot end while they live.
   self->set_exit_handler([=](caf::exit_msg& exit) {
-    for (const caf::actor& hosted : self->state.hosted) {
+    for (const ClusterActor& hosted : self->state.hosted) {
       self->send_exit(hosted, exit.reason);
     }
     self->quit(exit.reason);
   });
   return {
-      [=](bind_atom, caf::actor supervisor) { self->state.supervisor = std::move(supervisor); },
-      [=](spawn_atom, const std::string& cluster_id, const caf::actor& agent,
-          const caf::actor& owner) -> caf::result<caf::actor> {
-        if (!self->state.supervisor ||
-            self->current_sender() !=
-                caf::actor_cast<caf::strong_actor_ptr>(self->state.supervisor)) {
+      [=](bind_atom) { self->state.supervisor = self->current_sender(); },
+      [=](spawn_atom, const std::string& cluster_id, const AgentActor& agent,
+          const caf::strong_actor_ptr& owner) -> caf::result<ClusterActor> {
+        if (!self->state.supervisor || self->current_sender() != self->state.supervisor) {
           spdlog::warn("shard: refused to host cluster {}: not asked by the hub's supervisor",
                        cluster_id);
           return messages::make_error(messages::Error::Unauthenticated,
@@ -54,7 +52,7 @@ caf::behavior shard(Self* self, ClusterActorSettings settings) {
         spdlog::info("shard: hosting the ClusterActor of cluster {}", cluster_id);
         auto& hosted = self->state.hosted;
         hosted.erase(std::remove_if(hosted.begin(), hosted.end(),
-                                    [](const caf::actor& actor) {
+                                    [](const ClusterActor& actor) {
                                       return actor->getf(caf::abstract_actor::is_terminated_flag);
                                     }),
                      hosted.end());
@@ -66,7 +64,7 @@ caf::behavior shard(Self* self, ClusterActorSettings settings) {
 
 }  // namespace
 
-caf::actor spawn_shard_actor(caf::actor_system& system, const ClusterActorSettings& settings) {
+ShardActor spawn_shard_actor(caf::actor_system& system, const ClusterActorSettings& settings) {
   return system.spawn(shard, settings);
 }
 

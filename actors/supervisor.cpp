@@ -3,9 +3,9 @@
 #include <spdlog/spdlog.h>
 #include <caf/actor_cast.hpp>
 #include <caf/actor_system.hpp>
-#include <caf/event_based_actor.hpp>
 #include <caf/exit_reason.hpp>
 #include <caf/stateful_actor.hpp>
+#include <caf/typed_event_based_actor.hpp>
 
 #include <functional>
 #include <map>
@@ -24,14 +24,14 @@ using namespace unisched::atoms;
 
 struct ClusterEntry {
   std::string id;
-  caf::actor agent;
-  caf::actor cluster_actor;
+  AgentActor agent;
+  ClusterActor cluster_actor;
   std::string home;  // the shard hosting its ClusterActor; empty: the supervisor's own node
 };
 
 /// A process hosting ClusterActors for the supervisor (unisched shard).
 struct Shard {
-  caf::actor actor;
+  ShardActor actor;
   std::string endpoint;  // where agents reach it directly
   size_t clusters = 0;
 };
@@ -45,13 +45,13 @@ struct SupervisorData {
   static inline const char* name = "supervisor";
 };
 
-using Self = caf::stateful_actor<SupervisorData>;
+using Self = SupervisorActor::stateful_pointer<SupervisorData>;
 
-void carry_out(Self* self, const SupervisorCommands& commands);
+void carry_out(Self self, const SupervisorCommands& commands);
 
 /// Asks the cluster's ClusterActor to resync (at `position`, or in full), and tells the core
 /// how it went.
-void resync(Self* self, const std::string& id,
+void resync(Self self, const std::string& id,
             const std::optional<model::StreamPosition>& position) {
   const ClusterEntry& entry = self->state.clusters.at(id);
   auto request = position ? self->request(entry.cluster_actor, self->state.settings.resync_timeout,
@@ -65,13 +65,13 @@ void resync(Self* self, const std::string& id,
       });
 }
 
-void carry_out(Self* self, const SupervisorCommands& commands) {
+void carry_out(Self self, const SupervisorCommands& commands) {
   for (const SupervisorCommand& command : commands) {
     const auto entry = self->state.clusters.find(command.cluster);
     if (entry == self->state.clusters.end()) {
       continue;
     }
-    const caf::actor& cluster_actor = entry->second.cluster_actor;
+    const ClusterActor& cluster_actor = entry->second.cluster_actor;
     switch (command.kind) {
       case SupervisorCommand::Kind::Transition: {
         const bool bad = command.to == Lifecycle::Unhealthy || command.to == Lifecycle::Lost;
@@ -93,7 +93,7 @@ void carry_out(Self* self, const SupervisorCommands& commands) {
   }
 }
 
-void probe_all(Self* self) {
+void probe_all(Self self) {
   for (const std::string& id : self->state.core->to_probe()) {
     v1::HealthProbe probe;
     probe.set_cluster_id(id);
@@ -114,7 +114,7 @@ std::string endpoint_of(const SupervisorData& state, const ClusterEntry& entry) 
   return shard == state.shards.end() ? std::string() : shard->second.endpoint;
 }
 
-void adopt(Self* self, ClusterEntry& entry, caf::actor cluster_actor, const std::string& home) {
+void adopt(Self self, ClusterEntry& entry, ClusterActor cluster_actor, const std::string& home) {
   // Monitored, not linked: a killed ClusterActor must not take the supervisor with it. The
   // ClusterActor in turn monitors the supervisor and stops with it.
   entry.cluster_actor = std::move(cluster_actor);
@@ -123,21 +123,22 @@ void adopt(Self* self, ClusterEntry& entry, caf::actor cluster_actor, const std:
     ++shard->second.clusters;
   }
   self->monitor(entry.cluster_actor);
-  self->send(entry.agent, bind_atom_v, entry.cluster_actor, endpoint_of(self->state, entry));
+  self->send(entry.agent, bind_atom_v, ClusterIngestActor{entry.cluster_actor},
+             endpoint_of(self->state, entry));
   spdlog::info("cluster {}: ClusterActor on {}", entry.id, home.empty() ? "the hub" : home);
 }
 
 /// Starts the cluster's ClusterActor on its home, then calls `started`. A shard that fails to
 /// start it is dropped from the rotation and the next home is tried, down to this node.
-void start_cluster_actor(Self* self, const std::string& id,
-                         std::function<void(const caf::actor&)> started) {
+void start_cluster_actor(Self self, const std::string& id,
+                         std::function<void(const ClusterActor&)> started) {
   ClusterEntry& entry = self->state.clusters.at(id);
   std::set<std::string> shards;
   for (const auto& [name, shard] : self->state.shards) {
     shards.insert(name);
   }
   const std::optional<std::string> home = SupervisorState::choose_home(shards, id);
-  const caf::actor owner = caf::actor_cast<caf::actor>(self);
+  const auto owner = caf::actor_cast<caf::strong_actor_ptr>(self);
   if (!home) {
     adopt(self, entry,
           spawn_cluster_actor(self->system(), id, entry.agent, owner, self->state.settings.cluster),
@@ -149,7 +150,7 @@ void start_cluster_actor(Self* self, const std::string& id,
   self->request(self->state.shards.at(shard).actor, self->state.settings.spawn_timeout,
                 spawn_atom_v, id, entry.agent, owner)
       .then(
-          [=](caf::actor& cluster_actor) {
+          [=](ClusterActor& cluster_actor) {
             ClusterEntry& current = self->state.clusters.at(id);
             adopt(self, current, std::move(cluster_actor), shard);
             started(current.cluster_actor);
@@ -164,16 +165,17 @@ void start_cluster_actor(Self* self, const std::string& id,
 
 /// A lost cluster's agent registers again (reconnected, or a new run): it replaces the old one,
 /// and the cluster counts as healthy once its view is known to match the agent.
-caf::actor readmit(Self* self, ClusterEntry& entry, caf::actor agent) {
+ClusterActor readmit(Self self, ClusterEntry& entry, AgentActor agent) {
   entry.agent = std::move(agent);
   self->monitor(entry.agent);
-  self->send(entry.agent, bind_atom_v, entry.cluster_actor, endpoint_of(self->state, entry));
+  self->send(entry.agent, bind_atom_v, ClusterIngestActor{entry.cluster_actor},
+             endpoint_of(self->state, entry));
   self->send(entry.cluster_actor, bind_atom_v, entry.agent);
   carry_out(self, self->state.core->on_agent_returned(entry.id));
   return entry.cluster_actor;
 }
 
-void on_down(Self* self, const caf::down_msg& down) {
+void on_down(Self self, const caf::down_msg& down) {
   for (auto shard = self->state.shards.begin(); shard != self->state.shards.end(); ++shard) {
     if (down.source == shard->second.actor) {
       // Its ClusterActors report their own down messages; each is restarted on a new home.
@@ -190,9 +192,9 @@ void on_down(Self* self, const caf::down_msg& down) {
       if (auto shard = self->state.shards.find(entry.home); shard != self->state.shards.end()) {
         --shard->second.clusters;
       }
-      entry.cluster_actor = caf::actor();
+      entry.cluster_actor = ClusterActor();
       const std::string cluster = id;
-      start_cluster_actor(self, cluster, [=](const caf::actor&) {
+      start_cluster_actor(self, cluster, [=](const ClusterActor&) {
         carry_out(self, self->state.core->on_cluster_actor_restarted(cluster));
       });
       return;
@@ -226,14 +228,14 @@ const ClusterEntry* running(const SupervisorData& state, const std::string& id,
   return entry;
 }
 
-caf::behavior supervisor(Self* self, SupervisorSettings settings) {
+SupervisorActor::behavior_type supervisor(Self self, SupervisorSettings settings) {
   self->state.settings = settings;
   self->state.core.emplace(settings.max_misses);
   self->set_down_handler([=](caf::down_msg& down) { on_down(self, down); });
   log_stray_errors(self, "supervisor");
   self->delayed_send(self, settings.probe_interval, probe_atom_v);
   return {
-      [=](register_atom, const std::string& id, caf::actor agent) -> caf::result<caf::actor> {
+      [=](register_atom, const std::string& id, AgentActor agent) -> caf::result<ClusterActor> {
         const auto known = self->state.clusters.find(id);
         if (known != self->state.clusters.end()) {
           if (self->state.core->state(id) != Lifecycle::Lost) {
@@ -252,14 +254,14 @@ caf::behavior supervisor(Self* self, SupervisorSettings settings) {
         entry.agent = std::move(agent);
         self->monitor(entry.agent);
         spdlog::info("cluster {}: registered", id);
-        auto promise = self->make_response_promise<caf::actor>();
-        start_cluster_actor(self, id, [=](const caf::actor& cluster_actor) mutable {
+        auto promise = self->make_response_promise<ClusterActor>();
+        start_cluster_actor(self, id, [=](const ClusterActor& cluster_actor) mutable {
           promise.deliver(cluster_actor);
         });
         return promise;
       },
       [=](shard_atom, const v1::ShardRegistration& shard,
-          caf::actor actor) -> caf::result<caf::actor> {
+          ShardActor actor) -> caf::result<v1::ShardRegistration> {
         if (shard.shard_id().empty()) {
           return messages::make_error(messages::Error::InvalidArgument, "shard_id: Required value");
         }
@@ -269,13 +271,13 @@ caf::behavior supervisor(Self* self, SupervisorSettings settings) {
         }
         self->monitor(actor);
         // Sent before any spawn request (same sender, so in order): the shard obeys only us.
-        self->send(actor, bind_atom_v, caf::actor_cast<caf::actor>(self));
+        self->send(actor, bind_atom_v);
         self->state.shards[shard.shard_id()] = Shard{std::move(actor), shard.endpoint(), 0};
         spdlog::info("shard {} joined at {}; it hosts clusters registered from now on",
                      shard.shard_id(), shard.endpoint());
-        return caf::actor_cast<caf::actor>(self);
+        return shard;
       },
-      [=](view_atom, const std::string& id) -> caf::result<caf::message> {
+      [=](view_atom, const std::string& id) -> caf::result<v1::ClusterSnapshot> {
         // What the agent itself holds, for comparing a view with its source.
         caf::error problem;
         const ClusterEntry* found = known(self->state, id, problem);
@@ -299,7 +301,7 @@ caf::behavior supervisor(Self* self, SupervisorSettings settings) {
         home.set_endpoint(endpoint_of(self->state, *found));
         return home;
       },
-      [=](clusters_atom, const std::string& id) -> caf::result<caf::actor> {
+      [=](clusters_atom, const std::string& id) -> caf::result<ClusterActor> {
         caf::error problem;
         const ClusterEntry* found = running(self->state, id, problem);
         if (found == nullptr) {
@@ -307,7 +309,7 @@ caf::behavior supervisor(Self* self, SupervisorSettings settings) {
         }
         return found->cluster_actor;
       },
-      [=](summary_atom, const std::string& id) -> caf::result<caf::message> {
+      [=](summary_atom, const std::string& id) -> caf::result<v1::ClusterSummary> {
         caf::error problem;
         const ClusterEntry* found = running(self->state, id, problem);
         if (found == nullptr) {
@@ -324,7 +326,7 @@ caf::behavior supervisor(Self* self, SupervisorSettings settings) {
 
 }  // namespace
 
-caf::actor spawn_supervisor(caf::actor_system& system, const SupervisorSettings& settings) {
+SupervisorActor spawn_supervisor(caf::actor_system& system, const SupervisorSettings& settings) {
   return system.spawn(supervisor, settings);
 }
 

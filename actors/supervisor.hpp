@@ -7,22 +7,11 @@
 // Each cluster's lifecycle (actors/supervisor_state.hpp, which holds the rules) is logged at
 // every transition.
 //
-// Protocol:
-//   (register_atom, cluster_id, agent)  -> actor: the cluster's ClusterActor. A lost cluster's
-//                                          agent may register again (a new run, a new epoch):
-//                                          it is resynced in full before it is healthy
-//   (clusters_atom, cluster_id)         -> actor: its current ClusterActor (changes on restart)
-//   (summary_atom, cluster_id)          -> ClusterSummary of that cluster
-//   (shard_atom, ShardRegistration, shard) -> actor (this supervisor): a shard (shard_actor) offers
-//                                          to host ClusterActors (and is told to obey only this
-//                                          supervisor); clusters that start from now on go to
-//                                          shards by rendezvous hashing (to this node when there
-//                                          is none). A lost shard's clusters are restarted on
-//                                          their next home and rebuilt from full snapshots
-//   (shard_atom, cluster_id)            -> ClusterHome: where its ClusterActor runs
-//   (view_atom, cluster_id)             -> ClusterSnapshot from the cluster's agent itself
-// The agent learns its ClusterActor as (bind_atom, actor, endpoint): endpoint is the shard's
-// HOST:PORT (empty for this node), so it can push to the shard directly.
+// Its protocol is SupervisorActor (actors/supervisor_interface.hpp). Clusters that start after
+// a shard joined go to shards by rendezvous hashing (to this node when there is none); a lost
+// shard's clusters are restarted on their next home and rebuilt from full snapshots. The agent
+// learns its ClusterActor as (bind, cluster, endpoint): endpoint is the shard's HOST:PORT (empty
+// for this node), so it can push to the shard directly.
 #pragma once
 
 #include <caf/fwd.hpp>
@@ -30,6 +19,7 @@
 #include <chrono>
 
 #include "actors/cluster_actor.hpp"
+#include "actors/supervisor_interface.hpp"
 #include "actors/supervisor_state.hpp"
 
 namespace unisched::actors {
@@ -43,6 +33,6 @@ struct SupervisorSettings {
   ClusterActorSettings cluster;
 };
 
-caf::actor spawn_supervisor(caf::actor_system& system, const SupervisorSettings& settings);
+SupervisorActor spawn_supervisor(caf::actor_system& system, const SupervisorSettings& settings);
 
 }  // namespace unisched::actors

@@ -13,7 +13,7 @@ namespace unisched::runtime {
 using namespace unisched::atoms;
 
 std::vector<v1::ClusterSummary> query_summaries(caf::actor_system& system,
-                                                const caf::actor& supervisor,
+                                                const actors::SupervisorActor& supervisor,
                                                 const std::vector<std::string>& ids,
                                                 std::vector<std::string>* problems) {
   caf::scoped_actor self{system};
@@ -30,7 +30,7 @@ std::vector<v1::ClusterSummary> query_summaries(caf::actor_system& system,
   return summaries;
 }
 
-bool wait_until_healthy(caf::actor_system& system, const caf::actor& supervisor,
+bool wait_until_healthy(caf::actor_system& system, const actors::SupervisorActor& supervisor,
                         const std::vector<std::string>& ids, std::chrono::milliseconds patience) {
   for (const auto ready_by = std::chrono::steady_clock::now() + patience;;) {
     const auto summaries = query_summaries(system, supervisor, ids, nullptr);

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "actors/supervisor_interface.hpp"
 #include "messages/unisched.pb.h"
 
 namespace unisched::runtime {
@@ -13,12 +14,12 @@ namespace unisched::runtime {
 /// Each cluster's summary, through the supervisor; a cluster that does not answer is left out
 /// and, when `problems` is given, named there.
 std::vector<v1::ClusterSummary> query_summaries(caf::actor_system& system,
-                                                const caf::actor& supervisor,
+                                                const actors::SupervisorActor& supervisor,
                                                 const std::vector<std::string>& ids,
                                                 std::vector<std::string>* problems);
 
 /// Waits (up to `patience`) until every cluster is healthy; returns whether they all are.
-bool wait_until_healthy(caf::actor_system& system, const caf::actor& supervisor,
+bool wait_until_healthy(caf::actor_system& system, const actors::SupervisorActor& supervisor,
                         const std::vector<std::string>& ids, std::chrono::milliseconds patience);
 
 }  // namespace unisched::runtime

@@ -31,8 +31,8 @@ std::chrono::milliseconds time_left(const grpc::ServerContext* context);
 grpc::Status status_of(const caf::error& error, const std::string& context = {});
 
 /// Asks `target` from a thread outside the actor system; the reply, or the error in `error`.
-template <class Reply, class... Ts>
-std::optional<Reply> ask(caf::actor_system& system, const caf::actor& target,
+template <class Reply, class Handle, class... Ts>
+std::optional<Reply> ask(caf::actor_system& system, const Handle& target,
                          std::chrono::milliseconds timeout, caf::error& error, Ts&&... xs) {
   caf::scoped_actor self{system};
   std::optional<Reply> reply;

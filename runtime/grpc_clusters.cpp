@@ -33,7 +33,7 @@ std::string presented_token(const grpc::ServerContext* context) {
   return call_metadata(context, "x-cluster-token");
 }
 
-GrpcClusters::GrpcClusters(caf::actor_system& system, caf::actor hub,
+GrpcClusters::GrpcClusters(caf::actor_system& system, actors::HubActor hub,
                            std::map<std::string, std::string> tokens,
                            actors::GrpcAgentSettings agent)
     : system_(system), hub_(std::move(hub)), tokens_(std::move(tokens)), agent_(agent) {}
@@ -89,14 +89,14 @@ Status GrpcClusters::view_of(const grpc::ServerContext* context, const std::stri
   return Status::OK;
 }
 
-caf::actor GrpcClusters::find(const std::string& cluster) {
+actors::GrpcAgentProxyActor GrpcClusters::find(const std::string& cluster) {
   std::lock_guard<std::mutex> guard(mutex_);
   const auto found = proxies_.find(cluster);
-  return found == proxies_.end() ? caf::actor() : found->second;
+  return found == proxies_.end() ? actors::GrpcAgentProxyActor() : found->second;
 }
 
 Status GrpcClusters::proxy_for(const grpc::ServerContext* context, const std::string& cluster,
-                               caf::actor& out) {
+                               actors::GrpcAgentProxyActor& out) {
   {
     std::lock_guard<std::mutex> guard(mutex_);
     if (const auto found = proxies_.find(cluster); found != proxies_.end()) {
@@ -118,7 +118,8 @@ Status GrpcClusters::proxy_for(const grpc::ServerContext* context, const std::st
 }
 
 Status GrpcClusters::register_cluster(const grpc::ServerContext* context,
-                                      const std::string& cluster, caf::actor& out) {
+                                      const std::string& cluster,
+                                      actors::GrpcAgentProxyActor& out) {
   v1::ClusterRegistration registration;
   registration.mutable_identity()->set_cluster_id(cluster);
   registration.mutable_identity()->set_token(presented_token(context));
@@ -134,17 +135,18 @@ Status GrpcClusters::register_cluster(const grpc::ServerContext* context,
             ": supported values: \"BareMetal\", \"VirtualMachine\"");
   }
   registration.set_machine_type(machine_type.empty() ? "VirtualMachine" : machine_type);
-  const caf::actor proxy = actors::spawn_grpc_agent_proxy(system_, cluster, agent_);
+  const auto proxy = actors::spawn_grpc_agent_proxy(system_, cluster, agent_);
   caf::error error;
-  const auto cluster_actor = ask<caf::actor>(system_, hub_, time_left(context), error,
-                                             register_atom_v, registration, proxy);
+  const auto cluster_actor =
+      ask<actors::ClusterActor>(system_, hub_, time_left(context), error, register_atom_v,
+                                registration, actors::AgentActor{proxy});
   if (!cluster_actor) {
     caf::anon_send_exit(proxy, caf::exit_reason::user_shutdown);
     spdlog::warn("grpc: cluster {} from {} refused: {}", cluster, context->peer(),
                  messages::error_detail(error));
     return status_of(error);
   }
-  caf::anon_send(proxy, bind_atom_v, *cluster_actor);
+  caf::anon_send(proxy, bind_atom_v, actors::ClusterIngestActor{*cluster_actor}, std::string());
   spdlog::info("grpc: cluster {} joined from {}{}", cluster, context->peer(),
                agent_.view_only ? " through the seed's service (a view only)" : "");
   out = proxy;

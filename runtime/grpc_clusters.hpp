@@ -14,6 +14,7 @@
 #include <string>
 
 #include "actors/grpc_agent_proxy.hpp"
+#include "actors/hub_interface.hpp"
 #include "messages/unisched.pb.h"
 
 namespace unisched::runtime {
@@ -26,8 +27,8 @@ class GrpcClusters {
  public:
   /// `tokens`: clusterID -> token, empty when none are checked. `agent.view_only` marks every
   /// cluster of this service as one that takes no placements.
-  GrpcClusters(caf::actor_system& system, caf::actor hub, std::map<std::string, std::string> tokens,
-               actors::GrpcAgentSettings agent);
+  GrpcClusters(caf::actor_system& system, actors::HubActor hub,
+               std::map<std::string, std::string> tokens, actors::GrpcAgentSettings agent);
   ~GrpcClusters();
   GrpcClusters(const GrpcClusters&) = delete;
   GrpcClusters& operator=(const GrpcClusters&) = delete;
@@ -38,12 +39,12 @@ class GrpcClusters {
                          const std::string& field) const;
 
   /// The cluster's proxy; null when it never joined through this service.
-  caf::actor find(const std::string& cluster);
+  actors::GrpcAgentProxyActor find(const std::string& cluster);
 
   /// The cluster's proxy; a cluster new to this service is registered with the hub first. The
   /// lock guards the map only: it is not held while the hub answers.
   grpc::Status proxy_for(const grpc::ServerContext* context, const std::string& cluster,
-                         caf::actor& out);
+                         actors::GrpcAgentProxyActor& out);
 
   static grpc::Status not_found(const std::string& cluster);
 
@@ -53,14 +54,14 @@ class GrpcClusters {
 
  private:
   grpc::Status register_cluster(const grpc::ServerContext* context, const std::string& cluster,
-                                caf::actor& out);
+                                actors::GrpcAgentProxyActor& out);
 
   caf::actor_system& system_;
-  caf::actor hub_;
+  actors::HubActor hub_;
   std::map<std::string, std::string> tokens_;
   actors::GrpcAgentSettings agent_;
   std::mutex mutex_;
-  std::map<std::string, caf::actor> proxies_;
+  std::map<std::string, actors::GrpcAgentProxyActor> proxies_;
   std::set<std::string> registering_;  // clusters whose registration is under way
 };
 

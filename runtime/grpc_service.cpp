@@ -34,7 +34,8 @@ using grpc::StatusCode;
 
 class MetadataService final : public v1::ClusterMetadataService::Service {
  public:
-  MetadataService(caf::actor_system& system, caf::actor hub, const GrpcServiceSettings& settings)
+  MetadataService(caf::actor_system& system, actors::HubActor hub,
+                  const GrpcServiceSettings& settings)
       : system_(system), hub_(hub), clusters_(system, hub, settings.tokens, settings.agent) {}
 
   Status PushIncrementalUpdates(
@@ -42,7 +43,7 @@ class MetadataService final : public v1::ClusterMetadataService::Service {
       grpc::ServerReaderWriter<v1::Ack, v1::IncrementalUpdate>* stream) override {
     v1::IncrementalUpdate update;
     std::string cluster;
-    caf::actor proxy;
+    actors::GrpcAgentProxyActor proxy;
     while (stream->Read(&update)) {
       if (context->IsCancelled()) {
         return Status(StatusCode::CANCELLED, "the agent cancelled the stream");
@@ -112,7 +113,7 @@ class MetadataService final : public v1::ClusterMetadataService::Service {
     if (Status allowed = clusters_.authorize(context, cluster, "cluster_id"); !allowed.ok()) {
       return allowed;
     }
-    const caf::actor proxy = clusters_.find(cluster);
+    const actors::GrpcAgentProxyActor proxy = clusters_.find(cluster);
     if (!proxy) {
       return GrpcClusters::not_found(cluster);
     }
@@ -134,7 +135,7 @@ class MetadataService final : public v1::ClusterMetadataService::Service {
         !allowed.ok()) {
       return allowed;
     }
-    const caf::actor proxy = clusters_.find(probe->cluster_id());
+    const actors::GrpcAgentProxyActor proxy = clusters_.find(probe->cluster_id());
     if (!proxy) {
       return GrpcClusters::not_found(probe->cluster_id());
     }
@@ -150,7 +151,7 @@ class MetadataService final : public v1::ClusterMetadataService::Service {
 
  private:
   caf::actor_system& system_;
-  caf::actor hub_;
+  actors::HubActor hub_;
   GrpcClusters clusters_;
 };
 
@@ -206,8 +207,8 @@ class Server final : public GrpcMetadataServer {
 }  // namespace
 
 std::unique_ptr<GrpcMetadataServer> GrpcMetadataServer::start(
-    caf::actor_system& system, const caf::actor& hub, const Endpoint& endpoint, const TlsFiles& tls,
-    const GrpcServiceSettings& settings, std::string& error) {
+    caf::actor_system& system, const actors::HubActor& hub, const Endpoint& endpoint,
+    const TlsFiles& tls, const GrpcServiceSettings& settings, std::string& error) {
   auto creds = credentials(tls, error);
   if (!creds) {
     return nullptr;

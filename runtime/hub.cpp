@@ -2,8 +2,8 @@
 
 #include <spdlog/spdlog.h>
 #include <caf/actor_system.hpp>
-#include <caf/event_based_actor.hpp>
 #include <caf/stateful_actor.hpp>
+#include <caf/typed_event_based_actor.hpp>
 
 #include <memory>
 #include <optional>
@@ -22,8 +22,8 @@ namespace {
 using namespace unisched::atoms;
 
 struct HubData {
-  caf::actor supervisor;
-  std::vector<caf::actor> schedulers;
+  actors::SupervisorActor supervisor;
+  std::vector<actors::SchedulerActor> schedulers;
   size_t next_scheduler = 0;
   std::map<std::string, std::string> tokens;
   std::map<std::string, std::string> shard_tokens;
@@ -34,7 +34,7 @@ struct HubData {
   static inline const char* name = "hub";
 };
 
-using Self = caf::stateful_actor<HubData>;
+using Self = actors::HubActor::stateful_pointer<HubData>;
 
 v1::ClusterRegistration declared_registration(const model::ClusterResourceProfile& profile) {
   v1::ClusterRegistration registration;
@@ -64,7 +64,7 @@ std::string refuse_shard(const HubData& state, const v1::ShardRegistration& shar
   return token_refusal(state.shard_tokens, "shard", shard.shard_id(), shard.token());
 }
 
-void on_decision(Self* self, const v1::SchedulingDecision& decision) {
+void on_decision(Self self, const v1::SchedulingDecision& decision) {
   auto& state = self->state;
   state.book->decide(decision);
   const v1::RequestStatus* status = state.book->find(decision.request_id());
@@ -78,12 +78,13 @@ void on_decision(Self* self, const v1::SchedulingDecision& decision) {
   }
 }
 
-void schedule(Self* self, RequestBook::ToSchedule work) {
+void schedule(Self self, RequestBook::ToSchedule work) {
   auto& state = self->state;
   if (state.schedulers.empty()) {
     return;
   }
-  const caf::actor& scheduler = state.schedulers[state.next_scheduler++ % state.schedulers.size()];
+  const actors::SchedulerActor& scheduler =
+      state.schedulers[state.next_scheduler++ % state.schedulers.size()];
   const std::string id = work.id;
   self->request(scheduler, caf::infinite, submit_atom_v, work.id, work.spec)
       .then([=](v1::SchedulingDecision& decision) { on_decision(self, decision); },
@@ -98,7 +99,7 @@ void schedule(Self* self, RequestBook::ToSchedule work) {
 
 /// Collects, for each of `ids`, the cluster's view, summary and home into one ClusterViews.
 /// With `from_agents`, the views are the agents' own snapshots instead of the ClusterActors'.
-caf::result<v1::ClusterViews> collect_views(Self* self, const std::vector<std::string>& ids,
+caf::result<v1::ClusterViews> collect_views(Self self, const std::vector<std::string>& ids,
                                             bool from_agents) {
   auto promise = std::make_shared<caf::typed_response_promise<v1::ClusterViews>>(
       self->make_response_promise<v1::ClusterViews>());
@@ -141,7 +142,7 @@ caf::result<v1::ClusterViews> collect_views(Self* self, const std::vector<std::s
     }
     self->request(self->state.supervisor, timeout, clusters_atom_v, id)
         .then(
-            [=](caf::actor& cluster_actor) mutable {
+            [=](actors::ClusterActor& cluster_actor) mutable {
               self->request(cluster_actor, timeout, view_atom_v)
                   .then(
                       [=](v1::ClusterSnapshot& snapshot) mutable {
@@ -157,8 +158,9 @@ caf::result<v1::ClusterViews> collect_views(Self* self, const std::vector<std::s
 
 /// An agent registers its cluster: checked here (id, token), then started by the supervisor;
 /// the schedulers learn of it once it has a ClusterActor.
-caf::result<caf::actor> on_register(Self* self, const v1::ClusterRegistration& registration,
-                                    const caf::actor& agent) {
+caf::result<actors::ClusterActor> on_register(Self self,
+                                              const v1::ClusterRegistration& registration,
+                                              const actors::AgentActor& agent) {
   const std::string& id = registration.identity().cluster_id();
   if (id.empty() || !agent) {
     return messages::make_error(messages::Error::InvalidArgument,
@@ -174,14 +176,14 @@ caf::result<caf::actor> on_register(Self* self, const v1::ClusterRegistration& r
     spdlog::warn("hub: registration refused: {}", why);
     return messages::make_error(messages::Error::Unauthenticated, why);
   }
-  auto promise = self->make_response_promise<caf::actor>();
+  auto promise = self->make_response_promise<actors::ClusterActor>();
   self->request(self->state.supervisor, std::chrono::seconds(10), register_atom_v, id, agent)
       .then(
-          [=](caf::actor& cluster_actor) mutable {
+          [=](actors::ClusterActor& cluster_actor) mutable {
             v1::ClusterRegistration known = registration;
             known.mutable_identity()->clear_token();
             self->state.clusters[id] = known;
-            for (const caf::actor& scheduler : self->state.schedulers) {
+            for (const actors::SchedulerActor& scheduler : self->state.schedulers) {
               self->send(scheduler, join_atom_v, known);
             }
             spdlog::info("hub: cluster {} joined", id);
@@ -196,7 +198,7 @@ caf::result<caf::actor> on_register(Self* self, const v1::ClusterRegistration& r
 
 /// Every cluster's summary, and the applied profiles whose agent has not registered yet: fans
 /// out to the supervisor and answers once all replied (or failed).
-caf::result<v1::ClusterList> list_clusters(Self* self) {
+caf::result<v1::ClusterList> list_clusters(Self self) {
   auto promise = std::make_shared<caf::typed_response_promise<v1::ClusterList>>(
       self->make_response_promise<v1::ClusterList>());
   auto list = std::make_shared<v1::ClusterList>();
@@ -231,7 +233,7 @@ caf::result<v1::ClusterList> list_clusters(Self* self) {
 
 /// Manifests from a client: profiles are recorded as declared; valid requests are accepted and
 /// scheduled.
-v1::SubmissionReply on_submission(Self* self, const v1::ManifestSubmission& submission) {
+v1::SubmissionReply on_submission(Self self, const v1::ManifestSubmission& submission) {
   std::vector<RequestBook::ToSchedule> work;
   std::vector<model::ClusterResourceProfile> profiles;
   v1::SubmissionReply reply = self->state.book->submit(submission, work, profiles);
@@ -246,8 +248,9 @@ v1::SubmissionReply on_submission(Self* self, const v1::ManifestSubmission& subm
   return reply;
 }
 
-caf::behavior hub(Self* self, caf::actor supervisor, std::vector<caf::actor> schedulers,
-                  HubSettings settings) {
+actors::HubActor::behavior_type hub(Self self, actors::SupervisorActor supervisor,
+                                    std::vector<actors::SchedulerActor> schedulers,
+                                    HubSettings settings) {
   auto& state = self->state;
   state.supervisor = std::move(supervisor);
   state.schedulers = std::move(schedulers);
@@ -256,11 +259,11 @@ caf::behavior hub(Self* self, caf::actor supervisor, std::vector<caf::actor> sch
   state.book = settings.book ? settings.book : std::make_shared<RequestBook>();
   actors::log_stray_errors(self, "hub");
   return {
-      [=](register_atom, const v1::ClusterRegistration& registration, caf::actor agent) {
+      [=](register_atom, const v1::ClusterRegistration& registration, actors::AgentActor agent) {
         return on_register(self, registration, agent);
       },
       [=](shard_atom, const v1::ShardRegistration& shard,
-          caf::actor actor) -> caf::result<caf::message> {
+          actors::ShardActor actor) -> caf::result<v1::ShardRegistration> {
         if (const std::string why = refuse_shard(self->state, shard); !why.empty()) {
           spdlog::warn("hub: shard refused: {}", why);
           return messages::make_error(messages::Error::Unauthenticated, why);
@@ -270,7 +273,7 @@ caf::behavior hub(Self* self, caf::actor supervisor, std::vector<caf::actor> sch
         return self->delegate(self->state.supervisor, shard_atom_v, std::move(admitted),
                               std::move(actor));
       },
-      [=](clusters_atom) { return list_clusters(self); },
+      [=](clusters_atom) -> caf::result<v1::ClusterList> { return list_clusters(self); },
       [=](nodes_atom, const std::string& id, bool from_agents) -> caf::result<v1::ClusterViews> {
         std::vector<std::string> ids;
         if (id.empty()) {
@@ -285,12 +288,14 @@ caf::behavior hub(Self* self, caf::actor supervisor, std::vector<caf::actor> sch
         }
         return collect_views(self, ids, from_agents);
       },
-      [=](const v1::ManifestSubmission& submission) { return on_submission(self, submission); },
+      [=](const v1::ManifestSubmission& submission) -> caf::result<v1::SubmissionReply> {
+        return on_submission(self, submission);
+      },
       [=](v1::SchedulingDecision& changed) {
         // A scheduler placed a refused replica again: the request's decision as it now stands.
         on_decision(self, changed);
       },
-      [=](requests_atom) { return self->state.book->list(); },
+      [=](requests_atom) -> caf::result<v1::RequestList> { return self->state.book->list(); },
       [=](requests_atom, const std::string& id, bool wait) -> caf::result<v1::RequestStatus> {
         const v1::RequestStatus* status = self->state.book->find(id);
         if (status == nullptr) {
@@ -309,8 +314,9 @@ caf::behavior hub(Self* self, caf::actor supervisor, std::vector<caf::actor> sch
 
 }  // namespace
 
-caf::actor spawn_hub(caf::actor_system& system, const caf::actor& supervisor,
-                     const std::vector<caf::actor>& schedulers, const HubSettings& settings) {
+actors::HubActor spawn_hub(caf::actor_system& system, const actors::SupervisorActor& supervisor,
+                           const std::vector<actors::SchedulerActor>& schedulers,
+                           const HubSettings& settings) {
   return system.spawn(hub, supervisor, schedulers, settings);
 }
 

@@ -2,23 +2,12 @@
 // clusters and shards offer to host ClusterActors through it; clients submit requests and read
 // the clusters, nodes and requests through it.
 //
-// Protocol:
-//   (register_atom, ClusterRegistration, agent) -> actor: the cluster's ClusterActor (via the
-//                                      supervisor); with tokens configured, the token must be
-//                                      the cluster's, or the registration is refused and logged.
-//                                      The schedulers start placing work there.
-//   (shard_atom, ShardRegistration, shard) -> actor: a shard joins (see actors/supervisor) when
-//                                      admitted: with shard tokens configured, by its own
-//                                      token; with only cluster tokens, never; with neither
-//                                      (an open hub), always.
-//   (clusters_atom)                    -> ClusterList: every registered cluster's summary, and
-//                                         applied profiles whose agent has not registered yet
-//   (nodes_atom, cluster_id)           -> ClusterViews: the views, summaries and homes of that
-//                                         cluster ("" for every cluster)
-//   ManifestSubmission                 -> SubmissionReply: profiles are recorded as declared;
-//                                         requests are validated, accepted and scheduled
-//   (requests_atom)                    -> RequestList
-//   (requests_atom, id, wait)          -> RequestStatus; with wait, once it is decided
+// Its protocol is HubActor (actors/hub_interface.hpp). With tokens configured, a cluster's
+// registration must carry the cluster's token, or it is refused and logged; a shard joins with
+// shard tokens configured by its own token, with only cluster tokens never, and with neither
+// (an open hub) always. The list of clusters includes applied profiles whose agent has not
+// registered yet; submitted profiles are recorded as declared, requests validated, accepted
+// and scheduled.
 #pragma once
 
 #include <caf/fwd.hpp>
@@ -27,6 +16,8 @@
 #include <memory>
 #include <string>
 #include <vector>
+
+#include "actors/hub_interface.hpp"
 
 namespace unisched::runtime {
 
@@ -40,7 +31,8 @@ struct HubSettings {
   std::shared_ptr<RequestBook> book;
 };
 
-caf::actor spawn_hub(caf::actor_system& system, const caf::actor& supervisor,
-                     const std::vector<caf::actor>& schedulers, const HubSettings& settings);
+actors::HubActor spawn_hub(caf::actor_system& system, const actors::SupervisorActor& supervisor,
+                           const std::vector<actors::SchedulerActor>& schedulers,
+                           const HubSettings& settings);
 
 }  // namespace unisched::runtime

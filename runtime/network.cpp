@@ -14,6 +14,7 @@
 #include <csignal>
 #include <fstream>
 
+#include "actors/actor_types.hpp"
 #include "messages/caf_types.hpp"
 #include "runtime/basp_guard.hpp"
 #include "runtime/openssl_error_queue.hpp"
@@ -73,7 +74,7 @@ std::unique_ptr<caf::actor_system> make_networked_system(caf::actor_system_confi
         "executable's): refusing to open the network");
     return nullptr;
   }
-  messages::register_message_types(config);
+  actors::register_actor_types(config);
   config.load<caf::io::middleman>();
   if (tls.enabled()) {
     if (!install_openssl_error_queue_guard()) {
@@ -89,8 +90,12 @@ std::unique_ptr<caf::actor_system> make_networked_system(caf::actor_system_confi
   return std::make_unique<caf::actor_system>(config);
 }
 
-std::optional<uint16_t> publish(caf::actor_system& system, const caf::actor& actor,
-                                const Endpoint& endpoint, const TlsFiles& tls, std::string& error) {
+namespace {
+
+template <class Handle>
+std::optional<uint16_t> publish_handle(caf::actor_system& system, const Handle& actor,
+                                       const Endpoint& endpoint, const TlsFiles& tls,
+                                       std::string& error) {
   auto port = tls.enabled()
                   ? caf::openssl::publish(actor, endpoint.port, endpoint.host.c_str(), true)
                   : system.middleman().publish(actor, endpoint.port, endpoint.host.c_str(), true);
@@ -101,10 +106,24 @@ std::optional<uint16_t> publish(caf::actor_system& system, const caf::actor& act
   return *port;
 }
 
-std::optional<caf::actor> connect(caf::actor_system& system, const Endpoint& endpoint,
-                                  const TlsFiles& tls, std::string& error) {
-  auto actor = tls.enabled() ? caf::openssl::remote_actor(system, endpoint.host, endpoint.port)
-                             : system.middleman().remote_actor(endpoint.host, endpoint.port);
+}  // namespace
+
+std::optional<uint16_t> publish(caf::actor_system& system, const actors::HubActor& actor,
+                                const Endpoint& endpoint, const TlsFiles& tls, std::string& error) {
+  return publish_handle(system, actor, endpoint, tls, error);
+}
+
+std::optional<uint16_t> publish(caf::actor_system& system, const actors::ShardActor& actor,
+                                const Endpoint& endpoint, const TlsFiles& tls, std::string& error) {
+  return publish_handle(system, actor, endpoint, tls, error);
+}
+
+std::optional<actors::HubActor> connect(caf::actor_system& system, const Endpoint& endpoint,
+                                        const TlsFiles& tls, std::string& error) {
+  auto actor =
+      tls.enabled()
+          ? caf::openssl::remote_actor<actors::HubActor>(system, endpoint.host, endpoint.port)
+          : system.middleman().remote_actor<actors::HubActor>(endpoint.host, endpoint.port);
   if (!actor) {
     error = system.render(actor.error());
     return std::nullopt;

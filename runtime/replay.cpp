@@ -11,6 +11,7 @@
 #include <random>
 #include <tuple>
 
+#include "actors/actor_types.hpp"
 #include "actors/agent_actor.hpp"
 #include "actors/scheduler_actor.hpp"
 #include "actors/supervisor.hpp"
@@ -181,14 +182,14 @@ class Mirror {
 };
 
 /// The milli-GPU allocated in the ClusterActors' views.
-int64_t allocated_in_views(caf::scoped_actor& self, const caf::actor& supervisor,
+int64_t allocated_in_views(caf::scoped_actor& self, const actors::SupervisorActor& supervisor,
                            const std::vector<std::string>& ids,
                            std::vector<std::string>& problems) {
   int64_t total = 0;
   for (const std::string& id : ids) {
     self->request(supervisor, std::chrono::seconds(10), clusters_atom_v, id)
         .receive(
-            [&](caf::actor& cluster) {
+            [&](actors::ClusterActor& cluster) {
               self->request(cluster, std::chrono::seconds(10), view_atom_v)
                   .receive(
                       [&](v1::ClusterSnapshot& view) {
@@ -243,14 +244,14 @@ TraceClusters trace_clusters(const ReplayOptions& options, ReplayReport& report)
 
 /// The replay's actors: a supervisor, an agent per cluster, and the scheduler.
 struct ReplayActors {
-  caf::actor supervisor;
+  actors::SupervisorActor supervisor;
   std::vector<std::string> ids;
-  std::vector<caf::actor> agents;
+  std::vector<actors::LocalAgentActor> agents;
   std::vector<policy::ClusterInfo> infos;
-  caf::actor scheduler;
+  actors::SchedulerActor scheduler;
 
   void stop() const {
-    for (const caf::actor& agent : agents) {
+    for (const actors::LocalAgentActor& agent : agents) {
       caf::anon_send_exit(agent, caf::exit_reason::user_shutdown);
     }
     if (scheduler) {
@@ -276,9 +277,10 @@ void start_clusters(caf::actor_system& system, caf::scoped_actor& self,
     for (const model::NodeState& node : adapter->list_nodes()) {
       mirror.add(id, node);
     }
-    const caf::actor agent = actors::spawn_agent_actor(system, adapter, 1, {});
-    self->request(fleet.supervisor, std::chrono::seconds(5), register_atom_v, id, agent)
-        .receive([](caf::actor&) {},
+    const auto agent = actors::spawn_agent_actor(system, adapter, 1, {});
+    self->request(fleet.supervisor, std::chrono::seconds(5), register_atom_v, id,
+                  actors::AgentActor{agent})
+        .receive([](actors::ClusterActor&) {},
                  [&](caf::error& error) {
                    report.problems.push_back(id + ": not registered: " + to_string(error));
                  });
@@ -316,8 +318,8 @@ void start_scheduler(caf::actor_system& system, const ReplayOptions& options,
 
 /// Submits one pod and books its outcome: placed (in `mirror`, checked against over-commits) or
 /// failed, by the filter that refused it.
-void replay_pod(caf::scoped_actor& self, const caf::actor& scheduler, const TracePod& pod,
-                Mirror& mirror, ReplayReport& report) {
+void replay_pod(caf::scoped_actor& self, const actors::SchedulerActor& scheduler,
+                const TracePod& pod, Mirror& mirror, ReplayReport& report) {
   v1::SchedulingDecision decision;
   self->request(scheduler, std::chrono::seconds(60), submit_atom_v, pod.name,
                 adapters::request_for(pod))
@@ -376,7 +378,7 @@ ReplayReport replay(const ReplayOptions& options,
     return report;
   }
   caf::actor_system_config config;
-  messages::register_message_types(config);
+  actors::register_actor_types(config);
   caf::actor_system system{config};
   caf::scoped_actor self{system};
   ReplayActors fleet;

@@ -39,7 +39,7 @@ struct StepOutcome {
 
 class SeedMetadataService final : public ::ClusterMetadataService::Service {
  public:
-  SeedMetadataService(caf::actor_system& system, const caf::actor& hub,
+  SeedMetadataService(caf::actor_system& system, const actors::HubActor& hub,
                       const GrpcServiceSettings& settings)
       : system_(system), hub_(hub), clusters_(system, hub, settings.tokens, view_only(settings)) {}
 
@@ -48,7 +48,7 @@ class SeedMetadataService final : public ::ClusterMetadataService::Service {
                                 ::Ack* reply) override {
     ::IncrementalUpdate update;
     std::string cluster;
-    caf::actor proxy;
+    actors::GrpcAgentProxyActor proxy;
     int64_t applied = 0;
     struct Release {  // the stream's claim on its cluster, given back however the call ends
       SeedMetadataService* service;
@@ -130,7 +130,8 @@ class SeedMetadataService final : public ::ClusterMetadataService::Service {
 
   /// The first update of a stream: the caller may speak for `cluster`, no other stream of it
   /// is open, and it has a proxy (registered now if it is new).
-  Status join(const ServerContext* context, const std::string& cluster, caf::actor& proxy) {
+  Status join(const ServerContext* context, const std::string& cluster,
+              actors::GrpcAgentProxyActor& proxy) {
     if (Status allowed = clusters_.authorize(context, cluster, "clusterID"); !allowed.ok()) {
       return allowed;
     }
@@ -184,7 +185,7 @@ class SeedMetadataService final : public ::ClusterMetadataService::Service {
   }
 
   /// One update of the stream, judged against what the centre holds and passed on.
-  StepOutcome apply(const ServerContext* context, const caf::actor& proxy,
+  StepOutcome apply(const ServerContext* context, const actors::GrpcAgentProxyActor& proxy,
                     ::IncrementalUpdate& update) {
     const std::string cluster = update.clusterid();
     const SeedPosition held = position(cluster);
@@ -218,7 +219,7 @@ class SeedMetadataService final : public ::ClusterMetadataService::Service {
   }
 
   /// Version 1: the cluster's whole state replaces what the centre held, as run `epoch`.
-  StepOutcome start_over(const ServerContext* context, const caf::actor& proxy,
+  StepOutcome start_over(const ServerContext* context, const actors::GrpcAgentProxyActor& proxy,
                          ::IncrementalUpdate& update, uint64_t epoch) {
     const std::string cluster = update.clusterid();
     auto snapshot = messages::seed_start(update, epoch);
@@ -232,7 +233,7 @@ class SeedMetadataService final : public ::ClusterMetadataService::Service {
   }
 
   /// Version N > 1 of run `epoch`, the next one the centre expects.
-  StepOutcome next(const ServerContext* context, const caf::actor& proxy,
+  StepOutcome next(const ServerContext* context, const actors::GrpcAgentProxyActor& proxy,
                    ::IncrementalUpdate& update, uint64_t epoch) {
     const std::string cluster = update.clusterid();
     const auto version = static_cast<uint64_t>(update.version());
@@ -280,7 +281,7 @@ class SeedMetadataService final : public ::ClusterMetadataService::Service {
   }
 
   caf::actor_system& system_;
-  caf::actor hub_;
+  actors::HubActor hub_;
   GrpcClusters clusters_;
   std::mutex mutex_;
   std::map<std::string, SeedPosition> positions_;
@@ -289,7 +290,7 @@ class SeedMetadataService final : public ::ClusterMetadataService::Service {
 }  // namespace
 
 std::unique_ptr<grpc::Service> make_seed_metadata_service(caf::actor_system& system,
-                                                          const caf::actor& hub,
+                                                          const actors::HubActor& hub,
                                                           const GrpcServiceSettings& settings) {
   return std::make_unique<SeedMetadataService>(system, hub, settings);
 }

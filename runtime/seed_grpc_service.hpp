@@ -27,7 +27,7 @@
 namespace unisched::runtime {
 
 std::unique_ptr<grpc::Service> make_seed_metadata_service(caf::actor_system& system,
-                                                          const caf::actor& hub,
+                                                          const actors::HubActor& hub,
                                                           const GrpcServiceSettings& settings);
 
 }  // namespace unisched::runtime

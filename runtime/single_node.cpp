@@ -8,6 +8,7 @@
 
 #include <thread>
 
+#include "actors/actor_types.hpp"
 #include "messages/caf_types.hpp"
 #include "messages/convert.hpp"
 #include "policy/framework.hpp"
@@ -25,20 +26,20 @@ using Clock = std::chrono::steady_clock;
 struct Fleet {
   explicit Fleet(caf::actor_system& system) : watcher(system) {}
 
-  caf::actor supervisor;
+  actors::SupervisorActor supervisor;
   std::vector<std::string> ids;
-  std::vector<caf::actor> agents;
+  std::vector<actors::LocalAgentActor> agents;
   std::vector<std::shared_ptr<adapters::SimulatedCluster>> adapters;
-  std::vector<caf::actor> schedulers;
+  std::vector<actors::SchedulerActor> schedulers;
   caf::actor client;
   caf::scoped_actor watcher;  // told when an agent dies, to start it again
 
   void stop() {
-    for (const caf::actor& agent : agents) {
-      watcher->demonitor(agent);
+    for (const actors::LocalAgentActor& agent : agents) {
+      watcher->demonitor(agent.address());
       caf::anon_send_exit(agent, caf::exit_reason::user_shutdown);
     }
-    for (const caf::actor& scheduler : schedulers) {
+    for (const actors::SchedulerActor& scheduler : schedulers) {
       caf::anon_send_exit(scheduler, caf::exit_reason::user_shutdown);
     }
     caf::anon_send_exit(client, caf::exit_reason::user_shutdown);
@@ -47,9 +48,9 @@ struct Fleet {
 };
 
 /// Registers `agent` for cluster `id` with the supervisor.
-void register_agent(Fleet& fleet, const std::string& id, const caf::actor& agent) {
+void register_agent(Fleet& fleet, const std::string& id, const actors::AgentActor& agent) {
   fleet.watcher->request(fleet.supervisor, std::chrono::seconds(5), register_atom_v, id, agent)
-      .receive([](caf::actor&) {},
+      .receive([](actors::ClusterActor&) {},
                [&](caf::error& error) {
                  spdlog::error("cluster {}: not registered: {}", id, to_string(error));
                });
@@ -74,7 +75,8 @@ void restart_dead_agents(caf::actor_system& system, Fleet& fleet,
               static_cast<uint64_t>(std::chrono::system_clock::now().time_since_epoch().count());
           fleet.agents[i] = actors::spawn_agent_actor(system, fleet.adapters[i], epoch, settings);
           fleet.watcher->monitor(fleet.agents[i]);
-          caf::anon_send(fleet.client, bind_atom_v, fleet.ids[i], fleet.agents[i]);
+          caf::anon_send(fleet.client, bind_atom_v, fleet.ids[i],
+                         actors::AgentActor{fleet.agents[i]});
           register_agent(fleet, fleet.ids[i], fleet.agents[i]);
         },
         caf::after(std::chrono::milliseconds(0)) >> [&] { idle = true; });
@@ -82,9 +84,10 @@ void restart_dead_agents(caf::actor_system& system, Fleet& fleet,
 }
 
 /// Nodes whose cluster (as its agent last reported it) holds more than they can.
-uint64_t count_overcommits(caf::scoped_actor& self, const std::vector<caf::actor>& agents) {
+uint64_t count_overcommits(caf::scoped_actor& self,
+                           const std::vector<actors::LocalAgentActor>& agents) {
   uint64_t overcommits = 0;
-  for (const caf::actor& agent : agents) {
+  for (const actors::LocalAgentActor& agent : agents) {
     self->request(agent, std::chrono::seconds(2), v1::SnapshotRequest{})
         .receive(
             [&](v1::ClusterSnapshot& message) {
@@ -105,9 +108,9 @@ uint64_t count_overcommits(caf::scoped_actor& self, const std::vector<caf::actor
 }
 
 v1::SchedulerSummary sum_schedulers(caf::scoped_actor& self,
-                                    const std::vector<caf::actor>& schedulers) {
+                                    const std::vector<actors::SchedulerActor>& schedulers) {
   v1::SchedulerSummary total;
-  for (const caf::actor& scheduler : schedulers) {
+  for (const actors::SchedulerActor& scheduler : schedulers) {
     self->request(scheduler, std::chrono::seconds(2), summary_atom_v)
         .receive(
             [&](v1::SchedulerSummary& s) {
@@ -156,8 +159,7 @@ void start_agents(caf::actor_system& system,
     simulation.node_count = options.nodes_per_cluster;
     auto adapter = std::make_shared<adapters::SimulatedCluster>(clusters[i], simulation);
     const std::string id = clusters[i].spec.cluster_id;
-    const caf::actor agent =
-        actors::spawn_agent_actor(system, adapter, epoch_base + i, options.agent);
+    const auto agent = actors::spawn_agent_actor(system, adapter, epoch_base + i, options.agent);
     fleet.watcher->monitor(agent);
     fleet.adapters.push_back(std::move(adapter));
     register_agent(fleet, id, agent);
@@ -192,7 +194,7 @@ bool start_schedulers(caf::actor_system& system,
   }
   fleet.client = spawn_workload_client(system, fleet.schedulers);
   for (size_t i = 0; i < fleet.ids.size(); ++i) {
-    caf::anon_send(fleet.client, bind_atom_v, fleet.ids[i], fleet.agents[i]);
+    caf::anon_send(fleet.client, bind_atom_v, fleet.ids[i], actors::AgentActor{fleet.agents[i]});
   }
   return true;
 }
@@ -233,7 +235,7 @@ RunReport run_single_node(
     const std::function<void(std::chrono::milliseconds, const std::vector<v1::ClusterSummary>&)>&
         progress) {
   caf::actor_system_config config;
-  messages::register_message_types(config);
+  actors::register_actor_types(config);
   caf::actor_system system{config};
   Fleet fleet(system);
   fleet.supervisor = actors::spawn_supervisor(system, options.supervisor);

@@ -43,8 +43,8 @@ struct RunOptions {
   actors::SchedulerSettings scheduling;
   /// Opens another door into the running centre (e.g. gRPC for outside agents), given the
   /// actor system, the supervisor and the schedulers once they run; returns how to close it.
-  std::function<std::function<void()>(caf::actor_system&, const caf::actor& supervisor,
-                                      const std::vector<caf::actor>& schedulers)>
+  std::function<std::function<void()>(caf::actor_system&, const actors::SupervisorActor& supervisor,
+                                      const std::vector<actors::SchedulerActor>& schedulers)>
       open_door;
   double requests_per_second = 20.0;  ///< synthetic workload; 0: none
   std::chrono::milliseconds mean_runtime{3'000};

@@ -15,9 +15,9 @@ namespace {
 using namespace unisched::atoms;
 
 struct ClientData {
-  std::vector<caf::actor> schedulers;
+  std::vector<actors::SchedulerActor> schedulers;
   size_t next_scheduler = 0;
-  std::map<std::string, caf::actor> agents;
+  std::map<std::string, actors::AgentActor> agents;
   v1::WorkloadReport report;
   std::vector<double> latencies_ms;
   static inline const char* name = "workload_client";
@@ -66,14 +66,14 @@ void record(Self* self, const v1::SchedulingDecision& decision,
   }
 }
 
-caf::behavior workload_client(Self* self, std::vector<caf::actor> schedulers) {
+caf::behavior workload_client(Self* self, std::vector<actors::SchedulerActor> schedulers) {
   self->state.schedulers = std::move(schedulers);
   return {
       [=](submit_atom, const std::string& id, const model::SchedulingRequestSpec& spec,
           int64_t runs_for_ms) {
         auto& state = self->state;
         state.report.set_requests(state.report.requests() + 1);
-        const caf::actor& scheduler =
+        const actors::SchedulerActor& scheduler =
             state.schedulers[state.next_scheduler++ % state.schedulers.size()];
         self->request(scheduler, caf::infinite, submit_atom_v, id, spec)
             .then([=](v1::SchedulingDecision& decision) {
@@ -91,7 +91,7 @@ caf::behavior workload_client(Self* self, std::vector<caf::actor> schedulers) {
       [=](const v1::SchedulingDecision&) {
         // A refused replica placed again: its work was already counted by its first decision.
       },
-      [=](bind_atom, const std::string& cluster, caf::actor agent) {
+      [=](bind_atom, const std::string& cluster, actors::AgentActor agent) {
         self->state.agents[cluster] = std::move(agent);
       },
       [=](summary_atom) {
@@ -106,7 +106,7 @@ caf::behavior workload_client(Self* self, std::vector<caf::actor> schedulers) {
 }  // namespace
 
 caf::actor spawn_workload_client(caf::actor_system& system,
-                                 const std::vector<caf::actor>& schedulers) {
+                                 const std::vector<actors::SchedulerActor>& schedulers) {
   return system.spawn(workload_client, schedulers);
 }
 

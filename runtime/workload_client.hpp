@@ -11,9 +11,11 @@
 
 #include <vector>
 
+#include "actors/scheduler_interface.hpp"
+
 namespace unisched::runtime {
 
 caf::actor spawn_workload_client(caf::actor_system& system,
-                                 const std::vector<caf::actor>& schedulers);
+                                 const std::vector<actors::SchedulerActor>& schedulers);
 
 }  // namespace unisched::runtime

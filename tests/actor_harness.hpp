@@ -13,6 +13,7 @@
 #include <optional>
 #include <thread>
 
+#include "actors/actor_types.hpp"
 #include "messages/caf_types.hpp"
 #include "tests/eventually.hpp"
 
@@ -23,13 +24,13 @@ struct ActorHarness {
   std::unique_ptr<caf::actor_system> system;
 
   ActorHarness() {
-    messages::register_message_types(config);
+    actors::register_actor_types(config);
     system = std::make_unique<caf::actor_system>(config);
   }
 
   /// Asks `target`; nullopt on an error or after 2 s (for polling through restarts).
-  template <class Reply, class... Ts>
-  std::optional<Reply> try_ask(const caf::actor& target, Ts&&... xs) {
+  template <class Reply, class Handle, class... Ts>
+  std::optional<Reply> try_ask(const Handle& target, Ts&&... xs) {
     caf::scoped_actor self{*system};
     std::optional<Reply> reply;
     self->request(target, std::chrono::seconds(2), std::forward<Ts>(xs)...)
@@ -40,8 +41,8 @@ struct ActorHarness {
   }
 
   /// Asks `target` and returns the reply, failing the test on an error or after 2 s.
-  template <class Reply, class... Ts>
-  Reply ask(const caf::actor& target, Ts&&... xs) {
+  template <class Reply, class Handle, class... Ts>
+  Reply ask(const Handle& target, Ts&&... xs) {
     auto reply = try_ask<Reply>(target, std::forward<Ts>(xs)...);
     BOOST_TEST_REQUIRE(reply.has_value());
     return std::move(*reply);

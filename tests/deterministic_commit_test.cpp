@@ -8,7 +8,9 @@
 #include <caf/event_based_actor.hpp>
 #include <caf/scheduler/test_coordinator.hpp>
 #include <caf/send.hpp>
+#include <caf/typed_event_based_actor.hpp>
 
+#include "actors/actor_types.hpp"
 #include "actors/agent_actor.hpp"
 #include "actors/cluster_actor.hpp"
 #include "actors/scheduler_actor.hpp"
@@ -29,7 +31,7 @@ struct Deterministic {
   caf::scheduler::test_coordinator* coordinator = nullptr;
 
   Deterministic() {
-    messages::register_message_types(config);
+    actors::register_actor_types(config);
     config.set("scheduler.policy", caf::atom("testing"));
     system = std::make_unique<caf::actor_system>(config);
     coordinator = &dynamic_cast<caf::scheduler::test_coordinator&>(system->scheduler());
@@ -39,8 +41,8 @@ struct Deterministic {
   void run() { coordinator->run(); }
 
   /// Asks `target` from an actor of the system and runs until the answer is in.
-  template <class Reply, class... Ts>
-  std::optional<Reply> ask(const caf::actor& target, Ts... xs) {
+  template <class Reply, class Handle, class... Ts>
+  std::optional<Reply> ask(const Handle& target, Ts... xs) {
     auto reply = std::make_shared<std::optional<Reply>>();
     system->spawn([=](caf::event_based_actor* self) {
       self->request(target, caf::infinite, xs...).then([=](Reply& answer) {
@@ -53,11 +55,12 @@ struct Deterministic {
 };
 
 /// Stands between the scheduler and the ClusterActor: passes everything on, but swallows the
-/// answer to the first `drops` commits (the cluster still gets and applies them).
+/// answer to the first `drops` commits (the cluster still gets and applies them). Untyped, it
+/// is handed to the scheduler as the cluster's actor: it passes on only what the scheduler sends.
 caf::behavior lossy_link(caf::event_based_actor* self, caf::actor cluster, int drops) {
   auto dropped = std::make_shared<int>(0);
   return {
-      [=](subscribe_atom, caf::actor subscriber) {
+      [=](subscribe_atom, actors::ViewSubscriberActor subscriber) {
         return self->delegate(cluster, subscribe_atom_v, std::move(subscriber));
       },
       [=](view_atom) { return self->delegate(cluster, view_atom_v); },
@@ -77,8 +80,11 @@ caf::behavior lossy_link(caf::event_based_actor* self, caf::actor cluster, int d
 }
 
 /// Answers the scheduler's question for the cluster's actor with the lossy link.
-caf::behavior fake_supervisor(caf::event_based_actor*, caf::actor link) {
-  return {[=](clusters_atom, const std::string&) { return link; }};
+actors::ClusterDirectoryActor::behavior_type fake_supervisor(actors::ClusterDirectoryActor::pointer,
+                                                             caf::actor link) {
+  return {[=](clusters_atom, const std::string&) -> caf::result<actors::ClusterActor> {
+    return caf::actor_cast<actors::ClusterActor>(link);
+  }};
 }
 
 int64_t reserved_cpu(const v1::ClusterSnapshot& view) {
@@ -99,23 +105,24 @@ BOOST_AUTO_TEST_CASE(a_commit_whose_answer_is_lost_leaves_no_reservation_behind)
   adapters::SimulationOptions quiet;
   quiet.membership_events_per_second = 0;
   quiet.pod_events_per_second = 0;
-  const caf::actor agent = actors::spawn_agent_actor(
+  const auto agent = actors::spawn_agent_actor(
       system, std::make_shared<adapters::SimulatedCluster>(testing::small_profile("a"), quiet), 1,
       {});
   const caf::actor owner =
       system.spawn([](caf::event_based_actor*) -> caf::behavior { return {[](int) {}}; });
-  const caf::actor cluster = actors::spawn_cluster_actor(system, "a", agent, owner, {});
-  caf::anon_send(agent, bind_atom_v, cluster);
+  const actors::ClusterActor cluster = actors::spawn_cluster_actor(
+      system, "a", agent, caf::actor_cast<caf::strong_actor_ptr>(owner), {});
+  caf::anon_send(agent, bind_atom_v, actors::ClusterIngestActor{cluster}, std::string());
   caf::anon_send(cluster, health_atom_v, true);
   fixture.run();  // the agent's first listing reaches the cluster
   const int64_t before = reserved_cpu(*fixture.ask<v1::ClusterSnapshot>(cluster, view_atom_v));
 
-  const caf::actor link = system.spawn(lossy_link, cluster, 1);
-  const caf::actor supervisor = system.spawn(fake_supervisor, link);
+  const caf::actor link = system.spawn(lossy_link, caf::actor_cast<caf::actor>(cluster), 1);
+  const auto supervisor = system.spawn(fake_supervisor, link);
   std::string error;
   actors::SchedulerSettings settings;
   settings.draw_seed = 3;
-  const caf::actor scheduler = actors::spawn_scheduler_actor(
+  const auto scheduler = actors::spawn_scheduler_actor(
       system, supervisor, {{"a", "r1", "z1", model::MachineType::VirtualMachine, true}},
       *policy::Registry::builtin().preset("binpack", error), settings);
   fixture.run();  // subscribed
@@ -151,7 +158,11 @@ BOOST_AUTO_TEST_CASE(a_commit_whose_answer_is_lost_leaves_no_reservation_behind)
   const auto summary = fixture.ask<v1::SchedulerSummary>(scheduler, summary_atom_v);
   BOOST_TEST(summary->commits_timed_out() == 1u);
   BOOST_TEST(summary->commits() == 1u);
-  for (const caf::actor& actor : {scheduler, supervisor, link, cluster, agent, owner}) {
+  caf::anon_send_exit(scheduler, caf::exit_reason::user_shutdown);
+  caf::anon_send_exit(supervisor, caf::exit_reason::user_shutdown);
+  caf::anon_send_exit(cluster, caf::exit_reason::user_shutdown);
+  caf::anon_send_exit(agent, caf::exit_reason::user_shutdown);
+  for (const caf::actor& actor : {link, owner}) {
     caf::anon_send_exit(actor, caf::exit_reason::user_shutdown);
   }
   fixture.run();

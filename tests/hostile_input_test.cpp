@@ -48,7 +48,9 @@ BOOST_AUTO_TEST_CASE(cluster_ids_that_are_not_labels_are_refused_over_caf) {
   const auto endpoint = unisched::runtime::parse_endpoint(hub.address, error);
   const auto hub_actor = unisched::runtime::connect(*system, *endpoint, {}, error);
   BOOST_TEST_REQUIRE(hub_actor.has_value(), error);
-  const caf::actor agent = system->spawn([]() -> caf::behavior { return {[](int) {}}; });
+  // A stand-in agent: the hub must refuse the registration before anyone talks to it.
+  const auto agent = caf::actor_cast<unisched::actors::AgentActor>(
+      system->spawn([]() -> caf::behavior { return {[](int) {}}; }));
   const std::vector<std::string> hostile = {
       "a\"b",  "evil\n" + kForged,       std::string("nul\0id", 6), "../../etc",
       "Upper", std::string(1 << 20, 'x')};
@@ -58,7 +60,7 @@ BOOST_AUTO_TEST_CASE(cluster_ids_that_are_not_labels_are_refused_over_caf) {
     registration.mutable_identity()->set_cluster_id(id);
     std::string refusal;
     self->request(*hub_actor, std::chrono::seconds(10), register_atom_v, registration, agent)
-        .receive([&](caf::actor&) { refusal = "accepted"; },
+        .receive([&](unisched::actors::ClusterActor&) { refusal = "accepted"; },
                  [&](caf::error& failure) { refusal = system->render(failure); });
     BOOST_TEST(refusal.find("identity.cluster_id: Invalid value") != std::string::npos,
                id.substr(0, 20) << ": " << refusal.substr(0, 200));

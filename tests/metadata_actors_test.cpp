@@ -35,22 +35,23 @@ actors::SupervisorSettings fast_supervisor() {
 /// A running cluster: agent, supervisor, and the supervisor's ClusterActor for it.
 struct RunningCluster {
   ActorHarness harness;
-  caf::actor supervisor;
-  caf::actor agent;
+  actors::SupervisorActor supervisor;
+  actors::LocalAgentActor agent;
 
   explicit RunningCluster(uint64_t seed) {
     supervisor = actors::spawn_supervisor(*harness.system, fast_supervisor());
     agent = actors::spawn_agent_actor(*harness.system, testing::simulated(seed, 5.0, 200.0), seed,
                                       fast_agent());
-    harness.ask<caf::actor>(supervisor, register_atom_v, std::string("sim"), agent);
+    harness.ask<actors::ClusterActor>(supervisor, register_atom_v, std::string("sim"),
+                                      actors::AgentActor{agent});
   }
   ~RunningCluster() {
     caf::anon_send_exit(agent, caf::exit_reason::user_shutdown);
     caf::anon_send_exit(supervisor, caf::exit_reason::user_shutdown);
   }
 
-  caf::actor cluster_actor() {
-    return harness.ask<caf::actor>(supervisor, clusters_atom_v, std::string("sim"));
+  actors::ClusterActor cluster_actor() {
+    return harness.ask<actors::ClusterActor>(supervisor, clusters_atom_v, std::string("sim"));
   }
   v1::ClusterSummary summary() {
     return harness.ask<v1::ClusterSummary>(supervisor, summary_atom_v, std::string("sim"));
@@ -120,7 +121,7 @@ BOOST_AUTO_TEST_CASE(a_silent_agent_is_unhealthy_and_resynced_before_it_is_healt
 BOOST_AUTO_TEST_CASE(a_killed_cluster_actor_is_restarted_and_rebuilt) {
   RunningCluster cluster(6);
   ActorHarness::wait_until([&] { return cluster.summary().healthy(); }, "healthy at first");
-  const caf::actor first = cluster.cluster_actor();
+  const actors::ClusterActor first = cluster.cluster_actor();
   caf::anon_send_exit(first, caf::exit_reason::kill);
   ActorHarness::wait_until([&] { return cluster.cluster_actor() != first; }, "a new ClusterActor");
   ActorHarness::wait_until(
@@ -136,38 +137,41 @@ BOOST_AUTO_TEST_CASE(a_restarted_agent_registers_again_and_is_resynced) {
   // Declared before the harness, so it outlives every agent: the actor system waits for them.
   const auto adapter = testing::simulated(12, 5.0, 200.0);
   ActorHarness harness;
-  const caf::actor supervisor = actors::spawn_supervisor(*harness.system, fast_supervisor());
+  const auto supervisor = actors::spawn_supervisor(*harness.system, fast_supervisor());
   const std::shared_ptr<adapters::ClusterAdapter> shared(adapter.get(), [](auto*) {});
-  caf::actor agent = actors::spawn_agent_actor(*harness.system, shared, 1, fast_agent());
-  harness.ask<caf::actor>(supervisor, register_atom_v, std::string("sim"), agent);
+  auto agent = actors::spawn_agent_actor(*harness.system, shared, 1, fast_agent());
+  harness.ask<actors::ClusterActor>(supervisor, register_atom_v, std::string("sim"),
+                                    actors::AgentActor{agent});
   const auto summary = [&] {
     return harness.try_ask<v1::ClusterSummary>(supervisor, summary_atom_v, std::string("sim"));
   };
   ActorHarness::wait_until([&] { return summary() && summary()->healthy(); }, "healthy");
   // A live cluster cannot be registered a second time.
-  const caf::actor impostor =
+  const actors::AgentActor impostor =
       actors::spawn_agent_actor(*harness.system, testing::simulated(99), 3, fast_agent());
-  BOOST_TEST(!harness.try_ask<caf::actor>(supervisor, register_atom_v, std::string("sim"), impostor)
-                  .has_value());
+  BOOST_TEST(
+      !harness
+           .try_ask<actors::ClusterActor>(supervisor, register_atom_v, std::string("sim"), impostor)
+           .has_value());
   caf::anon_send_exit(impostor, caf::exit_reason::user_shutdown);
   caf::anon_send_exit(agent, caf::exit_reason::kill);
   ActorHarness::wait_until([&] { return !summary()->healthy(); }, "unhealthy once the agent died");
   // A lost one can: a new run of its agent registers again.
   agent = actors::spawn_agent_actor(*harness.system, shared, 2, fast_agent());
-  harness.ask<caf::actor>(supervisor, register_atom_v, std::string("sim"), agent);
+  harness.ask<actors::ClusterActor>(supervisor, register_atom_v, std::string("sim"),
+                                    actors::AgentActor{agent});
   ActorHarness::wait_until([&] { return summary()->healthy() && summary()->epoch() == 2u; },
                            "healthy again with the new run's epoch");
   BOOST_TEST(summary()->resyncs() >= 1u);
-  for (const auto& actor : {agent, supervisor}) {
-    caf::anon_send_exit(actor, caf::exit_reason::user_shutdown);
-  }
+  caf::anon_send_exit(agent, caf::exit_reason::user_shutdown);
+  caf::anon_send_exit(supervisor, caf::exit_reason::user_shutdown);
 }
 
 BOOST_AUTO_TEST_CASE(malformed_updates_are_rejected_with_a_reason) {
   RunningCluster cluster(7);
   ActorHarness::wait_until([&] { return cluster.summary().updates_applied() >= 1; },
                            "first update");
-  const caf::actor centre = cluster.cluster_actor();
+  const actors::ClusterActor centre = cluster.cluster_actor();
 
   // Anyone but the cluster's agent is refused before the update is even read.
   v1::IncrementalUpdate stranger;
@@ -179,7 +183,7 @@ BOOST_AUTO_TEST_CASE(malformed_updates_are_rejected_with_a_reason) {
   // The rest is sent as the agent: `speaker` takes its place (bound from the same sender, so the
   // binding arrives first).
   caf::scoped_actor speaker{*cluster.harness.system};
-  speaker->send(centre, bind_atom_v, caf::actor(speaker));
+  speaker->send(centre, bind_atom_v, caf::actor_cast<actors::AgentActor>(speaker));
   const auto ask_as_agent = [&](const v1::IncrementalUpdate& update) {
     v1::Ack reply;
     speaker->request(centre, std::chrono::seconds(5), update)
@@ -227,7 +231,7 @@ BOOST_AUTO_TEST_CASE(subscribers_receive_every_update_in_order) {
   v1::ClusterSnapshot start;
   subscriber
       ->request(cluster.cluster_actor(), std::chrono::seconds(2), subscribe_atom_v,
-                caf::actor(subscriber))
+                caf::actor_cast<actors::ViewSubscriberActor>(subscriber))
       .receive([&](v1::ClusterSnapshot& snapshot) { start = snapshot; },
                [&](caf::error& error) { BOOST_FAIL(to_string(error)); });
   uint64_t version = start.version();

@@ -16,9 +16,9 @@ namespace {
 
 struct Fleet {
   ActorHarness harness;
-  caf::actor supervisor;
-  std::map<std::string, caf::actor> agents;
-  std::vector<caf::actor> schedulers;
+  actors::SupervisorActor supervisor;
+  std::map<std::string, actors::LocalAgentActor> agents;
+  std::vector<actors::SchedulerActor> schedulers;
 
   Fleet(std::vector<std::string> ids, int scheduler_count, actors::CommitMode mode) {
     actors::SupervisorSettings supervision;
@@ -39,7 +39,8 @@ struct Fleet {
           *harness.system,
           std::make_shared<adapters::SimulatedCluster>(testing::small_profile(id), quiet), seed,
           agent_settings);
-      harness.ask<caf::actor>(supervisor, register_atom_v, id, agents[id]);
+      harness.ask<actors::ClusterActor>(supervisor, register_atom_v, id,
+                                        actors::AgentActor{agents[id]});
       infos.push_back({id, "r1", "z1", model::MachineType::VirtualMachine, false});
     }
     std::string error;

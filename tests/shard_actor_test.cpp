@@ -24,21 +24,23 @@ BOOST_AUTO_TEST_SUITE(shard_actor)
 
 BOOST_AUTO_TEST_CASE(only_the_bound_supervisor_may_start_cluster_actors) {
   ActorHarness harness;
-  const caf::actor shard = actors::spawn_shard_actor(*harness.system, {});
-  const caf::actor agent = harness.system->spawn(silent);
+  const actors::ShardActor shard = actors::spawn_shard_actor(*harness.system, {});
+  // A stand-in agent that never answers: the ClusterActor only needs someone to pull from.
+  const auto agent = caf::actor_cast<actors::AgentActor>(harness.system->spawn(silent));
   caf::scoped_actor supervisor{*harness.system};
   const auto spawn_as = [&](caf::scoped_actor& who, const std::string& id) {
-    std::optional<caf::actor> started;
+    std::optional<actors::ClusterActor> started;
     std::string refusal;
-    who->request(shard, std::chrono::seconds(5), spawn_atom_v, id, agent, caf::actor(supervisor))
-        .receive([&](caf::actor& actor) { started = actor; },
+    who->request(shard, std::chrono::seconds(5), spawn_atom_v, id, agent,
+                 caf::actor_cast<caf::strong_actor_ptr>(supervisor))
+        .receive([&](actors::ClusterActor& actor) { started = actor; },
                  [&](caf::error& error) { refusal = to_string(error); });
     return std::make_pair(started, refusal);
   };
   // Not bound yet: nobody may.
   BOOST_TEST(spawn_as(supervisor, "c1").second.find("only the supervisor") != std::string::npos);
 
-  supervisor->send(shard, bind_atom_v, caf::actor(supervisor));
+  supervisor->send(shard, bind_atom_v);
   caf::scoped_actor stranger{*harness.system};
   const auto refused = spawn_as(stranger, "c1");
   BOOST_TEST(!refused.first.has_value());

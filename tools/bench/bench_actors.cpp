@@ -3,7 +3,9 @@
 #include <caf/actor_cast.hpp>
 #include <caf/actor_system.hpp>
 #include <caf/event_based_actor.hpp>
+#include <caf/send.hpp>
 #include <caf/stateful_actor.hpp>
+#include <caf/typed_event_based_actor.hpp>
 
 #include <map>
 
@@ -18,15 +20,17 @@ namespace {
 
 using namespace unisched::atoms;
 
-caf::behavior view_mirror(caf::event_based_actor* self, caf::actor cluster, int index,
-                          std::shared_ptr<VisibilityLog> visibility) {
+actors::ViewSubscriberActor::behavior_type view_mirror(actors::ViewSubscriberActor::pointer self,
+                                                       actors::ClusterActor cluster, int index,
+                                                       std::shared_ptr<VisibilityLog> visibility) {
   auto view = std::make_shared<model::ClusterView>();
   const auto replace = [view](const v1::ClusterSnapshot& message) {
     if (auto snapshot = messages::from_proto(message)) {
       view->replace(std::move(snapshot->nodes), snapshot->resources, model::Allocation::MayExceed);
     }
   };
-  self->request(cluster, caf::infinite, subscribe_atom_v, caf::actor_cast<caf::actor>(self))
+  self->request(cluster, caf::infinite, subscribe_atom_v,
+                caf::actor_cast<actors::ViewSubscriberActor>(self))
       .then([=](const v1::ClusterSnapshot& snapshot) { replace(snapshot); });
   return {
       [=](const v1::IncrementalUpdate& message) {
@@ -48,13 +52,15 @@ caf::behavior view_mirror(caf::event_based_actor* self, caf::actor cluster, int 
   };
 }
 
-caf::behavior centre(caf::event_based_actor* self, std::shared_ptr<VisibilityLog> visibility) {
-  auto clusters = std::make_shared<std::map<std::string, caf::actor>>();
+CentreActor::behavior_type centre(CentreActor::pointer self,
+                                  std::shared_ptr<VisibilityLog> visibility) {
+  auto clusters = std::make_shared<std::map<std::string, actors::ClusterActor>>();
   return {
-      [=](register_atom, const std::string& id, int32_t index) -> caf::actor {
-        const auto agent = caf::actor_cast<caf::actor>(self->current_sender());
-        const caf::actor cluster = actors::spawn_cluster_actor(
-            self->system(), id, agent, caf::actor_cast<caf::actor>(self), {});
+      [=](register_atom, const std::string& id,
+          int32_t index) -> caf::result<actors::ClusterActor> {
+        const auto agent = caf::actor_cast<actors::AgentActor>(self->current_sender());
+        const actors::ClusterActor cluster = actors::spawn_cluster_actor(
+            self->system(), id, agent, caf::actor_cast<caf::strong_actor_ptr>(self), {});
         self->send(cluster, health_atom_v, true);
         if (visibility) {
           self->spawn<caf::linked>(view_mirror, cluster, index, visibility);
@@ -62,7 +68,7 @@ caf::behavior centre(caf::event_based_actor* self, std::shared_ptr<VisibilityLog
         (*clusters)[id] = cluster;
         return cluster;
       },
-      [=](clusters_atom, const std::string& id) -> caf::result<caf::actor> {
+      [=](clusters_atom, const std::string& id) -> caf::result<actors::ClusterActor> {
         const auto found = clusters->find(id);
         if (found == clusters->end()) {
           return messages::make_error(messages::Error::NotFound, "no cluster \"" + id + "\"");
@@ -76,7 +82,7 @@ struct AgentData {
   std::string id;
   int index = 0;
   StreamParameters parameters;
-  caf::actor cluster;
+  actors::ClusterActor cluster;
   caf::actor coordinator;
   std::shared_ptr<VisibilityLog> visibility;
   std::shared_ptr<AgentRecord> record;
@@ -90,7 +96,7 @@ struct AgentData {
   static inline const char* name = "bench_agent";
 };
 
-using Agent = caf::stateful_actor<AgentData>;
+using Agent = BenchAgentActor::stateful_base<AgentData>;
 
 /// The listing of every node (version 1) or one of the variants, at `version`; the agent's
 /// truth follows it.
@@ -130,7 +136,7 @@ void push_next(Agent* self) {
   }
   const auto on_error = [=](const caf::error& error) {
     self->state.record->problem = self->state.id + ": no Ack: " + to_string(error);
-    self->send(self->state.coordinator, summary_atom_v, self->state.index);
+    caf::anon_send(self->state.coordinator, summary_atom_v, self->state.index);
   };
   if (state.parameters.full_sync && version > 1) {
     // The ClusterActor pulls the whole state; the snapshot handler counts its bytes.
@@ -152,13 +158,13 @@ void on_ack(Agent* self, const v1::Ack& ack) {
                             v1::Ack::Status_Name(ack.status()) + " " + ack.error();
   }
   if (ack.version() == 1) {
-    self->send(state.coordinator, online_atom_v, state.index);
+    caf::anon_send(state.coordinator, online_atom_v, state.index);
     return;
   }
   state.record->ack_ms.push_back(milliseconds_since(state.pushed[ack.version()]));
   if (++state.acked == state.last_version - 1) {
     state.variants = {};  // done: hold nothing a later memory figure would count
-    self->send(state.coordinator, summary_atom_v, state.index);
+    caf::anon_send(state.coordinator, summary_atom_v, state.index);
     return;
   }
   if (state.parameters.rate == 0) {
@@ -178,9 +184,10 @@ void push_on_time(Agent* self) {
   }
 }
 
-caf::behavior bench_agent(Agent* self, caf::actor centre, caf::actor coordinator, int index,
-                          StreamParameters parameters, std::shared_ptr<VisibilityLog> visibility,
-                          std::shared_ptr<AgentRecord> record) {
+BenchAgentActor::behavior_type bench_agent(Agent* self, CentreActor centre, caf::actor coordinator,
+                                           int index, StreamParameters parameters,
+                                           std::shared_ptr<VisibilityLog> visibility,
+                                           std::shared_ptr<AgentRecord> record) {
   auto& state = self->state;
   state.id = cluster_name(index);
   state.index = index;
@@ -197,14 +204,14 @@ caf::behavior bench_agent(Agent* self, caf::actor centre, caf::actor coordinator
   state.pushed.resize(state.last_version + 1);
   self->request(centre, caf::infinite, register_atom_v, state.id, static_cast<int32_t>(index))
       .then(
-          [=](const caf::actor& cluster) {
+          [=](const actors::ClusterActor& cluster) {
             self->state.cluster = cluster;
             push_next(self);  // the listing
           },
           [=](const caf::error& error) {
             self->state.record->problem =
                 self->state.id + ": could not register: " + to_string(error);
-            self->send(self->state.coordinator, online_atom_v, self->state.index);
+            caf::anon_send(self->state.coordinator, online_atom_v, self->state.index);
           });
   return {
       [=](push_atom) {
@@ -224,10 +231,18 @@ caf::behavior bench_agent(Agent* self, caf::actor centre, caf::actor coordinator
       },
       [=](observe_atom) { push_on_time(self); },
       [](const v1::PlacementOrder&) {},  // reservations stay reserved; nothing confirms them
-      [=](const v1::SnapshotRequest&) {
+      [](const v1::ReleaseOrder&) {},
+      [=](const v1::SnapshotRequest&) -> caf::result<v1::ClusterSnapshot> {
         self->state.record->bytes += self->state.truth.ByteSizeLong();
         return self->state.truth;
       },
+      [=](const v1::HealthProbe&) -> caf::result<v1::HealthStatus> {
+        v1::HealthStatus status;
+        status.set_cluster_id(self->state.id);
+        status.set_state(v1::HEALTHY);
+        return status;
+      },
+      [](bind_atom, const actors::ClusterIngestActor&, const std::string&) {},
   };
 }
 
@@ -254,15 +269,15 @@ std::string cluster_name(int index) {
   return "bench-" + std::to_string(index);
 }
 
-caf::actor spawn_centre(caf::actor_system& system, std::shared_ptr<VisibilityLog> visibility) {
+CentreActor spawn_centre(caf::actor_system& system, std::shared_ptr<VisibilityLog> visibility) {
   return system.spawn(centre, std::move(visibility));
 }
 
-caf::actor spawn_bench_agent(caf::actor_system& system, const caf::actor& centre,
-                             const caf::actor& coordinator, int index,
-                             const StreamParameters& parameters,
-                             std::shared_ptr<VisibilityLog> visibility,
-                             std::shared_ptr<AgentRecord> record) {
+BenchAgentActor spawn_bench_agent(caf::actor_system& system, const CentreActor& centre,
+                                  const caf::actor& coordinator, int index,
+                                  const StreamParameters& parameters,
+                                  std::shared_ptr<VisibilityLog> visibility,
+                                  std::shared_ptr<AgentRecord> record) {
   return system.spawn(bench_agent, centre, coordinator, index, parameters, std::move(visibility),
                       std::move(record));
 }

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "actors/supervisor_interface.hpp"
 #include "tools/bench/fixtures.hpp"
 #include "tools/bench/parameters.hpp"
 
@@ -40,17 +41,27 @@ struct AgentRecord {
   std::string problem;         ///< the first update that was not APPLIED, or a failed step
 };
 
+/// The bench's stand-in for the supervisor: a directory of the ClusterActors it starts for the
+/// agents that register with (register, cluster_id, index).
+using CentreActor = actors::ClusterDirectoryActor::extend<
+    caf::replies_to<atoms::register_atom, std::string, int32_t>::with<actors::ClusterActor>>;
+
+/// A bench agent: the agent protocol, and the bench's own (push) to start streaming and
+/// (observe) timer for paced streams.
+using BenchAgentActor = actors::AgentActor::extend<caf::reacts_to<atoms::push_atom>,
+                                                   caf::reacts_to<atoms::observe_atom>>;
+
 /// `visibility` may be null (no mirrors). The centre's ClusterActors stop when it does.
-caf::actor spawn_centre(caf::actor_system& system, std::shared_ptr<VisibilityLog> visibility);
+CentreActor spawn_centre(caf::actor_system& system, std::shared_ptr<VisibilityLog> visibility);
 
 /// Agent `index` (cluster bench-INDEX) registers with `centre` and lists its nodes, then tells
 /// `coordinator` (online_atom, index). On (push_atom) it streams, then tells the coordinator
 /// (summary_atom, index). It ignores placement orders and answers snapshot pulls with its nodes.
-caf::actor spawn_bench_agent(caf::actor_system& system, const caf::actor& centre,
-                             const caf::actor& coordinator, int index,
-                             const StreamParameters& parameters,
-                             std::shared_ptr<VisibilityLog> visibility,
-                             std::shared_ptr<AgentRecord> record);
+BenchAgentActor spawn_bench_agent(caf::actor_system& system, const CentreActor& centre,
+                                  const caf::actor& coordinator, int index,
+                                  const StreamParameters& parameters,
+                                  std::shared_ptr<VisibilityLog> visibility,
+                                  std::shared_ptr<AgentRecord> record);
 
 /// The id of cluster `index` in every scenario.
 std::string cluster_name(int index);

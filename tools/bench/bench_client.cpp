@@ -12,7 +12,7 @@ namespace {
 using namespace unisched::atoms;
 
 struct ClientData {
-  caf::actor scheduler;
+  actors::SchedulerActor scheduler;
   caf::actor coordinator;
   int index = 0;
   model::SchedulingRequestSpec spec;
@@ -55,8 +55,8 @@ void submit_next(Client* self) {
           });
 }
 
-caf::behavior bench_client(Client* self, caf::actor scheduler, caf::actor coordinator, int index,
-                           model::SchedulingRequestSpec spec, int window,
+caf::behavior bench_client(Client* self, actors::SchedulerActor scheduler, caf::actor coordinator,
+                           int index, model::SchedulingRequestSpec spec, int window,
                            std::chrono::milliseconds duration,
                            std::shared_ptr<ClientRecord> record) {
   auto& state = self->state;
@@ -77,7 +77,7 @@ caf::behavior bench_client(Client* self, caf::actor scheduler, caf::actor coordi
 
 }  // namespace
 
-caf::actor spawn_bench_client(caf::actor_system& system, const caf::actor& scheduler,
+caf::actor spawn_bench_client(caf::actor_system& system, const actors::SchedulerActor& scheduler,
                               const caf::actor& coordinator, int index,
                               const model::SchedulingRequestSpec& spec, int window,
                               std::chrono::milliseconds duration,

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "actors/scheduler_interface.hpp"
 #include "model/scheduling_request.hpp"
 #include "tools/bench/fixtures.hpp"
 
@@ -24,7 +25,7 @@ struct ClientRecord {
 
 /// On (push_atom) the client submits for `duration`, then tells `coordinator`
 /// (summary_atom, index) once its last decision is back.
-caf::actor spawn_bench_client(caf::actor_system& system, const caf::actor& scheduler,
+caf::actor spawn_bench_client(caf::actor_system& system, const actors::SchedulerActor& scheduler,
                               const caf::actor& coordinator, int index,
                               const model::SchedulingRequestSpec& spec, int window,
                               std::chrono::milliseconds duration,

@@ -14,7 +14,7 @@ constexpr auto kStepTimeout = std::chrono::seconds(120);
 
 }  // namespace
 
-Fleet::Fleet(caf::actor_system& system, const caf::actor& centre,
+Fleet::Fleet(caf::actor_system& system, const CentreActor& centre,
              const StreamParameters& parameters, std::shared_ptr<VisibilityLog> visibility)
     : parameters_(parameters), coordinator_(system) {
   for (int c = 0; c < parameters.clusters; ++c) {
@@ -25,7 +25,7 @@ Fleet::Fleet(caf::actor_system& system, const caf::actor& centre,
 }
 
 Fleet::~Fleet() {
-  for (const caf::actor& agent : agents_) {
+  for (const BenchAgentActor& agent : agents_) {
     caf::anon_send_exit(agent, caf::exit_reason::user_shutdown);
   }
 }
@@ -50,7 +50,7 @@ IngestResult Fleet::stream() {
   IngestResult result;
   const double cpu_at_start = cpu_seconds();
   const auto start = Clock::now();
-  for (const caf::actor& agent : agents_) {
+  for (const BenchAgentActor& agent : agents_) {
     caf::anon_send(agent, push_atom_v);
   }
   bool timed_out = false;

@@ -17,7 +17,7 @@ namespace unisched::bench {
 class Fleet {
  public:
   /// Spawns the agents; each registers with `centre` and lists its nodes at once.
-  Fleet(caf::actor_system& system, const caf::actor& centre, const StreamParameters& parameters,
+  Fleet(caf::actor_system& system, const CentreActor& centre, const StreamParameters& parameters,
         std::shared_ptr<VisibilityLog> visibility);
   ~Fleet();  ///< stops the agents
   Fleet(const Fleet&) = delete;
@@ -36,7 +36,7 @@ class Fleet {
   StreamParameters parameters_;
   caf::scoped_actor coordinator_;
   std::vector<std::shared_ptr<AgentRecord>> records_;
-  std::vector<caf::actor> agents_;
+  std::vector<BenchAgentActor> agents_;
 };
 
 }  // namespace unisched::bench

@@ -4,6 +4,7 @@
 #include <caf/actor_system_config.hpp>
 #include <caf/send.hpp>
 
+#include "actors/actor_types.hpp"
 #include "messages/caf_types.hpp"
 #include "tools/bench/bench_actors.hpp"
 #include "tools/bench/fleet.hpp"
@@ -13,7 +14,7 @@ namespace {
 
 IngestResult churn(caf::actor_system& system, StreamParameters parameters, bool full_sync) {
   parameters.full_sync = full_sync;
-  const caf::actor centre = spawn_centre(system, nullptr);
+  const CentreActor centre = spawn_centre(system, nullptr);
   const IngestResult result = Fleet(system, centre, parameters, nullptr).list_and_stream();
   caf::anon_send_exit(centre, caf::exit_reason::user_shutdown);
   return result;
@@ -23,7 +24,7 @@ IngestResult churn(caf::actor_system& system, StreamParameters parameters, bool 
 
 FullSyncResult full_sync_baseline(const StreamParameters& parameters) {
   caf::actor_system_config config;
-  messages::register_message_types(config);
+  actors::register_actor_types(config);
   caf::actor_system system{config};
   FullSyncResult result;
   result.incremental = churn(system, parameters, false);

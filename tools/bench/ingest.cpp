@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <thread>
 
+#include "actors/actor_types.hpp"
 #include "messages/caf_types.hpp"
 #include "tools/bench/bench_actors.hpp"
 #include "tools/bench/fleet.hpp"
@@ -20,7 +21,7 @@ namespace {
 using namespace unisched::atoms;
 
 caf::actor_system_config& with_types(caf::actor_system_config& config) {
-  messages::register_message_types(config);
+  actors::register_actor_types(config);
   return config;
 }
 
@@ -34,7 +35,7 @@ IngestResult ingest_in_process(const StreamParameters& parameters) {
     // Throughput: every agent pushes as fast as its Acks come back.
     StreamParameters saturated = parameters;
     saturated.rate = 0;
-    const caf::actor centre = spawn_centre(system, nullptr);
+    const CentreActor centre = spawn_centre(system, nullptr);
     result = Fleet(system, centre, saturated, nullptr).list_and_stream();
     caf::anon_send_exit(centre, caf::exit_reason::user_shutdown);
   }
@@ -42,7 +43,7 @@ IngestResult ingest_in_process(const StreamParameters& parameters) {
   StreamParameters paced = parameters;
   paced.updates = 2 * parameters.rate;  // two seconds
   auto visibility = std::make_shared<VisibilityLog>(paced.clusters, paced.updates + 2);
-  const caf::actor centre = spawn_centre(system, visibility);
+  const CentreActor centre = spawn_centre(system, visibility);
   const IngestResult timed = Fleet(system, centre, paced, visibility).list_and_stream();
   // The Acks may overtake the mirrors' last updates; give them a bounded moment to catch up.
   for (int waited = 0; waited < 10'000 && !visibility->complete(); ++waited) {
@@ -64,7 +65,7 @@ IngestResult ingest_over_caf(const StreamParameters& parameters, const std::stri
   caf::actor_system_config config;
   config.load<caf::io::middleman>();
   caf::actor_system system{with_types(config)};
-  const caf::actor centre = spawn_centre(system, nullptr);
+  const CentreActor centre = spawn_centre(system, nullptr);
   IngestResult result;
   const auto port = system.middleman().publish(centre, 0, "127.0.0.1", true);
   if (!port) {
@@ -107,7 +108,7 @@ int run_remote_agents(uint16_t port, const StreamParameters& parameters) {
   caf::actor_system_config config;
   config.load<caf::io::middleman>();
   caf::actor_system system{with_types(config)};
-  auto centre = system.middleman().remote_actor("127.0.0.1", port);
+  auto centre = system.middleman().remote_actor<CentreActor>("127.0.0.1", port);
   IngestResult result;
   if (!centre) {
     result.problem = "could not reach the centre: " + to_string(centre.error());

@@ -11,6 +11,7 @@
 #include <thread>
 #include <vector>
 
+#include "actors/actor_types.hpp"
 #include "actors/scheduler_actor.hpp"
 #include "actors/supervisor.hpp"
 #include "messages/caf_types.hpp"
@@ -84,10 +85,10 @@ void stream_cluster(const std::string& address, int cluster, const StreamParamet
 
 IngestResult ingest_over_grpc(const StreamParameters& parameters) {
   caf::actor_system_config config;
-  messages::register_message_types(config);
+  actors::register_actor_types(config);
   caf::actor_system system{config};
-  const caf::actor supervisor = actors::spawn_supervisor(system, actors::SupervisorSettings{});
-  const caf::actor hub = runtime::spawn_hub(system, supervisor, {}, {});
+  const auto supervisor = actors::spawn_supervisor(system, actors::SupervisorSettings{});
+  const auto hub = runtime::spawn_hub(system, supervisor, {}, {});
   std::string error;
   auto server = runtime::GrpcMetadataServer::start(system, hub, runtime::Endpoint{"127.0.0.1", 0},
                                                    runtime::TlsFiles{},

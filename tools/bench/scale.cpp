@@ -5,6 +5,7 @@
 #include <caf/actor_system_config.hpp>
 #include <caf/send.hpp>
 
+#include "actors/actor_types.hpp"
 #include "messages/caf_types.hpp"
 #include "tools/bench/bench_actors.hpp"
 #include "tools/bench/fleet.hpp"
@@ -22,9 +23,9 @@ int64_t settled_resident_bytes() {
 
 ScaleResult scale(const StreamParameters& stream, const ScheduleParameters& schedule) {
   caf::actor_system_config config;
-  messages::register_message_types(config);
+  actors::register_actor_types(config);
   caf::actor_system system{config};
-  const caf::actor centre = spawn_centre(system, nullptr);
+  const CentreActor centre = spawn_centre(system, nullptr);
   ScaleResult result;
   const int64_t at_start = settled_resident_bytes();
   const int64_t heap_at_start = heap_bytes_in_use();

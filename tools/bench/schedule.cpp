@@ -7,6 +7,7 @@
 
 #include <thread>
 
+#include "actors/actor_types.hpp"
 #include "actors/scheduler_actor.hpp"
 #include "messages/caf_types.hpp"
 #include "model/manifest.hpp"
@@ -32,7 +33,7 @@ model::SchedulingRequestSpec request_spec(const std::string& only_cluster = "") 
   return std::get<model::SchedulingRequest>(*decoded.manifest).spec;
 }
 
-v1::SchedulerSummary summary_of(caf::scoped_actor& self, const caf::actor& scheduler) {
+v1::SchedulerSummary summary_of(caf::scoped_actor& self, const actors::SchedulerActor& scheduler) {
   v1::SchedulerSummary summary;
   self->request(scheduler, std::chrono::seconds(30), summary_atom_v)
       .receive([&](const v1::SchedulerSummary& answer) { summary = answer; },
@@ -42,7 +43,8 @@ v1::SchedulerSummary summary_of(caf::scoped_actor& self, const caf::actor& sched
 
 /// A scheduler subscribes to its clusters on its own time; it is ready once a request pinned to
 /// each cluster is placed there. Returns false after `attempts` tries of one cluster.
-bool wait_subscribed(caf::scoped_actor& self, const caf::actor& scheduler, int clusters) {
+bool wait_subscribed(caf::scoped_actor& self, const actors::SchedulerActor& scheduler,
+                     int clusters) {
   for (int c = 0; c < clusters; ++c) {
     const auto pinned = request_spec(cluster_name(c));
     bool placed = false;
@@ -67,7 +69,7 @@ bool wait_subscribed(caf::scoped_actor& self, const caf::actor& scheduler, int c
 
 }  // namespace
 
-ScheduleResult run_schedulers(caf::actor_system& system, const caf::actor& centre,
+ScheduleResult run_schedulers(caf::actor_system& system, const CentreActor& centre,
                               const ScheduleParameters& parameters) {
   ScheduleResult result;
   std::string error;
@@ -85,7 +87,7 @@ ScheduleResult run_schedulers(caf::actor_system& system, const caf::actor& centr
   actors::SchedulerSettings settings;
   settings.commit_mode = parameters.mode;
   caf::scoped_actor coordinator{system};
-  std::vector<caf::actor> schedulers;
+  std::vector<actors::SchedulerActor> schedulers;
   for (int s = 0; s < parameters.schedulers; ++s) {
     schedulers.push_back(
         actors::spawn_scheduler_actor(system, centre, clusters, *policy, settings));
@@ -133,7 +135,7 @@ ScheduleResult run_schedulers(caf::actor_system& system, const caf::actor& centr
   for (const caf::actor& actor : clients) {
     caf::anon_send_exit(actor, caf::exit_reason::user_shutdown);
   }
-  for (const caf::actor& actor : schedulers) {
+  for (const actors::SchedulerActor& actor : schedulers) {
     caf::anon_send_exit(actor, caf::exit_reason::user_shutdown);
   }
   result.decisions = latencies.size();
@@ -149,9 +151,9 @@ ScheduleResult run_schedulers(caf::actor_system& system, const caf::actor& centr
 
 ScheduleResult schedule(const ScheduleParameters& parameters) {
   caf::actor_system_config config;
-  messages::register_message_types(config);
+  actors::register_actor_types(config);
   caf::actor_system system{config};
-  const caf::actor centre = spawn_centre(system, nullptr);
+  const CentreActor centre = spawn_centre(system, nullptr);
   ScheduleResult result;
   {
     StreamParameters listing;

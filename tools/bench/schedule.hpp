@@ -8,6 +8,7 @@
 #include <string>
 
 #include "actors/cluster_state.hpp"
+#include "tools/bench/bench_actors.hpp"
 
 namespace unisched::bench {
 
@@ -41,7 +42,7 @@ struct ScheduleResult {
 };
 
 /// Runs `schedulers` SchedulerActors over the clusters `centre` already holds (bench-0 ...).
-ScheduleResult run_schedulers(caf::actor_system& system, const caf::actor& centre,
+ScheduleResult run_schedulers(caf::actor_system& system, const CentreActor& centre,
                               const ScheduleParameters& parameters);
 
 /// Builds the clusters, then run_schedulers.

@@ -85,13 +85,13 @@ int run_over_caf(const std::shared_ptr<adapters::ClusterAdapter>& adapter, uint6
   settings.connect_directly = [&system = *system, tls](const std::string& endpoint) {
     runtime::connect_async(system, endpoint, tls);
   };
-  const caf::actor agent = actors::spawn_agent_actor(*system, adapter, epoch, settings);
+  const auto agent = actors::spawn_agent_actor(*system, adapter, epoch, settings);
   const v1::ClusterRegistration registration = registration_of(*adapter, token);
   // Until stopped: when the hub goes away, reconnect and register again; the centre resumes
   // from the agent's version if it still has it, and pulls a full snapshot otherwise.
-  const int status =
-      runtime::stay_joined(*system, hub, tls, "cluster " + registration.identity().cluster_id(),
-                           register_atom_v, registration, agent);
+  const int status = runtime::stay_joined<actors::ClusterActor>(
+      *system, hub, tls, "cluster " + registration.identity().cluster_id(), register_atom_v,
+      registration, actors::AgentActor{agent});
   caf::anon_send_exit(agent, caf::exit_reason::user_shutdown);
   return status;
 }

@@ -320,10 +320,11 @@ int run_run(const ParsedArgs& args) {
       return 2;
     }
     // Outside agents join through a hub; the schedulers place work on their clusters too.
-    options.open_door = [endpoint = *endpoint](
-                            caf::actor_system& system, const caf::actor& supervisor,
-                            const std::vector<caf::actor>& schedulers) -> std::function<void()> {
-      const caf::actor hub = runtime::spawn_hub(system, supervisor, schedulers, {});
+    options.open_door =
+        [endpoint = *endpoint](
+            caf::actor_system& system, const actors::SupervisorActor& supervisor,
+            const std::vector<actors::SchedulerActor>& schedulers) -> std::function<void()> {
+      const actors::HubActor hub = runtime::spawn_hub(system, supervisor, schedulers, {});
       std::string problem;
       std::shared_ptr<runtime::GrpcMetadataServer> server = runtime::GrpcMetadataServer::start(
           system, hub, endpoint, runtime::TlsFiles{}, runtime::GrpcServiceSettings{}, problem);

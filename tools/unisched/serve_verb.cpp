@@ -152,17 +152,18 @@ int run_serve(const ParsedArgs& args) {
   if (!system) {
     return 1;
   }
-  const caf::actor supervisor = actors::spawn_supervisor(*system, actors::SupervisorSettings{});
-  std::vector<caf::actor> schedulers;
+  const actors::SupervisorActor supervisor =
+      actors::spawn_supervisor(*system, actors::SupervisorSettings{});
+  std::vector<actors::SchedulerActor> schedulers;
   for (int64_t i = 0; i < options->schedulers; ++i) {
     schedulers.push_back(actors::spawn_scheduler_actor(*system, supervisor, {}, options->policy,
                                                        actors::SchedulerSettings{}));
   }
-  const caf::actor hub = runtime::spawn_hub(
+  const actors::HubActor hub = runtime::spawn_hub(
       *system, supervisor, schedulers, {options->tokens.by_id, options->shard_tokens.by_id, book});
   const auto stop_all = [&] {
     caf::anon_send_exit(hub, caf::exit_reason::user_shutdown);
-    for (const caf::actor& scheduler : schedulers) {
+    for (const actors::SchedulerActor& scheduler : schedulers) {
       caf::anon_send_exit(scheduler, caf::exit_reason::user_shutdown);
     }
     caf::anon_send_exit(supervisor, caf::exit_reason::user_shutdown);

@@ -72,7 +72,8 @@ int run_shard(const ParsedArgs& args) {
   if (!system) {
     return 1;
   }
-  const caf::actor shard = actors::spawn_shard_actor(*system, actors::ClusterActorSettings{});
+  const actors::ShardActor shard =
+      actors::spawn_shard_actor(*system, actors::ClusterActorSettings{});
   const auto port = runtime::publish(*system, shard, *listen, tls, error);
   if (!port) {
     std::fprintf(stderr, "error: cannot listen on %s: %s\n", listen->to_string().c_str(),
@@ -88,9 +89,9 @@ int run_shard(const ParsedArgs& args) {
   std::fflush(stdout);
   // Until stopped; after the hub comes back, join again (its clusters were restarted elsewhere
   // or stopped with the old hub, and new ones are assigned as agents register).
-  const int status =
-      runtime::stay_joined(*system, *hub_endpoint, tls, "shard " + registration.shard_id(),
-                           shard_atom_v, registration, shard);
+  const int status = runtime::stay_joined<v1::ShardRegistration>(*system, *hub_endpoint, tls,
+                                                                 "shard " + registration.shard_id(),
+                                                                 shard_atom_v, registration, shard);
   caf::anon_send_exit(shard, caf::exit_reason::user_shutdown);
   return status;
 }

@@ -1,0 +1,50 @@
+// The ClusterActor's protocol, checked by the compiler, and the two interfaces it talks back
+// to: the subscribers of its view and the schedulers that committed placements.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "actors/agent_interface.hpp"
+
+namespace unisched::actors {
+
+/// Whoever follows a cluster's view (schedulers).
+///   IncrementalUpdate               every change of the view, its version the view's revision
+///   ClusterSnapshot                 the whole view, when the subscriber must start over
+///   (health, cluster_id, healthy)   the cluster's health as the supervisor judges it
+using ViewSubscriberActor =
+    caf::typed_actor<caf::reacts_to<v1::IncrementalUpdate>, caf::reacts_to<v1::ClusterSnapshot>,
+                     caf::reacts_to<atoms::health_atom, std::string, bool>>;
+
+/// Whoever committed placements to a cluster (schedulers) hears how they ended there.
+///   RefusedPlacement     the cluster refused a committed placement: place it again
+///   SettledPlacements    the cluster carried these out; no refusal will follow
+using CommitterActor =
+    caf::typed_actor<caf::reacts_to<v1::RefusedPlacement>, caf::reacts_to<v1::SettledPlacements>>;
+
+/// One per cluster, holding its versioned view (actors/cluster_actor.hpp says more).
+///   (view)                        -> ClusterSnapshot of the view
+///   (summary)                     -> ClusterSummary (counters)
+///   (subscribe, subscriber)       -> ClusterSnapshot now; then every change, in order
+///   (resync)                      -> Ack once a full snapshot was pulled and applied
+///   (resync, epoch, version)      -> Ack at once if the view is at that position, else after
+///                                    a full snapshot was pulled and applied
+///   (health, healthy)                from the supervisor; unhealthy clusters take no work
+///   CommitRequest                 -> CommitReply (compare-and-set on the versions decided on)
+///   ReleaseOrder                     drops reservations (a gang that did not commit)
+///   (position, epoch, version)       the agent's position from a probe (finds lost updates)
+///   (bind, agent)                    the agent to pull snapshots from
+///   (retry)                          its own timer: pull a snapshot again
+using ClusterActor = ClusterIngestActor::extend<
+    caf::replies_to<atoms::view_atom>::with<v1::ClusterSnapshot>,
+    caf::replies_to<atoms::summary_atom>::with<v1::ClusterSummary>,
+    caf::replies_to<atoms::subscribe_atom, ViewSubscriberActor>::with<v1::ClusterSnapshot>,
+    caf::replies_to<atoms::resync_atom>::with<v1::Ack>,
+    caf::replies_to<atoms::resync_atom, uint64_t, uint64_t>::with<v1::Ack>,
+    caf::reacts_to<atoms::health_atom, bool>,
+    caf::replies_to<v1::CommitRequest>::with<v1::CommitReply>, caf::reacts_to<v1::ReleaseOrder>,
+    caf::reacts_to<atoms::position_atom, uint64_t, uint64_t>,
+    caf::reacts_to<atoms::bind_atom, AgentActor>, caf::reacts_to<atoms::retry_atom>>;
+
+}  // namespace unisched::actors

@@ -1,0 +1,30 @@
+// The hub's protocol, checked by the compiler: what `unisched serve` publishes, and what
+// agents, shards and clients (CLI, gRPC service) talk to (runtime/hub.hpp says more).
+#pragma once
+
+#include <string>
+
+#include "actors/scheduler_interface.hpp"
+#include "actors/supervisor_interface.hpp"
+
+namespace unisched::actors {
+
+///   (register, ClusterRegistration, agent)  -> ClusterActor of the admitted cluster
+///   (shard, ShardRegistration, shard)       -> ShardRegistration as admitted
+///   (clusters)                              -> ClusterList
+///   (nodes, cluster_id, from_agents)        -> ClusterViews ("" for every cluster)
+///   ManifestSubmission                      -> SubmissionReply
+///   (requests)                              -> RequestList
+///   (requests, id, wait)                    -> RequestStatus; with wait, once decided
+///   SchedulingDecision                         a scheduler's later change to a decision
+using HubActor = DecisionListenerActor::extend<
+    caf::replies_to<atoms::register_atom, v1::ClusterRegistration, AgentActor>::with<ClusterActor>,
+    caf::replies_to<atoms::shard_atom, v1::ShardRegistration,
+                    ShardActor>::with<v1::ShardRegistration>,
+    caf::replies_to<atoms::clusters_atom>::with<v1::ClusterList>,
+    caf::replies_to<atoms::nodes_atom, std::string, bool>::with<v1::ClusterViews>,
+    caf::replies_to<v1::ManifestSubmission>::with<v1::SubmissionReply>,
+    caf::replies_to<atoms::requests_atom>::with<v1::RequestList>,
+    caf::replies_to<atoms::requests_atom, std::string, bool>::with<v1::RequestStatus>>;
+
+}  // namespace unisched::actors
