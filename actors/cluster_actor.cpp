@@ -32,8 +32,8 @@ struct ClusterActorData {
   std::vector<Subscriber> subscribers;
   std::vector<caf::response_promise> resync_waiters;
   std::map<std::string, CommitterActor>
-      committers;  // placement id -> the scheduler that committed it
-  Clock::time_point last_confirmed = Clock::now();
+      committers;                    // placement id -> the scheduler that committed it
+  Clock::time_point last_confirmed;  // on the actor clock (virtual in deterministic tests)
   static inline const char* name = "cluster_actor";
 };
 
@@ -128,7 +128,7 @@ void pull_snapshot_if_needed(Self self);
 /// What follows a snapshot the view took: the placements it settled, those it lost, and everyone
 /// waiting for the view.
 void after_snapshot(Self self, const model::ViewSnapshot& snapshot) {
-  self->state.last_confirmed = Clock::now();
+  self->state.last_confirmed = self->clock().now();
   forget_settled(self, snapshot.applied_placements);
   hand_back_refusals(self);
   notify_subscribers(self);
@@ -205,7 +205,7 @@ v1::ClusterSummary summarize(const Self self) {
   summary.set_health_transitions(counters.health_transitions);
   summary.set_healthy(core.healthy());
   summary.set_staleness_ms(std::chrono::duration_cast<std::chrono::milliseconds>(
-                               Clock::now() - self->state.last_confirmed)
+                               self->clock().now() - self->state.last_confirmed)
                                .count());
   summary.set_allocatable_cpu_milli(core.view().totals().allocatable_cpu_milli);
   summary.set_allocated_cpu_milli(core.view().totals().allocated_cpu_milli);
@@ -249,7 +249,7 @@ v1::Ack on_update(Self self, v1::IncrementalUpdate& message) {
     spdlog::info("cluster {}: gap before update {} (holding {}); pulling a full snapshot",
                  core.cluster_id(), message.version(), core.position().version);
   } else {
-    self->state.last_confirmed = Clock::now();
+    self->state.last_confirmed = self->clock().now();
   }
   forget_settled(self, applied_placements);
   hand_back_refusals(self);
@@ -311,6 +311,7 @@ ClusterActor::behavior_type cluster_actor(Self self, std::string cluster_id, Age
                                           caf::strong_actor_ptr owner,
                                           ClusterActorSettings settings) {
   self->state.core.emplace(std::move(cluster_id));
+  self->state.last_confirmed = self->clock().now();
   self->state.agent = std::move(agent);
   self->state.settings = settings;
   self->monitor(owner);
@@ -372,7 +373,7 @@ ClusterActor::behavior_type cluster_actor(Self self, std::string cluster_id, Age
       [=](position_atom, uint64_t epoch, uint64_t version) {
         ClusterState& core = *self->state.core;
         if (core.position().epoch == epoch && core.position().version == version) {
-          self->state.last_confirmed = Clock::now();
+          self->state.last_confirmed = self->clock().now();
         }
         core.on_agent_position(epoch, version);
         pull_snapshot_if_needed(self);

@@ -36,15 +36,15 @@ using Self = GrpcAgentProxyActor::stateful_pointer<ProxyData>;
 
 void heard(Self self, uint64_t epoch, uint64_t version) {
   auto& state = self->state;
-  state.last_heard = Clock::now();
+  state.last_heard = self->clock().now();
   if (epoch != 0) {
     state.epoch = epoch;
     state.version = version;
   }
 }
 
-bool silent(const ProxyData& state) {
-  return Clock::now() - state.last_heard > state.settings.silence_limit;
+bool silent(Self self) {
+  return self->clock().now() - self->state.last_heard > self->state.settings.silence_limit;
 }
 
 /// The agent starts over with `snapshot`: the ClusterActor applies it and answers; pulls still
@@ -154,7 +154,7 @@ GrpcAgentProxyActor::behavior_type proxy(Self self, std::string cluster_id,
       // From the centre, as the cluster's agent.
       [=](const v1::HealthProbe&) -> caf::result<v1::HealthStatus> {
         const auto& state = self->state;
-        if (silent(state)) {
+        if (silent(self)) {
           return self->make_response_promise<v1::HealthStatus>();  // never answered: a miss
         }
         v1::HealthStatus status;

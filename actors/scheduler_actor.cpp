@@ -70,7 +70,7 @@ void subscribe(Self self, const std::string& id) {
                       self->state.cluster_actors[id] = cluster_actor;
                       self->monitor(cluster_actor);
                       replace_view(self, snapshot);
-                      carry_out(self, self->state.core->advance(Clock::now()));
+                      carry_out(self, self->state.core->advance(self->clock().now()));
                     },
                     retry);
           },
@@ -96,7 +96,7 @@ void refresh(Self self, uint64_t round, const std::vector<std::string>& clusters
   auto remaining = std::make_shared<size_t>(clusters.size());
   const auto one_done = [=] {
     if (--*remaining == 0) {
-      carry_out(self, self->state.core->on_refreshed(round, Clock::now()));
+      carry_out(self, self->state.core->on_refreshed(round, self->clock().now()));
     }
   };
   for (const std::string& id : clusters) {
@@ -120,9 +120,9 @@ void send_commits(Self self, uint64_t round, std::vector<v1::CommitRequest>& com
     const std::string cluster = commit.cluster_id();
     const auto actor = self->state.cluster_actors.find(cluster);
     if (actor == self->state.cluster_actors.end()) {
-      carry_out(self,
-                self->state.core->on_commit_result(round, cluster, CommitResult::TimedOut,
-                                                   "the cluster's actor is gone", Clock::now()));
+      carry_out(self, self->state.core->on_commit_result(round, cluster, CommitResult::TimedOut,
+                                                         "the cluster's actor is gone",
+                                                         self->clock().now()));
       continue;
     }
     self->request(actor->second, self->state.settings.commit_timeout, std::move(commit))
@@ -132,13 +132,13 @@ void send_commits(Self self, uint64_t round, std::vector<v1::CommitRequest>& com
                   reply.status() == v1::CommitReply::ACCEPTED   ? CommitResult::Accepted
                   : reply.status() == v1::CommitReply::CONFLICT ? CommitResult::Conflict
                                                                 : CommitResult::Refused;
-              carry_out(self, self->state.core->on_commit_result(round, cluster, result,
-                                                                 reply.reason(), Clock::now()));
+              carry_out(self, self->state.core->on_commit_result(
+                                  round, cluster, result, reply.reason(), self->clock().now()));
             },
             [=](caf::error& error) {
               carry_out(self,
                         self->state.core->on_commit_result(round, cluster, CommitResult::TimedOut,
-                                                           to_string(error), Clock::now()));
+                                                           to_string(error), self->clock().now()));
             });
   }
 }
@@ -209,7 +209,7 @@ SchedulerActor::behavior_type scheduler(Self self, ClusterDirectoryActor directo
         if (const auto sender = caf::actor_cast<DecisionListenerActor>(self->current_sender())) {
           state.submitters[id] = sender;
         }
-        carry_out(self, state.core->submit(id, std::move(spec), ticket, Clock::now()));
+        carry_out(self, state.core->submit(id, std::move(spec), ticket, self->clock().now()));
         return promise;
       },
       [=](summary_atom) -> caf::result<v1::SchedulerSummary> {
@@ -219,13 +219,13 @@ SchedulerActor::behavior_type scheduler(Self self, ClusterDirectoryActor directo
       [=](const v1::ClusterSnapshot& snapshot) { replace_view(self, snapshot); },
       [=](health_atom, const std::string& id, bool healthy) {
         self->state.core->set_healthy(id, healthy);
-        carry_out(self, self->state.core->advance(Clock::now()));
+        carry_out(self, self->state.core->advance(self->clock().now()));
       },
       [=](const v1::RefusedPlacement& refused) {
         spdlog::info("scheduler: placement {} refused by its cluster ({}); placing it again",
                      refused.id(), refused.reason());
         carry_out(self, self->state.core->on_refused_placement(refused.id(), refused.reason(),
-                                                               Clock::now()));
+                                                               self->clock().now()));
       },
       [=](const v1::SettledPlacements& settled) {
         carry_out(self, self->state.core->on_settled(
@@ -240,7 +240,7 @@ SchedulerActor::behavior_type scheduler(Self self, ClusterDirectoryActor directo
         }
       },
       [=](subscribe_atom, const std::string& id) { subscribe(self, id); },
-      [=](process_atom) { carry_out(self, self->state.core->advance(Clock::now())); },
+      [=](process_atom) { carry_out(self, self->state.core->advance(self->clock().now())); },
   };
 }
 

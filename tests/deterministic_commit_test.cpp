@@ -3,19 +3,16 @@
 // dropped on purpose between the scheduler and the cluster that accepted it.
 #include <boost/test/unit_test.hpp>
 
-#include <caf/actor_system.hpp>
-#include <caf/actor_system_config.hpp>
 #include <caf/event_based_actor.hpp>
-#include <caf/scheduler/test_coordinator.hpp>
 #include <caf/send.hpp>
 #include <caf/typed_event_based_actor.hpp>
 
-#include "actors/actor_types.hpp"
 #include "actors/agent_actor.hpp"
 #include "actors/cluster_actor.hpp"
 #include "actors/scheduler_actor.hpp"
 #include "adapters/simulated_cluster.hpp"
 #include "messages/caf_types.hpp"
+#include "tests/deterministic_system.hpp"
 #include "tests/policy_fixtures.hpp"
 #include "tests/simulation_fixtures.hpp"
 
@@ -23,36 +20,6 @@ using namespace unisched;
 using namespace unisched::atoms;
 
 namespace {
-
-/// An actor system whose scheduler runs only when told, on a virtual clock.
-struct Deterministic {
-  caf::actor_system_config config;
-  std::unique_ptr<caf::actor_system> system;
-  caf::scheduler::test_coordinator* coordinator = nullptr;
-
-  Deterministic() {
-    actors::register_actor_types(config);
-    config.set("scheduler.policy", caf::atom("testing"));
-    system = std::make_unique<caf::actor_system>(config);
-    coordinator = &dynamic_cast<caf::scheduler::test_coordinator&>(system->scheduler());
-  }
-
-  /// Runs every actor until no message is left.
-  void run() { coordinator->run(); }
-
-  /// Asks `target` from an actor of the system and runs until the answer is in.
-  template <class Reply, class Handle, class... Ts>
-  std::optional<Reply> ask(const Handle& target, Ts... xs) {
-    auto reply = std::make_shared<std::optional<Reply>>();
-    system->spawn([=](caf::event_based_actor* self) {
-      self->request(target, caf::infinite, xs...).then([=](Reply& answer) {
-        *reply = std::move(answer);
-      });
-    });
-    run();
-    return *reply;
-  }
-};
 
 /// Stands between the scheduler and the ClusterActor: passes everything on, but swallows the
 /// answer to the first `drops` commits (the cluster still gets and applies them). Untyped, it
@@ -100,7 +67,7 @@ int64_t reserved_cpu(const v1::ClusterSnapshot& view) {
 BOOST_AUTO_TEST_SUITE(deterministic_commit)
 
 BOOST_AUTO_TEST_CASE(a_commit_whose_answer_is_lost_leaves_no_reservation_behind) {
-  Deterministic fixture;
+  testing::DeterministicSystem fixture;
   caf::actor_system& system = *fixture.system;
   adapters::SimulationOptions quiet;
   quiet.membership_events_per_second = 0;
@@ -115,7 +82,7 @@ BOOST_AUTO_TEST_CASE(a_commit_whose_answer_is_lost_leaves_no_reservation_behind)
   caf::anon_send(agent, bind_atom_v, actors::ClusterIngestActor{cluster}, std::string());
   caf::anon_send(cluster, health_atom_v, true);
   fixture.run();  // the agent's first listing reaches the cluster
-  const int64_t before = reserved_cpu(*fixture.ask<v1::ClusterSnapshot>(cluster, view_atom_v));
+  const int64_t before = reserved_cpu(*fixture.try_ask<v1::ClusterSnapshot>(cluster, view_atom_v));
 
   const caf::actor link = system.spawn(lossy_link, caf::actor_cast<caf::actor>(cluster), 1);
   const auto supervisor = system.spawn(fake_supervisor, link);
@@ -136,7 +103,7 @@ BOOST_AUTO_TEST_CASE(a_commit_whose_answer_is_lost_leaves_no_reservation_behind)
   fixture.run();
   // The cluster accepted the commit and holds the reservation; the scheduler heard nothing.
   BOOST_TEST(!decision->has_value());
-  BOOST_TEST(reserved_cpu(*fixture.ask<v1::ClusterSnapshot>(cluster, view_atom_v)) ==
+  BOOST_TEST(reserved_cpu(*fixture.try_ask<v1::ClusterSnapshot>(cluster, view_atom_v)) ==
              before + 2000);
 
   // The commit times out: the scheduler releases it at the cluster and decides again.
@@ -153,9 +120,9 @@ BOOST_AUTO_TEST_CASE(a_commit_whose_answer_is_lost_leaves_no_reservation_behind)
     fixture.coordinator->trigger_timeouts();
     fixture.run();
   }
-  BOOST_TEST(reserved_cpu(*fixture.ask<v1::ClusterSnapshot>(cluster, view_atom_v)) ==
+  BOOST_TEST(reserved_cpu(*fixture.try_ask<v1::ClusterSnapshot>(cluster, view_atom_v)) ==
              before + 2000);
-  const auto summary = fixture.ask<v1::SchedulerSummary>(scheduler, summary_atom_v);
+  const auto summary = fixture.try_ask<v1::SchedulerSummary>(scheduler, summary_atom_v);
   BOOST_TEST(summary->commits_timed_out() == 1u);
   BOOST_TEST(summary->commits() == 1u);
   caf::anon_send_exit(scheduler, caf::exit_reason::user_shutdown);

@@ -1,15 +1,19 @@
-// The metadata plane with real actors: agents, ClusterActors and the supervisor in one system.
+// The metadata plane with real actors: agents, ClusterActors and the supervisor in one system,
+// run deterministically on a virtual clock (tests/deterministic_system.hpp).
+#include <caf/send.hpp>
+#include <caf/typed_event_based_actor.hpp>
+
 #include <boost/test/unit_test.hpp>
 
 #include "actors/agent_actor.hpp"
 #include "actors/supervisor.hpp"
 #include "messages/convert.hpp"
-#include "tests/actor_harness.hpp"
+#include "tests/deterministic_system.hpp"
 #include "tests/simulation_fixtures.hpp"
 
 using namespace unisched;
 using namespace unisched::atoms;
-using testing::ActorHarness;
+using testing::DeterministicSystem;
 
 namespace {
 
@@ -34,7 +38,7 @@ actors::SupervisorSettings fast_supervisor() {
 
 /// A running cluster: agent, supervisor, and the supervisor's ClusterActor for it.
 struct RunningCluster {
-  ActorHarness harness;
+  DeterministicSystem harness;
   actors::SupervisorActor supervisor;
   actors::LocalAgentActor agent;
 
@@ -65,7 +69,7 @@ struct RunningCluster {
   /// checks they are the same.
   void expect_converged(const std::string& context) {
     bool compared = false;
-    ActorHarness::wait_until(
+    harness.run_until(
         [&] {
           v1::SnapshotRequest request;
           const auto truth = harness.ask<v1::ClusterSnapshot>(agent, request);
@@ -96,8 +100,8 @@ BOOST_AUTO_TEST_SUITE(metadata_actors)
 BOOST_AUTO_TEST_CASE(views_converge_to_the_agents_state_under_churn) {
   for (uint64_t seed = 1; seed <= 3; ++seed) {
     RunningCluster cluster(seed);
-    ActorHarness::wait_until([&] { return cluster.summary().updates_applied() >= 10; },
-                             "ten updates applied");
+    cluster.harness.run_until([&] { return cluster.summary().updates_applied() >= 10; },
+                              "ten updates applied");
     cluster.expect_converged("seed " + std::to_string(seed));
     BOOST_TEST(cluster.summary().healthy());
     BOOST_TEST(cluster.summary().rejected() == 0u);
@@ -106,13 +110,13 @@ BOOST_AUTO_TEST_CASE(views_converge_to_the_agents_state_under_churn) {
 
 BOOST_AUTO_TEST_CASE(a_silent_agent_is_unhealthy_and_resynced_before_it_is_healthy_again) {
   RunningCluster cluster(4);
-  ActorHarness::wait_until([&] { return cluster.summary().healthy(); }, "healthy at first");
+  cluster.harness.run_until([&] { return cluster.summary().healthy(); }, "healthy at first");
   caf::anon_send(cluster.agent, online_atom_v, false);
-  ActorHarness::wait_until([&] { return !cluster.summary().healthy(); }, "unhealthy after misses");
+  cluster.harness.run_until([&] { return !cluster.summary().healthy(); }, "unhealthy after misses");
   const auto unhealthy = cluster.summary();
   BOOST_TEST(unhealthy.health_transitions() >= 2u);  // became healthy, then unhealthy
   caf::anon_send(cluster.agent, online_atom_v, true);
-  ActorHarness::wait_until([&] { return cluster.summary().healthy(); }, "healthy again");
+  cluster.harness.run_until([&] { return cluster.summary().healthy(); }, "healthy again");
   BOOST_TEST(cluster.summary().resyncs() > unhealthy.resyncs());  // resynced on the way back
   BOOST_TEST(cluster.summary().health_transitions() > unhealthy.health_transitions());
   cluster.expect_converged("after the partition");
@@ -120,11 +124,11 @@ BOOST_AUTO_TEST_CASE(a_silent_agent_is_unhealthy_and_resynced_before_it_is_healt
 
 BOOST_AUTO_TEST_CASE(a_killed_cluster_actor_is_restarted_and_rebuilt) {
   RunningCluster cluster(6);
-  ActorHarness::wait_until([&] { return cluster.summary().healthy(); }, "healthy at first");
+  cluster.harness.run_until([&] { return cluster.summary().healthy(); }, "healthy at first");
   const actors::ClusterActor first = cluster.cluster_actor();
   caf::anon_send_exit(first, caf::exit_reason::kill);
-  ActorHarness::wait_until([&] { return cluster.cluster_actor() != first; }, "a new ClusterActor");
-  ActorHarness::wait_until(
+  cluster.harness.run_until([&] { return cluster.cluster_actor() != first; }, "a new ClusterActor");
+  cluster.harness.run_until(
       [&] {
         const auto summary = cluster.try_summary();
         return summary && summary->healthy() && summary->resyncs() >= 1 && summary->nodes() > 0;
@@ -136,7 +140,7 @@ BOOST_AUTO_TEST_CASE(a_killed_cluster_actor_is_restarted_and_rebuilt) {
 BOOST_AUTO_TEST_CASE(a_restarted_agent_registers_again_and_is_resynced) {
   // Declared before the harness, so it outlives every agent: the actor system waits for them.
   const auto adapter = testing::simulated(12, 5.0, 200.0);
-  ActorHarness harness;
+  DeterministicSystem harness;
   const auto supervisor = actors::spawn_supervisor(*harness.system, fast_supervisor());
   const std::shared_ptr<adapters::ClusterAdapter> shared(adapter.get(), [](auto*) {});
   auto agent = actors::spawn_agent_actor(*harness.system, shared, 1, fast_agent());
@@ -145,7 +149,7 @@ BOOST_AUTO_TEST_CASE(a_restarted_agent_registers_again_and_is_resynced) {
   const auto summary = [&] {
     return harness.try_ask<v1::ClusterSummary>(supervisor, summary_atom_v, std::string("sim"));
   };
-  ActorHarness::wait_until([&] { return summary() && summary()->healthy(); }, "healthy");
+  harness.run_until([&] { return summary() && summary()->healthy(); }, "healthy");
   // A live cluster cannot be registered a second time.
   const actors::AgentActor impostor =
       actors::spawn_agent_actor(*harness.system, testing::simulated(99), 3, fast_agent());
@@ -155,13 +159,13 @@ BOOST_AUTO_TEST_CASE(a_restarted_agent_registers_again_and_is_resynced) {
            .has_value());
   caf::anon_send_exit(impostor, caf::exit_reason::user_shutdown);
   caf::anon_send_exit(agent, caf::exit_reason::kill);
-  ActorHarness::wait_until([&] { return !summary()->healthy(); }, "unhealthy once the agent died");
+  harness.run_until([&] { return !summary()->healthy(); }, "unhealthy once the agent died");
   // A lost one can: a new run of its agent registers again.
   agent = actors::spawn_agent_actor(*harness.system, shared, 2, fast_agent());
   harness.ask<actors::ClusterActor>(supervisor, register_atom_v, std::string("sim"),
                                     actors::AgentActor{agent});
-  ActorHarness::wait_until([&] { return summary()->healthy() && summary()->epoch() == 2u; },
-                           "healthy again with the new run's epoch");
+  harness.run_until([&] { return summary()->healthy() && summary()->epoch() == 2u; },
+                    "healthy again with the new run's epoch");
   BOOST_TEST(summary()->resyncs() >= 1u);
   caf::anon_send_exit(agent, caf::exit_reason::user_shutdown);
   caf::anon_send_exit(supervisor, caf::exit_reason::user_shutdown);
@@ -169,8 +173,8 @@ BOOST_AUTO_TEST_CASE(a_restarted_agent_registers_again_and_is_resynced) {
 
 BOOST_AUTO_TEST_CASE(malformed_updates_are_rejected_with_a_reason) {
   RunningCluster cluster(7);
-  ActorHarness::wait_until([&] { return cluster.summary().updates_applied() >= 1; },
-                           "first update");
+  cluster.harness.run_until([&] { return cluster.summary().updates_applied() >= 1; },
+                            "first update");
   const actors::ClusterActor centre = cluster.cluster_actor();
 
   // Anyone but the cluster's agent is refused before the update is even read.
@@ -180,16 +184,16 @@ BOOST_AUTO_TEST_CASE(malformed_updates_are_rejected_with_a_reason) {
   BOOST_TEST(ack.status() == v1::Ack::REJECTED);
   BOOST_TEST(ack.error() == "sender: not the cluster's registered agent");
 
-  // The rest is sent as the agent: `speaker` takes its place (bound from the same sender, so the
-  // binding arrives first).
-  caf::scoped_actor speaker{*cluster.harness.system};
-  speaker->send(centre, bind_atom_v, caf::actor_cast<actors::AgentActor>(speaker));
+  // The rest is sent as the agent: a stand-in binds itself as the agent, then sends.
   const auto ask_as_agent = [&](const v1::IncrementalUpdate& update) {
-    v1::Ack reply;
-    speaker->request(centre, std::chrono::seconds(5), update)
-        .receive([&](v1::Ack& answer) { reply = answer; },
-                 [&](caf::error& error) { BOOST_FAIL(to_string(error)); });
-    return reply;
+    auto reply = std::make_shared<std::optional<v1::Ack>>();
+    cluster.harness.system->spawn([=](caf::event_based_actor* self) {
+      self->send(centre, bind_atom_v, caf::actor_cast<actors::AgentActor>(self));
+      self->request(centre, caf::infinite, update).then([=](v1::Ack& ack) { *reply = ack; });
+    });
+    cluster.harness.run();
+    BOOST_TEST_REQUIRE(reply->has_value());
+    return **reply;
   };
   v1::IncrementalUpdate foreign;
   foreign.set_cluster_id("elsewhere");
@@ -227,26 +231,33 @@ BOOST_AUTO_TEST_CASE(malformed_updates_are_rejected_with_a_reason) {
 
 BOOST_AUTO_TEST_CASE(subscribers_receive_every_update_in_order) {
   RunningCluster cluster(8);
-  caf::scoped_actor subscriber{*cluster.harness.system};
-  v1::ClusterSnapshot start;
-  subscriber
-      ->request(cluster.cluster_actor(), std::chrono::seconds(2), subscribe_atom_v,
-                caf::actor_cast<actors::ViewSubscriberActor>(subscriber))
-      .receive([&](v1::ClusterSnapshot& snapshot) { start = snapshot; },
-               [&](caf::error& error) { BOOST_FAIL(to_string(error)); });
-  uint64_t version = start.version();
-  int received = 0;
-  for (int i = 0; i < 5; ++i) {
-    subscriber->receive(
-        [&](v1::IncrementalUpdate& update) {
-          BOOST_TEST(update.base_version() == version);
-          version = update.version();
-          ++received;
-        },
-        [&](v1::ClusterSnapshot& snapshot) { version = snapshot.version(); },
-        caf::after(std::chrono::seconds(5)) >> [&] { BOOST_FAIL("no update within 5 s"); });
+  // What the subscriber received, in order: the view when it subscribed, then each message.
+  struct Feed {
+    uint64_t start = 0;
+    std::vector<v1::IncrementalUpdate> updates;
+    int snapshots = 0;
+  };
+  auto feed = std::make_shared<Feed>();
+  const actors::ClusterActor centre = cluster.cluster_actor();
+  const auto subscriber = cluster.harness.system->spawn(
+      [=](actors::ViewSubscriberActor::pointer self) -> actors::ViewSubscriberActor::behavior_type {
+        self->request(centre, caf::infinite, subscribe_atom_v,
+                      caf::actor_cast<actors::ViewSubscriberActor>(self))
+            .then([=](v1::ClusterSnapshot& snapshot) { feed->start = snapshot.version(); });
+        return {
+            [=](v1::IncrementalUpdate& update) { feed->updates.push_back(std::move(update)); },
+            [=](v1::ClusterSnapshot&) { ++feed->snapshots; },
+            [](atoms::health_atom, const std::string&, bool) {},
+        };
+      });
+  cluster.harness.run_until([&] { return feed->updates.size() >= 5; }, "five updates");
+  BOOST_TEST(feed->snapshots == 0);  // in step all along: no reason to start over
+  uint64_t version = feed->start;
+  for (const auto& update : feed->updates) {
+    BOOST_TEST(update.base_version() == version);
+    version = update.version();
   }
-  BOOST_TEST(received > 0);
+  caf::anon_send_exit(subscriber, caf::exit_reason::user_shutdown);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

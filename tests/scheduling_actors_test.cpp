@@ -1,21 +1,25 @@
-// The scheduling plane with real actors: schedulers, ClusterActors, agents and the supervisor.
+// The scheduling plane with real actors: schedulers, ClusterActors, agents and the supervisor,
+// run deterministically on a virtual clock (tests/deterministic_system.hpp).
+#include <caf/event_based_actor.hpp>
+#include <caf/send.hpp>
+
 #include <boost/test/unit_test.hpp>
 
 #include "actors/agent_actor.hpp"
 #include "actors/scheduler_actor.hpp"
 #include "actors/supervisor.hpp"
-#include "tests/actor_harness.hpp"
+#include "tests/deterministic_system.hpp"
 #include "tests/policy_fixtures.hpp"
 #include "tests/simulation_fixtures.hpp"
 
 using namespace unisched;
 using namespace unisched::atoms;
-using testing::ActorHarness;
+using testing::DeterministicSystem;
 
 namespace {
 
 struct Fleet {
-  ActorHarness harness;
+  DeterministicSystem harness;
   actors::SupervisorActor supervisor;
   std::map<std::string, actors::LocalAgentActor> agents;
   std::vector<actors::SchedulerActor> schedulers;
@@ -53,7 +57,7 @@ struct Fleet {
           actors::spawn_scheduler_actor(*harness.system, supervisor, infos, policy, settings));
     }
     for (const std::string& id : ids) {
-      ActorHarness::wait_until(
+      harness.run_until(
           [&] {
             const auto summary =
                 harness.try_ask<v1::ClusterSummary>(supervisor, summary_atom_v, id);
@@ -96,7 +100,7 @@ BOOST_AUTO_TEST_CASE(a_placement_reaches_the_cluster) {
   BOOST_TEST_REQUIRE(decision.status() == v1::SchedulingDecision::PLACED);
   BOOST_TEST_REQUIRE(decision.replicas_size() == 1);
   const std::string node = decision.replicas(0).node();
-  ActorHarness::wait_until(
+  fleet.harness.run_until(
       [&] {
         const auto truth = fleet.truth("c1");
         for (const auto& n : truth.nodes()) {
@@ -137,19 +141,23 @@ BOOST_AUTO_TEST_CASE(gangs_are_all_or_nothing_across_clusters_and_say_why) {
 BOOST_AUTO_TEST_CASE(no_placement_goes_to_an_unhealthy_cluster) {
   Fleet fleet({"c1", "c2"}, 1, actors::CommitMode::ClusterRevision);
   caf::anon_send(fleet.agents.at("c2"), online_atom_v, false);
-  ActorHarness::wait_until(
+  fleet.harness.run_until(
       [&] {
         return !fleet.harness
                     .ask<v1::ClusterSummary>(fleet.supervisor, summary_atom_v, std::string("c2"))
                     .healthy();
       },
       "c2 unhealthy");
+  // c1 has room for four of the six: those go there, and none goes to c2.
+  int placed = 0;
   for (int i = 0; i < 6; ++i) {
     const auto decision = fleet.submit("r" + std::to_string(i), kEightGpus);
     for (const auto& replica : decision.replicas()) {
       BOOST_TEST(replica.cluster() == "c1");
+      ++placed;
     }
   }
+  BOOST_TEST(placed == 4);
   const auto pinned = fleet.submit(
       "pinned", std::string(kEightGpus) + "  placement:\n    affinity:\n      clusters: [c2]\n");
   BOOST_TEST(pinned.status() == v1::SchedulingDecision::UNSCHEDULABLE);
@@ -164,28 +172,30 @@ BOOST_AUTO_TEST_CASE(no_placement_goes_to_an_unhealthy_cluster) {
 BOOST_AUTO_TEST_CASE(racing_schedulers_conflict_retry_and_never_over_commit) {
   for (const auto mode : {actors::CommitMode::ClusterRevision, actors::CommitMode::NodeRevisions}) {
     Fleet fleet({"c1"}, 3, mode);
-    caf::scoped_actor client{*fleet.harness.system};
     const auto spec = testing::request("  resources:\n    cpu: 1\n    memory: 4Gi\n");
     constexpr int kRequests = 60;
-    for (int i = 0; i < kRequests; ++i) {
-      client->send(fleet.schedulers[static_cast<size_t>(i) % 3], submit_atom_v,
-                   "r" + std::to_string(i), spec);
-    }
-    int placed = 0;
-    for (int i = 0; i < kRequests; ++i) {
-      client->receive(
-          [&](v1::SchedulingDecision& d) {
-            placed += d.status() == v1::SchedulingDecision::PLACED ? 1 : 0;
-          },
-          caf::after(std::chrono::seconds(10)) >> [&] { BOOST_FAIL("no decision"); });
-    }
+    // One client submits them all at once, in turn to each scheduler, and counts the placed.
+    auto placed = std::make_shared<int>(0);
+    auto decided = std::make_shared<int>(0);
+    const std::vector<actors::SchedulerActor> schedulers = fleet.schedulers;
+    fleet.harness.system->spawn([=](caf::event_based_actor* self) {
+      for (int i = 0; i < kRequests; ++i) {
+        self->request(schedulers[static_cast<size_t>(i) % 3], caf::infinite, submit_atom_v,
+                      "r" + std::to_string(i), spec)
+            .then([=](v1::SchedulingDecision& d) {
+              ++*decided;
+              *placed += d.status() == v1::SchedulingDecision::PLACED ? 1 : 0;
+            });
+      }
+    });
+    fleet.harness.run_until([&] { return *decided == kRequests; }, "every request decided");
     uint64_t conflicts = 0;
     for (const auto& scheduler : fleet.schedulers) {
       conflicts += fleet.harness.ask<v1::SchedulerSummary>(scheduler, summary_atom_v).conflicts();
     }
-    BOOST_TEST(placed == kRequests);  // 60 cpu of the cluster's 224 cores: every one fits
-    BOOST_TEST(conflicts > 0u);       // they did race, and compare-and-set caught it
-    ActorHarness::wait_until(
+    BOOST_TEST(*placed == kRequests);  // 60 cpu of the cluster's 224 cores: every one fits
+    BOOST_TEST(conflicts > 0u);        // they did race, and compare-and-set caught it
+    fleet.harness.run_until(
         [&] {
           int64_t used = 0;
           const auto truth = fleet.truth("c1");
