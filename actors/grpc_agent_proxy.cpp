@@ -78,113 +78,131 @@ caf::result<v1::Ack> start_over(Self self, v1::ClusterSnapshot snapshot) {
   return promise;
 }
 
+/// An update from the agent, passed on to the ClusterActor; its Ack goes back with the orders
+/// and releases queued for the agent since its last call.
+caf::result<v1::Ack> pass_update(Self self, v1::IncrementalUpdate& update) {
+  heard(self, 0, 0);  // its position counts once the ClusterActor took the update
+  auto promise = self->make_response_promise<v1::Ack>();
+  if (!self->state.cluster_actor) {
+    v1::Ack ack;
+    ack.set_cluster_id(self->state.cluster_id);
+    ack.set_status(v1::Ack::REJECTED);
+    ack.set_error("the cluster is being (re)started at the centre; send it again");
+    promise.deliver(ack);
+    return promise;
+  }
+  // Moved on, not copied: an update may carry thousands of nodes.
+  const uint64_t epoch = update.epoch();
+  const uint64_t version = update.version();
+  self->request(self->state.cluster_actor, self->state.settings.push_timeout, std::move(update))
+      .then(
+          [=](v1::Ack& ack) mutable {
+            auto& state = self->state;
+            state.centre_version = ack.version();
+            if (ack.status() == v1::Ack::APPLIED || ack.status() == v1::Ack::DUPLICATE) {
+              heard(self, epoch, version);
+            }
+            for (auto& order : state.orders) {
+              *ack.add_orders() = std::move(order);
+            }
+            for (auto& release : state.releases) {
+              *ack.add_releases() = std::move(release);
+            }
+            state.orders.clear();
+            state.releases.clear();
+            promise.deliver(ack);
+          },
+          [=](caf::error& error) mutable { promise.deliver(std::move(error)); });
+  return promise;
+}
+
+/// A snapshot the agent pushed: answers the pulls waiting for one, or is held for the next.
+v1::Ack take_snapshot(Self self, const v1::ClusterSnapshot& snapshot) {
+  heard(self, snapshot.epoch(), snapshot.version());
+  auto& state = self->state;
+  v1::Ack ack;
+  ack.set_cluster_id(state.cluster_id);
+  ack.set_epoch(snapshot.epoch());
+  ack.set_version(snapshot.version());
+  ack.set_status(v1::Ack::APPLIED);
+  if (state.snapshot_pulls.empty()) {
+    state.held_snapshot = snapshot;
+    ack.set_error("kept for the centre's next snapshot pull");
+  }
+  for (auto& pull : state.snapshot_pulls) {
+    pull.deliver(snapshot);
+  }
+  state.snapshot_pulls.clear();
+  return ack;
+}
+
+/// The agent's heartbeat: how the centre stands with it, and whether a snapshot is wanted.
+v1::HealthStatus on_heartbeat(Self self, const v1::HealthProbe& heartbeat) {
+  heard(self, heartbeat.epoch(), heartbeat.version());
+  const auto& state = self->state;
+  v1::HealthStatus status;
+  status.set_cluster_id(state.cluster_id);
+  status.set_state(state.cluster_actor ? v1::HEALTHY : v1::DEGRADED);
+  status.set_epoch(state.epoch);
+  status.set_version(state.centre_version);
+  status.set_snapshot_wanted(!state.snapshot_pulls.empty());
+  status.set_detail(state.snapshot_pulls.empty() ? "in step" : "the centre needs a full snapshot");
+  return status;
+}
+
+/// The supervisor's probe, answered for the agent while it has called recently.
+caf::result<v1::HealthStatus> answer_probe(Self self) {
+  const auto& state = self->state;
+  if (silent(self)) {
+    return self->make_response_promise<v1::HealthStatus>();  // never answered: a miss
+  }
+  v1::HealthStatus status;
+  status.set_cluster_id(state.cluster_id);
+  status.set_state(v1::HEALTHY);
+  status.set_epoch(state.epoch);
+  status.set_version(state.version);
+  return status;
+}
+
+/// The ClusterActor's pull: the snapshot held if it is current, else one the agent pushes next.
+caf::result<v1::ClusterSnapshot> answer_pull(Self self) {
+  auto& state = self->state;
+  if (state.held_snapshot && state.held_snapshot->epoch() == state.epoch &&
+      state.held_snapshot->version() >= state.version) {
+    v1::ClusterSnapshot snapshot = std::move(*state.held_snapshot);
+    state.held_snapshot.reset();
+    return snapshot;
+  }
+  state.held_snapshot.reset();
+  // The ClusterActor pulls once at a time: an older pull has timed out there already.
+  for (auto& stale : state.snapshot_pulls) {
+    stale.deliver(messages::make_error(messages::Error::Unavailable, "superseded"));
+  }
+  state.snapshot_pulls.clear();
+  auto promise = self->make_response_promise<v1::ClusterSnapshot>();
+  state.snapshot_pulls.push_back(promise);
+  return promise;
+}
+
 GrpcAgentProxyActor::behavior_type proxy(Self self, std::string cluster_id,
                                          GrpcAgentSettings settings) {
   self->state.cluster_id = std::move(cluster_id);
   self->state.settings = settings;
   return {
       // From the gRPC service.
-      [=](push_atom, v1::IncrementalUpdate& update) -> caf::result<v1::Ack> {
-        heard(self, 0, 0);  // its position counts once the ClusterActor took the update
-        auto promise = self->make_response_promise<v1::Ack>();
-        if (!self->state.cluster_actor) {
-          v1::Ack ack;
-          ack.set_cluster_id(self->state.cluster_id);
-          ack.set_status(v1::Ack::REJECTED);
-          ack.set_error("the cluster is being (re)started at the centre; send it again");
-          promise.deliver(ack);
-          return promise;
-        }
-        // Moved on, not copied: an update may carry thousands of nodes.
-        const uint64_t epoch = update.epoch();
-        const uint64_t version = update.version();
-        self->request(self->state.cluster_actor, self->state.settings.push_timeout,
-                      std::move(update))
-            .then(
-                [=](v1::Ack& ack) mutable {
-                  auto& state = self->state;
-                  state.centre_version = ack.version();
-                  if (ack.status() == v1::Ack::APPLIED || ack.status() == v1::Ack::DUPLICATE) {
-                    heard(self, epoch, version);
-                  }
-                  for (auto& order : state.orders) {
-                    *ack.add_orders() = std::move(order);
-                  }
-                  for (auto& release : state.releases) {
-                    *ack.add_releases() = std::move(release);
-                  }
-                  state.orders.clear();
-                  state.releases.clear();
-                  promise.deliver(ack);
-                },
-                [=](caf::error& error) mutable { promise.deliver(std::move(error)); });
-        return promise;
-      },
+      [=](push_atom, v1::IncrementalUpdate& update) { return pass_update(self, update); },
       [=](push_atom, const v1::ClusterSnapshot& snapshot) -> caf::result<v1::Ack> {
-        heard(self, snapshot.epoch(), snapshot.version());
-        auto& state = self->state;
-        v1::Ack ack;
-        ack.set_cluster_id(state.cluster_id);
-        ack.set_epoch(snapshot.epoch());
-        ack.set_version(snapshot.version());
-        ack.set_status(v1::Ack::APPLIED);
-        if (state.snapshot_pulls.empty()) {
-          state.held_snapshot = snapshot;
-          ack.set_error("kept for the centre's next snapshot pull");
-        }
-        for (auto& pull : state.snapshot_pulls) {
-          pull.deliver(snapshot);
-        }
-        state.snapshot_pulls.clear();
-        return ack;
+        return take_snapshot(self, snapshot);
       },
       [=](health_atom, const v1::HealthProbe& heartbeat) -> caf::result<v1::HealthStatus> {
-        heard(self, heartbeat.epoch(), heartbeat.version());
-        const auto& state = self->state;
-        v1::HealthStatus status;
-        status.set_cluster_id(state.cluster_id);
-        status.set_state(state.cluster_actor ? v1::HEALTHY : v1::DEGRADED);
-        status.set_epoch(state.epoch);
-        status.set_version(state.centre_version);
-        status.set_snapshot_wanted(!state.snapshot_pulls.empty());
-        status.set_detail(state.snapshot_pulls.empty() ? "in step"
-                                                       : "the centre needs a full snapshot");
-        return status;
-      },
-      // From the centre, as the cluster's agent.
-      [=](const v1::HealthProbe&) -> caf::result<v1::HealthStatus> {
-        const auto& state = self->state;
-        if (silent(self)) {
-          return self->make_response_promise<v1::HealthStatus>();  // never answered: a miss
-        }
-        v1::HealthStatus status;
-        status.set_cluster_id(state.cluster_id);
-        status.set_state(v1::HEALTHY);
-        status.set_epoch(state.epoch);
-        status.set_version(state.version);
-        return status;
-      },
-      [=](const v1::SnapshotRequest&) -> caf::result<v1::ClusterSnapshot> {
-        auto& state = self->state;
-        if (state.held_snapshot && state.held_snapshot->epoch() == state.epoch &&
-            state.held_snapshot->version() >= state.version) {
-          v1::ClusterSnapshot snapshot = std::move(*state.held_snapshot);
-          state.held_snapshot.reset();
-          return snapshot;
-        }
-        state.held_snapshot.reset();
-        // The ClusterActor pulls once at a time: an older pull has timed out there already.
-        for (auto& stale : state.snapshot_pulls) {
-          stale.deliver(messages::make_error(messages::Error::Unavailable, "superseded"));
-        }
-        state.snapshot_pulls.clear();
-        auto promise = self->make_response_promise<v1::ClusterSnapshot>();
-        state.snapshot_pulls.push_back(promise);
-        return promise;
+        return on_heartbeat(self, heartbeat);
       },
       [=](reset_atom, v1::ClusterSnapshot& snapshot) -> caf::result<v1::Ack> {
         return start_over(self, std::move(snapshot));
       },
+      // From the centre, as the cluster's agent.
+      [=](const v1::HealthProbe&) { return answer_probe(self); },
+      [=](const v1::SnapshotRequest&) { return answer_pull(self); },
       [=](bind_atom, ClusterIngestActor cluster_actor, const std::string&) {
         self->state.cluster_actor = std::move(cluster_actor);
       },

@@ -228,6 +228,53 @@ const ClusterEntry* running(const SupervisorData& state, const std::string& id,
   return entry;
 }
 
+/// An agent registers its cluster: a new cluster gets a ClusterActor on its home; a lost one's
+/// new agent is readmitted; a live one cannot be registered twice.
+caf::result<ClusterActor> on_register(Self self, const std::string& id, AgentActor agent) {
+  const auto known = self->state.clusters.find(id);
+  if (known != self->state.clusters.end()) {
+    if (self->state.core->state(id) != Lifecycle::Lost) {
+      return messages::make_error(messages::Error::AlreadyRegistered,
+                                  "cluster \"" + id + "\" is already registered");
+    }
+    if (!known->second.cluster_actor) {
+      return messages::make_error(messages::Error::Unavailable,
+                                  "cluster \"" + id + "\" is being re-homed; try again");
+    }
+    return readmit(self, known->second, std::move(agent));
+  }
+  self->state.core->add(id);
+  ClusterEntry& entry = self->state.clusters[id];
+  entry.id = id;
+  entry.agent = std::move(agent);
+  self->monitor(entry.agent);
+  spdlog::info("cluster {}: registered", id);
+  auto promise = self->make_response_promise<ClusterActor>();
+  start_cluster_actor(
+      self, id, [=](const ClusterActor& cluster_actor) mutable { promise.deliver(cluster_actor); });
+  return promise;
+}
+
+/// A shard offers to host ClusterActors: bound to this supervisor, it takes clusters that start
+/// from now on.
+caf::result<v1::ShardRegistration> on_shard(Self self, const v1::ShardRegistration& shard,
+                                            ShardActor actor) {
+  if (shard.shard_id().empty()) {
+    return messages::make_error(messages::Error::InvalidArgument, "shard_id: Required value");
+  }
+  if (self->state.shards.count(shard.shard_id()) > 0) {
+    return messages::make_error(messages::Error::AlreadyRegistered,
+                                "shard \"" + shard.shard_id() + "\" is already registered");
+  }
+  self->monitor(actor);
+  // Sent before any spawn request (same sender, so in order): the shard obeys only us.
+  self->send(actor, bind_atom_v);
+  self->state.shards[shard.shard_id()] = Shard{std::move(actor), shard.endpoint(), 0};
+  spdlog::info("shard {} joined at {}; it hosts clusters registered from now on", shard.shard_id(),
+               shard.endpoint());
+  return shard;
+}
+
 SupervisorActor::behavior_type supervisor(Self self, SupervisorSettings settings) {
   self->state.settings = settings;
   self->state.core.emplace(settings.max_misses);
@@ -235,47 +282,11 @@ SupervisorActor::behavior_type supervisor(Self self, SupervisorSettings settings
   log_stray_errors(self, "supervisor");
   self->delayed_send(self, settings.probe_interval, probe_atom_v);
   return {
-      [=](register_atom, const std::string& id, AgentActor agent) -> caf::result<ClusterActor> {
-        const auto known = self->state.clusters.find(id);
-        if (known != self->state.clusters.end()) {
-          if (self->state.core->state(id) != Lifecycle::Lost) {
-            return messages::make_error(messages::Error::AlreadyRegistered,
-                                        "cluster \"" + id + "\" is already registered");
-          }
-          if (!known->second.cluster_actor) {
-            return messages::make_error(messages::Error::Unavailable,
-                                        "cluster \"" + id + "\" is being re-homed; try again");
-          }
-          return readmit(self, known->second, std::move(agent));
-        }
-        self->state.core->add(id);
-        ClusterEntry& entry = self->state.clusters[id];
-        entry.id = id;
-        entry.agent = std::move(agent);
-        self->monitor(entry.agent);
-        spdlog::info("cluster {}: registered", id);
-        auto promise = self->make_response_promise<ClusterActor>();
-        start_cluster_actor(self, id, [=](const ClusterActor& cluster_actor) mutable {
-          promise.deliver(cluster_actor);
-        });
-        return promise;
+      [=](register_atom, const std::string& id, AgentActor agent) {
+        return on_register(self, id, std::move(agent));
       },
-      [=](shard_atom, const v1::ShardRegistration& shard,
-          ShardActor actor) -> caf::result<v1::ShardRegistration> {
-        if (shard.shard_id().empty()) {
-          return messages::make_error(messages::Error::InvalidArgument, "shard_id: Required value");
-        }
-        if (self->state.shards.count(shard.shard_id()) > 0) {
-          return messages::make_error(messages::Error::AlreadyRegistered,
-                                      "shard \"" + shard.shard_id() + "\" is already registered");
-        }
-        self->monitor(actor);
-        // Sent before any spawn request (same sender, so in order): the shard obeys only us.
-        self->send(actor, bind_atom_v);
-        self->state.shards[shard.shard_id()] = Shard{std::move(actor), shard.endpoint(), 0};
-        spdlog::info("shard {} joined at {}; it hosts clusters registered from now on",
-                     shard.shard_id(), shard.endpoint());
-        return shard;
+      [=](shard_atom, const v1::ShardRegistration& shard, ShardActor actor) {
+        return on_shard(self, shard, std::move(actor));
       },
       [=](view_atom, const std::string& id) -> caf::result<v1::ClusterSnapshot> {
         // What the agent itself holds, for comparing a view with its source.

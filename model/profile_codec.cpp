@@ -121,6 +121,51 @@ ClusterResourceProfile decode_profile(YamlObject& document) {
   return profile;
 }
 
+namespace {
+
+void encode_network_and_storage(const ClusterProfileSpec& spec, DocumentWriter& out) {
+  if (spec.network.bandwidth || spec.network.latency) {
+    out.key("network");
+    out.begin_object();
+    if (spec.network.bandwidth) {
+      out.field("bandwidth", spec.network.bandwidth->to_string());
+    }
+    if (spec.network.latency) {
+      out.field("latency", spec.network.latency->to_string());
+    }
+    out.end_object();
+  }
+  if (!spec.storage.empty()) {
+    out.key("storage");
+    out.begin_list();
+    for (const auto& storage : spec.storage) {
+      out.begin_object();
+      out.field("class", storage.storage_class);
+      out.field("capacity", storage.capacity.to_string());
+      out.end_object();
+    }
+    out.end_list();
+  }
+}
+
+void encode_topology(const TopologySpec& topology, DocumentWriter& out) {
+  if (topology.region.empty() && topology.zone.empty() && topology.node_group.empty()) {
+    return;
+  }
+  out.key("topology");
+  out.begin_object();
+  const std::pair<const char*, const std::string*> fields[] = {
+      {"region", &topology.region}, {"zone", &topology.zone}, {"nodeGroup", &topology.node_group}};
+  for (const auto& [name, value] : fields) {
+    if (!value->empty()) {
+      out.field(name, *value);
+    }
+  }
+  out.end_object();
+}
+
+}  // namespace
+
 void encode_profile(const ClusterResourceProfile& profile, DocumentWriter& out) {
   const ClusterProfileSpec& spec = profile.spec;
   out.begin_object();
@@ -152,43 +197,8 @@ void encode_profile(const ClusterResourceProfile& profile, DocumentWriter& out) 
     }
     out.end_list();
   }
-  if (spec.network.bandwidth || spec.network.latency) {
-    out.key("network");
-    out.begin_object();
-    if (spec.network.bandwidth) {
-      out.field("bandwidth", spec.network.bandwidth->to_string());
-    }
-    if (spec.network.latency) {
-      out.field("latency", spec.network.latency->to_string());
-    }
-    out.end_object();
-  }
-  if (!spec.storage.empty()) {
-    out.key("storage");
-    out.begin_list();
-    for (const auto& storage : spec.storage) {
-      out.begin_object();
-      out.field("class", storage.storage_class);
-      out.field("capacity", storage.capacity.to_string());
-      out.end_object();
-    }
-    out.end_list();
-  }
-  const TopologySpec& topology = spec.topology;
-  if (!topology.region.empty() || !topology.zone.empty() || !topology.node_group.empty()) {
-    out.key("topology");
-    out.begin_object();
-    const std::pair<const char*, const std::string*> fields[] = {
-        {"region", &topology.region},
-        {"zone", &topology.zone},
-        {"nodeGroup", &topology.node_group}};
-    for (const auto& [name, value] : fields) {
-      if (!value->empty()) {
-        out.field(name, *value);
-      }
-    }
-    out.end_object();
-  }
+  encode_network_and_storage(spec, out);
+  encode_topology(spec.topology, out);
   if (spec.node_count) {
     out.field("nodeCount", *spec.node_count);
   }

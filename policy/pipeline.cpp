@@ -235,13 +235,13 @@ std::string Decision::explain() const {
   return text;
 }
 
-Decision decide(const model::SchedulingRequestSpec& request,
-                const std::vector<ClusterCandidate>& clusters, const Policy& policy,
-                uint64_t sample_seed) {
-  Decision decision;
-  CycleState cycle(sample_seed);
-  const ReplicaDemand demand = demand_of(request);
-  // 1. Filter: which clusters may take the request at all, and why not the others.
+namespace {
+
+/// Step 1: the clusters that may take the request at all; the others' refusals go to `decision`.
+std::vector<const ClusterCandidate*> filter_clusters(const model::SchedulingRequestSpec& request,
+                                                     const ReplicaDemand& demand,
+                                                     const std::vector<ClusterCandidate>& clusters,
+                                                     const Policy& policy, Decision& decision) {
   std::vector<const ClusterCandidate*> feasible;
   for (const ClusterCandidate& cluster : clusters) {
     std::optional<std::string> refusal;
@@ -255,27 +255,36 @@ Decision decide(const model::SchedulingRequestSpec& request,
       feasible.push_back(&cluster);
     }
   }
-  // 2. Place replica after replica, each on the best node its distribution allows.
-  const auto place_in = [&](const std::vector<const ClusterCandidate*>& allowed, int64_t count,
-                            Overlay& overlay, std::vector<ReplicaPlacement>& out) {
+  return feasible;
+}
+
+/// Step 2: places replica after replica, each on the best node its distribution allows.
+class ReplicaPlacer {
+ public:
+  ReplicaPlacer(const model::SchedulingRequestSpec& request, const ReplicaDemand& demand,
+                const Policy& policy, CycleState& cycle)
+      : request_(request), demand_(demand), policy_(policy), cycle_(cycle) {}
+
+  /// Whether `count` replicas fit on `allowed`; what fits is appended to `out` either way.
+  bool place_in(const std::vector<const ClusterCandidate*>& allowed, int64_t count,
+                Overlay& overlay, std::vector<ReplicaPlacement>& out) {
     for (int64_t i = 0; i < count; ++i) {
-      const auto choice = best_node(policy, request, demand, allowed, overlay, cycle);
+      const auto choice = best_node(policy_, request_, demand_, allowed, overlay, cycle_);
       if (!choice) {
         return false;
       }
       overlay.take(choice->cluster->info->id,
-                   overlay.node(choice->cluster->info->id, *choice->node), demand, choice->fit);
-      out.push_back(placement_of(*choice, demand));
+                   overlay.node(choice->cluster->info->id, *choice->node), demand_, choice->fit);
+      out.push_back(placement_of(*choice, demand_));
     }
     return true;
-  };
-  Overlay overlay;
-  bool complete = false;
-  if (request.distribution.mode == model::DistributionMode::Together) {
-    // The first cluster (best for the first replica) that holds every replica.
+  }
+
+  /// Every replica in one cluster: the first (best for the first replica) that holds them all.
+  bool place_together(const std::vector<const ClusterCandidate*>& feasible, Decision& decision) {
     std::vector<std::pair<double, const ClusterCandidate*>> order;
     for (const ClusterCandidate* cluster : feasible) {
-      const auto first = best_node(policy, request, demand, {cluster}, Overlay{}, cycle);
+      const auto first = best_node(policy_, request_, demand_, {cluster}, Overlay{}, cycle_);
       order.emplace_back(first ? first->score : -1.0, cluster);
     }
     std::stable_sort(order.begin(), order.end(),
@@ -283,18 +292,26 @@ Decision decide(const model::SchedulingRequestSpec& request,
     for (const auto& [score, cluster] : order) {
       Overlay trial;
       std::vector<ReplicaPlacement> placements;
-      if (place_in({cluster}, request.replicas, trial, placements)) {
+      if (place_in({cluster}, request_.replicas, trial, placements)) {
         decision.placements = std::move(placements);
-        complete = true;
-        break;
+        return true;
       }
       decision.diagnoses.push_back(
           {cluster->info->id, "distribution",
-           "cannot hold all " + std::to_string(request.replicas) + " replicas together"});
+           "cannot hold all " + std::to_string(request_.replicas) + " replicas together"});
     }
-  } else if (!request.distribution.weights.empty()) {
-    const auto shares = weighted_shares(request.distribution.weights, feasible, request.replicas);
-    complete = !shares.empty();
+    return false;
+  }
+
+  /// Each weighted cluster its share of the replicas.
+  bool place_weighted(const std::vector<const ClusterCandidate*>& feasible, Decision& decision) {
+    const auto shares = weighted_shares(request_.distribution.weights, feasible, request_.replicas);
+    if (shares.empty()) {
+      decision.diagnoses.push_back({"*", "distribution", "no weighted cluster passes the filters"});
+      return false;
+    }
+    bool complete = true;
+    Overlay overlay;
     for (const auto& [cluster_id, share] : shares) {
       const auto cluster = std::find_if(feasible.begin(), feasible.end(),
                                         [&](const auto* c) { return c->info->id == cluster_id; });
@@ -304,18 +321,44 @@ Decision decide(const model::SchedulingRequestSpec& request,
         complete = false;
       }
     }
-    if (shares.empty()) {
-      decision.diagnoses.push_back({"*", "distribution", "no weighted cluster passes the filters"});
-    }
-  } else {
-    complete = place_in(feasible, request.replicas, overlay, decision.placements);
+    return complete;
+  }
+
+  /// Each replica wherever it fits best.
+  bool place_anywhere(const std::vector<const ClusterCandidate*>& feasible, Decision& decision) {
+    Overlay overlay;
+    const bool complete = place_in(feasible, request_.replicas, overlay, decision.placements);
     if (!complete && !feasible.empty()) {
       decision.diagnoses.push_back({"*", "distribution",
                                     std::to_string(decision.placements.size()) + " of " +
-                                        std::to_string(request.replicas) +
+                                        std::to_string(request_.replicas) +
                                         " replicas fit on the clusters that pass the filters"});
     }
+    return complete;
   }
+
+ private:
+  const model::SchedulingRequestSpec& request_;
+  const ReplicaDemand& demand_;
+  const Policy& policy_;
+  CycleState& cycle_;
+};
+
+}  // namespace
+
+Decision decide(const model::SchedulingRequestSpec& request,
+                const std::vector<ClusterCandidate>& clusters, const Policy& policy,
+                uint64_t sample_seed) {
+  Decision decision;
+  CycleState cycle(sample_seed);
+  const ReplicaDemand demand = demand_of(request);
+  const auto feasible = filter_clusters(request, demand, clusters, policy, decision);
+  ReplicaPlacer placer(request, demand, policy, cycle);
+  const bool complete = request.distribution.mode == model::DistributionMode::Together
+                            ? placer.place_together(feasible, decision)
+                        : !request.distribution.weights.empty()
+                            ? placer.place_weighted(feasible, decision)
+                            : placer.place_anywhere(feasible, decision);
   // 3. Decide: a gang is all or nothing.
   if (complete) {
     decision.status = DecisionStatus::Placed;

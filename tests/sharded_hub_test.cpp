@@ -3,6 +3,7 @@
 // state, nothing may be over-committed, and requests must keep being placed.
 #include <boost/test/unit_test.hpp>
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -84,54 +85,92 @@ bool matches_agent(const Hub& hub, const std::string& cluster) {
          agent.nodes == view.nodes;
 }
 
+/// A hub with two shards and five clusters' agents, each cluster's ClusterActor on a shard.
+struct ShardedFleet {
+  Hub hub;
+  std::unique_ptr<ChildProcess> s1 = hub.shard("s1");
+  std::unique_ptr<ChildProcess> s2 = hub.shard("s2");
+  std::map<std::string, std::unique_ptr<ChildProcess>> agents;
+  std::set<std::string> live;  // clusters whose agent runs
+
+  ShardedFleet() {
+    // Pushing every second leaves time to read a view and its agent's state at one version.
+    agents["t4-useast"] = hub.agent("t4-vm-useast.yaml", "", "1s");
+    agents["a100-uswest"] = hub.agent("a100-nvlink-uswest.yaml", "", "1s");
+    agents["h100-euwest"] = hub.agent("h100-euwest.yaml", "", "1s");
+    agents["cpu-apsouth"] = hub.agent("cpu-baremetal-apsouth.yaml", "", "1s");
+    agents["t4-useast-2"] = hub.agent("t4-vm-useast.yaml", "t4-useast-2", "1s");
+    for (const auto& [id, agent] : agents) {
+      live.insert(id);
+    }
+  }
+
+  bool all_healthy() {
+    return std::all_of(live.begin(), live.end(),
+                       [&](const std::string& id) { return hub.has_health(id, true); });
+  }
+
+  void expect_views_match_agents(const std::string& when) {
+    for (const std::string& id : live) {
+      ActorHarness::wait_until([&] { return matches_agent(hub, id); },
+                               id + "'s view equal to its agent's state " + when,
+                               std::chrono::seconds(20));
+    }
+  }
+
+  /// Kills the shard hosting live clusters (s1 if any) and waits until they are all re-homed on
+  /// the other and healthy; returns the survivor's process.
+  ChildProcess& kill_a_shard() {
+    std::set<std::string> on_s1;
+    for (const auto& [cluster, shard] : homes(hub)) {
+      if (shard == "s1" && live.count(cluster) > 0) {
+        on_s1.insert(cluster);
+      }
+    }
+    const bool kill_s1 = !on_s1.empty();
+    const std::string survivor = kill_s1 ? "s2" : "s1";
+    BOOST_TEST((kill_s1 ? s1 : s2)->stop(SIGKILL) == -SIGKILL);
+    ActorHarness::wait_until(
+        [&] {
+          const auto now = homes(hub);
+          for (const std::string& id : live) {
+            const auto home = now.find(id);
+            if (home == now.end() || home->second != survivor) {
+              return false;
+            }
+          }
+          return all_healthy();
+        },
+        "every live cluster re-homed on " + survivor + " and healthy", std::chrono::seconds(30));
+    return kill_s1 ? *s2 : *s1;
+  }
+};
+
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(sharded_hub)
 
 BOOST_AUTO_TEST_CASE(views_converge_and_placement_goes_on_after_an_agent_and_a_shard_die) {
-  Hub hub;
-  auto s1 = hub.shard("s1");
-  auto s2 = hub.shard("s2");
-  const std::string s1_address = unisched::testing::wait_for_listening(*s1, "s1");
-  const std::string s2_address = unisched::testing::wait_for_listening(*s2, "s2");
-  std::map<std::string, std::unique_ptr<ChildProcess>> agents;
-  // Pushing every second leaves time to read a view and its agent's state at one version.
-  agents["t4-useast"] = hub.agent("t4-vm-useast.yaml", "", "1s");
-  agents["a100-uswest"] = hub.agent("a100-nvlink-uswest.yaml", "", "1s");
-  agents["h100-euwest"] = hub.agent("h100-euwest.yaml", "", "1s");
-  agents["cpu-apsouth"] = hub.agent("cpu-baremetal-apsouth.yaml", "", "1s");
-  agents["t4-useast-2"] = hub.agent("t4-vm-useast.yaml", "t4-useast-2", "1s");
-  const auto all_healthy = [&](const std::set<std::string>& ids) {
-    for (const std::string& id : ids) {
-      if (!hub.has_health(id, true)) {
-        return false;
-      }
-    }
-    return true;
-  };
-  std::set<std::string> live;
-  for (const auto& [id, agent] : agents) {
-    live.insert(id);
-  }
-  ActorHarness::wait_until([&] { return all_healthy(live); }, "every cluster healthy",
+  ShardedFleet fleet;
+  Hub& hub = fleet.hub;
+  const std::string s1_address = unisched::testing::wait_for_listening(*fleet.s1, "s1");
+  const std::string s2_address = unisched::testing::wait_for_listening(*fleet.s2, "s2");
+  ActorHarness::wait_until([&] { return fleet.all_healthy(); }, "every cluster healthy",
                            std::chrono::seconds(30));
   // Every ClusterActor lives on a shard, not on the hub.
-  std::map<std::string, std::string> where = homes(hub);
-  BOOST_TEST(where.size() == agents.size());
+  const std::map<std::string, std::string> where = homes(hub);
+  BOOST_TEST(where.size() == fleet.agents.size());
   for (const auto& [cluster, shard] : where) {
     BOOST_TEST((shard == "s1" || shard == "s2"), cluster << " on \"" << shard << "\"");
   }
-  for (const std::string& id : live) {
-    ActorHarness::wait_until([&] { return matches_agent(hub, id); },
-                             id + "'s view equal to its agent's state", std::chrono::seconds(20));
-  }
+  fleet.expect_views_match_agents("at first");
   // Each agent holds its own connection to its shard: updates do not pass through the hub.
   const std::map<std::string, uint16_t> shard_ports = {{"s1", port_of(s1_address)},
                                                        {"s2", port_of(s2_address)}};
   for (const auto& [cluster, shard] : where) {
     ActorHarness::wait_until(
         [&, shard = shard, cluster = cluster] {
-          return unisched::testing::connected_to_port(agents[cluster]->pid(),
+          return unisched::testing::connected_to_port(fleet.agents[cluster]->pid(),
                                                       shard_ports.at(shard));
         },
         cluster + "'s agent connected to " + shard + " directly", std::chrono::seconds(10));
@@ -147,39 +186,14 @@ BOOST_AUTO_TEST_CASE(views_converge_and_placement_goes_on_after_an_agent_and_a_s
   BOOST_TEST(decisions.find("unknown") == std::string::npos, decisions);
 
   // An agent dies: its cluster turns unhealthy, the others stay healthy.
-  BOOST_TEST(agents["t4-useast-2"]->stop(SIGKILL) == -SIGKILL);
-  live.erase("t4-useast-2");
+  BOOST_TEST(fleet.agents["t4-useast-2"]->stop(SIGKILL) == -SIGKILL);
+  fleet.live.erase("t4-useast-2");
   ActorHarness::wait_until([&] { return hub.has_health("t4-useast-2", false); },
                            "the killed agent's cluster unhealthy", std::chrono::seconds(20));
 
   // A shard dies: its clusters move to the other shard and are rebuilt from full snapshots.
-  where = homes(hub);
-  std::set<std::string> on_s1;
-  for (const auto& [cluster, shard] : where) {
-    if (shard == "s1" && live.count(cluster) > 0) {
-      on_s1.insert(cluster);
-    }
-  }
-  const bool kill_s1 = !on_s1.empty();
-  const std::string survivor = kill_s1 ? "s2" : "s1";
-  BOOST_TEST((kill_s1 ? s1 : s2)->stop(SIGKILL) == -SIGKILL);
-  ActorHarness::wait_until(
-      [&] {
-        const auto now = homes(hub);
-        for (const std::string& id : live) {
-          const auto home = now.find(id);
-          if (home == now.end() || home->second != survivor) {
-            return false;
-          }
-        }
-        return all_healthy(live);
-      },
-      "every live cluster re-homed on " + survivor + " and healthy", std::chrono::seconds(30));
-  for (const std::string& id : live) {
-    ActorHarness::wait_until([&] { return matches_agent(hub, id); },
-                             id + "'s view equal to its agent's state after the shard died",
-                             std::chrono::seconds(20));
-  }
+  ChildProcess& survivor = fleet.kill_a_shard();
+  fleet.expect_views_match_agents("after the shard died");
   BOOST_TEST(hub.process->output().find("re-homing") != std::string::npos);
 
   // Placement goes on, and nothing is over-committed anywhere.
@@ -193,12 +207,12 @@ BOOST_AUTO_TEST_CASE(views_converge_and_placement_goes_on_after_an_agent_and_a_s
   const auto problems = overcommits(hub.get("nodes"));
   BOOST_TEST(problems.empty(), "over-committed: " << problems.size());
 
-  for (auto& [id, agent] : agents) {
-    if (live.count(id) > 0) {
+  for (auto& [id, agent] : fleet.agents) {
+    if (fleet.live.count(id) > 0) {
       BOOST_TEST(agent->stop() == 0, id);
     }
   }
-  BOOST_TEST((kill_s1 ? s2 : s1)->stop() == 0);
+  BOOST_TEST(survivor.stop() == 0);
   BOOST_TEST(hub.process->stop() == 0);
 }
 

@@ -57,22 +57,16 @@ std::vector<Flag> manifest_submission_flags(bool with_wait) {
   return flags;
 }
 
-int send_manifests(const ParsedArgs& args, bool apply) {
-  const std::vector<std::string> files = args.values("filename");
-  if (files.empty()) {
-    std::fprintf(stderr, "error: -f FILE is required\n");
-    return 2;
-  }
-  std::chrono::milliseconds timeout{60'000};
-  if (args.has("timeout") && !parse_duration(args.value("timeout"), timeout)) {
-    std::fprintf(stderr, "error: --timeout must be a duration such as 30s\n");
-    return 2;
-  }
+namespace {
+
+/// One submission per -f FILE ("-": standard input); nullopt when one cannot be read.
+std::optional<std::vector<v1::ManifestSubmission>> read_submissions(
+    const std::vector<std::string>& files, bool apply) {
   std::vector<v1::ManifestSubmission> submissions;
   for (const std::string& file : files) {
     const auto text = read_input(file);
     if (!text) {
-      return 1;
+      return std::nullopt;
     }
     v1::ManifestSubmission submission;
     submission.set_source(file == "-" ? "<stdin>" : file);
@@ -80,15 +74,17 @@ int send_manifests(const ParsedArgs& args, bool apply) {
     submission.set_apply(apply);
     submissions.push_back(std::move(submission));
   }
-  const auto connection = connect_to_hub(args);
-  if (!connection) {
-    return 1;
-  }
-  caf::scoped_actor self{*connection->system};
+  return submissions;
+}
+
+/// Sends each submission and prints what the hub made of it; the accepted requests' ids go to
+/// `accepted`. False when any had a problem.
+bool submit_all(caf::scoped_actor& self, const HubConnection& connection,
+                const std::vector<v1::ManifestSubmission>& submissions,
+                std::vector<std::string>& accepted) {
   bool ok = true;
-  std::vector<std::string> accepted;
   for (const auto& submission : submissions) {
-    self->request(connection->hub, std::chrono::seconds(30), submission)
+    self->request(connection.hub, std::chrono::seconds(30), submission)
         .receive(
             [&](v1::SubmissionReply& reply) {
               for (const std::string& problem : reply.problems()) {
@@ -107,14 +103,20 @@ int send_manifests(const ParsedArgs& args, bool apply) {
             },
             [&](caf::error& failure) {
               std::fprintf(stderr, "error: %s: %s\n", submission.source().c_str(),
-                           connection->system->render(failure).c_str());
+                           connection.system->render(failure).c_str());
               ok = false;
             });
   }
-  if (!args.has("wait")) {
-    return ok ? 0 : 1;
-  }
-  self->monitor(connection->hub);
+  return ok;
+}
+
+/// --wait: prints each accepted request's outcome once decided; false unless all were placed
+/// within `timeout`.
+bool wait_for_decisions(caf::scoped_actor& self, const HubConnection& connection,
+                        const std::vector<std::string>& accepted,
+                        std::chrono::milliseconds timeout) {
+  bool ok = true;
+  self->monitor(connection.hub);
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   for (const std::string& id : accepted) {
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
@@ -124,7 +126,7 @@ int send_manifests(const ParsedArgs& args, bool apply) {
       ok = false;
       continue;
     }
-    self->request(connection->hub, left, requests_atom_v, id, true)
+    self->request(connection.hub, left, requests_atom_v, id, true)
         .receive(
             [&](v1::RequestStatus& status) {
               std::printf("schedulingrequest/%s %s\n", id.c_str(),
@@ -136,9 +138,39 @@ int send_manifests(const ParsedArgs& args, bool apply) {
               std::printf(
                   "schedulingrequest/%s unknown: no decision received (%s); it was accepted, so "
                   "`unisched get requests` reports it once the hub answers\n",
-                  id.c_str(), connection->system->render(failure).c_str());
+                  id.c_str(), connection.system->render(failure).c_str());
               ok = false;
             });
+  }
+  return ok;
+}
+
+}  // namespace
+
+int send_manifests(const ParsedArgs& args, bool apply) {
+  const std::vector<std::string> files = args.values("filename");
+  if (files.empty()) {
+    std::fprintf(stderr, "error: -f FILE is required\n");
+    return 2;
+  }
+  std::chrono::milliseconds timeout{60'000};
+  if (args.has("timeout") && !parse_duration(args.value("timeout"), timeout)) {
+    std::fprintf(stderr, "error: --timeout must be a duration such as 30s\n");
+    return 2;
+  }
+  const auto submissions = read_submissions(files, apply);
+  if (!submissions) {
+    return 1;
+  }
+  const auto connection = connect_to_hub(args);
+  if (!connection) {
+    return 1;
+  }
+  caf::scoped_actor self{*connection->system};
+  std::vector<std::string> accepted;
+  bool ok = submit_all(self, *connection, *submissions, accepted);
+  if (args.has("wait")) {
+    ok = wait_for_decisions(self, *connection, accepted, timeout) && ok;
   }
   return ok ? 0 : 1;
 }

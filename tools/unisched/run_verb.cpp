@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "policy/framework.hpp"
@@ -269,17 +270,9 @@ void print_json(const runtime::RunReport& report, const runtime::RunOptions& opt
   std::printf("%s\n", runtime::dump_json(out).c_str());
 }
 
-int run_run(const ParsedArgs& args) {
-  runtime::RunOptions options;
-  std::string error;
-  const std::string report_format = args.value("report", "table");
-  if (report_format != "table" && report_format != "json") {
-    error = "--report must be table or json, not \"" + report_format + "\"";
-  }
-  if (!error.empty() || !read_options(args, options, error)) {
-    std::fprintf(stderr, "error: %s\n", error.c_str());
-    return 2;
-  }
+/// The clusters' profiles from --profiles (config/profiles by default); nullopt after printing
+/// the problems.
+std::optional<std::vector<model::ClusterResourceProfile>> read_profiles(const ParsedArgs& args) {
   std::vector<std::string> paths = args.values("profiles");
   if (paths.empty()) {
     paths = {"config/profiles"};
@@ -298,20 +291,86 @@ int run_run(const ParsedArgs& args) {
     std::fprintf(stderr, "error: %s\n",
                  set.problems.empty() ? "no ClusterResourceProfile found in --profiles"
                                       : "fix the profiles above first");
-    return 1;
+    return std::nullopt;
   }
-  const auto clusters = runtime::plan_clusters(profiles, options.clusters);
+  return profiles;
+}
+
+/// Empty when every --partition names a cluster of the run; else the error.
+std::string check_partitions(const std::vector<model::ClusterResourceProfile>& clusters,
+                             const runtime::RunOptions& options) {
   std::set<std::string> ids;
   for (const auto& cluster : clusters) {
     ids.insert(cluster.spec.cluster_id);
   }
   for (const auto& partition : options.partitions) {
     if (ids.count(partition.cluster_id) == 0) {
-      std::fprintf(stderr,
-                   "error: --partition names cluster \"%s\", which this run does not have\n",
-                   partition.cluster_id.c_str());
-      return 2;
+      return "--partition names cluster \"" + partition.cluster_id +
+             "\", which this run does not have";
     }
+  }
+  return {};
+}
+
+/// --grpc: outside agents join through a hub; the schedulers place work on their clusters too.
+std::function<std::function<void()>(caf::actor_system&, const actors::SupervisorActor&,
+                                    const std::vector<actors::SchedulerActor>&)>
+grpc_door(const runtime::Endpoint& endpoint) {
+  return
+      [endpoint](caf::actor_system& system, const actors::SupervisorActor& supervisor,
+                 const std::vector<actors::SchedulerActor>& schedulers) -> std::function<void()> {
+        const actors::HubActor hub = runtime::spawn_hub(system, supervisor, schedulers, {});
+        std::string problem;
+        std::shared_ptr<runtime::GrpcMetadataServer> server = runtime::GrpcMetadataServer::start(
+            system, hub, endpoint, runtime::TlsFiles{}, runtime::GrpcServiceSettings{}, problem);
+        if (!server) {
+          spdlog::error("--grpc: {}", problem);
+        } else {
+          spdlog::info("gRPC serving on {}:{}", endpoint.host, server->port());
+        }
+        return [server, hub] {
+          if (server) {
+            server->shutdown();
+          }
+          caf::anon_send_exit(hub, caf::exit_reason::user_shutdown);
+        };
+      };
+}
+
+void log_progress(std::chrono::milliseconds elapsed,
+                  const std::vector<v1::ClusterSummary>& summaries) {
+  uint64_t deltas = 0;
+  size_t healthy = 0;
+  uint64_t resyncs = 0;
+  for (const auto& summary : summaries) {
+    deltas += summary.deltas_applied();
+    healthy += summary.healthy() ? 1 : 0;
+    resyncs += summary.resyncs();
+  }
+  spdlog::info("t={:.1f}s: {}/{} clusters healthy, {} node deltas applied, {} resyncs",
+               static_cast<double>(elapsed.count()) / 1000.0, healthy, summaries.size(), deltas,
+               resyncs);
+}
+
+int run_run(const ParsedArgs& args) {
+  runtime::RunOptions options;
+  std::string error;
+  const std::string report_format = args.value("report", "table");
+  if (report_format != "table" && report_format != "json") {
+    error = "--report must be table or json, not \"" + report_format + "\"";
+  }
+  if (!error.empty() || !read_options(args, options, error)) {
+    std::fprintf(stderr, "error: %s\n", error.c_str());
+    return 2;
+  }
+  const auto profiles = read_profiles(args);
+  if (!profiles) {
+    return 1;
+  }
+  const auto clusters = runtime::plan_clusters(*profiles, options.clusters);
+  if (const std::string problem = check_partitions(clusters, options); !problem.empty()) {
+    std::fprintf(stderr, "error: %s\n", problem.c_str());
+    return 2;
   }
   if (args.has("grpc")) {
     const auto endpoint = runtime::parse_endpoint(args.value("grpc"), error);
@@ -319,43 +378,9 @@ int run_run(const ParsedArgs& args) {
       std::fprintf(stderr, "error: --grpc: %s\n", error.c_str());
       return 2;
     }
-    // Outside agents join through a hub; the schedulers place work on their clusters too.
-    options.open_door =
-        [endpoint = *endpoint](
-            caf::actor_system& system, const actors::SupervisorActor& supervisor,
-            const std::vector<actors::SchedulerActor>& schedulers) -> std::function<void()> {
-      const actors::HubActor hub = runtime::spawn_hub(system, supervisor, schedulers, {});
-      std::string problem;
-      std::shared_ptr<runtime::GrpcMetadataServer> server = runtime::GrpcMetadataServer::start(
-          system, hub, endpoint, runtime::TlsFiles{}, runtime::GrpcServiceSettings{}, problem);
-      if (!server) {
-        spdlog::error("--grpc: {}", problem);
-      } else {
-        spdlog::info("gRPC serving on {}:{}", endpoint.host, server->port());
-      }
-      return [server, hub] {
-        if (server) {
-          server->shutdown();
-        }
-        caf::anon_send_exit(hub, caf::exit_reason::user_shutdown);
-      };
-    };
+    options.open_door = grpc_door(*endpoint);
   }
-  const auto report = runtime::run_single_node(
-      clusters, options,
-      [](std::chrono::milliseconds elapsed, const std::vector<v1::ClusterSummary>& summaries) {
-        uint64_t deltas = 0;
-        size_t healthy = 0;
-        uint64_t resyncs = 0;
-        for (const auto& summary : summaries) {
-          deltas += summary.deltas_applied();
-          healthy += summary.healthy() ? 1 : 0;
-          resyncs += summary.resyncs();
-        }
-        spdlog::info("t={:.1f}s: {}/{} clusters healthy, {} node deltas applied, {} resyncs",
-                     static_cast<double>(elapsed.count()) / 1000.0, healthy, summaries.size(),
-                     deltas, resyncs);
-      });
+  const auto report = runtime::run_single_node(clusters, options, log_progress);
   for (const auto& problem : report.problems) {
     std::fprintf(stderr, "warning: %s\n", problem.c_str());
   }
