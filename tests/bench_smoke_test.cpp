@@ -179,8 +179,10 @@ BOOST_AUTO_TEST_CASE(bad_flags_are_usage_errors) {
 BOOST_AUTO_TEST_CASE(an_unknown_policy_is_a_failed_run_not_a_result) {
   const auto run = bench("--scenario schedule --clusters 1 --nodes 5 --seconds 1 --policy magic");
   BOOST_TEST(run.status == 1);
+  BOOST_TEST_REQUIRE(!run.results.empty(), run.out);  // each configuration says it failed
   for (const unisched::testing::Json& result : run.results) {
     BOOST_TEST(!result.at("ok").get<bool>());
+    BOOST_TEST(result.at("decisions").get<uint64_t>() == 0u);
   }
 }
 
