@@ -43,9 +43,35 @@ void send_update(Self self, const model::ViewUpdate& update) {
           });
 }
 
+/// After a relist the agent's state goes whole, as an agent that starts over sends it: the
+/// centre replaces its view instead of reading the relist as one more change.
+void push_snapshot(Self self) {
+  AgentState& core = *self->state.core;
+  spdlog::info("agent {}: the cluster was listed again; pushing a full snapshot at version {}",
+               core.cluster_id(), core.version());
+  self->request(self->state.cluster_actor, self->state.settings.push_timeout, push_atom_v,
+                messages::to_proto(core.snapshot()))
+      .then(
+          [=](v1::Ack& ack) {
+            if (ack.status() == v1::Ack::REJECTED) {
+              spdlog::error("agent {}: snapshot refused: {}", self->state.core->cluster_id(),
+                            ack.error());
+            }
+          },
+          [=](caf::error& error) {
+            // The next update leaves a gap, and the ClusterActor pulls a snapshot itself.
+            spdlog::debug("agent {}: no ack for the snapshot: {}", self->state.core->cluster_id(),
+                          to_string(error));
+          });
+}
+
 void push(Self self) {
   if (!self->state.cluster_actor) {
     return;  // not bound yet: changes keep accumulating into the first update
+  }
+  if (self->state.core->take_start_over()) {
+    push_snapshot(self);
+    return;
   }
   // More changes than one update carries (a large cluster's first listing) go out as
   // consecutive versions, in order, at once.

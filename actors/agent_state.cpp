@@ -24,6 +24,10 @@ void AgentState::observe() {
       refuse(later.id, later.reason.empty() ? adapters::describe(later.outcome) : later.reason);
     }
   }
+  if (adapter_->take_relisted()) {
+    start_over_ = listed_;  // the first listing is pushed as the first update anyway
+    ++counters_.relists;
+  }
   std::vector<model::NodeChange> changes;
   if (!listed_) {
     // The first observation starts from the full list; later ones from the change feed.
@@ -45,6 +49,16 @@ void AgentState::observe() {
   }
   counters_.changes_seen += changes.size();
   counters_.coalesced += pending_.coalesced() - coalesced_before;
+}
+
+bool AgentState::take_start_over() {
+  if (!start_over_) {
+    return false;
+  }
+  start_over_ = false;
+  while (next_update()) {
+  }
+  return true;
 }
 
 std::optional<model::ViewUpdate> AgentState::next_update() {

@@ -22,6 +22,7 @@ struct AgentCounters {
   uint64_t deltas_sent = 0;    ///< node changes inside those updates
   uint64_t coalesced = 0;      ///< changes folded into another change of the same node
   uint64_t snapshots = 0;      ///< full snapshots served
+  uint64_t relists = 0;        ///< times the adapter read the whole cluster again
   uint64_t placements_applied = 0;
   uint64_t placements_refused = 0;
 };
@@ -40,6 +41,11 @@ class AgentState {
   std::optional<model::ViewUpdate> next_update();
   /// Whether node changes are waiting for an update (more than the last one could carry).
   bool has_pending_changes() const { return !pending_.empty(); }
+
+  /// True once after the adapter relisted its cluster (see ClusterAdapter::take_relisted):
+  /// the state is then best sent whole. Everything observed is folded into a new version
+  /// first, so snapshot() holds it.
+  bool take_start_over();
 
   /// The cluster as of the last update built (the state the centre should hold at that version),
   /// with the placements running and those refused recently.
@@ -69,6 +75,7 @@ class AgentState {
   uint64_t epoch_;
   uint64_t version_ = 0;
   bool listed_ = false;
+  bool start_over_ = false;  // the adapter relisted since the last take_start_over()
   std::map<std::string, model::NodeState> published_;  // as of version_
   model::DeltaCoalescer pending_;
   model::ClusterResources published_resources_;

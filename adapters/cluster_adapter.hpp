@@ -69,6 +69,10 @@ class ClusterAdapter {
   /// Frees a placement's resources; false when no such placement is running.
   virtual bool release(const std::string& placement_id) = 0;
 
+  /// Whether the adapter read its whole cluster again since the previous call because it lost
+  /// track of the changes (a watch's 410 Gone): the centre should then take the agent's state as
+  /// a full snapshot, not as one more change. Reset by the call.
+  virtual bool take_relisted() { return false; }
   /// Whether the adapter carries out placements; one that does not joins as a view only and
   /// the centre sends it none.
   virtual bool takes_placements() const { return true; }

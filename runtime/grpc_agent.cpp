@@ -125,6 +125,12 @@ class GrpcAgent {
       if (!core_.has_pending_changes()) {
         pause(options_.push_interval, stop);  // else: the rest of a split listing goes at once
       }
+      if (core_.take_start_over()) {
+        // A relist goes whole: held by the centre for the pull that the gap after it asks for.
+        spdlog::info("agent {}: the cluster was listed again; sending a full snapshot",
+                     core_.cluster_id());
+        send_snapshot();
+      }
       auto update = core_.next_update();
       if (!update) {
         if (!heartbeat()) {

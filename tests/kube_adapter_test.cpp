@@ -231,12 +231,15 @@ BOOST_AUTO_TEST_CASE(dropped_watches_expiry_and_malformed_objects_lose_nothing) 
   control(server, "nodes", {{"put", {node("after-drop", "4")}}});
   expect_same(view, *cluster, server, "after a dropped watch");
   BOOST_TEST(cluster->node_counters().watches.load() >= 2u);
+  BOOST_TEST(!cluster->take_relisted());  // a dropped watch resumes; nothing is listed again
   // 410: the log is forgotten and the watch ended; a change made meanwhile arrives by relist.
   control(server, "compact");
   control(server, "nodes", {{"put", {node("after-compaction", "2")}}, {"delete", {"node-00003"}}});
   eventually([&] { return cluster->node_counters().expired.load() >= 1; }, "a 410 seen");
   expect_same(view, *cluster, server, "after a 410 and a relist");
   BOOST_TEST(cluster->node_counters().lists.load() >= 2u);
+  BOOST_TEST(cluster->take_relisted());  // the agent sends the relist as a full snapshot
+  BOOST_TEST(!cluster->take_relisted());
   // A malformed object is skipped with a reason; the next change still arrives.
   const uint64_t skipped = cluster->node_counters().skipped.load();
   control(server, "raw-event",

@@ -42,10 +42,13 @@ struct RunningCluster {
   actors::SupervisorActor supervisor;
   actors::LocalAgentActor agent;
 
-  explicit RunningCluster(uint64_t seed) {
+  explicit RunningCluster(uint64_t seed,
+                          std::shared_ptr<adapters::ClusterAdapter> adapter = nullptr) {
+    if (!adapter) {
+      adapter = testing::simulated(seed, 5.0, 200.0);
+    }
     supervisor = actors::spawn_supervisor(*harness.system, fast_supervisor());
-    agent = actors::spawn_agent_actor(*harness.system, testing::simulated(seed, 5.0, 200.0), seed,
-                                      fast_agent());
+    agent = actors::spawn_agent_actor(*harness.system, adapter, seed, fast_agent());
     harness.ask<actors::ClusterActor>(supervisor, register_atom_v, std::string("sim"),
                                       actors::AgentActor{agent});
   }
@@ -169,6 +172,27 @@ BOOST_AUTO_TEST_CASE(a_restarted_agent_registers_again_and_is_resynced) {
   BOOST_TEST(summary()->resyncs() >= 1u);
   caf::anon_send_exit(agent, caf::exit_reason::user_shutdown);
   caf::anon_send_exit(supervisor, caf::exit_reason::user_shutdown);
+}
+
+BOOST_AUTO_TEST_CASE(a_relisted_cluster_reaches_the_centre_as_a_full_snapshot) {
+  auto relisting = std::make_shared<testing::RelistingCluster>(testing::simulated(21, 5.0, 200.0));
+  RunningCluster cluster(21, relisting);
+  cluster.harness.run_until([&] { return cluster.summary().updates_applied() >= 5; },
+                            "five updates applied");
+  const auto before = cluster.summary();
+  relisting->relist_next();
+  cluster.harness.run_until([&] { return cluster.summary().resyncs() > before.resyncs(); },
+                            "the relist taken as a full snapshot");
+  BOOST_TEST(cluster.summary().resyncs() == before.resyncs() + 1);
+  BOOST_TEST(cluster.summary().gaps() == before.gaps());  // pushed whole, not found by a gap
+  BOOST_TEST(cluster.summary().rejected() == 0u);
+  cluster.expect_converged("after the relist");
+  // Then updates flow again from the snapshot's version.
+  const auto after = cluster.summary();
+  cluster.harness.run_until(
+      [&] { return cluster.summary().updates_applied() >= after.updates_applied() + 3; },
+      "updates after the snapshot");
+  BOOST_TEST(cluster.summary().gaps() == before.gaps());
 }
 
 BOOST_AUTO_TEST_CASE(malformed_updates_are_rejected_with_a_reason) {

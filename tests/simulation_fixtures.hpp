@@ -4,6 +4,7 @@
 #include <boost/test/unit_test.hpp>
 #include <memory>
 #include <string>
+#include <utility>
 
 #include "adapters/simulated_cluster.hpp"
 #include "model/cluster_view.hpp"
@@ -58,6 +59,29 @@ inline std::unique_ptr<adapters::SimulatedCluster> simulated(uint64_t seed, doub
   options.pod_events_per_second = pods;
   return std::make_unique<adapters::SimulatedCluster>(small_profile(), options);
 }
+
+/// A simulated cluster that says, once asked to, that it relisted (as a Kubernetes adapter does
+/// after a watch's 410).
+class RelistingCluster final : public adapters::ClusterAdapter {
+ public:
+  explicit RelistingCluster(std::unique_ptr<adapters::SimulatedCluster> cluster)
+      : cluster_(std::move(cluster)) {}
+  void relist_next() { relisted_ = true; }
+
+  const model::ClusterResourceProfile& profile() const override { return cluster_->profile(); }
+  std::vector<model::NodeState> list_nodes() const override { return cluster_->list_nodes(); }
+  std::vector<model::NodeChange> poll_changes() override { return cluster_->poll_changes(); }
+  model::ClusterResources resources() const override { return cluster_->resources(); }
+  adapters::PlacementOutcome apply(const adapters::Placement& placement) override {
+    return cluster_->apply(placement);
+  }
+  bool release(const std::string& id) override { return cluster_->release(id); }
+  bool take_relisted() override { return std::exchange(relisted_, false); }
+
+ private:
+  std::unique_ptr<adapters::SimulatedCluster> cluster_;
+  bool relisted_ = false;
+};
 
 /// The view holds exactly `truth`, and its aggregates and index agree with its nodes.
 inline void expect_view_matches(const model::ClusterView& view,

@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include <thread>
+#include <utility>
 
 namespace unisched::adapters::kubernetes {
 namespace {
@@ -91,6 +92,8 @@ void KubernetesCluster::describe_cluster() {
 
 void KubernetesCluster::replace_nodes(std::vector<NodeReading> nodes) {
   std::lock_guard<std::mutex> guard(mutex_);
+  relisted_ = relisted_ || nodes_listed_;
+  nodes_listed_ = true;
   for (const auto& [name, reading] : nodes_) {
     dirty_.insert(name);
   }
@@ -128,6 +131,8 @@ void KubernetesCluster::forget_pod(const std::string& key) {
 
 void KubernetesCluster::replace_pods(std::vector<PodReading> pods) {
   std::lock_guard<std::mutex> guard(mutex_);
+  relisted_ = relisted_ || pods_listed_;
+  pods_listed_ = true;
   for (const auto& [node, keys] : pods_by_node_) {
     dirty_.insert(node);
   }
@@ -188,6 +193,11 @@ model::NodeState KubernetesCluster::effective(const NodeReading& node) const {
     }
   }
   return with_pods(node.node, pods);
+}
+
+bool KubernetesCluster::take_relisted() {
+  std::lock_guard<std::mutex> guard(mutex_);
+  return std::exchange(relisted_, false);
 }
 
 std::vector<model::NodeState> KubernetesCluster::list_nodes() const {

@@ -53,6 +53,8 @@ class KubernetesCluster final : public ClusterAdapter {
   PlacementOutcome apply(const Placement& placement) override;
   std::vector<LaterOutcome> poll_outcomes() override;
   bool release(const std::string& placement_id) override;
+  /// True once after a reflector listed again (a 410, a refused watch, a restarted server).
+  bool take_relisted() override;
 
   const ReflectorCounters& node_counters() const { return nodes_reflector_->counters(); }
   const ReflectorCounters& pod_counters() const { return pods_reflector_->counters(); }
@@ -80,6 +82,9 @@ class KubernetesCluster final : public ClusterAdapter {
   std::map<std::string, std::chrono::steady_clock::time_point> pending_;  // id -> answer due
   std::map<std::string, std::pair<std::string, std::string>> pod_of_;     // id -> namespace, name
   std::vector<LaterOutcome> outcomes_;
+  bool nodes_listed_ = false;
+  bool pods_listed_ = false;
+  bool relisted_ = false;  // a list after the first, not yet taken
   std::unique_ptr<Reflector<NodeReading>> nodes_reflector_;
   std::unique_ptr<Reflector<PodReading>> pods_reflector_;
   std::unique_ptr<PodWriter> writer_;
