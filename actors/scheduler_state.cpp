@@ -210,7 +210,7 @@ SchedulerCommands SchedulerState::attempt(std::unique_ptr<Work> work, Clock::tim
   model::SchedulingRequestSpec remaining = work->spec;
   remaining.replicas = work->spec.replicas - static_cast<int64_t>(work->placed.size());
   const policy::Decision decision =
-      policy::decide(remaining, candidates, policy_, decision_seed(*work));
+      policy::decide(remaining, candidates, policy_, decision_seed(*work), work->avoid);
   if (decision.placements.empty()) {
     return finish(*work,
                   work->placed.empty() ? Decision::UNSCHEDULABLE : Decision::PARTIALLY_PLACED,
@@ -497,12 +497,18 @@ SchedulerCommands SchedulerState::on_refused_placement(const std::string& placem
   Tracked& tracked = tracked_.at(request_id);
   tracked.unsettled.erase(placement_id);
   ++tracked.replacing;
+  for (const auto& replica : tracked.decision.replicas()) {
+    if (replica.placement_id() == placement_id) {
+      tracked.refused_on.insert({replica.cluster(), replica.node()});
+    }
+  }
   summary_.set_requeued(summary_.requeued() + 1);
   auto work = std::make_unique<Work>();
   work->id = placement_id + "-again";
   work->request_id = request_id;
   work->replaces = placement_id;
   work->refusal = reason;
+  work->avoid = tracked.refused_on;
   work->spec = tracked.spec;
   work->spec.replicas = 1;
   work->spec.distribution.gang = false;

@@ -127,6 +127,9 @@ class SchedulerState {
     std::string request_id;  ///< the request it belongs to
     std::string replaces;    ///< the refused placement it places again; empty for a request
     std::string refusal;     ///< why its cluster refused `replaces`
+    /// Nodes that refused replicas of its request: the view said they fit, the nodes said no
+    /// (their view is behind), so this work goes elsewhere.
+    std::set<policy::NodeRef> avoid;
     model::SchedulingRequestSpec spec;
     uint64_t ticket = 0;  ///< 0: nobody waits for a reply (a replica placed again)
     Clock::time_point submitted;
@@ -140,7 +143,8 @@ class SchedulerState {
     model::SchedulingRequestSpec spec;
     v1::SchedulingDecision decision;
     std::set<std::string> unsettled;
-    size_t replacing = 0;  ///< its refused replicas being placed again
+    size_t replacing = 0;                  ///< its refused replicas being placed again
+    std::set<policy::NodeRef> refused_on;  ///< nodes that refused its replicas
   };
 
   SchedulerCommands attempt(std::unique_ptr<Work> work, Clock::time_point now);

@@ -70,11 +70,20 @@ uint64_t tie_rank(const std::string& name) {
 class BestChoice {
  public:
   BestChoice(const Policy& policy, const model::SchedulingRequestSpec& request,
-             const ReplicaDemand& demand, const Overlay& overlay, CycleState& cycle)
-      : policy_(policy), request_(request), demand_(demand), overlay_(overlay), cycle_(cycle) {}
+             const ReplicaDemand& demand, const Overlay& overlay, CycleState& cycle,
+             const std::set<NodeRef>& avoid)
+      : policy_(policy),
+        request_(request),
+        demand_(demand),
+        overlay_(overlay),
+        cycle_(cycle),
+        avoid_(avoid) {}
 
-  /// Returns whether the node fits.
+  /// Returns whether the node fits (a node to avoid never does).
   bool offer(const ClusterCandidate& cluster, const model::NodeState& original) {
+    if (!avoid_.empty() && avoid_.count({cluster.info->id, original.name}) > 0) {
+      return false;
+    }
     const model::NodeState& node = overlay_.node(cluster.info->id, original);
     NodeFit fit = fit_on_node(node, demand_, {policy_.share_chooser.get(), &cycle_});
     if (!fit.fits()) {
@@ -120,6 +129,7 @@ class BestChoice {
   const ReplicaDemand& demand_;
   const Overlay& overlay_;
   CycleState& cycle_;
+  const std::set<NodeRef>& avoid_;
   std::optional<Choice> best_;
   uint64_t tied_ = 0;                  // offers with the best score so far
   std::optional<uint64_t> best_rank_;  // the best's tie_rank, once a tie needs it
@@ -131,14 +141,15 @@ class BestChoice {
 std::optional<Choice> best_node(const Policy& policy, const model::SchedulingRequestSpec& request,
                                 const ReplicaDemand& demand,
                                 const std::vector<const ClusterCandidate*>& clusters,
-                                const Overlay& overlay, CycleState& cycle) {
+                                const Overlay& overlay, CycleState& cycle,
+                                const std::set<NodeRef>& avoid) {
   std::vector<size_t> ends;  // running total of nodes: cluster i holds [ends[i-1], ends[i])
   for (const ClusterCandidate* cluster : clusters) {
     ends.push_back((ends.empty() ? 0 : ends.back()) + cluster->view->size());
   }
   const size_t nodes = ends.empty() ? 0 : ends.back();
   if (policy.node_sample > 0 && nodes > policy.node_sample) {
-    BestChoice sampled(policy, request, demand, overlay, cycle);
+    BestChoice sampled(policy, request, demand, overlay, cycle, avoid);
     size_t fitting = 0;
     for (size_t draw = 0; draw < 4 * policy.node_sample && fitting < policy.node_sample; ++draw) {
       const size_t at = cycle.draw() % nodes;
@@ -153,7 +164,7 @@ std::optional<Choice> best_node(const Policy& policy, const model::SchedulingReq
       return sampled.best();
     }
   }
-  BestChoice every(policy, request, demand, overlay, cycle);
+  BestChoice every(policy, request, demand, overlay, cycle, avoid);
   for (const ClusterCandidate* cluster : clusters) {
     visit_candidates(*cluster->view, demand, [&](const model::NodeState& node) {
       every.offer(*cluster, node);
@@ -262,14 +273,14 @@ std::vector<const ClusterCandidate*> filter_clusters(const model::SchedulingRequ
 class ReplicaPlacer {
  public:
   ReplicaPlacer(const model::SchedulingRequestSpec& request, const ReplicaDemand& demand,
-                const Policy& policy, CycleState& cycle)
-      : request_(request), demand_(demand), policy_(policy), cycle_(cycle) {}
+                const Policy& policy, CycleState& cycle, const std::set<NodeRef>& avoid)
+      : request_(request), demand_(demand), policy_(policy), cycle_(cycle), avoid_(avoid) {}
 
   /// Whether `count` replicas fit on `allowed`; what fits is appended to `out` either way.
   bool place_in(const std::vector<const ClusterCandidate*>& allowed, int64_t count,
                 Overlay& overlay, std::vector<ReplicaPlacement>& out) {
     for (int64_t i = 0; i < count; ++i) {
-      const auto choice = best_node(policy_, request_, demand_, allowed, overlay, cycle_);
+      const auto choice = best_node(policy_, request_, demand_, allowed, overlay, cycle_, avoid_);
       if (!choice) {
         return false;
       }
@@ -284,7 +295,8 @@ class ReplicaPlacer {
   bool place_together(const std::vector<const ClusterCandidate*>& feasible, Decision& decision) {
     std::vector<std::pair<double, const ClusterCandidate*>> order;
     for (const ClusterCandidate* cluster : feasible) {
-      const auto first = best_node(policy_, request_, demand_, {cluster}, Overlay{}, cycle_);
+      const auto first =
+          best_node(policy_, request_, demand_, {cluster}, Overlay{}, cycle_, avoid_);
       order.emplace_back(first ? first->score : -1.0, cluster);
     }
     std::stable_sort(order.begin(), order.end(),
@@ -342,18 +354,19 @@ class ReplicaPlacer {
   const ReplicaDemand& demand_;
   const Policy& policy_;
   CycleState& cycle_;
+  const std::set<NodeRef>& avoid_;
 };
 
 }  // namespace
 
 Decision decide(const model::SchedulingRequestSpec& request,
                 const std::vector<ClusterCandidate>& clusters, const Policy& policy,
-                uint64_t sample_seed) {
+                uint64_t sample_seed, const std::set<NodeRef>& avoid) {
   Decision decision;
   CycleState cycle(sample_seed);
   const ReplicaDemand demand = demand_of(request);
   const auto feasible = filter_clusters(request, demand, clusters, policy, decision);
-  ReplicaPlacer placer(request, demand, policy, cycle);
+  ReplicaPlacer placer(request, demand, policy, cycle, avoid);
   const bool complete = request.distribution.mode == model::DistributionMode::Together
                             ? placer.place_together(feasible, decision)
                         : !request.distribution.weights.empty()

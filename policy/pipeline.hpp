@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -45,11 +46,15 @@ struct Decision {
   std::string explain() const;
 };
 
+/// A node of a cluster: (cluster id, node name).
+using NodeRef = std::pair<std::string, std::string>;
+
 /// Decides where the replicas of `request` go among `clusters`. `sample_seed` makes the
 /// decision's CycleState, which drives every draw in it (its node sample, random ties, plugins
-/// that draw): the same seed, views and request give the same decision.
+/// that draw): the same seed, views and request give the same decision. No replica goes to a
+/// node in `avoid` (nodes that refused this work although the view said it fits).
 Decision decide(const model::SchedulingRequestSpec& request,
                 const std::vector<ClusterCandidate>& clusters, const Policy& policy,
-                uint64_t sample_seed = 0);
+                uint64_t sample_seed = 0, const std::set<NodeRef>& avoid = {});
 
 }  // namespace unisched::policy

@@ -237,6 +237,29 @@ BOOST_AUTO_TEST_CASE(a_conflict_is_retried_on_refreshed_views) {
   BOOST_TEST(bench.scheduler.summary().retries() == 1u);
 }
 
+BOOST_AUTO_TEST_CASE(a_replica_refused_by_its_node_is_placed_again_on_another) {
+  // The view says both nodes fit; the node that refused the replica evidently does not, so it
+  // is not tried again for this request, even though binpack would pick it again.
+  Bench bench({}, preset("binpack"));
+  bench.add("a", {testing::node("n1", 8000, 32), testing::node("n2", 8000, 32)});
+  const auto one = testing::request("  resources:\n    cpu: \"1\"\n    memory: 1Gi\n");
+  const SchedulerCommands done = bench.run(bench.scheduler.submit("job", one, 1, bench.now));
+  BOOST_TEST_REQUIRE(done.replies.size() == 1u);
+  const auto first = done.replies[0].second.replicas(0);
+  const SchedulerCommands again =
+      bench.run(bench.scheduler.on_refused_placement(first.placement_id(), "OutOfcpu", bench.now));
+  BOOST_TEST_REQUIRE(again.updates.size() == 1u);
+  BOOST_TEST_REQUIRE(again.updates[0].replicas_size() == 1);
+  const auto second = again.updates[0].replicas(0);
+  BOOST_TEST(second.node() != first.node());
+  // Refused there too: no node is left that has not refused it.
+  const SchedulerCommands last =
+      bench.run(bench.scheduler.on_refused_placement(second.placement_id(), "OutOfcpu", bench.now));
+  BOOST_TEST_REQUIRE(last.updates.size() == 1u);
+  BOOST_TEST(last.updates[0].replicas_size() == 0);
+  BOOST_TEST(last.updates[0].status() == Decision::UNSCHEDULABLE);
+}
+
 BOOST_AUTO_TEST_CASE(a_refused_replica_is_placed_again_and_its_request_told) {
   Bench bench;
   bench.add("a", {testing::node("n1", 8000, 32), testing::node("n2", 8000, 32)});
