@@ -204,11 +204,12 @@ SchedulerActor::behavior_type scheduler(Self self, ClusterDirectoryActor directo
           model::SchedulingRequestSpec& spec) -> caf::result<v1::SchedulingDecision> {
         auto& state = self->state;
         const uint64_t ticket = ++state.tickets;
-        auto promise = self->make_response_promise<v1::SchedulingDecision>();
-        state.waiting.emplace(ticket, promise);
+        // Read before the promise is made: making it takes the sender out of the message.
         if (const auto sender = caf::actor_cast<DecisionListenerActor>(self->current_sender())) {
           state.submitters[id] = sender;
         }
+        auto promise = self->make_response_promise<v1::SchedulingDecision>();
+        state.waiting.emplace(ticket, promise);
         carry_out(self, state.core->submit(id, std::move(spec), ticket, self->clock().now()));
         return promise;
       },

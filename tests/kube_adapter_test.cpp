@@ -104,14 +104,6 @@ Json node(const std::string& name, const std::string& cpu) {
             {"conditions", {{{"type", "Ready"}, {"status", "True"}}}}}}};
 }
 
-void control(const KubeApiServer& server, const std::string& action,
-             const Json& body = Json::object()) {
-  ApiClient client(server.access());
-  const auto response =
-      client.call("POST", "/unisched-test/" + action, body.dump(), std::chrono::seconds(10));
-  BOOST_TEST_REQUIRE(response.ok(), action << ": " << response.status << " " << response.body);
-}
-
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(kube_adapter)
@@ -139,8 +131,8 @@ BOOST_AUTO_TEST_CASE(recorded_clusters_are_listed_and_watched_over_tls,
   BOOST_TEST(
       client.call("POST", "/api/v1/namespaces/default/pods", pod.dump(), std::chrono::seconds(10))
           .status == 201);
-  control(server, "nodes",
-          {{"put", {node("fresh", "8")}}, {"delete", {"aks-agentpool-30520393-vmss000002"}}});
+  server.control(
+      "nodes", {{"put", {node("fresh", "8")}}, {"delete", {"aks-agentpool-30520393-vmss000002"}}});
   expect_same(view, *cluster, server, "after a pod, a new node and a deleted one");
   BOOST_TEST(view.nodes.at("aks-agentpool-30520393-vmss000000").allocated_cpu_milli == 700);
   BOOST_TEST(view.nodes.count("aks-agentpool-30520393-vmss000002") == 0u);
@@ -227,14 +219,14 @@ BOOST_AUTO_TEST_CASE(dropped_watches_expiry_and_malformed_objects_lose_nothing) 
   KubeApiServer server({"--generate-nodes", "20"});
   auto cluster = connect(server, "faults");
   AdapterView view(*cluster);
-  control(server, "drop-watches");
-  control(server, "nodes", {{"put", {node("after-drop", "4")}}});
+  server.control("drop-watches");
+  server.control("nodes", {{"put", {node("after-drop", "4")}}});
   expect_same(view, *cluster, server, "after a dropped watch");
   BOOST_TEST(cluster->node_counters().watches.load() >= 2u);
   BOOST_TEST(!cluster->take_relisted());  // a dropped watch resumes; nothing is listed again
   // 410: the log is forgotten and the watch ended; a change made meanwhile arrives by relist.
-  control(server, "compact");
-  control(server, "nodes", {{"put", {node("after-compaction", "2")}}, {"delete", {"node-00003"}}});
+  server.control("compact");
+  server.control("nodes", {{"put", {node("after-compaction", "2")}}, {"delete", {"node-00003"}}});
   eventually([&] { return cluster->node_counters().expired.load() >= 1; }, "a 410 seen");
   expect_same(view, *cluster, server, "after a 410 and a relist");
   BOOST_TEST(cluster->node_counters().lists.load() >= 2u);
@@ -242,13 +234,14 @@ BOOST_AUTO_TEST_CASE(dropped_watches_expiry_and_malformed_objects_lose_nothing) 
   BOOST_TEST(!cluster->take_relisted());
   // A malformed object is skipped with a reason; the next change still arrives.
   const uint64_t skipped = cluster->node_counters().skipped.load();
-  control(server, "raw-event",
-          {{"line",
-            "{\"type\":\"ADDED\",\"object\":{\"kind\":\"Node\",\"metadata\":{\"name\":\"bad\"},"
-            "\"status\":{\"allocatable\":{\"cpu\":\"lots\",\"memory\":\"1Gi\"}}}}"}});
-  control(server, "raw-event", {{"line", "not json at all"}});
+  server.control(
+      "raw-event",
+      {{"line",
+        "{\"type\":\"ADDED\",\"object\":{\"kind\":\"Node\",\"metadata\":{\"name\":\"bad\"},"
+        "\"status\":{\"allocatable\":{\"cpu\":\"lots\",\"memory\":\"1Gi\"}}}}"}});
+  server.control("raw-event", {{"line", "not json at all"}});
   eventually([&] { return cluster->node_counters().skipped.load() >= skipped + 2; }, "two skips");
-  control(server, "nodes", {{"put", {node("after-bad", "2")}}});
+  server.control("nodes", {{"put", {node("after-bad", "2")}}});
   expect_same(view, *cluster, server, "after malformed events");
   BOOST_TEST(view.nodes.count("bad") == 0u);
 }
@@ -257,12 +250,12 @@ BOOST_AUTO_TEST_CASE(a_restarted_api_server_is_listed_again) {
   KubeApiServer server({"--generate-nodes", "30"});
   auto cluster = connect(server, "restarts");
   AdapterView view(*cluster);
-  control(server, "nodes", {{"put", {node("before-restart", "4")}}});
+  server.control("nodes", {{"put", {node("before-restart", "4")}}});
   expect_same(view, *cluster, server, "before the restart");
   // The server comes back from older state: 10 nodes, versions from 1 again, "before-restart"
   // gone. The watch finds it unreachable, then refused ("Too large resource version"): relist.
   server.restart({"--generate-nodes", "10"});
-  control(server, "nodes", {{"put", {node("after-restart", "2")}}});
+  server.control("nodes", {{"put", {node("after-restart", "2")}}});
   expect_same(view, *cluster, server, "after the restart");
   BOOST_TEST(view.nodes.count("before-restart") == 0u);
   BOOST_TEST(cluster->node_counters().lists.load() >= 2u);

@@ -12,10 +12,12 @@
 #include <thread>
 #include <vector>
 
+#include "adapters/kubernetes/api_client.hpp"
 #include "adapters/kubernetes/kubeconfig.hpp"
 #include "tests/certificates.hpp"
 #include "tests/child_process.hpp"
 #include "tests/eventually.hpp"
+#include "tests/json.hpp"
 #include "tests/shared_data.hpp"
 #include "tests/test_files.hpp"
 
@@ -61,6 +63,15 @@ struct KubeApiServer {
     auto access = adapters::kubernetes::read_kubeconfig(kubeconfig);
     BOOST_TEST_REQUIRE(access.ok(), std::string(access.status().message()));
     return *access;
+  }
+
+  /// One of the server's test controls (tests/kube_api/server.js: nodes, drop-watches, compact,
+  /// raw-event, hold-watches, release-watches), failing the test when it is refused.
+  void control(const std::string& action, const Json& body = Json::object()) const {
+    adapters::kubernetes::ApiClient client(access());
+    const auto response =
+        client.call("POST", "/unisched-test/" + action, body.dump(), std::chrono::seconds(10));
+    BOOST_TEST_REQUIRE(response.ok(), action << ": " << response.status << " " << response.body);
   }
 
  private:

@@ -7,6 +7,7 @@
 
 #include <cstdlib>
 #include <map>
+#include <set>
 #include <string>
 
 #include "adapters/kubernetes/api_client.hpp"
@@ -124,6 +125,52 @@ std::pair<int, std::string> kubectl(const KubeApiServer& server, const std::stri
   return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, unisched::testing::read_file(out)};
 }
 
+/// Two nodes with one A100 each; x already runs a small pod (so binpack prefers it).
+std::pair<std::string, std::string> lagging_cluster(unisched::testing::ScratchDirectory& dir) {
+  const auto gpu_node = [](const std::string& name) {
+    return Json{{"metadata",
+                 {{"name", name},
+                  {"labels",
+                   {{"nvidia.com/gpu.product", "A100-SXM4-80GB"},
+                    {"nvidia.com/gpu.count", "1"},
+                    {"nvidia.com/gpu.memory", "81920"}}}}},
+                {"status",
+                 {{"allocatable",
+                   {{"cpu", "16"}, {"memory", "64Gi"}, {"pods", "110"}, {"nvidia.com/gpu", "1"}}},
+                  {"conditions", {{{"type", "Ready"}, {"status", "True"}}}},
+                  {"nodeInfo", {{"kubeletVersion", "v1.30.2"}}}}}};
+  };
+  const Json small_pod = {
+      {"metadata", {{"name", "small"}, {"namespace", "default"}}},
+      {"spec",
+       {{"nodeName", "x"},
+        {"containers", {{{"name", "c"}, {"resources", {{"requests", {{"cpu", "4"}}}}}}}}}},
+      {"status", {{"phase", "Running"}}}};
+  return {dir.write("nodes.json", Json{{"items", {gpu_node("x"), gpu_node("y")}}}.dump()),
+          dir.write("pods.json", Json{{"items", {small_pod}}}.dump())};
+}
+
+/// The hub's decision of `request` (`get decisions -o json`); null when there is none.
+Json decision_of(const Hub& hub, const std::string& request) {
+  const Json decisions = hub.get("decisions");
+  for (const auto& decision : decisions.value("decisions", Json::array())) {
+    if (decision.value("request_id", "") == request) {
+      return decision;
+    }
+  }
+  return Json();
+}
+
+/// The nodes the hub's decision of `request` holds replicas on.
+std::multiset<std::string> decided_nodes(const Hub& hub, const std::string& request) {
+  std::multiset<std::string> nodes;
+  const Json decision = decision_of(hub, request);
+  for (const auto& replica : decision.is_object() ? decision["replicas"] : Json::array()) {
+    nodes.insert(replica.value("node", ""));
+  }
+  return nodes;
+}
+
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(kube_hub)
@@ -198,6 +245,70 @@ BOOST_AUTO_TEST_CASE(three_kubernetes_clusters_join_a_hub_beside_a_simulated_one
         return text.find("Placements:    1 confirmed") != std::string::npos;
       },
       "the pod confirmed as the placement", std::chrono::seconds(20));
+  BOOST_TEST(hub.process->stop() == 0);
+}
+
+BOOST_AUTO_TEST_CASE(a_kubelet_refusal_places_the_replica_again_on_another_node) {
+  unisched::testing::ScratchDirectory data;
+  const auto [nodes, pods] = lagging_cluster(data);
+  KubeApiServer server({"--nodes", nodes, "--pods", pods});
+  Hub hub(0, {"--policy", "binpack"});
+  const auto agent = kube_agent(hub, server, "lagging");
+  ActorHarness::wait_until([&] { return hub.has_health("lagging", true); }, "healthy at the hub",
+                           std::chrono::seconds(30));
+  expect_same_view(hub, server, "lagging");
+  // The adapter's watch lags: a pod that takes x's GPU is created behind its back, so the hub
+  // still sees x free, and binpack prefers x.
+  server.control("hold-watches");
+  const std::string hidden = server.dir.write(
+      "hidden.yaml",
+      "apiVersion: v1\nkind: Pod\nmetadata:\n  name: hidden\nspec:\n  nodeName: x\n"
+      "  containers:\n  - name: c\n    image: cuda\n    resources:\n      limits:\n"
+      "        nvidia.com/gpu: 1\n");
+  const auto created = kubectl(server, "create -f " + hidden);
+  BOOST_TEST_REQUIRE(created.first == 0, created.second);
+  const std::string request = hub.dir.write(
+      "job.yaml",
+      "apiVersion: scheduling.cluster.io/v1\nkind: SchedulingRequest\nmetadata:\n  name: job\n"
+      "spec:\n  resources:\n    cpu: \"1\"\n    memory: 1Gi\n    accelerators:\n"
+      "      - type: nvidia.com/gpu\n        model: A100\n        count: 1\n");
+  const auto [submitted, accepted] = hub.client("submit -f " + request);
+  BOOST_TEST_REQUIRE(submitted == 0, accepted);
+  ActorHarness::wait_until(
+      [&] { return decided_nodes(hub, "job") == std::multiset<std::string>{"x"}; },
+      "placed on x first", std::chrono::seconds(20));
+  // The kubelet fails the replica's pod on x (the server admits by what really runs there).
+  // The adapter learns it from its watch, so nothing moves until the watch catches up.
+  ActorHarness::wait_until(
+      [&] {
+        return kubectl(server, "get pods -o json").second.find("OutOfnvidia.com/gpu") !=
+               std::string::npos;
+      },
+      "the kubelet's refusal on x", std::chrono::seconds(20));
+  BOOST_TEST((decided_nodes(hub, "job") == std::multiset<std::string>{"x"}));
+  server.control("release-watches");
+  // The refusal reaches the scheduler, which places the replica again, elsewhere.
+  ActorHarness::wait_until(
+      [&] { return decided_nodes(hub, "job") == std::multiset<std::string>{"y"}; },
+      "placed again on y", std::chrono::seconds(30));
+  const std::string reasons = decision_of(hub, "job").value("reasons", Json::array()).dump();
+  BOOST_TEST(reasons.find("replica job/0 was refused by its cluster") != std::string::npos,
+             reasons);
+  BOOST_TEST(reasons.find("OutOfnvidia.com/gpu") != std::string::npos, reasons);
+  // The hub's view is the server's again: the hidden pod on x, the replica's pod on y.
+  expect_same_view(hub, server, "lagging");
+  ActorHarness::wait_until(
+      [&] {
+        const Json listed =
+            unisched::testing::parse_json(kubectl(server, "get pods -o json").second);
+        int running_on_y = 0;
+        for (const auto& pod : listed.value("items", Json::array())) {
+          running_on_y += pod["spec"].value("nodeName", "") == "y" &&
+                          pod["status"].value("phase", "") == "Running";
+        }
+        return running_on_y == 1;
+      },
+      "the replica's pod running on y", std::chrono::seconds(20));
   BOOST_TEST(hub.process->stop() == 0);
 }
 

@@ -169,6 +169,33 @@ BOOST_AUTO_TEST_CASE(no_placement_goes_to_an_unhealthy_cluster) {
   BOOST_TEST(named_health);
 }
 
+BOOST_AUTO_TEST_CASE(the_submitter_hears_when_a_refused_replica_is_placed_again) {
+  Fleet fleet({"c1"}, 1, actors::CommitMode::ClusterRevision);
+  // The submitter gets the decision as the answer, then every change to it as a message.
+  auto heard = std::make_shared<std::vector<v1::SchedulingDecision>>();
+  const auto scheduler = fleet.schedulers.at(0);
+  const auto spec = testing::request("  resources:\n    cpu: 1\n    memory: 1Gi\n");
+  const caf::actor submitter = fleet.harness.system->spawn([=](caf::event_based_actor* self) {
+    self->request(scheduler, caf::infinite, submit_atom_v, std::string("web"), spec)
+        .then([=](v1::SchedulingDecision& decision) { heard->push_back(decision); });
+    return caf::behavior{[=](v1::SchedulingDecision& changed) { heard->push_back(changed); }};
+  });
+  fleet.harness.run();
+  BOOST_TEST_REQUIRE(heard->size() == 1u);
+  BOOST_TEST_REQUIRE(heard->at(0).replicas_size() == 1);
+  const std::string first = heard->at(0).replicas(0).placement_id();
+  // Its cluster refuses the placement after all (a kubelet's OutOfcpu, say).
+  v1::RefusedPlacement refused;
+  refused.set_id(first);
+  refused.set_reason("OutOfcpu");
+  caf::anon_send(scheduler, refused);
+  fleet.harness.run_until([&] { return heard->size() == 2u; }, "the changed decision");
+  BOOST_TEST_REQUIRE(heard->at(1).replicas_size() == 1);
+  BOOST_TEST(heard->at(1).replicas(0).placement_id() != first);
+  BOOST_TEST(heard->at(1).replicas(0).node() != heard->at(0).replicas(0).node());
+  caf::anon_send_exit(submitter, caf::exit_reason::user_shutdown);
+}
+
 BOOST_AUTO_TEST_CASE(racing_schedulers_conflict_retry_and_never_over_commit) {
   for (const auto mode : {actors::CommitMode::ClusterRevision, actors::CommitMode::NodeRevisions}) {
     Fleet fleet({"c1"}, 3, mode);

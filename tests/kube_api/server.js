@@ -4,7 +4,9 @@
 // the discovery documents kubectl reads. HTTPS with a client certificate, on loopback.
 // Usage: node server.js --cert F --key F --ca F [--port N] [--nodes FILE]... [--pods FILE]...
 //          [--generate-nodes N] [--log-length N] [--bookmark-ms N]
-// Prints "listening on 127.0.0.1:PORT". Test controls (same TLS) live under /unisched-test/.
+// Prints "listening on 127.0.0.1:PORT". Test controls (same TLS) live under /unisched-test/:
+// nodes (put/delete), drop-watches, compact (410 for older versions), raw-event, and
+// hold-watches / release-watches (watch events wait, in order, until released: a lagging watch).
 'use strict';
 
 const fs = require('fs');
@@ -55,6 +57,7 @@ class ApiServer {
     this.args = args;
     this.store = new Store(args.logLength);
     this.streams = new Set();
+    this.holding = false;
   }
 
   load() {
@@ -112,7 +115,15 @@ class ApiServer {
         `Too large resource version: ${from}, current: ${this.store.rv}`));
     }
     res.writeHead(200, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' });
-    const write = (event) => res.write(`${JSON.stringify(event)}\n`);
+    // While watches are held (a lagging informer), events wait in order, bookmarks included.
+    const held = [];
+    const write = (event) => {
+      if (this.holding) held.push(event);
+      else res.write(`${JSON.stringify(event)}\n`);
+    };
+    res.release = () => {
+      for (const event of held.splice(0)) res.write(`${JSON.stringify(event)}\n`);
+    };
     if (this.store.tooOld(from)) {
       write({ type: 'ERROR', object: status(410, 'Expired',
         `too old resource version: ${from} (${this.store.oldest - 1})`) });
@@ -204,6 +215,11 @@ class ApiServer {
     } else if (action === 'compact') {
       this.store.compact();
       for (const stream of [...this.streams]) stream.dropWatch();
+    } else if (action === 'hold-watches') {
+      this.holding = true;
+    } else if (action === 'release-watches') {
+      this.holding = false;
+      for (const stream of this.streams) stream.release();
     } else if (action === 'raw-event') {
       for (const stream of this.streams) stream.write(`${body.line}\n`);
     } else {
