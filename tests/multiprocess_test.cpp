@@ -178,7 +178,7 @@ BOOST_AUTO_TEST_CASE(unreachable_hubs_and_bad_endpoints_are_clear_errors) {
   BOOST_TEST(bad_interval.first == 2);
   BOOST_TEST(bad_interval.second.find("--push-interval must be a duration") != std::string::npos);
   BOOST_TEST(run("agent --hub 127.0.0.1:1 --adapter k8s --profile x.yaml")
-                 .second.find("unknown adapter \"k8s\" (available: sim, kubernetes)") !=
+                 .second.find("unknown adapter \"k8s\" (available: sim, kubernetes, slurm)") !=
              std::string::npos);
   BOOST_TEST(run("agent --hub 127.0.0.1:1").second.find("--profile FILE is required") !=
              std::string::npos);

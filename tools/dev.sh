@@ -15,7 +15,7 @@ packages=(
   cmake ninja-build g++ ccache pkg-config libssl-dev openssl zlib1g-dev
   libcaf-dev libprotobuf-dev protobuf-compiler libgrpc++-dev protobuf-compiler-grpc
   libabsl-dev libspdlog-dev libboost-test-dev libyaml-cpp-dev libbenchmark-dev nlohmann-json3-dev
-  libcli11-dev libsimdjson-dev libcurl4-openssl-dev
+  libcli11-dev libsimdjson-dev libcurl4-openssl-dev libslurm-dev
 )
 
 log() { printf '[dev] %s\n' "$*" >&2; }
@@ -57,6 +57,8 @@ case "$command" in
     # The Kubernetes tests run the real kubectl; Debian's (1.20) only where none is installed,
     # since the two conflict.
     command -v kubectl >/dev/null || packages+=(kubernetes-client)
+    # The Slurm tests start a real slurmctld and slurmd on loopback.
+    packages+=(slurmctld slurmd slurm-client)
     build
     ctest --test-dir "$build_dir" --output-on-failure --parallel "$(nproc)" --timeout 600
     ;;

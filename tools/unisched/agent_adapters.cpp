@@ -5,6 +5,7 @@
 
 #include "adapters/kubernetes/kubernetes_cluster.hpp"
 #include "adapters/simulated_cluster.hpp"
+#include "adapters/slurm/slurm_cluster.hpp"
 #include "model/names.hpp"
 #include "model/printable.hpp"
 #include "runtime/manifest_loader.hpp"
@@ -105,6 +106,27 @@ std::shared_ptr<adapters::ClusterAdapter> kubernetes(const ParsedArgs& args, int
   return std::shared_ptr<adapters::ClusterAdapter>(std::move(*cluster));
 }
 
+std::shared_ptr<adapters::ClusterAdapter> slurm(const ParsedArgs& args, int& exit_code) {
+  exit_code = 2;
+  auto id = cluster_flag(args);
+  if (!id) {
+    return nullptr;
+  }
+  adapters::slurm::SlurmOptions options;
+  options.slurm_conf = args.value("slurm-conf");
+  options.cluster_id = *id;
+  for (const std::string& partition : args.values("partition")) {
+    options.partitions.insert(partition);
+  }
+  auto cluster = adapters::slurm::SlurmCluster::connect(options);
+  if (!cluster.ok()) {
+    exit_code = 1;
+    std::fprintf(stderr, "error: %s\n", std::string(cluster.status().message()).c_str());
+    return nullptr;
+  }
+  return std::shared_ptr<adapters::ClusterAdapter>(std::move(*cluster));
+}
+
 }  // namespace
 
 std::shared_ptr<adapters::ClusterAdapter> make_adapter(const ParsedArgs& args,
@@ -117,8 +139,11 @@ std::shared_ptr<adapters::ClusterAdapter> make_adapter(const ParsedArgs& args,
   if (adapter == "kubernetes") {
     return kubernetes(args, exit_code);
   }
+  if (adapter == "slurm") {
+    return slurm(args, exit_code);
+  }
   exit_code = 2;
-  std::fprintf(stderr, "error: --adapter: unknown adapter %s (available: sim, kubernetes)\n",
+  std::fprintf(stderr, "error: --adapter: unknown adapter %s (available: sim, kubernetes, slurm)\n",
                model::quoted_brief(adapter).c_str());
   return nullptr;
 }
@@ -127,13 +152,18 @@ std::vector<Flag> adapter_flags() {
   return {
       {"adapter", '\0', "NAME", false,
        "how the agent sees its cluster: sim (default; a simulated cluster from --profile) or "
-       "kubernetes (a real cluster through its API server, placements run as pods)"},
+       "kubernetes (a real cluster through its API server, placements run as pods) or slurm "
+       "(a Slurm cluster through libslurm; a view only for now)"},
       {"profile", 'f', "FILE", false, "sim: the cluster's ClusterResourceProfile"},
       {"kubeconfig", '\0', "FILE", false,
        "kubernetes: the kubeconfig (default: the pod's service account, in a pod)"},
       {"context", '\0', "NAME", false, "kubernetes: the kubeconfig context (default: current)"},
+      {"slurm-conf", '\0', "FILE", false,
+       "slurm: the cluster's slurm.conf (default: $SLURM_CONF, else Slurm's default)"},
+      {"partition", '\0', "NAME", true, "slurm: only nodes of this partition (repeatable)"},
       {"cluster", '\0', "ID", false,
-       "clusterID to register under (default: the profile's, or the context's name)"},
+       "clusterID to register under (default: the profile's, the context's name, or Slurm's "
+       "ClusterName)"},
   };
 }
 

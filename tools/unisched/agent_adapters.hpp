@@ -1,5 +1,5 @@
-// The adapters `unisched agent --adapter NAME` can run: sim (a simulated cluster from a profile)
-// and kubernetes (a real cluster through its API server).
+// The adapters `unisched agent --adapter NAME` can run: sim (a simulated cluster from a profile),
+// kubernetes (a real cluster through its API server) and slurm (through libslurm).
 #pragma once
 
 #include <chrono>

@@ -1,0 +1,71 @@
+// A Slurm cluster behind the adapter contract, read through libslurm (adapters/slurm/slurm_api):
+// a poller thread loads the nodes when slurmctld says they changed, and poll_changes() reports
+// each node whose state the centre would see differently (Slurm's ping "changes" are dropped
+// by comparing). For now the cluster joins as a view only: placements are not carried out yet.
+#pragma once
+
+#include <absl/status/statusor.h>
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "adapters/cluster_adapter.hpp"
+#include "adapters/slurm/slurm_api.hpp"
+
+namespace unisched::adapters::slurm {
+
+struct SlurmOptions {
+  std::string slurm_conf;            ///< empty: $SLURM_CONF or Slurm's default
+  std::string cluster_id;            ///< empty: Slurm's ClusterName, made a DNS-1123 label
+  std::set<std::string> partitions;  ///< only nodes of these; empty: every node
+  std::chrono::milliseconds poll_interval{500};
+};
+
+class SlurmCluster final : public ClusterAdapter {
+ public:
+  /// Reaches slurmctld and lists the nodes once; an error says why it cannot.
+  static absl::StatusOr<std::unique_ptr<SlurmCluster>> connect(SlurmOptions options);
+  ~SlurmCluster() override;
+  SlurmCluster(const SlurmCluster&) = delete;
+  SlurmCluster& operator=(const SlurmCluster&) = delete;
+
+  const model::ClusterResourceProfile& profile() const override { return profile_; }
+  std::vector<model::NodeState> list_nodes() const override;
+  std::vector<model::NodeChange> poll_changes() override;
+  model::ClusterResources resources() const override { return {}; }
+  PlacementOutcome apply(const Placement& placement) override;
+  bool release(const std::string& placement_id) override;
+  bool takes_placements() const override { return false; }
+
+  /// Loads that reported a change, and nodes skipped because Slurm sent what cannot be read.
+  uint64_t loads() const { return loads_.load(); }
+  uint64_t skipped() const { return skipped_.load(); }
+
+ private:
+  SlurmCluster(SlurmApi api, SlurmOptions options);
+  absl::Status load();  // one poll of slurmctld
+  void poll_until_stopped();
+
+  SlurmApi api_;
+  SlurmOptions options_;
+  model::ClusterResourceProfile profile_;
+  mutable std::mutex mutex_;
+  std::map<std::string, model::NodeState> current_;   // as Slurm last said
+  std::map<std::string, model::NodeState> reported_;  // as poll_changes() last reported
+  std::map<std::string, std::string> skipped_nodes_;  // name -> why, logged once per reason
+  std::atomic<uint64_t> loads_{0};
+  std::atomic<uint64_t> skipped_{0};
+  std::condition_variable wake_;
+  bool stopping_ = false;
+  std::thread poller_;
+};
+
+}  // namespace unisched::adapters::slurm

@@ -1,0 +1,155 @@
+// The Slurm adapter against real slurmctld and slurmd processes (tests/slurm_daemons.hpp):
+// nodes with their GPUs by model, what a job submitted to Slurm directly takes, a drained node,
+// and no change reported when nothing changed. One cluster per process: libslurm reads one
+// slurm.conf per process.
+#include "adapters/slurm/slurm_cluster.hpp"
+
+#include <boost/test/unit_test.hpp>
+
+#include <map>
+#include <set>
+#include <thread>
+
+#include "tests/slurm_daemons.hpp"
+
+using namespace unisched;
+using unisched::adapters::slurm::SlurmCluster;
+using unisched::testing::eventually;
+using unisched::testing::SlurmDaemons;
+
+namespace {
+
+struct SlurmAvailable {
+  boost::test_tools::assertion_result operator()(boost::unit_test::test_unit_id) const {
+    const std::string why = unisched::testing::slurm_unavailable();
+    boost::test_tools::assertion_result result(why.empty());
+    result.message() << "skipped: " << why;
+    return result;
+  }
+};
+
+/// The nodes as the adapter reported them so far (list, then changes), by name.
+struct AdapterView {
+  std::map<std::string, model::NodeState> nodes;
+  size_t changes = 0;
+
+  void poll(SlurmCluster& cluster) {
+    for (model::NodeChange& change : cluster.poll_changes()) {
+      ++changes;
+      if (change.kind == model::NodeChangeKind::Remove) {
+        nodes.erase(change.node.name);
+      } else {
+        nodes[change.node.name] = std::move(change.node);
+      }
+    }
+  }
+};
+
+int allocated_gpus(const model::NodeState& node) {
+  int taken = 0;
+  for (const auto& device : node.devices) {
+    taken += device.allocated_milli > 0 ? 1 : 0;
+  }
+  return taken;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(slurm_cluster)
+
+BOOST_AUTO_TEST_CASE(a_real_slurm_cluster_is_read_as_it_changes,
+                     *boost::unit_test::precondition(SlurmAvailable{})) {
+  SlurmDaemons slurm({{"gpu1", 16, 65536, {{"a100", 4}}, "nvlink"},
+                      {"gpu2", 16, 65536, {{"a100", 1}, {"v100", 1}}, ""},
+                      {"cpu1", 8, 32768, {}, ""}});
+  adapters::slurm::SlurmOptions options;
+  options.slurm_conf = slurm.conf;
+  options.poll_interval = std::chrono::milliseconds(100);
+  auto connected = SlurmCluster::connect(options);
+  BOOST_TEST_REQUIRE(connected.ok(), connected.status().message());
+  SlurmCluster& cluster = **connected;
+  BOOST_TEST(cluster.profile().spec.cluster_id == "slurm-test");  // Slurm's ClusterName
+  BOOST_TEST((cluster.profile().spec.machine_type == model::MachineType::BareMetal));
+  AdapterView view;
+  view.poll(cluster);
+  BOOST_TEST_REQUIRE(view.nodes.size() == 3u);
+  const model::NodeState& gpu2 = view.nodes.at("gpu2");
+  BOOST_TEST(gpu2.allocatable_cpu_milli == 16000);
+  BOOST_TEST_REQUIRE(gpu2.devices.size() == 2u);
+  BOOST_TEST(gpu2.devices[0].model.str() == "a100");
+  BOOST_TEST(gpu2.devices[1].model.str() == "v100");
+  BOOST_TEST(view.nodes.at("gpu1").labels.count("feature.slurm.schedmd.com/nvlink") == 1u);
+
+  // Nothing changes: Slurm's pings are not reported as changes.
+  const size_t changes = view.changes;
+  std::this_thread::sleep_for(std::chrono::milliseconds(600));
+  view.poll(cluster);
+  BOOST_TEST(view.changes == changes);
+
+  // A job submitted to Slurm directly shows as what it takes, on the indexes Slurm chose.
+  const auto [submitted, job] = slurm.run(
+      "sbatch --parsable --nodelist=gpu1 --gres=gpu:a100:2 --cpus-per-task=4 --mem=2G "
+      "--chdir=" +
+      slurm.dir.path() + " -o /dev/null --wrap 'sleep 60'");
+  BOOST_TEST_REQUIRE(submitted == 0, job);
+  eventually(
+      [&] {
+        view.poll(cluster);
+        const model::NodeState& gpu1 = view.nodes.at("gpu1");
+        return gpu1.allocated_cpu_milli == 4000 && allocated_gpus(gpu1) == 2;
+      },
+      "the direct job's cpus and GPUs in the view", std::chrono::seconds(20));
+  BOOST_TEST(view.nodes.at("gpu1").allocated_memory_bytes == int64_t{2048} << 20);
+  BOOST_TEST(view.nodes.at("gpu1").devices[0].allocated_milli == model::kWholeDeviceMilli);
+
+  // A drained node takes no work, and says why.
+  const auto drained = slurm.run("scontrol update nodename=cpu1 state=drain reason=maintenance");
+  BOOST_TEST_REQUIRE(drained.first == 0, drained.second);
+  eventually(
+      [&] {
+        view.poll(cluster);
+        return !view.nodes.at("cpu1").schedulable;
+      },
+      "cpu1 unschedulable once drained", std::chrono::seconds(20));
+  BOOST_TEST(view.nodes.at("cpu1").labels.at("slurm.schedmd.com/reason") == "maintenance");
+
+  // The job ends: its resources are free again.
+  slurm.run("scancel --full " + job.substr(0, job.find_first_of("\n;")));
+  eventually(
+      [&] {
+        view.poll(cluster);
+        return view.nodes.at("gpu1").allocated_cpu_milli == 0 &&
+               allocated_gpus(view.nodes.at("gpu1")) == 0;
+      },
+      "the cancelled job's resources free", std::chrono::seconds(20));
+  BOOST_TEST(cluster.skipped() == 0u);
+}
+
+BOOST_AUTO_TEST_CASE(a_slurm_cluster_joins_a_hub_beside_a_simulated_one,
+                     *boost::unit_test::precondition(SlurmAvailable{})) {
+  SlurmDaemons slurm({{"gpu1", 16, 65536, {{"a100", 2}}, ""}, {"cpu1", 8, 32768, {}, ""}});
+  unisched::testing::Hub hub;
+  const auto sim = hub.agent("t4-vm-useast.yaml");
+  const unisched::testing::ChildProcess agent(
+      {unisched::testing::kBinary, "agent", "--hub", hub.address, "--adapter", "slurm",
+       "--slurm-conf", slurm.conf, "--cluster", "hpc", "--push-interval", "100ms"},
+      hub.dir.path() + "/agent-slurm.log");
+  for (const char* id : {"hpc", "t4-useast"}) {
+    eventually([&] { return hub.has_health(id, true); }, std::string(id) + " healthy at the hub",
+               std::chrono::seconds(30));
+  }
+  // It joined as a view only (placements are not carried out on Slurm yet).
+  BOOST_TEST(hub.cluster("hpc")->value("view_only", false));
+  const unisched::testing::Json views = hub.get("nodes --cluster hpc");
+  BOOST_TEST_REQUIRE(views["clusters"].size() == 1u, views.dump());
+  std::multiset<std::string> models;
+  for (const auto& node : views["clusters"][0]["nodes"]) {
+    for (const auto& device : node.value("accelerators", unisched::testing::Json::array())) {
+      models.insert(device.value("model", ""));
+    }
+  }
+  BOOST_TEST((models == std::multiset<std::string>{"a100", "a100"}), views.dump());
+  BOOST_TEST(hub.process->stop() == 0);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
