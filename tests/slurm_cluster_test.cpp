@@ -6,7 +6,9 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include <filesystem>
 #include <map>
+#include <optional>
 #include <set>
 #include <thread>
 
@@ -45,6 +47,47 @@ struct AdapterView {
   }
 };
 
+/// One Slurm cluster and one adapter for the in-process tests (libslurm reads one slurm.conf
+/// per process), started by the first test that asks and stopped at exit.
+struct InProcess {
+  SlurmDaemons slurm{{{"gpu1", 16, 65536, {{"a100", 4}}, "nvlink"},
+                      {"gpu2", 16, 65536, {{"a100", 1}, {"v100", 1}}, ""},
+                      {"cpu1", 8, 32768, {}, ""}}};
+  std::unique_ptr<SlurmCluster> cluster;
+
+  InProcess() { cluster = connect(); }
+
+  std::unique_ptr<SlurmCluster> connect() const {
+    adapters::slurm::SlurmOptions options;
+    options.slurm_conf = slurm.conf;
+    options.poll_interval = std::chrono::milliseconds(100);
+    options.pending_limit = std::chrono::seconds(2);
+    options.work_dir = slurm.dir.path();
+    auto connected = SlurmCluster::connect(options);
+    BOOST_TEST_REQUIRE(connected.ok(), connected.status().message());
+    return std::move(*connected);
+  }
+};
+
+InProcess& in_process() {
+  static InProcess shared;
+  return shared;
+}
+
+/// Waits for the outcome of `placement`.
+adapters::LaterOutcome outcome_of(SlurmCluster& cluster, const std::string& placement) {
+  std::optional<adapters::LaterOutcome> found;
+  eventually(
+      [&] {
+        for (auto& outcome : cluster.poll_outcomes()) {
+          found = outcome.id == placement ? std::optional(outcome) : found;
+        }
+        return found.has_value();
+      },
+      "the outcome of " + placement, std::chrono::seconds(30));
+  return *found;
+}
+
 int allocated_gpus(const model::NodeState& node) {
   int taken = 0;
   for (const auto& device : node.devices) {
@@ -59,15 +102,8 @@ BOOST_AUTO_TEST_SUITE(slurm_cluster)
 
 BOOST_AUTO_TEST_CASE(a_real_slurm_cluster_is_read_as_it_changes,
                      *boost::unit_test::precondition(SlurmAvailable{})) {
-  SlurmDaemons slurm({{"gpu1", 16, 65536, {{"a100", 4}}, "nvlink"},
-                      {"gpu2", 16, 65536, {{"a100", 1}, {"v100", 1}}, ""},
-                      {"cpu1", 8, 32768, {}, ""}});
-  adapters::slurm::SlurmOptions options;
-  options.slurm_conf = slurm.conf;
-  options.poll_interval = std::chrono::milliseconds(100);
-  auto connected = SlurmCluster::connect(options);
-  BOOST_TEST_REQUIRE(connected.ok(), connected.status().message());
-  SlurmCluster& cluster = **connected;
+  const SlurmDaemons& slurm = in_process().slurm;
+  SlurmCluster& cluster = *in_process().cluster;
   BOOST_TEST(cluster.profile().spec.cluster_id == "slurm-test");  // Slurm's ClusterName
   BOOST_TEST((cluster.profile().spec.machine_type == model::MachineType::BareMetal));
   AdapterView view;
@@ -112,6 +148,7 @@ BOOST_AUTO_TEST_CASE(a_real_slurm_cluster_is_read_as_it_changes,
       },
       "cpu1 unschedulable once drained", std::chrono::seconds(20));
   BOOST_TEST(view.nodes.at("cpu1").labels.at("slurm.schedmd.com/reason") == "maintenance");
+  slurm.run("scontrol update nodename=cpu1 state=resume");
 
   // The job ends: its resources are free again.
   slurm.run("scancel --full " + job.substr(0, job.find_first_of("\n;")));
@@ -123,6 +160,61 @@ BOOST_AUTO_TEST_CASE(a_real_slurm_cluster_is_read_as_it_changes,
       },
       "the cancelled job's resources free", std::chrono::seconds(20));
   BOOST_TEST(cluster.skipped() == 0u);
+}
+
+BOOST_AUTO_TEST_CASE(placements_run_as_batch_jobs_pinned_to_their_node,
+                     *boost::unit_test::precondition(SlurmAvailable{})) {
+  const SlurmDaemons& slurm = in_process().slurm;
+  SlurmCluster& cluster = *in_process().cluster;
+  // Two of gpu1's GPUs, running the request's own command; Slurm picks the indexes.
+  adapters::Placement train{
+      "train/0", "gpu1", 2000, int64_t{1} << 30, {2, 3}, model::kWholeDeviceMilli, {}, {}};
+  train.pod_template = R"({"spec":{"containers":[{"name":"w","command":["sh","-c"],)"
+                       R"("args":["echo GPUS=$CUDA_VISIBLE_DEVICES; sleep 60"]}]}})";
+  BOOST_TEST((cluster.apply(train) == adapters::PlacementOutcome::Pending));
+  const auto ran = outcome_of(cluster, "train/0");
+  BOOST_TEST_REQUIRE((ran.outcome == adapters::PlacementOutcome::Applied), ran.reason);
+  const auto [listed, queue] = slurm.run("squeue -h -o '%j|%T|%N|%b|%C|%k'");
+  BOOST_TEST(
+      queue.find("unisched|RUNNING|gpu1|gres:gpu:a100:2|2|unisched.io/placement-id=train/0") !=
+          std::string::npos,
+      queue);
+  std::string output;
+  eventually(
+      [&] {
+        for (const auto& entry : std::filesystem::directory_iterator(slurm.dir.path())) {
+          const std::string name = entry.path().filename().string();
+          if (name.rfind("unisched-", 0) == 0) {
+            output = unisched::testing::read_file(entry.path().string());
+          }
+        }
+        return output.find("GPUS=") != std::string::npos;
+      },
+      "the job's own output", std::chrono::seconds(20));
+  BOOST_TEST(output.find("GPUS=0,1") != std::string::npos, output);  // Slurm's choice, not 2,3
+  BOOST_TEST((cluster.apply(train) == adapters::PlacementOutcome::DuplicateId));
+  // What Slurm cannot take is refused in its words.
+  adapters::Placement huge{"huge/0", "gpu2", 1000, int64_t{100} << 30, {}, 1000, {}, {}};
+  cluster.apply(huge);
+  const auto refused = outcome_of(cluster, "huge/0");
+  BOOST_TEST((refused.outcome != adapters::PlacementOutcome::Applied));
+  BOOST_TEST(refused.reason.find("slurm refused the job") != std::string::npos, refused.reason);
+  // A placement whose resources the cluster's own jobs took pends, and is refused in time.
+  const auto [held, holder] = slurm.run(
+      "sbatch --parsable --nodelist=gpu2 --gres=gpu:v100:1 -o /dev/null --wrap 'sleep 60'");
+  BOOST_TEST_REQUIRE(held == 0, holder);
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  adapters::Placement late{"late/0", "gpu2", 1000, int64_t{1} << 30, {1}, 1000, {}, {}};
+  cluster.apply(late);
+  const auto expired = outcome_of(cluster, "late/0");
+  BOOST_TEST(expired.reason.find("still pending after 2 s") != std::string::npos, expired.reason);
+  // A restarted adapter finds its running job again: no duplicate, and release cancels it.
+  auto restarted = in_process().connect();
+  BOOST_TEST((restarted->apply(train) == adapters::PlacementOutcome::DuplicateId));
+  BOOST_TEST(restarted->release("train/0"));
+  eventually([&] { return slurm.run("squeue -h -n unisched").second.empty(); },
+             "no unisched job left", std::chrono::seconds(20));
+  slurm.run("scancel --full " + holder.substr(0, holder.find_first_of("\n;")));
 }
 
 BOOST_AUTO_TEST_CASE(a_slurm_cluster_joins_a_hub_beside_a_simulated_one,
@@ -138,8 +230,7 @@ BOOST_AUTO_TEST_CASE(a_slurm_cluster_joins_a_hub_beside_a_simulated_one,
     eventually([&] { return hub.has_health(id, true); }, std::string(id) + " healthy at the hub",
                std::chrono::seconds(30));
   }
-  // It joined as a view only (placements are not carried out on Slurm yet).
-  BOOST_TEST(hub.cluster("hpc")->value("view_only", false));
+  BOOST_TEST(!hub.cluster("hpc")->value("view_only", true));  // it carries out placements
   const unisched::testing::Json views = hub.get("nodes --cluster hpc");
   BOOST_TEST_REQUIRE(views["clusters"].size() == 1u, views.dump());
   std::multiset<std::string> models;
@@ -149,6 +240,20 @@ BOOST_AUTO_TEST_CASE(a_slurm_cluster_joins_a_hub_beside_a_simulated_one,
     }
   }
   BOOST_TEST((models == std::multiset<std::string>{"a100", "a100"}), views.dump());
+  // A GPU request goes to the Slurm node (the simulated cluster has T4s) and runs there.
+  const std::string request = hub.dir.write(
+      "train.yaml",
+      "apiVersion: scheduling.cluster.io/v1\nkind: SchedulingRequest\nmetadata:\n  name: train\n"
+      "spec:\n  resources:\n    cpu: \"2\"\n    memory: 2Gi\n    accelerators:\n"
+      "      - type: GPU\n        model: A100\n        count: 2\n");
+  const auto [placed, decision] = hub.client("submit -f " + request + " --wait --timeout 30s");
+  BOOST_TEST(placed == 0, decision);
+  eventually(
+      [&] {
+        return slurm.run("squeue -h -o '%T|%N|%b'").second.find("RUNNING|gpu1|gres:gpu:a100:2") !=
+               std::string::npos;
+      },
+      "the job running on gpu1 with two GPUs", std::chrono::seconds(20));
   BOOST_TEST(hub.process->stop() == 0);
 }
 

@@ -64,6 +64,16 @@ struct SlurmDaemons {
                std::chrono::seconds(60));
   }
 
+  /// Cancels every job first: a job's slurmstepd outlives a killed slurmd.
+  ~SlurmDaemons() {
+    run("scancel --full --user=root");
+    for (int wait = 0; wait < 50 && !run("squeue -h -o %i").second.empty(); ++wait) {
+      ::usleep(100'000);
+    }
+  }
+  SlurmDaemons(const SlurmDaemons&) = delete;
+  SlurmDaemons& operator=(const SlurmDaemons&) = delete;
+
   /// Runs a Slurm command (sbatch, scontrol, squeue, ...) against this cluster; its exit status
   /// and output.
   std::pair<int, std::string> run(const std::string& command) const {

@@ -3,10 +3,13 @@
 #include <boost/test/unit_test.hpp>
 
 #include "adapters/slurm/gres.hpp"
+#include "adapters/slurm/job_script.hpp"
+#include "adapters/slurm/job_tracker.hpp"
 #include "adapters/slurm/slurm_node.hpp"
 
 using namespace unisched;
 using namespace unisched::adapters::slurm;
+using unisched::adapters::PlacementOutcome;
 
 namespace {
 
@@ -128,6 +131,70 @@ BOOST_AUTO_TEST_CASE(a_node_slurm_cannot_describe_is_refused_naming_node_and_fie
     BOOST_TEST(message.find("slurm node \"" + node.name + "\"") == 0u, message);
     BOOST_TEST(message.find(why) != std::string::npos, message);
   }
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(slurm_jobs)
+
+BOOST_AUTO_TEST_CASE(a_batch_script_runs_the_first_containers_command_quoted) {
+  const auto script = batch_script(
+      R"({"spec":{"containers":[{"name":"w","command":["sh","-c"],"args":["echo it's $X"]}]}})");
+  BOOST_TEST_REQUIRE(script.ok(), script.status().message());
+  BOOST_TEST(*script == "#!/bin/sh\nexec 'sh' '-c' 'echo it'\\''s $X'\n");
+  BOOST_TEST(*batch_script("") == "#!/bin/sh\nexec sleep infinity\n");
+  BOOST_TEST(*batch_script(R"({"spec":{"containers":[{"name":"w"}]}})") ==
+             "#!/bin/sh\nexec sleep infinity\n");
+  const auto bad = batch_script(R"({"spec":{"containers":[{"command":"sleep 1"}]}})");
+  BOOST_TEST_REQUIRE(!bad.ok());
+  BOOST_TEST(std::string(bad.status().message()) ==
+             "spec.template.spec.containers[0].command: must be a list of strings");
+  BOOST_TEST(!batch_script("{not json").ok());
+}
+
+BOOST_AUTO_TEST_CASE(a_placement_is_applied_when_its_job_runs_and_refused_when_it_cannot) {
+  using Clock = JobTracker::Clock;
+  JobTracker tracker(std::chrono::seconds(5));
+  const Clock::time_point start{};
+  tracker.submitted("a/0", 11, "gpu1", start);
+  tracker.submitted("b/0", 12, "gpu1", start);
+  tracker.submitted("c/0", 13, "gpu2", start);
+  const std::string a = JobTracker::comment_for("a/0");
+  BOOST_TEST(*JobTracker::placement_in(a) == "a/0");
+  BOOST_TEST(!JobTracker::placement_in("someone else's job").has_value());
+  tracker.on_jobs({{11, a, "RUNNING", "gpu1", "None"},
+                   {12, JobTracker::comment_for("b/0"), "FAILED", "", "BadConstraints"},
+                   {13, JobTracker::comment_for("c/0"), "PENDING", "", "Resources"}},
+                  start + std::chrono::seconds(1));
+  auto outcomes = tracker.take_outcomes();
+  BOOST_TEST_REQUIRE(outcomes.size() == 2u);
+  BOOST_TEST(outcomes[0].id == "a/0");
+  BOOST_TEST((outcomes[0].outcome == PlacementOutcome::Applied));
+  BOOST_TEST(outcomes[1].id == "b/0");
+  BOOST_TEST(
+      outcomes[1].reason.find("ended FAILED before it ran (BadConstraints)") != std::string::npos,
+      outcomes[1].reason);
+  // Still pending after the limit: refused with the reason it waits, and its job cancelled.
+  BOOST_TEST(tracker.expire(start + std::chrono::seconds(4)).empty());
+  BOOST_TEST((tracker.expire(start + std::chrono::seconds(6)) == std::vector<uint32_t>{13}));
+  outcomes = tracker.take_outcomes();
+  BOOST_TEST_REQUIRE(outcomes.size() == 1u);
+  BOOST_TEST(outcomes[0].reason.find("still pending after 5 s (Resources)") != std::string::npos);
+  // Release cancels the running one; an unknown placement has nothing to release.
+  BOOST_TEST(*tracker.release("a/0") == 11u);
+  BOOST_TEST(!tracker.release("a/0").has_value());
+}
+
+BOOST_AUTO_TEST_CASE(after_a_restart_the_agent_finds_its_running_jobs_again) {
+  JobTracker tracker(std::chrono::seconds(5));
+  tracker.on_jobs({{21, JobTracker::comment_for("web/0"), "RUNNING", "gpu1", "None"},
+                   {22, JobTracker::comment_for("old/0"), "COMPLETED", "gpu1", "None"},
+                   {23, "", "RUNNING", "gpu2", "None"}},
+                  {});
+  BOOST_TEST(tracker.knows("web/0"));  // placed again under that id would be a duplicate
+  BOOST_TEST(!tracker.knows("old/0"));
+  BOOST_TEST(tracker.take_outcomes().empty());
+  BOOST_TEST(*tracker.release("web/0") == 21u);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -4,12 +4,15 @@
 
 #include <absl/strings/str_split.h>
 
+#include <algorithm>
+
+#include "adapters/slurm/job_script.hpp"
 #include "model/names.hpp"
 
 namespace unisched::adapters::slurm {
 
 SlurmCluster::SlurmCluster(SlurmApi api, SlurmOptions options)
-    : api_(std::move(api)), options_(std::move(options)) {
+    : api_(std::move(api)), options_(std::move(options)), jobs_(options_.pending_limit) {
   model::ClusterProfileSpec& spec = profile_.spec;
   spec.cluster_id = options_.cluster_id.empty() ? model::dns1123_label_from(api_.cluster_name())
                                                 : options_.cluster_id;
@@ -34,6 +37,9 @@ absl::StatusOr<std::unique_ptr<SlurmCluster>> SlurmCluster::connect(SlurmOptions
   if (auto status = cluster->load(); !status.ok()) {
     return status;
   }
+  if (auto status = cluster->load_jobs(); !status.ok()) {  // finds its jobs from before
+    return status;
+  }
   spdlog::info("slurm: cluster {}: {} nodes", cluster->profile_.spec.cluster_id,
                cluster->current_.size());
   cluster->poller_ = std::thread([raw = cluster.get()] { raw->poll_until_stopped(); });
@@ -52,7 +58,11 @@ SlurmCluster::~SlurmCluster() {
 }
 
 absl::Status SlurmCluster::load() {
-  auto nodes = api_.nodes_if_changed();
+  absl::StatusOr<std::optional<std::vector<SlurmNode>>> nodes;
+  {
+    std::lock_guard<std::mutex> api(api_mutex_);
+    nodes = api_.nodes_if_changed();
+  }
   if (!nodes.ok()) {
     return nodes.status();
   }
@@ -100,7 +110,10 @@ void SlurmCluster::poll_until_stopped() {
         return;
       }
     }
-    const absl::Status status = load();
+    absl::Status status = load();
+    if (status.ok()) {
+      status = load_jobs();
+    }
     if (!status.ok() && !failing) {
       spdlog::warn("slurm: {}; keeping the last state and trying again",
                    std::string(status.message()));
@@ -140,14 +153,122 @@ std::vector<model::NodeChange> SlurmCluster::poll_changes() {
   return changes;
 }
 
-PlacementOutcome SlurmCluster::apply(const Placement& placement) {
-  // The cluster registers as a view only, so the centre sends no placements.
-  spdlog::error("slurm: placement {} refused: this cluster joined as a view only", placement.id);
-  return PlacementOutcome::Unschedulable;
+absl::Status SlurmCluster::load_jobs() {
+  absl::StatusOr<std::optional<std::vector<SlurmJob>>> jobs;
+  {
+    std::lock_guard<std::mutex> api(api_mutex_);
+    jobs = api_.jobs_if_changed();
+  }
+  if (!jobs.ok()) {
+    return jobs.status();
+  }
+  std::vector<uint32_t> cancel;
+  {
+    std::lock_guard<std::mutex> guard(mutex_);
+    if (jobs->has_value()) {
+      jobs_.on_jobs(**jobs, JobTracker::Clock::now());
+    }
+    cancel = jobs_.expire(JobTracker::Clock::now());
+  }
+  std::lock_guard<std::mutex> api(api_mutex_);
+  for (const uint32_t job : cancel) {
+    if (auto status = api_.cancel(job); !status.ok()) {
+      spdlog::warn("slurm: {}", std::string(status.message()));
+    }
+  }
+  return absl::OkStatus();
 }
 
-bool SlurmCluster::release(const std::string&) {
-  return false;  // nothing was placed here
+/// The batch job of `placement`: its node, its GPUs by type as Slurm counts them (whole
+/// devices; Slurm picks which), whole CPUs (a share rounds up) and MiB of memory.
+std::optional<JobRequest> SlurmCluster::job_for(const Placement& placement,
+                                                std::string& problem) const {
+  const auto node = current_.find(placement.node);
+  if (node == current_.end()) {
+    problem = "no node " + placement.node;
+    return std::nullopt;
+  }
+  if (placement.milli_per_device != model::kWholeDeviceMilli && !placement.devices.empty()) {
+    problem = "slurm hands out whole GPUs only";
+    return std::nullopt;
+  }
+  std::map<std::string, int> gpus;
+  for (const int32_t index : placement.devices) {
+    if (index < 0 || static_cast<size_t>(index) >= node->second.devices.size()) {
+      problem = "device " + std::to_string(index) + " not on " + placement.node;
+      return std::nullopt;
+    }
+    ++gpus[node->second.devices[static_cast<size_t>(index)].model.str()];
+  }
+  auto script = batch_script(placement.pod_template);
+  if (!script.ok()) {
+    problem = std::string(script.status().message());
+    return std::nullopt;
+  }
+  JobRequest job;
+  job.name = "unisched";
+  job.comment = JobTracker::comment_for(placement.id);
+  job.node = placement.node;
+  for (const auto& [type, count] : gpus) {
+    job.gres +=
+        (job.gres.empty() ? "gres:gpu:" : ",gres:gpu:") + type + ":" + std::to_string(count);
+  }
+  job.cpus = std::max<int64_t>(1, (placement.cpu_milli + 999) / 1000);
+  job.memory_mb = std::max<int64_t>(1, (placement.memory_bytes + (1 << 20) - 1) >> 20);
+  job.script = std::move(*script);
+  job.work_dir = options_.work_dir;
+  return job;
+}
+
+PlacementOutcome SlurmCluster::apply(const Placement& placement) {
+  std::optional<JobRequest> job;
+  std::string problem;
+  {
+    std::lock_guard<std::mutex> guard(mutex_);
+    if (jobs_.knows(placement.id)) {
+      return PlacementOutcome::DuplicateId;
+    }
+    job = job_for(placement, problem);
+    if (!job) {
+      jobs_.refuse(placement.id, problem);
+      return PlacementOutcome::Pending;  // refused with the reason, in the next poll_outcomes()
+    }
+  }
+  absl::StatusOr<uint32_t> submitted;
+  {
+    std::lock_guard<std::mutex> api(api_mutex_);
+    submitted = api_.submit(*job);
+  }
+  std::lock_guard<std::mutex> guard(mutex_);
+  if (!submitted.ok()) {
+    jobs_.refuse(placement.id,
+                 "slurm refused the job: " + std::string(submitted.status().message()));
+  } else {
+    spdlog::info("slurm: placement {} is job {} on {}", placement.id, *submitted, placement.node);
+    jobs_.submitted(placement.id, *submitted, placement.node, JobTracker::Clock::now());
+  }
+  return PlacementOutcome::Pending;
+}
+
+std::vector<LaterOutcome> SlurmCluster::poll_outcomes() {
+  std::lock_guard<std::mutex> guard(mutex_);
+  return jobs_.take_outcomes();
+}
+
+bool SlurmCluster::release(const std::string& placement_id) {
+  std::optional<uint32_t> job;
+  {
+    std::lock_guard<std::mutex> guard(mutex_);
+    job = jobs_.release(placement_id);
+  }
+  if (!job) {
+    return false;
+  }
+  std::lock_guard<std::mutex> api(api_mutex_);
+  if (auto status = api_.cancel(*job); !status.ok()) {
+    spdlog::warn("slurm: releasing {}: {}", placement_id, std::string(status.message()));
+  }
+  return true;
 }
 
 }  // namespace unisched::adapters::slurm

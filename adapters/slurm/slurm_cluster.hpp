@@ -1,7 +1,8 @@
 // A Slurm cluster behind the adapter contract, read through libslurm (adapters/slurm/slurm_api):
 // a poller thread loads the nodes when slurmctld says they changed, and poll_changes() reports
 // each node whose state the centre would see differently (Slurm's ping "changes" are dropped
-// by comparing). For now the cluster joins as a view only: placements are not carried out yet.
+// by comparing). Placements run as batch jobs pinned to their node (adapters/slurm/job_tracker
+// follows them); Slurm picks the GPU indexes, and the view follows Slurm's.
 #pragma once
 
 #include <absl/status/statusor.h>
@@ -18,6 +19,7 @@
 #include <vector>
 
 #include "adapters/cluster_adapter.hpp"
+#include "adapters/slurm/job_tracker.hpp"
 #include "adapters/slurm/slurm_api.hpp"
 
 namespace unisched::adapters::slurm {
@@ -27,6 +29,9 @@ struct SlurmOptions {
   std::string cluster_id;            ///< empty: Slurm's ClusterName, made a DNS-1123 label
   std::set<std::string> partitions;  ///< only nodes of these; empty: every node
   std::chrono::milliseconds poll_interval{500};
+  /// A placement whose job still pends after this is refused (and its job cancelled).
+  std::chrono::milliseconds pending_limit{5000};
+  std::string work_dir = "/tmp";  ///< where jobs start and write unisched-JOBID.out
 };
 
 class SlurmCluster final : public ClusterAdapter {
@@ -41,9 +46,11 @@ class SlurmCluster final : public ClusterAdapter {
   std::vector<model::NodeState> list_nodes() const override;
   std::vector<model::NodeChange> poll_changes() override;
   model::ClusterResources resources() const override { return {}; }
+  /// Submits the placement's batch job; the answer comes later (poll_outcomes).
   PlacementOutcome apply(const Placement& placement) override;
+  std::vector<LaterOutcome> poll_outcomes() override;
+  /// Cancels the placement's job.
   bool release(const std::string& placement_id) override;
-  bool takes_placements() const override { return false; }
 
   /// Loads that reported a change, and nodes skipped because Slurm sent what cannot be read.
   uint64_t loads() const { return loads_.load(); }
@@ -51,9 +58,12 @@ class SlurmCluster final : public ClusterAdapter {
 
  private:
   SlurmCluster(SlurmApi api, SlurmOptions options);
-  absl::Status load();  // one poll of slurmctld
+  absl::Status load();       // one poll of slurmctld's nodes
+  absl::Status load_jobs();  // and of its jobs, deciding pending placements
+  std::optional<JobRequest> job_for(const Placement& placement, std::string& problem) const;
   void poll_until_stopped();
 
+  std::mutex api_mutex_;  // libslurm is called from the poller and from apply()
   SlurmApi api_;
   SlurmOptions options_;
   model::ClusterResourceProfile profile_;
@@ -61,6 +71,7 @@ class SlurmCluster final : public ClusterAdapter {
   std::map<std::string, model::NodeState> current_;   // as Slurm last said
   std::map<std::string, model::NodeState> reported_;  // as poll_changes() last reported
   std::map<std::string, std::string> skipped_nodes_;  // name -> why, logged once per reason
+  JobTracker jobs_;
   std::atomic<uint64_t> loads_{0};
   std::atomic<uint64_t> skipped_{0};
   std::condition_variable wake_;

@@ -153,7 +153,7 @@ std::vector<Flag> adapter_flags() {
       {"adapter", '\0', "NAME", false,
        "how the agent sees its cluster: sim (default; a simulated cluster from --profile) or "
        "kubernetes (a real cluster through its API server, placements run as pods) or slurm "
-       "(a Slurm cluster through libslurm; a view only for now)"},
+       "(a Slurm cluster through libslurm, placements run as batch jobs)"},
       {"profile", 'f', "FILE", false, "sim: the cluster's ClusterResourceProfile"},
       {"kubeconfig", '\0', "FILE", false,
        "kubernetes: the kubeconfig (default: the pod's service account, in a pod)"},
