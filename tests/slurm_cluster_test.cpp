@@ -217,6 +217,29 @@ BOOST_AUTO_TEST_CASE(placements_run_as_batch_jobs_pinned_to_their_node,
   slurm.run("scancel --full " + holder.substr(0, holder.find_first_of("\n;")));
 }
 
+BOOST_AUTO_TEST_CASE(the_view_survives_slurmctld_restarting,
+                     *boost::unit_test::precondition(SlurmAvailable{})) {
+  SlurmDaemons& slurm = in_process().slurm;
+  SlurmCluster& cluster = *in_process().cluster;
+  AdapterView view;
+  view.poll(cluster);
+  BOOST_TEST_REQUIRE(view.nodes.size() == 3u);
+  // While slurmctld is away the adapter keeps its last state; once back, changes flow again.
+  slurm.restart_controller();
+  const auto [submitted, job] = slurm.run(
+      "sbatch --parsable --nodelist=gpu2 --cpus-per-task=3 -o /dev/null --wrap 'sleep 60'");
+  BOOST_TEST_REQUIRE(submitted == 0, job);
+  eventually(
+      [&] {
+        view.poll(cluster);
+        return view.nodes.at("gpu2").allocated_cpu_milli == 3000;
+      },
+      "a job submitted after the restart in the view", std::chrono::seconds(30));
+  BOOST_TEST(view.nodes.size() == 3u);
+  BOOST_TEST(cluster.skipped() == 0u);
+  slurm.run("scancel --full " + job.substr(0, job.find_first_of("\n;")));
+}
+
 BOOST_AUTO_TEST_CASE(a_slurm_cluster_joins_a_hub_beside_a_simulated_one,
                      *boost::unit_test::precondition(SlurmAvailable{})) {
   SlurmDaemons slurm({{"gpu1", 16, 65536, {{"a100", 2}}, ""}, {"cpu1", 8, 32768, {}, ""}});
