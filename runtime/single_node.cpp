@@ -29,7 +29,7 @@ struct Fleet {
   actors::SupervisorActor supervisor;
   std::vector<std::string> ids;
   std::vector<actors::LocalAgentActor> agents;
-  std::vector<std::shared_ptr<adapters::SimulatedCluster>> adapters;
+  std::vector<std::shared_ptr<adapters::ClusterAdapter>> adapters;
   std::vector<actors::SchedulerActor> schedulers;
   caf::actor client;
   caf::scoped_actor watcher;  // told when an agent dies, to start it again
@@ -147,21 +147,26 @@ std::vector<model::ClusterResourceProfile> plan_clusters(
 
 namespace {
 
-/// An agent per cluster, each run with a fresh epoch (so a restart is never taken for a gap).
+/// An agent per cluster (the simulated ones, then the real ones), each run with a fresh epoch
+/// (so a restart is never taken for a gap).
 void start_agents(caf::actor_system& system,
                   const std::vector<model::ClusterResourceProfile>& clusters,
                   const RunOptions& options, Fleet& fleet) {
-  const auto epoch_base =
-      static_cast<uint64_t>(std::chrono::system_clock::now().time_since_epoch().count());
+  std::vector<std::shared_ptr<adapters::ClusterAdapter>> all;
   for (size_t i = 0; i < clusters.size(); ++i) {
     adapters::SimulationOptions simulation = options.simulation;
     simulation.seed = options.seed + i;
     simulation.node_count = options.nodes_per_cluster;
-    auto adapter = std::make_shared<adapters::SimulatedCluster>(clusters[i], simulation);
-    const std::string id = clusters[i].spec.cluster_id;
-    const auto agent = actors::spawn_agent_actor(system, adapter, epoch_base + i, options.agent);
+    all.push_back(std::make_shared<adapters::SimulatedCluster>(clusters[i], simulation));
+  }
+  all.insert(all.end(), options.real_clusters.begin(), options.real_clusters.end());
+  const auto epoch_base =
+      static_cast<uint64_t>(std::chrono::system_clock::now().time_since_epoch().count());
+  for (size_t i = 0; i < all.size(); ++i) {
+    const std::string id = all[i]->profile().spec.cluster_id;
+    const auto agent = actors::spawn_agent_actor(system, all[i], epoch_base + i, options.agent);
     fleet.watcher->monitor(agent);
-    fleet.adapters.push_back(std::move(adapter));
+    fleet.adapters.push_back(all[i]);
     register_agent(fleet, id, agent);
     fleet.ids.push_back(id);
     fleet.agents.push_back(agent);
@@ -170,9 +175,8 @@ void start_agents(caf::actor_system& system,
 
 /// Schedulers racing on the same clusters, and the workload client that feeds them; false
 /// (with the problem in `report`) when the policy cannot be made.
-bool start_schedulers(caf::actor_system& system,
-                      const std::vector<model::ClusterResourceProfile>& clusters,
-                      const RunOptions& options, Fleet& fleet, RunReport& report) {
+bool start_schedulers(caf::actor_system& system, const RunOptions& options, Fleet& fleet,
+                      RunReport& report) {
   std::string policy_error;
   auto policy =
       options.scorers.empty()
@@ -184,9 +188,10 @@ bool start_schedulers(caf::actor_system& system,
   }
   policy->node_sample = options.node_sample;
   std::vector<policy::ClusterInfo> infos;
-  for (const auto& cluster : clusters) {
-    infos.push_back({cluster.spec.cluster_id, cluster.spec.topology.region,
-                     cluster.spec.topology.zone, cluster.spec.machine_type, false});
+  for (const auto& adapter : fleet.adapters) {
+    const model::ClusterProfileSpec& spec = adapter->profile().spec;
+    infos.push_back({spec.cluster_id, spec.topology.region, spec.topology.zone, spec.machine_type,
+                     false, !adapter->takes_placements()});
   }
   for (int i = 0; i < std::max(options.schedulers, 1); ++i) {
     fleet.schedulers.push_back(actors::spawn_scheduler_actor(system, fleet.supervisor, infos,
@@ -241,7 +246,7 @@ RunReport run_single_node(
   fleet.supervisor = actors::spawn_supervisor(system, options.supervisor);
   start_agents(system, clusters, options, fleet);
   RunReport report;
-  if (!start_schedulers(system, clusters, options, fleet, report)) {
+  if (!start_schedulers(system, options, fleet, report)) {
     fleet.stop();
     return report;
   }

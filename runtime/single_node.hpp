@@ -32,6 +32,8 @@ struct RunOptions {
   std::chrono::milliseconds progress_interval{1'000};
   uint64_t seed = 1;
   adapters::SimulationOptions simulation;  ///< rates; seed and node count are set per cluster
+  /// Real clusters joined beside the simulated ones (a Slurm cluster, say), already connected.
+  std::vector<std::shared_ptr<adapters::ClusterAdapter>> real_clusters;
   actors::AgentSettings agent;
   actors::SupervisorSettings supervisor;
   std::vector<Partition> partitions;

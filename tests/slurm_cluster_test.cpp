@@ -240,6 +240,30 @@ BOOST_AUTO_TEST_CASE(the_view_survives_slurmctld_restarting,
   slurm.run("scancel --full " + job.substr(0, job.find_first_of("\n;")));
 }
 
+BOOST_AUTO_TEST_CASE(the_main_job_runs_a_slurm_cluster_beside_simulated_ones,
+                     *boost::unit_test::precondition(SlurmAvailable{})) {
+  const SlurmDaemons& slurm = in_process().slurm;
+  unisched::testing::ScratchDirectory scratch;
+  const std::string out = scratch.path() + "/run.json";
+  const int status = std::system((unisched::testing::kBinary + " run --profiles " +
+                                  unisched::testing::kProfiles + " --slurm-conf " + slurm.conf +
+                                  " --duration 3s --report json >" + out + " 2>/dev/null")
+                                     .c_str());
+  BOOST_TEST(WEXITSTATUS(status) == 0);
+  const unisched::testing::Json report =
+      unisched::testing::parse_json(unisched::testing::read_file(out));
+  BOOST_TEST_REQUIRE(report.contains("clusters"), report.dump());
+  std::map<std::string, unisched::testing::Json> clusters;
+  for (const auto& cluster : report["clusters"]) {
+    clusters[cluster.value("id", "")] = cluster;
+  }
+  BOOST_TEST_REQUIRE(clusters.count("slurm-test") == 1u, report.dump());
+  BOOST_TEST(clusters.size() > 1u);  // beside the simulated ones
+  BOOST_TEST(clusters["slurm-test"].value("nodes", 0) == 3);
+  BOOST_TEST(clusters["slurm-test"].value("healthy", false));
+  BOOST_TEST(report.value("overcommits", -1) == 0);
+}
+
 BOOST_AUTO_TEST_CASE(a_slurm_cluster_joins_a_hub_beside_a_simulated_one,
                      *boost::unit_test::precondition(SlurmAvailable{})) {
   SlurmDaemons slurm({{"gpu1", 16, 65536, {{"a100", 2}}, ""}, {"cpu1", 8, 32768, {}, ""}});

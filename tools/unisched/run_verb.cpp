@@ -9,6 +9,7 @@
 #include <optional>
 #include <set>
 
+#include "adapters/slurm/slurm_cluster.hpp"
 #include "policy/framework.hpp"
 #include "runtime/grpc_service.hpp"
 #include "runtime/hub.hpp"
@@ -372,6 +373,17 @@ int run_run(const ParsedArgs& args) {
     std::fprintf(stderr, "error: %s\n", problem.c_str());
     return 2;
   }
+  if (args.has("slurm-conf")) {
+    adapters::slurm::SlurmOptions slurm;
+    slurm.slurm_conf = args.value("slurm-conf");
+    auto cluster = adapters::slurm::SlurmCluster::connect(slurm);
+    if (!cluster.ok()) {
+      std::fprintf(stderr, "error: --slurm-conf: %s\n",
+                   std::string(cluster.status().message()).c_str());
+      return 1;
+    }
+    options.real_clusters.push_back(std::move(*cluster));
+  }
   if (args.has("grpc")) {
     const auto endpoint = runtime::parse_endpoint(args.value("grpc"), error);
     if (!endpoint) {
@@ -410,7 +422,8 @@ Verb run_verb() {
       "Examples:\n"
       "  unisched run\n"
       "  unisched run --clusters 20 --nodes 500 --duration 30s --push-interval 100ms\n"
-      "  unisched run --partition t4-useast:3s:4s --report json",
+      "  unisched run --partition t4-useast:3s:4s --report json\n"
+      "  unisched run --slurm-conf /etc/slurm/slurm.conf",
       {
           {"profiles", 'f', "FILE|DIR", true, "cluster profiles (default config/profiles)"},
           {"clusters", '\0', "N", false, "number of clusters (default: one per profile)"},
@@ -434,6 +447,9 @@ Verb run_verb() {
            "spread, binpack, balanced, bestfit or random (default balanced)"},
           {"grpc", '\0', "HOST:PORT", false,
            "also let outside agents join over gRPC (ClusterMetadataService), plain TCP"},
+          {"slurm-conf", '\0', "FILE", false,
+           "also join the Slurm cluster of this slurm.conf (through libslurm) beside the "
+           "simulated ones"},
           node_sample_flag(),
           {"scorers", '\0', "NAME=W,...", false,
            "weighted scorers instead of the preset's, e.g. least-allocated=1,gpu-packing=2"},
