@@ -17,23 +17,22 @@
 using namespace unisched;
 using unisched::adapters::slurm::SlurmCluster;
 using unisched::testing::eventually;
+using unisched::testing::SlurmAvailable;
 using unisched::testing::SlurmDaemons;
 
 namespace {
 
-struct SlurmAvailable {
-  boost::test_tools::assertion_result operator()(boost::unit_test::test_unit_id) const {
-    const std::string why = unisched::testing::slurm_unavailable();
-    boost::test_tools::assertion_result result(why.empty());
-    result.message() << "skipped: " << why;
-    return result;
-  }
-};
-
-/// The nodes as the adapter reported them so far (list, then changes), by name.
+/// The nodes as the adapter reports them (its list when made, then its changes), by name.
 struct AdapterView {
   std::map<std::string, model::NodeState> nodes;
   size_t changes = 0;
+
+  explicit AdapterView(SlurmCluster& cluster) {
+    cluster.poll_changes();  // reported from here on; the list holds them (or newer)
+    for (model::NodeState& node : cluster.list_nodes()) {
+      nodes[node.name] = std::move(node);
+    }
+  }
 
   void poll(SlurmCluster& cluster) {
     for (model::NodeChange& change : cluster.poll_changes()) {
@@ -106,8 +105,7 @@ BOOST_AUTO_TEST_CASE(a_real_slurm_cluster_is_read_as_it_changes,
   SlurmCluster& cluster = *in_process().cluster;
   BOOST_TEST(cluster.profile().spec.cluster_id == "slurm-test");  // Slurm's ClusterName
   BOOST_TEST((cluster.profile().spec.machine_type == model::MachineType::BareMetal));
-  AdapterView view;
-  view.poll(cluster);
+  AdapterView view(cluster);
   BOOST_TEST_REQUIRE(view.nodes.size() == 3u);
   const model::NodeState& gpu2 = view.nodes.at("gpu2");
   BOOST_TEST(gpu2.allocatable_cpu_milli == 16000);
@@ -221,8 +219,7 @@ BOOST_AUTO_TEST_CASE(the_view_survives_slurmctld_restarting,
                      *boost::unit_test::precondition(SlurmAvailable{})) {
   SlurmDaemons& slurm = in_process().slurm;
   SlurmCluster& cluster = *in_process().cluster;
-  AdapterView view;
-  view.poll(cluster);
+  AdapterView view(cluster);
   BOOST_TEST_REQUIRE(view.nodes.size() == 3u);
   // While slurmctld is away the adapter keeps its last state; once back, changes flow again.
   slurm.restart_controller();
@@ -262,46 +259,6 @@ BOOST_AUTO_TEST_CASE(the_main_job_runs_a_slurm_cluster_beside_simulated_ones,
   BOOST_TEST(clusters["slurm-test"].value("nodes", 0) == 3);
   BOOST_TEST(clusters["slurm-test"].value("healthy", false));
   BOOST_TEST(report.value("overcommits", -1) == 0);
-}
-
-BOOST_AUTO_TEST_CASE(a_slurm_cluster_joins_a_hub_beside_a_simulated_one,
-                     *boost::unit_test::precondition(SlurmAvailable{})) {
-  SlurmDaemons slurm({{"gpu1", 16, 65536, {{"a100", 2}}, ""}, {"cpu1", 8, 32768, {}, ""}});
-  unisched::testing::Hub hub;
-  const auto sim = hub.agent("t4-vm-useast.yaml");
-  const unisched::testing::ChildProcess agent(
-      {unisched::testing::kBinary, "agent", "--hub", hub.address, "--adapter", "slurm",
-       "--slurm-conf", slurm.conf, "--cluster", "hpc", "--push-interval", "100ms"},
-      hub.dir.path() + "/agent-slurm.log");
-  for (const char* id : {"hpc", "t4-useast"}) {
-    eventually([&] { return hub.has_health(id, true); }, std::string(id) + " healthy at the hub",
-               std::chrono::seconds(30));
-  }
-  BOOST_TEST(!hub.cluster("hpc")->value("view_only", true));  // it carries out placements
-  const unisched::testing::Json views = hub.get("nodes --cluster hpc");
-  BOOST_TEST_REQUIRE(views["clusters"].size() == 1u, views.dump());
-  std::multiset<std::string> models;
-  for (const auto& node : views["clusters"][0]["nodes"]) {
-    for (const auto& device : node.value("accelerators", unisched::testing::Json::array())) {
-      models.insert(device.value("model", ""));
-    }
-  }
-  BOOST_TEST((models == std::multiset<std::string>{"a100", "a100"}), views.dump());
-  // A GPU request goes to the Slurm node (the simulated cluster has T4s) and runs there.
-  const std::string request = hub.dir.write(
-      "train.yaml",
-      "apiVersion: scheduling.cluster.io/v1\nkind: SchedulingRequest\nmetadata:\n  name: train\n"
-      "spec:\n  resources:\n    cpu: \"2\"\n    memory: 2Gi\n    accelerators:\n"
-      "      - type: GPU\n        model: A100\n        count: 2\n");
-  const auto [placed, decision] = hub.client("submit -f " + request + " --wait --timeout 30s");
-  BOOST_TEST(placed == 0, decision);
-  eventually(
-      [&] {
-        return slurm.run("squeue -h -o '%T|%N|%b'").second.find("RUNNING|gpu1|gres:gpu:a100:2") !=
-               std::string::npos;
-      },
-      "the job running on gpu1 with two GPUs", std::chrono::seconds(20));
-  BOOST_TEST(hub.process->stop() == 0);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

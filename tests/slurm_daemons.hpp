@@ -9,6 +9,8 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include <boost/test/unit_test.hpp>
+
 #include <cstdlib>
 #include <memory>
 #include <string>
@@ -35,6 +37,16 @@ inline std::string slurm_unavailable() {
   }
   return {};
 }
+
+/// A Boost.Test precondition: the test is skipped, saying why, where Slurm cannot run.
+struct SlurmAvailable {
+  boost::test_tools::assertion_result operator()(boost::unit_test::test_unit_id) const {
+    const std::string why = slurm_unavailable();
+    boost::test_tools::assertion_result result(why.empty());
+    result.message() << "skipped: " << why;
+    return result;
+  }
+};
 
 struct SlurmNodeSpec {
   std::string name;

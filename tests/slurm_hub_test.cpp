@@ -1,0 +1,124 @@
+// A Slurm cluster behind a hub (`unisched serve`, `unisched agent --adapter slurm`), against
+// real slurmctld and slurmd processes: its GPUs in `get nodes`, a request placed as a batch job,
+// and a placement Slurm does not start placed again on another node.
+#include <boost/test/unit_test.hpp>
+
+#include <set>
+#include <string>
+
+#include "tests/hub_process.hpp"
+#include "tests/slurm_daemons.hpp"
+
+using unisched::testing::ChildProcess;
+using unisched::testing::eventually;
+using unisched::testing::Hub;
+using unisched::testing::Json;
+using unisched::testing::SlurmAvailable;
+using unisched::testing::SlurmDaemons;
+
+namespace {
+
+std::unique_ptr<ChildProcess> slurm_agent(const Hub& hub, const SlurmDaemons& slurm) {
+  return std::make_unique<ChildProcess>(
+      std::vector<std::string>{unisched::testing::kBinary, "agent", "--hub", hub.address,
+                               "--adapter", "slurm", "--slurm-conf", slurm.conf, "--cluster", "hpc",
+                               "--push-interval", "100ms"},
+      hub.dir.path() + "/agent-slurm.log");
+}
+
+/// The nodes the hub's decision of `request` holds replicas on.
+std::multiset<std::string> decided_nodes(const Hub& hub, const std::string& request) {
+  std::multiset<std::string> nodes;
+  const Json decisions = hub.get("decisions");
+  for (const auto& decision : decisions.value("decisions", Json::array())) {
+    if (decision.value("request_id", "") != request) {
+      continue;
+    }
+    for (const auto& replica : decision.value("replicas", Json::array())) {
+      nodes.insert(replica.value("node", ""));
+    }
+  }
+  return nodes;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(slurm_hub)
+
+BOOST_AUTO_TEST_CASE(a_slurm_cluster_joins_a_hub_beside_a_simulated_one,
+                     *boost::unit_test::precondition(SlurmAvailable{})) {
+  SlurmDaemons slurm({{"gpu1", 16, 65536, {{"a100", 2}}, ""}, {"cpu1", 8, 32768, {}, ""}});
+  Hub hub;
+  const auto sim = hub.agent("t4-vm-useast.yaml");
+  const auto agent = slurm_agent(hub, slurm);
+  for (const char* id : {"hpc", "t4-useast"}) {
+    eventually([&] { return hub.has_health(id, true); }, std::string(id) + " healthy at the hub",
+               std::chrono::seconds(30));
+  }
+  BOOST_TEST(!hub.cluster("hpc")->value("view_only", true));  // it carries out placements
+  const Json views = hub.get("nodes --cluster hpc");
+  BOOST_TEST_REQUIRE(views["clusters"].size() == 1u, views.dump());
+  std::multiset<std::string> models;
+  for (const auto& node : views["clusters"][0]["nodes"]) {
+    for (const auto& device : node.value("accelerators", Json::array())) {
+      models.insert(device.value("model", ""));
+    }
+  }
+  BOOST_TEST((models == std::multiset<std::string>{"a100", "a100"}), views.dump());
+  // A GPU request goes to the Slurm node (the simulated cluster has T4s) and runs there.
+  const std::string request = hub.dir.write(
+      "train.yaml",
+      "apiVersion: scheduling.cluster.io/v1\nkind: SchedulingRequest\nmetadata:\n  name: train\n"
+      "spec:\n  resources:\n    cpu: \"2\"\n    memory: 2Gi\n    accelerators:\n"
+      "      - type: GPU\n        model: A100\n        count: 2\n");
+  const auto [placed, decision] = hub.client("submit -f " + request + " --wait --timeout 30s");
+  BOOST_TEST(placed == 0, decision);
+  eventually(
+      [&] {
+        return slurm.run("squeue -h -o '%T|%N|%b'").second.find("RUNNING|gpu1|gres:gpu:a100:2") !=
+               std::string::npos;
+      },
+      "the job running on gpu1 with two GPUs", std::chrono::seconds(20));
+  BOOST_TEST(hub.process->stop() == 0);
+}
+
+BOOST_AUTO_TEST_CASE(a_placement_slurm_does_not_start_is_placed_again_on_another_node,
+                     *boost::unit_test::precondition(SlurmAvailable{})) {
+  SlurmDaemons slurm(
+      {{"gpu1", 16, 65536, {{"a100", 2}}, ""}, {"gpu2", 16, 65536, {{"a100", 2}}, ""}});
+  // gpu1 already runs some of the cluster's own work, so binpack prefers it; but it is reserved
+  // for maintenance, which the view does not show: a job sent there pends.
+  const auto [busy, job] = slurm.run(
+      "sbatch --parsable --nodelist=gpu1 --cpus-per-task=4 -o /dev/null --wrap 'sleep 120'");
+  BOOST_TEST_REQUIRE(busy == 0, job);
+  const auto [reserved, why] = slurm.run(
+      "scontrol create reservation ReservationName=maint Nodes=gpu1 StartTime=now Duration=10 "
+      "Users=root Flags=maint,ignore_jobs");
+  BOOST_TEST_REQUIRE(reserved == 0, why);
+  Hub hub(0, {"--policy", "binpack"});
+  const auto agent = slurm_agent(hub, slurm);
+  eventually([&] { return hub.has_health("hpc", true); }, "hpc healthy at the hub",
+             std::chrono::seconds(30));
+  const std::string request = hub.dir.write(
+      "train.yaml",
+      "apiVersion: scheduling.cluster.io/v1\nkind: SchedulingRequest\nmetadata:\n  name: train\n"
+      "spec:\n  resources:\n    cpu: \"1\"\n    memory: 1Gi\n    accelerators:\n"
+      "      - type: GPU\n        model: A100\n        count: 1\n");
+  const auto [submitted, accepted] = hub.client("submit -f " + request);
+  BOOST_TEST_REQUIRE(submitted == 0, accepted);
+  // Pending past the agent's limit, it is refused and placed again, not on gpu1.
+  eventually([&] { return decided_nodes(hub, "train") == std::multiset<std::string>{"gpu2"}; },
+             "placed again on gpu2", std::chrono::seconds(40));
+  const Json decisions = hub.get("decisions");
+  BOOST_TEST(decisions.dump().find("still pending after 5 s") != std::string::npos,
+             decisions.dump());
+  eventually(
+      [&] {
+        return slurm.run("squeue -h -n unisched -o '%T|%N'").second.find("RUNNING|gpu2") !=
+               std::string::npos;
+      },
+      "the placement's job running on gpu2", std::chrono::seconds(20));
+  BOOST_TEST(hub.process->stop() == 0);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
