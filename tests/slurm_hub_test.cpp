@@ -22,7 +22,8 @@ std::unique_ptr<ChildProcess> slurm_agent(const Hub& hub, const SlurmDaemons& sl
   return std::make_unique<ChildProcess>(
       std::vector<std::string>{unisched::testing::kBinary, "agent", "--hub", hub.address,
                                "--adapter", "slurm", "--slurm-conf", slurm.conf, "--cluster", "hpc",
-                               "--push-interval", "100ms"},
+                               "--push-interval", "100ms", "--slurm-pending-limit", "3s",
+                               "--slurm-workdir", slurm.dir.path()},
       hub.dir.path() + "/agent-slurm.log");
 }
 
@@ -110,7 +111,7 @@ BOOST_AUTO_TEST_CASE(a_placement_slurm_does_not_start_is_placed_again_on_another
   eventually([&] { return decided_nodes(hub, "train") == std::multiset<std::string>{"gpu2"}; },
              "placed again on gpu2", std::chrono::seconds(40));
   const Json decisions = hub.get("decisions");
-  BOOST_TEST(decisions.dump().find("still pending after 5 s") != std::string::npos,
+  BOOST_TEST(decisions.dump().find("still pending after 3 s") != std::string::npos,
              decisions.dump());
   eventually(
       [&] {

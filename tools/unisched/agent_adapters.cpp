@@ -118,6 +118,12 @@ std::shared_ptr<adapters::ClusterAdapter> slurm(const ParsedArgs& args, int& exi
   for (const std::string& partition : args.values("partition")) {
     options.partitions.insert(partition);
   }
+  if (args.has("slurm-pending-limit") &&
+      !parse_duration(args.value("slurm-pending-limit"), options.pending_limit)) {
+    std::fprintf(stderr, "error: --slurm-pending-limit must be a duration such as 5s\n");
+    return nullptr;
+  }
+  options.work_dir = args.value("slurm-workdir", options.work_dir);
   auto cluster = adapters::slurm::SlurmCluster::connect(options);
   if (!cluster.ok()) {
     exit_code = 1;
@@ -161,6 +167,10 @@ std::vector<Flag> adapter_flags() {
       {"slurm-conf", '\0', "FILE", false,
        "slurm: the cluster's slurm.conf (default: $SLURM_CONF, else Slurm's default)"},
       {"partition", '\0', "NAME", true, "slurm: only nodes of this partition (repeatable)"},
+      {"slurm-pending-limit", '\0', "DURATION", false,
+       "slurm: a placement whose job still pends after this is refused (default 5s)"},
+      {"slurm-workdir", '\0', "DIR", false,
+       "slurm: where placed jobs start and write unisched-JOBID.out (default /tmp)"},
       {"cluster", '\0', "ID", false,
        "clusterID to register under (default: the profile's, the context's name, or Slurm's "
        "ClusterName)"},
