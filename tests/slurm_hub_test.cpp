@@ -122,4 +122,54 @@ BOOST_AUTO_TEST_CASE(a_placement_slurm_does_not_start_is_placed_again_on_another
   BOOST_TEST(hub.process->stop() == 0);
 }
 
+BOOST_AUTO_TEST_CASE(direct_jobs_show_and_drained_nodes_take_nothing_through_the_hub,
+                     *boost::unit_test::precondition(SlurmAvailable{})) {
+  SlurmDaemons slurm(
+      {{"gpu1", 16, 65536, {{"a100", 2}}, ""}, {"gpu2", 16, 65536, {{"a100", 2}}, ""}});
+  Hub hub;
+  const auto agent = slurm_agent(hub, slurm);
+  eventually([&] { return hub.has_health("hpc", true); }, "hpc healthy at the hub",
+             std::chrono::seconds(30));
+  // Work submitted to Slurm directly, not through unisched, is what the hub sees taken.
+  const auto [submitted, job] = slurm.run(
+      "sbatch --parsable --nodelist=gpu2 --cpus-per-task=6 --mem=4G -o /dev/null --wrap 'sleep "
+      "120'");
+  BOOST_TEST_REQUIRE(submitted == 0, job);
+  const auto allocated_cpu = [&](const std::string& name) {
+    const Json views = hub.get("nodes --cluster hpc");
+    for (const auto& node : views.value("clusters", Json::array()).empty()
+                                ? Json::array()
+                                : views["clusters"][0]["nodes"]) {
+      if (node.value("name", "") == name) {
+        return unisched::testing::number(node, "allocated_cpu_milli");
+      }
+    }
+    return int64_t{-1};
+  };
+  eventually([&] { return allocated_cpu("gpu2") == 6000; }, "the direct job in the hub's view",
+             std::chrono::seconds(10));
+  // A drained node takes no placement: with gpu1 drained and gpu2's GPUs asked for in full
+  // by another request first, a third finds nowhere to go.
+  const auto drained = slurm.run("scontrol update nodename=gpu1 state=drain reason=maintenance");
+  BOOST_TEST_REQUIRE(drained.first == 0, drained.second);
+  const std::string request = hub.dir.write(
+      "pair.yaml",
+      "apiVersion: scheduling.cluster.io/v1\nkind: SchedulingRequest\nmetadata:\n  name: pair\n"
+      "spec:\n  replicas: 2\n  resources:\n    cpu: \"1\"\n    memory: 1Gi\n"
+      "    accelerators:\n      - type: GPU\n        model: A100\n        count: 2\n");
+  eventually(
+      [&] {
+        const Json views = hub.get("nodes --cluster hpc");
+        return views.dump().find("MIXED-DRAIN") != std::string::npos ||
+               views.dump().find("IDLE-DRAIN") != std::string::npos;
+      },
+      "gpu1 drained in the hub's view", std::chrono::seconds(10));
+  const auto [placed, decision] = hub.client("submit -f " + request + " --wait --timeout 30s");
+  BOOST_TEST(placed != 0, decision);  // not placed in full: one replica found no node
+  BOOST_TEST((decided_nodes(hub, "pair") == std::multiset<std::string>{"gpu2"}),
+             hub.get("decisions").dump() << hub.get("nodes --cluster hpc").dump());
+  slurm.run("scancel --full " + job.substr(0, job.find_first_of("\n;")));
+  BOOST_TEST(hub.process->stop() == 0);
+}
+
 BOOST_AUTO_TEST_SUITE_END()
