@@ -113,6 +113,8 @@ BOOST_AUTO_TEST_CASE(a_real_slurm_cluster_is_read_as_it_changes,
   BOOST_TEST(gpu2.devices[0].model.str() == "a100");
   BOOST_TEST(gpu2.devices[1].model.str() == "v100");
   BOOST_TEST(view.nodes.at("gpu1").labels.count("feature.slurm.schedmd.com/nvlink") == 1u);
+  BOOST_TEST(gpu2.node_group == "main");  // its partition
+  BOOST_TEST(gpu2.labels.at(adapters::slurm::kPartitionsLabel) == "main");
 
   // Nothing changes: Slurm's pings are not reported as changes.
   const size_t changes = view.changes;
@@ -259,6 +261,27 @@ BOOST_AUTO_TEST_CASE(the_main_job_runs_a_slurm_cluster_beside_simulated_ones,
   BOOST_TEST(clusters["slurm-test"].value("nodes", 0) == 3);
   BOOST_TEST(clusters["slurm-test"].value("healthy", false));
   BOOST_TEST(report.value("overcommits", -1) == 0);
+}
+
+BOOST_AUTO_TEST_CASE(only_the_partitions_asked_for_are_read,
+                     *boost::unit_test::precondition(SlurmAvailable{})) {
+  const SlurmDaemons& slurm = in_process().slurm;
+  adapters::slurm::SlurmOptions options;
+  options.slurm_conf = slurm.conf;
+  options.cluster_id = "main-only";
+  options.partitions = {"main"};
+  auto main_only = SlurmCluster::connect(options);
+  BOOST_TEST_REQUIRE(main_only.ok(), main_only.status().message());
+  BOOST_TEST((*main_only)->list_nodes().size() == 3u);
+  BOOST_TEST((*main_only)->profile().spec.cluster_id == "main-only");
+  options.partitions = {"elsewhere"};
+  auto none = SlurmCluster::connect(options);
+  BOOST_TEST_REQUIRE(none.ok(), none.status().message());
+  BOOST_TEST((*none)->list_nodes().empty());
+  options.cluster_id = "Not_A_Label";
+  const auto refused = SlurmCluster::connect(options);
+  BOOST_TEST_REQUIRE(!refused.ok());
+  BOOST_TEST(std::string(refused.status().message()).find("--cluster") == 0u);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -99,6 +99,16 @@ absl::StatusOr<std::optional<std::vector<SlurmNode>>> SlurmApi::nodes_if_changed
     return absl::UnavailableError(last_error("slurm_load_node"));
   }
   nodes_updated_ = message->last_update;
+  // A node's partitions are not in the node records: libslurm fills them in from the
+  // partitions, as scontrol does.
+  partition_info_msg_t* partitions = nullptr;
+  if (slurm_load_partitions(0, &partitions, SHOW_ALL) != SLURM_SUCCESS) {
+    slurm_free_node_info_msg(message);
+    nodes_updated_ = 0;
+    return absl::UnavailableError(last_error("slurm_load_partitions"));
+  }
+  slurm_populate_node_partitions(message, partitions);
+  slurm_free_partition_info_msg(partitions);
   std::vector<SlurmNode> nodes;
   for (uint32_t i = 0; i < message->record_count; ++i) {
     if (message->node_array[i].name != nullptr) {
