@@ -182,6 +182,25 @@ BOOST_AUTO_TEST_CASE(unreachable_hubs_and_bad_endpoints_are_clear_errors) {
              std::string::npos);
   BOOST_TEST(run("agent --hub 127.0.0.1:1").second.find("--profile FILE is required") !=
              std::string::npos);
+  const auto no_slurm_conf =
+      run("agent --hub 127.0.0.1:1 --adapter slurm --slurm-conf /nonexistent/slurm.conf");
+  BOOST_TEST(no_slurm_conf.first == 2);
+  BOOST_TEST(no_slurm_conf.second.find("slurm.conf /nonexistent/slurm.conf: No such file") !=
+                 std::string::npos,
+             no_slurm_conf.second);
+  ScratchDirectory scratch;
+  const std::string no_controller_conf =
+      scratch.write("slurm.conf",
+                    "ClusterName=x\nSlurmctldHost=localhost\nSlurmctldPort=1\nAuthType=auth/none\n"
+                    "CredType=cred/none\nNodeName=a CPUs=1\nPartitionName=p Nodes=ALL\n");
+  const auto no_controller =
+      run("agent --hub 127.0.0.1:1 --adapter slurm --slurm-conf " + no_controller_conf);
+  BOOST_TEST(no_controller.first == 1);
+  BOOST_TEST(no_controller.second.find("cannot reach slurmctld") != std::string::npos,
+             no_controller.second);
+  BOOST_TEST(run("agent --hub 127.0.0.1:1 --adapter slurm --slurm-conf " + no_controller_conf +
+                 " --slurm-pending-limit soon")
+                 .second.find("--slurm-pending-limit must be a duration") != std::string::npos);
   const auto no_kubeconfig =
       run("agent --hub 127.0.0.1:1 --adapter kubernetes --kubeconfig /nonexistent/config");
   BOOST_TEST(no_kubeconfig.first == 2);

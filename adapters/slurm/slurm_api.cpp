@@ -5,7 +5,9 @@
 
 #include <unistd.h>
 
+#include <cerrno>
 #include <csignal>
+#include <cstdlib>
 #include <cstring>
 
 // Exported by libslurm but not declared in slurm.h (its argument is enum job_state_reason).
@@ -79,7 +81,16 @@ SlurmNode copy_node(node_info_t& info) {
 }  // namespace
 
 absl::StatusOr<SlurmApi> SlurmApi::open(const std::string& slurm_conf) {
-  slurm_init(slurm_conf.empty() ? nullptr : slurm_conf.c_str());
+  // libslurm waits a minute for a missing slurm.conf and then ends the process: look first.
+  const char* from_environment = std::getenv("SLURM_CONF");
+  const std::string path = !slurm_conf.empty()           ? slurm_conf
+                           : from_environment != nullptr ? from_environment
+                                                         : "/etc/slurm/slurm.conf";
+  if (::access(path.c_str(), R_OK) != 0) {
+    return absl::InvalidArgumentError("slurm.conf " + path + ": " + std::strerror(errno) +
+                                      " (give --slurm-conf FILE)");
+  }
+  slurm_init(path.c_str());
   slurm_conf_t* config = nullptr;
   if (slurm_load_ctl_conf(0, &config) != SLURM_SUCCESS) {
     return absl::UnavailableError(last_error("cannot reach slurmctld"));

@@ -126,7 +126,7 @@ std::shared_ptr<adapters::ClusterAdapter> slurm(const ParsedArgs& args, int& exi
   options.work_dir = args.value("slurm-workdir", options.work_dir);
   auto cluster = adapters::slurm::SlurmCluster::connect(options);
   if (!cluster.ok()) {
-    exit_code = 1;
+    exit_code = absl::IsInvalidArgument(cluster.status()) ? 2 : 1;
     std::fprintf(stderr, "error: %s\n", std::string(cluster.status().message()).c_str());
     return nullptr;
   }
