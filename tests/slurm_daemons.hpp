@@ -28,6 +28,11 @@ inline std::string slurm_unavailable() {
   if (::geteuid() != 0) {
     return "the fake GPUs need root (mknod)";
   }
+  // Fake GPUs are character devices; a container without CAP_MKNOD cannot make them.
+  const ScratchDirectory scratch;
+  if (::mknod((scratch.path() + "/probe").c_str(), S_IFCHR | 0666, makedev(1, 3)) != 0) {
+    return "cannot make the fake GPUs' character devices (mknod needs CAP_MKNOD)";
+  }
   for (const char* binary : {"/usr/sbin/slurmctld", "/usr/sbin/slurmd", "/usr/bin/sbatch"}) {
     if (::access(binary, X_OK) != 0) {
       return std::string(binary) +
