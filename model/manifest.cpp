@@ -9,6 +9,7 @@ namespace {
 
 constexpr std::string_view kProfileKind = "ClusterResourceProfile";
 constexpr std::string_view kRequestKind = "SchedulingRequest";
+constexpr std::string_view kQuotaKind = "SchedulingQuota";
 
 /// A line that starts with `marker` followed by nothing or white space.
 bool is_marker_line(std::string_view line, std::string_view marker) {
@@ -48,7 +49,9 @@ void finish(Kind decoded, DecodeContext& context, DecodedManifest& out) {
 }  // namespace
 
 std::string_view kind_of(const Manifest& manifest) {
-  return std::holds_alternative<ClusterResourceProfile>(manifest) ? kProfileKind : kRequestKind;
+  return std::holds_alternative<ClusterResourceProfile>(manifest) ? kProfileKind
+         : std::holds_alternative<SchedulingRequest>(manifest)    ? kRequestKind
+                                                                  : kQuotaKind;
 }
 
 const std::string& name_of(const Manifest& manifest) {
@@ -119,9 +122,12 @@ DecodedManifest decode_manifest(const DocumentText& document) {
     finish(decode_profile(object), context, out);
   } else if (*kind == kRequestKind) {
     finish(decode_request(object), context, out);
+  } else if (*kind == kQuotaKind) {
+    finish(decode_quota(object), context, out);
   } else {
     context.error(FieldErrorType::NotSupported, FieldPath("kind"), quoted(*kind),
-                  "supported values: " + quoted(kProfileKind) + ", " + quoted(kRequestKind),
+                  "supported values: " + quoted(kProfileKind) + ", " + quoted(kQuotaKind) + ", " +
+                      quoted(kRequestKind),
                   root["kind"]);
   }
   out.errors = std::move(context.errors());
@@ -145,8 +151,10 @@ std::string render_manifests(const std::vector<Manifest>& manifests, OutputForma
     out->next_document();
     if (const auto* profile = std::get_if<ClusterResourceProfile>(&manifest)) {
       encode_profile(*profile, *out);
+    } else if (const auto* request = std::get_if<SchedulingRequest>(&manifest)) {
+      encode_request(*request, *out);
     } else {
-      encode_request(std::get<SchedulingRequest>(manifest), *out);
+      encode_quota(std::get<SchedulingQuota>(manifest), *out);
     }
   }
   if (as_list) {

@@ -9,11 +9,12 @@
 #include <vector>
 
 #include "model/cluster_profile.hpp"
+#include "model/scheduling_quota.hpp"
 #include "model/scheduling_request.hpp"
 
 namespace unisched::model {
 
-using Manifest = std::variant<ClusterResourceProfile, SchedulingRequest>;
+using Manifest = std::variant<ClusterResourceProfile, SchedulingRequest, SchedulingQuota>;
 
 std::string_view kind_of(const Manifest& manifest);
 const std::string& name_of(const Manifest& manifest);

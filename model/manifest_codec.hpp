@@ -4,6 +4,7 @@
 
 #include "model/cluster_profile.hpp"
 #include "model/document_writer.hpp"
+#include "model/scheduling_quota.hpp"
 #include "model/scheduling_request.hpp"
 #include "model/yaml_reader.hpp"
 
@@ -26,5 +27,8 @@ void encode_profile(const ClusterResourceProfile& profile, DocumentWriter& out);
 
 SchedulingRequest decode_request(YamlObject& document);
 void encode_request(const SchedulingRequest& request, DocumentWriter& out);
+
+SchedulingQuota decode_quota(YamlObject& document);
+void encode_quota(const SchedulingQuota& quota, DocumentWriter& out);
 
 }  // namespace unisched::model

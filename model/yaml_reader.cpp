@@ -356,6 +356,20 @@ std::map<std::string, std::string> YamlObject::string_map(const std::string& key
   return values;
 }
 
+std::map<std::string, Quantity> YamlObject::quantity_map(const std::string& key, bool required) {
+  std::map<std::string, Quantity> values;
+  auto map = object(key, required);
+  if (!map) {
+    return values;
+  }
+  for (const auto& [entry_key, entry_value] : map->entries_) {
+    if (auto quantity = map->quantity(entry_key)) {
+      values.emplace(entry_key, *quantity);
+    }
+  }
+  return values;
+}
+
 std::vector<YamlObject> YamlObject::objects(const std::string& key, bool required) {
   std::vector<YamlObject> items;
   const YAML::Node* node = find_present(key, required);

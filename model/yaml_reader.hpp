@@ -66,6 +66,9 @@ class YamlObject {
   std::vector<std::string> strings(const std::string& key);
   std::vector<int64_t> integers(const std::string& key);
   std::map<std::string, std::string> string_map(const std::string& key);
+  /// A mapping of names to quantities ("nvidia.com/gpu": "64"), each value checked as a
+  /// quantity at its own path; the names are the caller's to check.
+  std::map<std::string, Quantity> quantity_map(const std::string& key, bool required = false);
   /// Each entry of a list of objects.
   std::vector<YamlObject> objects(const std::string& key, bool required = false);
 

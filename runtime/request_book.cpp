@@ -155,6 +155,13 @@ v1::SubmissionReply RequestBook::submit(const v1::ManifestSubmission& submission
       reply.set_profiles(reply.profiles() + 1);
       continue;
     }
+    if (const auto* quota = std::get_if<model::SchedulingQuota>(&loaded.manifest)) {
+      // Not recorded rather than recorded and ignored: nobody should believe a budget holds.
+      reply.add_problems(ManifestProblem{loaded.source, "SchedulingQuota", quota->metadata.name,
+                                         "this hub does not enforce quotas yet; not recorded"}
+                             .to_string());
+      continue;
+    }
     auto& request = std::get<model::SchedulingRequest>(loaded.manifest);
     const std::string canonical =
         model::render_manifests({loaded.manifest}, model::OutputFormat::Json);

@@ -54,7 +54,7 @@ BOOST_AUTO_TEST_CASE(document_shape_apiversion_and_kind) {
                       "apiVersion", FieldErrorType::NotSupported, "\"scheduling.cluster.io/v1\"");
   expect_single_error(unisched::testing::with(kRequest, "kind: SchedulingRequest", "kind: Pod"),
                       "kind", FieldErrorType::NotSupported,
-                      "\"ClusterResourceProfile\", \"SchedulingRequest\"");
+                      "\"ClusterResourceProfile\", \"SchedulingQuota\", \"SchedulingRequest\"");
   expect_single_error(unisched::testing::with(kRequest, "kind: SchedulingRequest\n", ""), "kind",
                       FieldErrorType::Required, "Required value");
   expect_single_error(

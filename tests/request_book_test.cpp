@@ -112,6 +112,24 @@ BOOST_AUTO_TEST_CASE(profiles_are_returned_to_the_caller_not_scheduled) {
   BOOST_TEST(work.empty());
 }
 
+BOOST_AUTO_TEST_CASE(quotas_are_refused_until_the_hub_enforces_them) {
+  RequestBook book;
+  std::vector<RequestBook::ToSchedule> work;
+  std::vector<unisched::model::ClusterResourceProfile> profiles;
+  const auto reply = book.submit(
+      submission("apiVersion: scheduling.cluster.io/v1\nkind: SchedulingQuota\nmetadata:\n"
+                 "  name: team-a\nspec:\n  queue: team-a\n  hard:\n    nvidia.com/gpu: \"8\"\n",
+                 true),
+      work, profiles);
+  BOOST_TEST_REQUIRE(reply.problems_size() == 1);
+  BOOST_TEST(reply.problems(0).find("SchedulingQuota/team-a") != std::string::npos,
+             reply.problems(0));
+  BOOST_TEST(reply.problems(0).find("does not enforce quotas yet; not recorded") !=
+             std::string::npos);
+  BOOST_TEST(work.empty());
+  BOOST_TEST(book.list().requests_size() == 0);
+}
+
 BOOST_AUTO_TEST_CASE(decisions_update_the_phase_and_unknown_ones_are_refused) {
   RequestBook book;
   submit(book, request_yaml("serve"));

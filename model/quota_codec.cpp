@@ -1,0 +1,58 @@
+#include "model/manifest_codec.hpp"
+
+namespace unisched::model {
+namespace {
+
+void encode_amounts(std::string_view key, const std::map<std::string, Quantity>& amounts,
+                    DocumentWriter& out) {
+  if (amounts.empty()) {
+    return;
+  }
+  out.key(key);
+  out.begin_object();
+  for (const auto& [name, amount] : amounts) {
+    out.field(name, amount.to_string());
+  }
+  out.end_object();
+}
+
+}  // namespace
+
+SchedulingQuota decode_quota(YamlObject& document) {
+  SchedulingQuota quota;
+  if (auto metadata = document.object("metadata", true)) {
+    quota.metadata = decode_metadata(*metadata);
+  }
+  if (auto spec = document.object("spec", true)) {
+    quota.spec.queue = spec->string("queue", true).value_or("");
+    quota.spec.cohort = spec->string("cohort").value_or("");
+    quota.spec.weight = spec->integer("weight").value_or(1);
+    quota.spec.hard = spec->quantity_map("hard", true);
+    quota.spec.borrowing_limit = spec->quantity_map("borrowingLimit");
+    quota.spec.lending_limit = spec->quantity_map("lendingLimit");
+    spec->reject_unknown_fields();
+  }
+  document.reject_unknown_fields("SchedulingQuota");
+  return quota;
+}
+
+void encode_quota(const SchedulingQuota& quota, DocumentWriter& out) {
+  out.begin_object();
+  out.field("apiVersion", kApiVersion);
+  out.field("kind", "SchedulingQuota");
+  encode_metadata(quota.metadata, out);
+  out.key("spec");
+  out.begin_object();
+  out.field("queue", quota.spec.queue);
+  if (!quota.spec.cohort.empty()) {
+    out.field("cohort", quota.spec.cohort);
+  }
+  out.field("weight", quota.spec.weight);
+  encode_amounts("hard", quota.spec.hard, out);
+  encode_amounts("borrowingLimit", quota.spec.borrowing_limit, out);
+  encode_amounts("lendingLimit", quota.spec.lending_limit, out);
+  out.end_object();
+  out.end_object();
+}
+
+}  // namespace unisched::model

@@ -1,0 +1,77 @@
+#include "model/scheduling_quota.hpp"
+
+#include "model/accelerator_names.hpp"
+#include "model/krm_validation.hpp"
+#include "model/names.hpp"
+
+namespace unisched::model {
+namespace {
+
+/// cpu, memory, or an extended resource name with its domain ("nvidia.com/gpu").
+std::string check_resource_name(const std::string& name) {
+  if (name == "cpu" || name == "memory") {
+    return {};
+  }
+  const auto kind = parse_accelerator_type(name);
+  if (name.find('/') == std::string::npos || !kind || kind->resource.empty()) {
+    return "must be cpu, memory or an extended resource name such as nvidia.com/gpu";
+  }
+  return {};
+}
+
+void resources(Validation& check, const std::map<std::string, Quantity>& amounts,
+               const FieldPath& path) {
+  for (const auto& [name, amount] : amounts) {
+    const FieldPath at = path.key(name);
+    if (const std::string why = check_resource_name(name); !why.empty()) {
+      check.add(FieldErrorType::Invalid, at, quoted(name), why);
+    } else if (name == "cpu") {
+      check.cpu(amount, at, false);
+    } else {
+      check.bytes(amount, at, false);  // whole units (bytes for memory), never negative
+    }
+  }
+}
+
+void limits(Validation& check, const SchedulingQuota& quota,
+            const std::map<std::string, Quantity>& limit, const FieldPath& path, bool lending) {
+  if (limit.empty()) {
+    return;
+  }
+  if (quota.spec.cohort.empty()) {
+    check.add(FieldErrorType::Forbidden, path, {}, "only a member of a cohort borrows or lends");
+    return;
+  }
+  resources(check, limit, path);
+  for (const auto& [name, amount] : limit) {
+    const auto hard = quota.spec.hard.find(name);
+    if (hard == quota.spec.hard.end()) {
+      check.add(FieldErrorType::Invalid, path.key(name), quoted(name),
+                "not a resource of spec.hard");
+    } else if (lending && hard->second < amount) {
+      check.add(FieldErrorType::Invalid, path.key(name), quoted(amount.to_string()),
+                "more than spec.hard (" + hard->second.to_string() + ")");
+    }
+  }
+}
+
+}  // namespace
+
+FieldErrors validate_and_default(SchedulingQuota& quota) {
+  FieldErrors errors;
+  Validation check(errors);
+  check.metadata(quota.metadata, FieldPath("metadata"));
+  const FieldPath spec("spec");
+  check.name(quota.spec.queue, spec.child("queue"), check_dns1123_label, true);
+  check.name(quota.spec.cohort, spec.child("cohort"), check_dns1123_label, false);
+  check.integer_range(quota.spec.weight, spec.child("weight"), 1, 1000);
+  if (quota.spec.hard.empty()) {
+    check.required(spec.child("hard"), "at least one resource");
+  }
+  resources(check, quota.spec.hard, spec.child("hard"));
+  limits(check, quota, quota.spec.borrowing_limit, spec.child("borrowingLimit"), false);
+  limits(check, quota, quota.spec.lending_limit, spec.child("lendingLimit"), true);
+  return errors;
+}
+
+}  // namespace unisched::model
