@@ -136,6 +136,7 @@ void encode_distribution(const DistributionSpec& distribution, DocumentWriter& o
 void decode_spec(YamlObject& spec, SchedulingRequestSpec& out) {
   out.replicas = spec.integer("replicas").value_or(out.replicas);
   out.priority = spec.integer("priority").value_or(out.priority);
+  out.queue = spec.string("queue").value_or("");
   if (auto resources = spec.object("resources", true)) {
     out.resources.cpu = resources->quantity("cpu").value_or(Quantity());
     out.resources.memory = resources->quantity("memory").value_or(Quantity());
@@ -201,6 +202,9 @@ void encode_request(const SchedulingRequest& request, DocumentWriter& out) {
   out.begin_object();
   out.field("replicas", request.spec.replicas);
   out.field("priority", request.spec.priority);
+  if (!request.spec.queue.empty()) {
+    out.field("queue", request.spec.queue);
+  }
   encode_resources(request.spec.resources, out);
   encode_placement(request.spec.placement, out);
   encode_distribution(request.spec.distribution, out);

@@ -156,6 +156,7 @@ FieldErrors validate_and_default(SchedulingRequest& request) {
   check.integer_range(spec.replicas, path.child("replicas"), 1, kMaxReplicas);
   check.integer_range(spec.priority, path.child("priority"), std::numeric_limits<int32_t>::min(),
                       std::numeric_limits<int32_t>::max());
+  check.name(spec.queue, path.child("queue"), check_dns1123_label, false);
   validate_resources(spec.resources, path.child("resources"), check);
   validate_placement(spec.placement, path.child("placement"), check);
   validate_distribution(spec.distribution, path.child("distribution"), check);

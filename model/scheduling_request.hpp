@@ -86,6 +86,7 @@ struct DistributionSpec {
 struct SchedulingRequestSpec {
   int64_t replicas = 1;       ///< default 1, 1..100000
   int64_t priority = 0;       ///< default 0, a 32-bit integer; higher is scheduled first
+  std::string queue;          ///< the tenant's queue its SchedulingQuota covers; empty: none
   ResourceRequest resources;  ///< required
   PlacementSpec placement;
   DistributionSpec distribution;

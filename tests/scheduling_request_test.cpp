@@ -111,6 +111,18 @@ BOOST_AUTO_TEST_CASE(defaults_for_a_minimal_request) {
   BOOST_TEST(spec.resources.memory.is_zero());
 }
 
+BOOST_AUTO_TEST_CASE(a_request_names_its_queue) {
+  const auto decoded = decode(with(kBase, "replicas: 2", "replicas: 2\n  queue: team-a"));
+  BOOST_TEST_REQUIRE(decoded.errors.empty(), unisched::testing::all_errors(decoded));
+  BOOST_TEST(std::get<unisched::model::SchedulingRequest>(*decoded.manifest).spec.queue ==
+             "team-a");
+  const std::string yaml =
+      unisched::model::render_manifests({*decoded.manifest}, unisched::model::OutputFormat::Yaml);
+  BOOST_TEST(yaml.find("queue: team-a") != std::string::npos, yaml);
+  expect_single_error(with(kBase, "replicas: 2", "replicas: 2\n  queue: Team A"), "spec.queue",
+                      FieldErrorType::Invalid, "RFC 1123");
+}
+
 BOOST_AUTO_TEST_CASE(resources_are_required) {
   expect_single_error(
       "apiVersion: scheduling.cluster.io/v1\nkind: SchedulingRequest\nmetadata:\n  name: m\n"
