@@ -11,7 +11,10 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include <csignal>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <memory>
 #include <string>
 #include <vector>
@@ -81,12 +84,15 @@ struct SlurmDaemons {
                std::chrono::seconds(60));
   }
 
-  /// Cancels every job first: a job's slurmstepd outlives a killed slurmd.
+  /// Cancels every job first: a job's slurmstepd outlives a killed slurmd. What still runs
+  /// after that (a cancel slurmd had no time for) is killed by pid: every job process carries
+  /// this cluster's SLURM_CONF.
   ~SlurmDaemons() {
     run("scancel --full --user=root");
     for (int wait = 0; wait < 50 && !run("squeue -h -o %i").second.empty(); ++wait) {
       ::usleep(100'000);
     }
+    kill_job_processes();
   }
   SlurmDaemons(const SlurmDaemons&) = delete;
   SlurmDaemons& operator=(const SlurmDaemons&) = delete;
@@ -117,6 +123,25 @@ struct SlurmDaemons {
       processes.push_back(std::move(controller));
     } else {
       processes.front() = std::move(controller);
+    }
+  }
+
+  void kill_job_processes() const {
+    const std::string marker = "SLURM_CONF=" + conf;
+    std::error_code ignored;
+    for (const auto& entry : std::filesystem::directory_iterator("/proc", ignored)) {
+      const std::string pid = entry.path().filename().string();
+      if (pid.find_first_not_of("0123456789") != std::string::npos) {
+        continue;
+      }
+      std::ifstream environ(entry.path() / "environ", std::ios::binary);
+      std::string variable;
+      while (std::getline(environ, variable, '\0')) {
+        if (variable == marker) {
+          ::kill(std::stoi(pid), SIGKILL);
+          break;
+        }
+      }
     }
   }
 
