@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <memory>
 #include <optional>
 #include <set>
@@ -134,6 +135,45 @@ struct Hub {
       }
     }
     return std::nullopt;
+  }
+
+  /// Per node of `cluster` as the hub holds it: allocated cpu and the models of its devices.
+  std::map<std::string, std::pair<int64_t, std::multiset<std::string>>> node_view(
+      const std::string& cluster) const {
+    std::map<std::string, std::pair<int64_t, std::multiset<std::string>>> view;
+    const Json views = get("nodes --cluster " + cluster);
+    if (!views.is_object() || views["clusters"].empty()) {
+      return view;
+    }
+    for (const auto& node : views["clusters"][0]["nodes"]) {
+      auto& entry = view[text(node, "name")];
+      entry.first = number(node, "allocated_cpu_milli");
+      for (const auto& device : node.value("accelerators", Json::array())) {
+        entry.second.insert(text(device, "model"));
+      }
+    }
+    return view;
+  }
+
+  /// The hub's decision of `request` (`get decisions -o json`); null when there is none.
+  Json decision(const std::string& request) const {
+    const Json decisions = get("decisions");
+    for (const auto& decided : decisions.value("decisions", Json::array())) {
+      if (decided.value("request_id", "") == request) {
+        return decided;
+      }
+    }
+    return Json();
+  }
+
+  /// The nodes the hub's decision of `request` holds replicas on.
+  std::multiset<std::string> decided_nodes(const std::string& request) const {
+    std::multiset<std::string> nodes;
+    const Json decided = decision(request);
+    for (const auto& replica : decided.is_object() ? decided["replicas"] : Json::array()) {
+      nodes.insert(replica.value("node", ""));
+    }
+    return nodes;
   }
 
   /// Whether the hub lists cluster `id` with this health.

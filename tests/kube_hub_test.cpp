@@ -61,25 +61,8 @@ std::unique_ptr<ChildProcess> kube_agent(const Hub& hub, const KubeApiServer& se
       hub.dir.path() + "/agent-" + id + ".log");
 }
 
-/// Per node of `cluster` as the hub holds it: allocated cpu and the models of its devices.
-std::map<std::string, std::pair<int64_t, std::multiset<std::string>>> hub_view(
-    const Hub& hub, const std::string& cluster) {
-  std::map<std::string, std::pair<int64_t, std::multiset<std::string>>> view;
-  const Json views = hub.get("nodes --cluster " + cluster);
-  if (!views.is_object() || views["clusters"].empty()) {
-    return view;
-  }
-  for (const auto& node : views["clusters"][0]["nodes"]) {
-    auto& entry = view[unisched::testing::text(node, "name")];
-    entry.first = unisched::testing::number(node, "allocated_cpu_milli");
-    for (const auto& device : node.value("accelerators", Json::array())) {
-      entry.second.insert(unisched::testing::text(device, "model"));
-    }
-  }
-  return view;
-}
-
-/// The same, from the server: its nodes read by the adapter's reader, its pods counted.
+/// Per node as the server holds it (Hub::node_view's shape): its nodes read by the adapter's
+/// reader, its pods counted.
 std::map<std::string, std::pair<int64_t, std::multiset<std::string>>> server_view(
     const KubeApiServer& server) {
   namespace k8s = adapters::kubernetes;
@@ -110,7 +93,7 @@ std::map<std::string, std::pair<int64_t, std::multiset<std::string>>> server_vie
 }
 
 void expect_same_view(const Hub& hub, const KubeApiServer& server, const std::string& cluster) {
-  ActorHarness::wait_until([&] { return hub_view(hub, cluster) == server_view(server); },
+  ActorHarness::wait_until([&] { return hub.node_view(cluster) == server_view(server); },
                            "the hub's view of " + cluster + " equal to its API server's",
                            std::chrono::seconds(30));
 }
@@ -150,27 +133,6 @@ std::pair<std::string, std::string> lagging_cluster(unisched::testing::ScratchDi
           dir.write("pods.json", Json{{"items", {small_pod}}}.dump())};
 }
 
-/// The hub's decision of `request` (`get decisions -o json`); null when there is none.
-Json decision_of(const Hub& hub, const std::string& request) {
-  const Json decisions = hub.get("decisions");
-  for (const auto& decision : decisions.value("decisions", Json::array())) {
-    if (decision.value("request_id", "") == request) {
-      return decision;
-    }
-  }
-  return Json();
-}
-
-/// The nodes the hub's decision of `request` holds replicas on.
-std::multiset<std::string> decided_nodes(const Hub& hub, const std::string& request) {
-  std::multiset<std::string> nodes;
-  const Json decision = decision_of(hub, request);
-  for (const auto& replica : decision.is_object() ? decision["replicas"] : Json::array()) {
-    nodes.insert(replica.value("node", ""));
-  }
-  return nodes;
-}
-
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(kube_hub)
@@ -197,12 +159,12 @@ BOOST_AUTO_TEST_CASE(three_kubernetes_clusters_join_a_hub_beside_a_simulated_one
     expect_same_view(hub, *server, id);
     BOOST_TEST(!hub.cluster(id)->value("view_only", true), id);  // it carries out placements
   }
-  const auto gpus = hub_view(hub, "openshift-47");
+  const auto gpus = hub.node_view("openshift-47");
   BOOST_TEST(gpus.at("mi300x").second.count("AMD_Instinct_MI300X_OAM") == 8u);
   BOOST_TEST(gpus.at("mig-mixed").second.count("A100-SXM4-40GB-MIG-3g.20gb") == 1u);
   BOOST_TEST(gpus.at("mig-single").second.count("A100-SXM4-40GB-MIG-1g.5gb") == 7u);
   size_t vgpus = 0;
-  for (const auto& [name, node] : hub_view(hub, "rke2-131")) {
+  for (const auto& [name, node] : hub.node_view("rke2-131")) {
     vgpus += node.second.count("NVIDIA-A16-4Q");
   }
   BOOST_TEST(vgpus == 1u);
@@ -222,7 +184,7 @@ BOOST_AUTO_TEST_CASE(three_kubernetes_clusters_join_a_hub_beside_a_simulated_one
   const auto watched = kubectl(aks, "get pods -w", 3);  // a watch: ended by the timeout
   BOOST_TEST(watched.second.find("from-kubectl") != std::string::npos, watched.second);
   expect_same_view(hub, aks, "aks-118");
-  BOOST_TEST(hub_view(hub, "aks-118").at("aks-agentpool-30520393-vmss000001").first == 900);
+  BOOST_TEST(hub.node_view("aks-118").at("aks-agentpool-30520393-vmss000001").first == 900);
   // A request for the vGPU, with its pod template, runs as a pod on the RKE2 cluster's GPU node.
   const std::string request = hub.dir.write(
       "infer.yaml",
@@ -275,7 +237,7 @@ BOOST_AUTO_TEST_CASE(a_kubelet_refusal_places_the_replica_again_on_another_node)
   const auto [submitted, accepted] = hub.client("submit -f " + request);
   BOOST_TEST_REQUIRE(submitted == 0, accepted);
   ActorHarness::wait_until(
-      [&] { return decided_nodes(hub, "job") == std::multiset<std::string>{"x"}; },
+      [&] { return hub.decided_nodes("job") == std::multiset<std::string>{"x"}; },
       "placed on x first", std::chrono::seconds(20));
   // The kubelet fails the replica's pod on x (the server admits by what really runs there).
   // The adapter learns it from its watch, so nothing moves until the watch catches up.
@@ -285,13 +247,13 @@ BOOST_AUTO_TEST_CASE(a_kubelet_refusal_places_the_replica_again_on_another_node)
                std::string::npos;
       },
       "the kubelet's refusal on x", std::chrono::seconds(20));
-  BOOST_TEST((decided_nodes(hub, "job") == std::multiset<std::string>{"x"}));
+  BOOST_TEST((hub.decided_nodes("job") == std::multiset<std::string>{"x"}));
   server.control("release-watches");
   // The refusal reaches the scheduler, which places the replica again, elsewhere.
   ActorHarness::wait_until(
-      [&] { return decided_nodes(hub, "job") == std::multiset<std::string>{"y"}; },
+      [&] { return hub.decided_nodes("job") == std::multiset<std::string>{"y"}; },
       "placed again on y", std::chrono::seconds(30));
-  const std::string reasons = decision_of(hub, "job").value("reasons", Json::array()).dump();
+  const std::string reasons = hub.decision("job").value("reasons", Json::array()).dump();
   BOOST_TEST(reasons.find("replica job/0 was refused by its cluster") != std::string::npos,
              reasons);
   BOOST_TEST(reasons.find("OutOfnvidia.com/gpu") != std::string::npos, reasons);

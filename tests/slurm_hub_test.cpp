@@ -27,21 +27,6 @@ std::unique_ptr<ChildProcess> slurm_agent(const Hub& hub, const SlurmDaemons& sl
       hub.dir.path() + "/agent-slurm.log");
 }
 
-/// The nodes the hub's decision of `request` holds replicas on.
-std::multiset<std::string> decided_nodes(const Hub& hub, const std::string& request) {
-  std::multiset<std::string> nodes;
-  const Json decisions = hub.get("decisions");
-  for (const auto& decision : decisions.value("decisions", Json::array())) {
-    if (decision.value("request_id", "") != request) {
-      continue;
-    }
-    for (const auto& replica : decision.value("replicas", Json::array())) {
-      nodes.insert(replica.value("node", ""));
-    }
-  }
-  return nodes;
-}
-
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(slurm_hub)
@@ -57,15 +42,11 @@ BOOST_AUTO_TEST_CASE(a_slurm_cluster_joins_a_hub_beside_a_simulated_one,
                std::chrono::seconds(30));
   }
   BOOST_TEST(!hub.cluster("hpc")->value("view_only", true));  // it carries out placements
-  const Json views = hub.get("nodes --cluster hpc");
-  BOOST_TEST_REQUIRE(views["clusters"].size() == 1u, views.dump());
   std::multiset<std::string> models;
-  for (const auto& node : views["clusters"][0]["nodes"]) {
-    for (const auto& device : node.value("accelerators", Json::array())) {
-      models.insert(device.value("model", ""));
-    }
+  for (const auto& [name, node] : hub.node_view("hpc")) {
+    models.insert(node.second.begin(), node.second.end());
   }
-  BOOST_TEST((models == std::multiset<std::string>{"a100", "a100"}), views.dump());
+  BOOST_TEST((models == std::multiset<std::string>{"a100", "a100"}));
   // A GPU request goes to the Slurm node (the simulated cluster has T4s) and runs there.
   const std::string request = hub.dir.write(
       "train.yaml",
@@ -108,7 +89,7 @@ BOOST_AUTO_TEST_CASE(a_placement_slurm_does_not_start_is_placed_again_on_another
   const auto [submitted, accepted] = hub.client("submit -f " + request);
   BOOST_TEST_REQUIRE(submitted == 0, accepted);
   // Pending past the agent's limit, it is refused and placed again, not on gpu1.
-  eventually([&] { return decided_nodes(hub, "train") == std::multiset<std::string>{"gpu2"}; },
+  eventually([&] { return hub.decided_nodes("train") == std::multiset<std::string>{"gpu2"}; },
              "placed again on gpu2", std::chrono::seconds(40));
   const Json decisions = hub.get("decisions");
   BOOST_TEST(decisions.dump().find("still pending after 3 s") != std::string::npos,
@@ -135,19 +116,8 @@ BOOST_AUTO_TEST_CASE(direct_jobs_show_and_drained_nodes_take_nothing_through_the
       "sbatch --parsable --nodelist=gpu2 --cpus-per-task=6 --mem=4G -o /dev/null --wrap 'sleep "
       "120'");
   BOOST_TEST_REQUIRE(submitted == 0, job);
-  const auto allocated_cpu = [&](const std::string& name) {
-    const Json views = hub.get("nodes --cluster hpc");
-    for (const auto& node : views.value("clusters", Json::array()).empty()
-                                ? Json::array()
-                                : views["clusters"][0]["nodes"]) {
-      if (node.value("name", "") == name) {
-        return unisched::testing::number(node, "allocated_cpu_milli");
-      }
-    }
-    return int64_t{-1};
-  };
-  eventually([&] { return allocated_cpu("gpu2") == 6000; }, "the direct job in the hub's view",
-             std::chrono::seconds(10));
+  eventually([&] { return hub.node_view("hpc")["gpu2"].first == 6000; },
+             "the direct job in the hub's view", std::chrono::seconds(10));
   // A drained node takes no placement: with gpu1 drained and gpu2's GPUs asked for in full
   // by another request first, a third finds nowhere to go.
   const auto drained = slurm.run("scontrol update nodename=gpu1 state=drain reason=maintenance");
@@ -166,7 +136,7 @@ BOOST_AUTO_TEST_CASE(direct_jobs_show_and_drained_nodes_take_nothing_through_the
       "gpu1 drained in the hub's view", std::chrono::seconds(10));
   const auto [placed, decision] = hub.client("submit -f " + request + " --wait --timeout 30s");
   BOOST_TEST(placed != 0, decision);  // not placed in full: one replica found no node
-  BOOST_TEST((decided_nodes(hub, "pair") == std::multiset<std::string>{"gpu2"}),
+  BOOST_TEST((hub.decided_nodes("pair") == std::multiset<std::string>{"gpu2"}),
              hub.get("decisions").dump() << hub.get("nodes --cluster hpc").dump());
   slurm.run("scancel --full " + job.substr(0, job.find_first_of("\n;")));
   BOOST_TEST(hub.process->stop() == 0);
