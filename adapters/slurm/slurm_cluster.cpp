@@ -58,11 +58,7 @@ SlurmCluster::~SlurmCluster() {
 }
 
 absl::Status SlurmCluster::load() {
-  absl::StatusOr<std::optional<std::vector<SlurmNode>>> nodes;
-  {
-    std::lock_guard<std::mutex> api(api_mutex_);
-    nodes = api_.nodes_if_changed();
-  }
+  auto nodes = with_api([](SlurmApi& api) { return api.nodes_if_changed(); });
   if (!nodes.ok()) {
     return nodes.status();
   }
@@ -83,7 +79,6 @@ absl::Status SlurmCluster::load() {
       }
     }
     auto state = node_state_of(node);
-    std::lock_guard<std::mutex> guard(mutex_);
     if (!state.ok()) {
       ++skipped_;
       auto& logged = skipped_nodes_[node.name];
@@ -154,11 +149,7 @@ std::vector<model::NodeChange> SlurmCluster::poll_changes() {
 }
 
 absl::Status SlurmCluster::load_jobs() {
-  absl::StatusOr<std::optional<std::vector<SlurmJob>>> jobs;
-  {
-    std::lock_guard<std::mutex> api(api_mutex_);
-    jobs = api_.jobs_if_changed();
-  }
+  auto jobs = with_api([](SlurmApi& api) { return api.jobs_if_changed(); });
   if (!jobs.ok()) {
     return jobs.status();
   }
@@ -170,9 +161,8 @@ absl::Status SlurmCluster::load_jobs() {
     }
     cancel = jobs_.expire(JobTracker::Clock::now());
   }
-  std::lock_guard<std::mutex> api(api_mutex_);
   for (const uint32_t job : cancel) {
-    if (auto status = api_.cancel(job); !status.ok()) {
+    if (auto status = with_api([job](SlurmApi& api) { return api.cancel(job); }); !status.ok()) {
       spdlog::warn("slurm: {}", std::string(status.message()));
     }
   }
@@ -234,11 +224,7 @@ PlacementOutcome SlurmCluster::apply(const Placement& placement) {
       return PlacementOutcome::Pending;  // refused with the reason, in the next poll_outcomes()
     }
   }
-  absl::StatusOr<uint32_t> submitted;
-  {
-    std::lock_guard<std::mutex> api(api_mutex_);
-    submitted = api_.submit(*job);
-  }
+  const auto submitted = with_api([&job](SlurmApi& api) { return api.submit(*job); });
   std::lock_guard<std::mutex> guard(mutex_);
   if (!submitted.ok()) {
     jobs_.refuse(placement.id,
@@ -264,8 +250,7 @@ bool SlurmCluster::release(const std::string& placement_id) {
   if (!job) {
     return false;
   }
-  std::lock_guard<std::mutex> api(api_mutex_);
-  if (auto status = api_.cancel(*job); !status.ok()) {
+  if (auto status = with_api([&job](SlurmApi& api) { return api.cancel(*job); }); !status.ok()) {
     spdlog::warn("slurm: releasing {}: {}", placement_id, std::string(status.message()));
   }
   return true;

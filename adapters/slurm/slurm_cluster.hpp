@@ -61,16 +61,23 @@ class SlurmCluster final : public ClusterAdapter {
   absl::Status load();       // one poll of slurmctld's nodes
   absl::Status load_jobs();  // and of its jobs, deciding pending placements
   std::optional<JobRequest> job_for(const Placement& placement, std::string& problem) const;
+  /// Calls libslurm through `api_`, one call at a time: the poller and apply() both use it.
+  template <class Call>
+  auto with_api(Call call) {
+    std::lock_guard<std::mutex> guard(api_mutex_);
+    return call(api_);
+  }
   void poll_until_stopped();
 
-  std::mutex api_mutex_;  // libslurm is called from the poller and from apply()
+  std::mutex api_mutex_;  // see with_api()
   SlurmApi api_;
   SlurmOptions options_;
   model::ClusterResourceProfile profile_;
   mutable std::mutex mutex_;
   std::map<std::string, model::NodeState> current_;   // as Slurm last said
   std::map<std::string, model::NodeState> reported_;  // as poll_changes() last reported
-  std::map<std::string, std::string> skipped_nodes_;  // name -> why, logged once per reason
+  // name -> why, logged once per reason; only load() touches it (connect(), then the poller)
+  std::map<std::string, std::string> skipped_nodes_;
   JobTracker jobs_;
   std::atomic<uint64_t> loads_{0};
   std::atomic<uint64_t> skipped_{0};
