@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <limits>
 
+#include "model/accelerator_names.hpp"
+
 namespace unisched::actors {
 namespace {
 
@@ -12,17 +14,35 @@ int64_t amount_in(const ResourceAmounts& amounts, const std::string& resource,
   return found == amounts.end() ? otherwise : found->second;
 }
 
-}  // namespace
+void add_to(ResourceAmounts& sum, const ResourceAmounts& amounts, int64_t sign = 1) {
+  for (const auto& [resource, amount] : amounts) {
+    sum[resource] += sign * amount;
+  }
+}
 
-ResourceAmounts QuotaState::total(const QuotaCommit& commit) {
-  ResourceAmounts sum;
-  for (const auto& [id, amounts] : commit.placements) {
-    for (const auto& [resource, amount] : amounts) {
-      sum[resource] += amount;
+bool covers(const QuotaCapSpec& cap, const QuotaPlacement& placement) {
+  return (cap.cluster.empty() || cap.cluster == placement.cluster) &&
+         (cap.region.empty() || cap.region == placement.region) &&
+         (cap.zone.empty() || cap.zone == placement.zone) &&
+         (cap.model.empty() ||
+          (!placement.model.empty() && model::model_matches(cap.model, placement.model)));
+}
+
+std::string describe_cap(const QuotaCapSpec& cap) {
+  std::string out;
+  for (const auto& [key, value] :
+       {std::pair<const char*, const std::string*>{"cluster", &cap.cluster},
+        {"region", &cap.region},
+        {"zone", &cap.zone},
+        {"model", &cap.model}}) {
+    if (!value->empty()) {
+      out += (out.empty() ? "" : ",") + std::string(key) + "=" + *value;
     }
   }
-  return sum;
+  return out;
 }
+
+}  // namespace
 
 void QuotaState::put(QuotaSpec spec) {
   const std::string queue = spec.queue;
@@ -68,6 +88,29 @@ std::optional<std::string> QuotaState::cohort_refusal(const QuotaSpec& quota,
          std::to_string(wanted) + " wanted";
 }
 
+int64_t QuotaState::may_borrow(const QuotaSpec& quota, const std::string& resource) const {
+  if (quota.cohort.empty()) {
+    return 0;
+  }
+  return quota.borrowing_limit ? amount_in(*quota.borrowing_limit, resource)
+                               : std::numeric_limits<int64_t>::max() / 4;
+}
+
+bool QuotaState::over_own_limit(const std::string& queue, const ResourceAmounts& demand) const {
+  const QuotaSpec* quota = quota_of(queue);
+  if (quota == nullptr) {
+    return false;
+  }
+  for (const auto& [resource, wanted] : demand) {
+    const auto limit = quota->hard.find(resource);
+    if (wanted > 0 && limit != quota->hard.end() &&
+        used(queue, resource) + wanted > limit->second + may_borrow(*quota, resource)) {
+      return true;
+    }
+  }
+  return false;
+}
+
 std::optional<std::string> QuotaState::refusal(const std::string& queue,
                                                const ResourceAmounts& demand) const {
   const QuotaSpec* quota = quota_of(queue);
@@ -92,15 +135,12 @@ std::optional<std::string> QuotaState::refusal(const std::string& queue,
       }
       continue;
     }
-    const int64_t may_borrow = quota->cohort.empty() ? 0
-                               : quota->borrowing_limit
-                                   ? amount_in(*quota->borrowing_limit, resource)
-                                   : std::numeric_limits<int64_t>::max() / 4;
-    if (after > limit->second + may_borrow) {
+    const int64_t borrowable = may_borrow(*quota, resource);
+    if (after > limit->second + borrowable) {
       return "quota " + quota->name + ": " + resource + ": " + std::to_string(after) +
              " would be used, " + std::to_string(limit->second) + " hard" +
              (quota->cohort.empty() ? std::string()
-                                    : " + " + std::to_string(may_borrow) + " borrowable");
+                                    : " + " + std::to_string(borrowable) + " borrowable");
     }
     if (auto why = cohort_refusal(*quota, resource, wanted)) {
       return why;
@@ -109,43 +149,102 @@ std::optional<std::string> QuotaState::refusal(const std::string& queue,
   return std::nullopt;
 }
 
-QuotaCommitOutcome QuotaState::commit(const QuotaCommit& commit) {
-  if (commit.revision != revision_) {
-    return {QuotaCommitStatus::Conflict,
-            "decided at quota revision " + std::to_string(commit.revision) + ", now " +
-                std::to_string(revision_),
-            revision_};
+ResourceAmounts QuotaState::cap_used(const QuotaSpec& quota, const QuotaCapSpec& cap,
+                                     const std::set<std::string>& excluding) const {
+  ResourceAmounts sum;
+  const auto ids = by_queue_.find(quota.queue);
+  if (ids == by_queue_.end()) {
+    return sum;
   }
-  for (const auto& [id, amounts] : commit.placements) {
-    if (holdings_.count(id) > 0) {
-      return {QuotaCommitStatus::OverQuota, "placement " + id + " already holds quota", revision_};
+  for (const std::string& id : ids->second) {
+    const QuotaPlacement& placement = holdings_.at(id).placement;
+    if (excluding.count(id) == 0 && covers(cap, placement)) {
+      add_to(sum, placement.amounts);
     }
   }
-  const ResourceAmounts demand = total(commit);
-  if (auto why = refusal(commit.queue, demand)) {
-    return {QuotaCommitStatus::OverQuota, std::move(*why), revision_};
-  }
-  for (const auto& [id, amounts] : commit.placements) {
-    holdings_[id] = Holding{commit.queue, amounts};
-  }
-  for (const auto& [resource, amount] : demand) {
-    used_[commit.queue][resource] += amount;
-  }
-  return {QuotaCommitStatus::Accepted, {}, ++revision_};
+  return sum;
 }
 
-bool QuotaState::release(const std::vector<std::string>& placement_ids) {
-  bool released = false;
-  for (const std::string& id : placement_ids) {
-    const auto found = holdings_.find(id);
-    if (found == holdings_.end()) {
+std::optional<std::string> QuotaState::cap_refusal(
+    const QuotaSpec& quota, const std::map<std::string, QuotaPlacement>& placements,
+    const std::set<std::string>& replaced) const {
+  for (const QuotaCapSpec& cap : quota.caps) {
+    ResourceAmounts wanted;
+    for (const auto& [id, placement] : placements) {
+      if (covers(cap, placement)) {
+        add_to(wanted, placement.amounts);
+      }
+    }
+    if (wanted.empty()) {
       continue;
     }
-    for (const auto& [resource, amount] : found->second.amounts) {
-      used_[found->second.queue][resource] -= amount;
+    const ResourceAmounts held = cap_used(quota, cap, replaced);
+    for (const auto& [resource, limit] : cap.hard) {
+      const int64_t after = amount_in(held, resource) + amount_in(wanted, resource);
+      if (amount_in(wanted, resource) > 0 && after > limit) {
+        return "quota " + quota.name + ": cap " + describe_cap(cap) + ": " + resource + ": " +
+               std::to_string(after) + " would be used, " + std::to_string(limit) + " hard";
+      }
     }
-    holdings_.erase(found);
-    released = true;
+  }
+  return std::nullopt;
+}
+
+std::optional<QuotaRefusal> QuotaState::commit(const QuotaCommit& commit) {
+  for (const auto& [id, placement] : commit.placements) {
+    if (holds(id)) {
+      return QuotaRefusal{"placement " + id + " already holds quota"};
+    }
+  }
+  const std::set<std::string> replaced(commit.replaces.begin(), commit.replaces.end());
+  ResourceAmounts demand;  // net of what the replaced holdings give back
+  for (const auto& [id, placement] : commit.placements) {
+    add_to(demand, placement.amounts);
+  }
+  for (const std::string& id : replaced) {
+    if (const auto found = holdings_.find(id); found != holdings_.end()) {
+      add_to(demand, found->second.placement.amounts, -1);
+    }
+  }
+  if (auto why = refusal(commit.queue, demand)) {
+    return QuotaRefusal{std::move(*why)};
+  }
+  if (const QuotaSpec* quota = quota_of(commit.queue)) {
+    if (auto why = cap_refusal(*quota, commit.placements, replaced)) {
+      return QuotaRefusal{std::move(*why)};
+    }
+  }
+  for (const std::string& id : replaced) {
+    drop(id);
+  }
+  for (const auto& [id, placement] : commit.placements) {
+    hold(id, Holding{commit.queue, placement});
+  }
+  ++revision_;
+  return std::nullopt;
+}
+
+void QuotaState::hold(const std::string& id, Holding holding) {
+  add_to(used_[holding.queue], holding.placement.amounts);
+  by_queue_[holding.queue].insert(id);
+  holdings_[id] = std::move(holding);
+}
+
+void QuotaState::drop(const std::string& id) {
+  const auto found = holdings_.find(id);
+  if (found == holdings_.end()) {
+    return;
+  }
+  add_to(used_[found->second.queue], found->second.placement.amounts, -1);
+  by_queue_[found->second.queue].erase(id);
+  holdings_.erase(found);
+}
+
+bool QuotaState::release(const std::vector<std::string>& ids) {
+  bool released = false;
+  for (const std::string& id : ids) {
+    released = holds(id) || released;
+    drop(id);
   }
   if (released) {
     ++revision_;
@@ -156,17 +255,62 @@ bool QuotaState::release(const std::vector<std::string>& placement_ids) {
 QuotaUsage QuotaState::usage(const std::string& queue) const {
   QuotaUsage out;
   if (const auto found = used_.find(queue); found != used_.end()) {
-    out.used = found->second;
-  }
-  if (const QuotaSpec* quota = quota_of(queue)) {
-    for (const auto& [resource, amount] : out.used) {
-      const int64_t beyond = amount - amount_in(quota->hard, resource, amount);
-      if (beyond > 0) {
-        out.borrowed[resource] = beyond;
+    for (const auto& [resource, amount] : found->second) {
+      if (amount != 0) {
+        out.used[resource] = amount;
       }
     }
   }
+  const QuotaSpec* quota = quota_of(queue);
+  if (quota == nullptr) {
+    return out;
+  }
+  for (const auto& [resource, amount] : out.used) {
+    const int64_t beyond = amount - amount_in(quota->hard, resource, amount);
+    if (beyond > 0) {
+      out.borrowed[resource] = beyond;
+    }
+  }
+  if (quota->cohort.empty()) {
+    return out;
+  }
+  // What the cohort borrows is lent by its members in proportion to their idle lendable budget.
+  for (const auto& [resource, hard] : quota->hard) {
+    int64_t borrowed = 0;
+    int64_t idle_total = 0;
+    int64_t idle_mine = 0;
+    for (const auto& [member_queue, member] : quotas_) {
+      if (member.cohort != quota->cohort) {
+        continue;
+      }
+      const int64_t member_hard = amount_in(member.hard, resource);
+      const int64_t use = used(member_queue, resource);
+      borrowed += std::max<int64_t>(0, use - member_hard);
+      const int64_t lendable = member.lending_limit
+                                   ? amount_in(*member.lending_limit, resource, member_hard)
+                                   : member_hard;
+      const int64_t idle = std::max<int64_t>(0, std::min(lendable, member_hard - use));
+      idle_total += idle;
+      idle_mine += member_queue == queue ? idle : 0;
+    }
+    if (borrowed > 0 && idle_mine > 0) {
+      out.lent[resource] = borrowed * idle_mine / idle_total;
+    }
+  }
   return out;
+}
+
+ResourceAmounts QuotaState::capacity_of(const QuotaSpec& quota) const {
+  if (quota.cohort.empty()) {
+    return quota.hard;
+  }
+  ResourceAmounts pooled;
+  for (const auto& [queue, member] : quotas_) {
+    if (member.cohort == quota.cohort) {
+      add_to(pooled, member.hard);
+    }
+  }
+  return pooled;
 }
 
 std::vector<std::string> QuotaState::fair_order(const std::set<std::string>& queues) const {
@@ -176,10 +320,10 @@ std::vector<std::string> QuotaState::fair_order(const std::set<std::string>& que
     int64_t weight = 1;
     if (const QuotaSpec* quota = quota_of(queue)) {
       weight = std::max<int64_t>(1, quota->weight);
-      for (const auto& [resource, hard] : quota->hard) {
-        if (hard > 0) {
+      for (const auto& [resource, capacity] : capacity_of(*quota)) {
+        if (capacity > 0) {
           dominant = std::max(
-              dominant, static_cast<double>(used(queue, resource)) / static_cast<double>(hard));
+              dominant, static_cast<double>(used(queue, resource)) / static_cast<double>(capacity));
         }
       }
     }

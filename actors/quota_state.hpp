@@ -1,14 +1,19 @@
 // The quota accounting core (seed 3.2), plain C++ like ClusterState: each queue's budget over
 // cpu, memory and any extended resource, what its placements hold, and cohorts whose members
-// lend their unused budget to each other, as Kueue's ClusterQueues do. A quota is shared state
-// like a cluster's view, so it gets the same treatment: a revision, and commits by
-// compare-and-set on it, all or nothing (a gang takes quota for every replica or none), with
-// release idempotent (a refused or timed-out placement gives its quota back once).
+// lend their unused budget to each other, as Kueue's ClusterQueues do.
+//
+// A take is a conditional increment, checked and applied in one step, all or nothing (a gang
+// takes quota for every replica or none). It compares what the decision relied on, the headroom
+// under each limit, rather than a revision of the whole ledger: racing schedulers cannot pass a
+// limit together, and takes of different queues never conflict (as node-level commits compare
+// only the nodes they touch). The revision still counts every change, for readers.
+// Release is idempotent (a refused or timed-out placement gives its quota back once).
 //
 // Borrowing, by Kueue's rule: a member keeps `hard - lendingLimit` for itself and puts
 // `lendingLimit` (default: all of `hard`) into its cohort's pool; what any member uses beyond
 // its kept part comes out of the pool; a member may use at most `hard + borrowingLimit`
-// (default: no limit beyond the pool).
+// (default: no limit beyond the pool). Caps bound what placements matching a cluster, region,
+// zone or accelerator model hold; they are never borrowed.
 #pragma once
 
 #include <cstdint>
@@ -24,6 +29,15 @@ namespace unisched::actors {
 /// extended resources ("nvidia.com/gpu") in units.
 using ResourceAmounts = std::map<std::string, int64_t>;
 
+/// A budget inside the budget: at most `hard` in placements matching every selector given.
+struct QuotaCapSpec {
+  std::string cluster;
+  std::string region;
+  std::string zone;
+  std::string model;  ///< accelerator model, matched as requests match models
+  ResourceAmounts hard;
+};
+
 struct QuotaSpec {
   std::string name;    ///< the quota's metadata.name
   std::string queue;   ///< the requests it covers: those whose queue is this
@@ -32,27 +46,36 @@ struct QuotaSpec {
   ResourceAmounts hard;
   std::optional<ResourceAmounts> borrowing_limit;  ///< per resource; absent: up to the pool
   std::optional<ResourceAmounts> lending_limit;    ///< per resource; absent: all of `hard`
+  std::vector<QuotaCapSpec> caps;
 };
 
-/// One request's take of its queue's budget: what each of its placements takes.
+/// What one placement takes, and where (for the caps).
+struct QuotaPlacement {
+  ResourceAmounts amounts;
+  std::string cluster;
+  std::string region;
+  std::string zone;
+  std::string model;  ///< of the devices it takes; empty: none
+};
+
+/// One request's take of its queue's budget.
 struct QuotaCommit {
   std::string queue;
-  std::map<std::string, ResourceAmounts> placements;  ///< by placement id
-  uint64_t revision = 0;  ///< of the quota state the scheduler decided on
+  std::map<std::string, QuotaPlacement> placements;  ///< by placement id
+  /// Holdings this take replaces in the same step (an admission hold turning into placements).
+  std::vector<std::string> replaces;
 };
 
-enum class QuotaCommitStatus { Accepted, Conflict, OverQuota };
-
-struct QuotaCommitOutcome {
-  QuotaCommitStatus status = QuotaCommitStatus::Accepted;
-  std::string reason;     ///< for OverQuota: the quota, resource and amounts
-  uint64_t revision = 0;  ///< after the commit
+struct QuotaRefusal {
+  std::string reason;  ///< names the quota, the resource and the amounts
 };
 
-/// What a queue holds of each resource, and how much of it is borrowed.
+/// What a queue holds of each resource, how much of it is borrowed, and how much of its
+/// lendable budget others use now.
 struct QuotaUsage {
   ResourceAmounts used;
   ResourceAmounts borrowed;  ///< used beyond `hard`
+  ResourceAmounts lent;      ///< of its idle lendable budget, the part borrowers hold
 };
 
 class QuotaState {
@@ -60,43 +83,56 @@ class QuotaState {
   /// Adds or replaces a quota (its queue's usage is kept). Bumps the revision.
   void put(QuotaSpec spec);
 
-  /// Whether `queue` may take `demand` now; nullopt when it may, else why not ("quota team-a:
-  /// nvidia.com/gpu: 66 wanted, 64 hard, 0 borrowable in cohort research"). A queue with no
-  /// quota is not limited.
+  /// Whether `queue` may take `demand` more now (caps aside); nullopt when it may, else why
+  /// not ("quota team-a: nvidia.com/gpu: 66 would be used, 64 hard"). A queue with no quota is
+  /// not limited.
   std::optional<std::string> refusal(const std::string& queue, const ResourceAmounts& demand) const;
 
-  /// Takes the quota, all or nothing: Conflict when `revision` is not the current one (decide
-  /// again), OverQuota when it does not fit, Accepted otherwise (the revision moves on).
-  QuotaCommitOutcome commit(const QuotaCommit& commit);
+  /// Whether `demand` more would pass the queue's own limit (`hard`, plus `borrowingLimit` in a
+  /// cohort): then no pool of lent budget can make it fit.
+  bool over_own_limit(const std::string& queue, const ResourceAmounts& demand) const;
 
-  /// Gives back what these placements hold; unknown ones (released already) are ignored.
+  /// Takes the quota if every limit holds afterwards, all or nothing; the refusal otherwise.
+  std::optional<QuotaRefusal> commit(const QuotaCommit& commit);
+
+  /// Gives back what these holdings hold; unknown ones (released already) are ignored.
   /// Returns whether anything was given back.
-  bool release(const std::vector<std::string>& placement_ids);
+  bool release(const std::vector<std::string>& ids);
 
   QuotaUsage usage(const std::string& queue) const;
   const std::map<std::string, QuotaSpec>& quotas() const { return quotas_; }
+  const QuotaSpec* quota_of(const std::string& queue) const;
+  bool holds(const std::string& id) const { return holdings_.count(id) > 0; }
   uint64_t revision() const { return revision_; }
 
-  /// The queues in the order dominant resource fairness serves them: lowest dominant share
-  /// (used / hard, over the resources of its quota) divided by weight first; ties by name.
+  /// The queues in the order weighted dominant resource fairness serves them: lowest dominant
+  /// share first (the largest of used / capacity over its resources, the capacity being its
+  /// cohort's pooled `hard`, or its own without a cohort), divided by its weight; ties by name.
   std::vector<std::string> fair_order(const std::set<std::string>& queues) const;
 
  private:
   struct Holding {
     std::string queue;
-    ResourceAmounts amounts;
+    QuotaPlacement placement;
   };
 
-  static ResourceAmounts total(const QuotaCommit& commit);
-
-  const QuotaSpec* quota_of(const std::string& queue) const;
   int64_t used(const std::string& queue, const std::string& resource) const;
+  int64_t may_borrow(const QuotaSpec& quota, const std::string& resource) const;
   std::optional<std::string> cohort_refusal(const QuotaSpec& quota, const std::string& resource,
                                             int64_t wanted) const;
+  std::optional<std::string> cap_refusal(const QuotaSpec& quota,
+                                         const std::map<std::string, QuotaPlacement>& placements,
+                                         const std::set<std::string>& replaced) const;
+  ResourceAmounts cap_used(const QuotaSpec& quota, const QuotaCapSpec& cap,
+                           const std::set<std::string>& excluding) const;
+  ResourceAmounts capacity_of(const QuotaSpec& quota) const;
+  void hold(const std::string& id, Holding holding);
+  void drop(const std::string& id);
 
-  std::map<std::string, QuotaSpec> quotas_;      // by queue
-  std::map<std::string, ResourceAmounts> used_;  // by queue
-  std::map<std::string, Holding> holdings_;      // by placement id
+  std::map<std::string, QuotaSpec> quotas_;                // by queue
+  std::map<std::string, ResourceAmounts> used_;            // by queue
+  std::map<std::string, Holding> holdings_;                // by placement id
+  std::map<std::string, std::set<std::string>> by_queue_;  // queue -> its holdings' ids
   uint64_t revision_ = 0;
 };
 

@@ -55,6 +55,24 @@ void limits(Validation& check, const SchedulingQuota& quota,
   }
 }
 
+void caps(Validation& check, const std::vector<QuotaCap>& caps, const FieldPath& path) {
+  for (size_t i = 0; i < caps.size(); ++i) {
+    const QuotaCap& cap = caps[i];
+    const FieldPath at = path.index(i);
+    if (cap.cluster.empty() && cap.region.empty() && cap.zone.empty() && cap.model.empty()) {
+      check.required(at, "one of cluster, region, zone or model: what the cap covers");
+    }
+    check.name(cap.cluster, at.child("cluster"), check_cluster_id, false);
+    check.name(cap.region, at.child("region"), check_label_value, false);
+    check.name(cap.zone, at.child("zone"), check_label_value, false);
+    check.name(cap.model, at.child("model"), check_label_value, false);
+    if (cap.hard.empty()) {
+      check.required(at.child("hard"), "at least one resource");
+    }
+    resources(check, cap.hard, at.child("hard"));
+  }
+}
+
 }  // namespace
 
 FieldErrors validate_and_default(SchedulingQuota& quota) {
@@ -71,6 +89,7 @@ FieldErrors validate_and_default(SchedulingQuota& quota) {
   resources(check, quota.spec.hard, spec.child("hard"));
   limits(check, quota, quota.spec.borrowing_limit, spec.child("borrowingLimit"), false);
   limits(check, quota, quota.spec.lending_limit, spec.child("lendingLimit"), true);
+  caps(check, quota.spec.caps, spec.child("caps"));
   return errors;
 }
 

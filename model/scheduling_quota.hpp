@@ -9,17 +9,33 @@
 //     hard: {cpu: "256", memory: 1Ti, nvidia.com/gpu: "64"}   # required, at least one resource
 //     borrowingLimit: {nvidia.com/gpu: "16"}   # with a cohort: at most this over `hard`
 //     lendingLimit: {nvidia.com/gpu: "32"}     # with a cohort: at most this of `hard` lent
+//     caps:                                    # optional: budgets inside the budget
+//     - region: eu-west                        # placements on clusters in eu-west ...
+//       hard: {nvidia.com/gpu: "16"}           # ... hold at most 16 GPUs
+//     - model: A100                            # devices of this model (matched as requests match)
+//       hard: {nvidia.com/gpu: "48"}
 #pragma once
 
 #include <cstdint>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "model/field_error.hpp"
 #include "model/krm_common.hpp"
 #include "model/quantity.hpp"
 
 namespace unisched::model {
+
+/// At most `hard` in the placements that match every selector given: on the cluster, in the
+/// region or zone, on devices of the accelerator model.
+struct QuotaCap {
+  std::string cluster;
+  std::string region;
+  std::string zone;
+  std::string model;
+  std::map<std::string, Quantity> hard;
+};
 
 struct SchedulingQuotaSpec {
   std::string queue;
@@ -28,6 +44,7 @@ struct SchedulingQuotaSpec {
   std::map<std::string, Quantity> hard;
   std::map<std::string, Quantity> borrowing_limit;
   std::map<std::string, Quantity> lending_limit;
+  std::vector<QuotaCap> caps;
 };
 
 struct SchedulingQuota {
@@ -38,7 +55,8 @@ struct SchedulingQuota {
 /// Checks names (queue and cohort as DNS-1123 labels; resources as Kubernetes names them:
 /// cpu, memory, or an extended resource such as nvidia.com/gpu), amounts (cpu in whole
 /// milli-cores, everything else in whole units, none negative), and that the limits name only
-/// resources of `hard`, lend no more than `hard`, and come with a cohort.
+/// resources of `hard`, lend no more than `hard`, and come with a cohort; each cap names at least
+/// one selector and one resource.
 FieldErrors validate_and_default(SchedulingQuota& quota);
 
 }  // namespace unisched::model

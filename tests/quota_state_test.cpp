@@ -1,6 +1,7 @@
-// The quota accounting core without actors: hard limits, compare-and-set on the revision, all or
-// nothing for a gang, idempotent release, borrowing and lending in a cohort, and the order
-// dominant resource fairness serves queues in.
+// The quota accounting core without actors: hard limits checked and taken in one step, all or
+// nothing for a gang, holds replaced in the same step, idempotent release, caps by region and
+// model, borrowing and lending in a cohort, and the order dominant resource fairness serves
+// queues in.
 #include "actors/quota_state.hpp"
 
 #include <boost/test/unit_test.hpp>
@@ -20,15 +21,23 @@ QuotaSpec quota(const std::string& queue, int64_t gpus, const std::string& cohor
   return spec;
 }
 
-QuotaCommit take(const QuotaState& state, const std::string& queue,
+QuotaCommit take(const std::string& queue,
                  const std::vector<std::pair<std::string, int64_t>>& gpus_by_placement) {
   QuotaCommit commit;
   commit.queue = queue;
-  commit.revision = state.revision();
   for (const auto& [id, gpus] : gpus_by_placement) {
-    commit.placements[id] = {{kGpu, gpus}, {"cpu", 1000}};
+    commit.placements[id].amounts = {{kGpu, gpus}, {"cpu", 1000}};
   }
   return commit;
+}
+
+bool accepted(QuotaState& state, const QuotaCommit& commit) {
+  return !state.commit(commit).has_value();
+}
+
+std::string refused(QuotaState& state, const QuotaCommit& commit) {
+  const auto refusal = state.commit(commit);
+  return refusal ? refusal->reason : "";
 }
 
 }  // namespace
@@ -38,41 +47,74 @@ BOOST_AUTO_TEST_SUITE(quota_state)
 BOOST_AUTO_TEST_CASE(a_queue_never_goes_over_its_hard_limit) {
   QuotaState state;
   state.put(quota("team-a", 8));
-  BOOST_TEST((state.commit(take(state, "team-a", {{"a/0", 4}, {"a/1", 4}})).status ==
-              QuotaCommitStatus::Accepted));
-  const auto over = state.commit(take(state, "team-a", {{"b/0", 1}}));
-  BOOST_TEST((over.status == QuotaCommitStatus::OverQuota));
-  BOOST_TEST(over.reason == "quota team-a-quota: nvidia.com/gpu: 9 would be used, 8 hard",
-             over.reason);
+  BOOST_TEST(accepted(state, take("team-a", {{"a/0", 4}, {"a/1", 4}})));
+  const std::string over = refused(state, take("team-a", {{"b/0", 1}}));
+  BOOST_TEST(over == "quota team-a-quota: nvidia.com/gpu: 9 would be used, 8 hard", over);
   BOOST_TEST(state.usage("team-a").used.at(kGpu) == 8);
   // A queue without a quota is not limited; a resource the quota does not name neither.
   BOOST_TEST(!state.refusal("other", {{kGpu, 1000}}).has_value());
   BOOST_TEST(!state.refusal("team-a", {{"amd.com/gpu", 5}}).has_value());
 }
 
-BOOST_AUTO_TEST_CASE(racing_commits_cannot_pass_a_limit_together) {
+BOOST_AUTO_TEST_CASE(racing_takes_cannot_pass_a_limit_together) {
   QuotaState state;
   state.put(quota("team-a", 8));
-  // Two schedulers decided on the same revision; each alone fits, both together do not.
-  const QuotaCommit first = take(state, "team-a", {{"x/0", 6}});
-  const QuotaCommit second = take(state, "team-a", {{"y/0", 6}});
-  BOOST_TEST((state.commit(first).status == QuotaCommitStatus::Accepted));
-  BOOST_TEST((state.commit(second).status == QuotaCommitStatus::Conflict));
-  // Decided again on the new revision, it no longer fits.
-  BOOST_TEST(
-      (state.commit(take(state, "team-a", {{"y/0", 6}})).status == QuotaCommitStatus::OverQuota));
+  state.put(quota("team-b", 8));
+  // Two schedulers decided on the same usage; each alone fits, both together do not.
+  BOOST_TEST(accepted(state, take("team-a", {{"x/0", 6}})));
+  BOOST_TEST(!refused(state, take("team-a", {{"y/0", 6}})).empty());
+  // Another queue's take does not conflict with them.
+  BOOST_TEST(accepted(state, take("team-b", {{"z/0", 6}})));
+  BOOST_TEST(state.usage("team-a").used.at(kGpu) == 6);
+}
+
+BOOST_AUTO_TEST_CASE(a_hold_turns_into_placements_in_one_step) {
+  QuotaState state;
+  state.put(quota("team-a", 8));
+  BOOST_TEST(accepted(state, take("team-a", {{"r#admitted", 8}})));  // admitted: 8 held
+  // Without the hold given back in the same step the placements would not fit; with it they do.
+  BOOST_TEST(!refused(state, take("team-a", {{"r/0", 4}, {"r/1", 4}})).empty());
+  QuotaCommit placements = take("team-a", {{"r/0", 4}, {"r/1", 4}});
+  placements.replaces = {"r#admitted"};
+  BOOST_TEST(accepted(state, placements));
+  BOOST_TEST(!state.holds("r#admitted"));
+  BOOST_TEST(state.usage("team-a").used.at(kGpu) == 8);
+}
+
+BOOST_AUTO_TEST_CASE(caps_bound_a_region_and_a_model_inside_the_budget) {
+  QuotaState state;
+  QuotaSpec spec = quota("team-a", 64);
+  spec.caps.push_back({"", "eu-west", "", "", {{kGpu, 16}}});
+  spec.caps.push_back({"", "", "", "A100", {{kGpu, 24}}});
+  state.put(spec);
+  const auto at = [](const std::string& id, const std::string& region, const std::string& model,
+                     int64_t gpus) {
+    QuotaCommit commit = take("team-a", {{id, gpus}});
+    commit.placements[id].region = region;
+    commit.placements[id].model = model;
+    return commit;
+  };
+  BOOST_TEST(accepted(state, at("a/0", "eu-west", "NVIDIA-H100-80GB", 16)));
+  const std::string region = refused(state, at("b/0", "eu-west", "NVIDIA-H100-80GB", 1));
+  BOOST_TEST(region ==
+                 "quota team-a-quota: cap region=eu-west: nvidia.com/gpu: 17 would be "
+                 "used, 16 hard",
+             region);
+  BOOST_TEST(accepted(state, at("c/0", "us-east", "NVIDIA-A100-SXM4-80GB", 24)));
+  BOOST_TEST(refused(state, at("d/0", "us-east", "A100", 1)).find("cap model=A100") !=
+             std::string::npos);
+  BOOST_TEST(accepted(state, at("e/0", "us-east", "NVIDIA-H100-80GB", 8)));  // no cap matches
+  BOOST_TEST(state.release({"a/0"}));
+  BOOST_TEST(accepted(state, at("b/0", "eu-west", "NVIDIA-H100-80GB", 1)));
 }
 
 BOOST_AUTO_TEST_CASE(a_gang_takes_quota_for_all_or_nothing_and_release_is_idempotent) {
   QuotaState state;
   state.put(quota("team-a", 8));
-  BOOST_TEST((state.commit(take(state, "team-a", {{"g/0", 4}, {"g/1", 4}, {"g/2", 4}})).status ==
-              QuotaCommitStatus::OverQuota));
+  BOOST_TEST(!refused(state, take("team-a", {{"g/0", 4}, {"g/1", 4}, {"g/2", 4}})).empty());
   BOOST_TEST(state.usage("team-a").used.empty());  // nothing taken for the two that fit
-  BOOST_TEST((state.commit(take(state, "team-a", {{"g/0", 4}, {"g/1", 4}})).status ==
-              QuotaCommitStatus::Accepted));
-  BOOST_TEST((state.commit(take(state, "team-a", {{"g/0", 0}})).status ==
-              QuotaCommitStatus::OverQuota));  // an id already holding quota
+  BOOST_TEST(accepted(state, take("team-a", {{"g/0", 4}, {"g/1", 4}})));
+  BOOST_TEST(refused(state, take("team-a", {{"g/0", 0}})) == "placement g/0 already holds quota");
   const uint64_t before = state.revision();
   BOOST_TEST(state.release({"g/0"}));
   BOOST_TEST(!state.release({"g/0"}));  // a late second release gives nothing back twice
@@ -89,21 +131,18 @@ BOOST_AUTO_TEST_CASE(idle_budget_is_lent_within_a_cohort_up_to_the_limits) {
   state.put(a);
   state.put(b);
   // team-a borrows team-b's lendable 2, not more.
-  BOOST_TEST(
-      (state.commit(take(state, "team-a", {{"a/0", 10}})).status == QuotaCommitStatus::Accepted));
+  BOOST_TEST(accepted(state, take("team-a", {{"a/0", 10}})));
   BOOST_TEST(state.usage("team-a").borrowed.at(kGpu) == 2);
-  const auto more = state.commit(take(state, "team-a", {{"a/1", 1}}));
-  BOOST_TEST((more.status == QuotaCommitStatus::OverQuota));
-  BOOST_TEST(more.reason.find("cohort research has 0 to lend") != std::string::npos, more.reason);
+  BOOST_TEST(state.usage("team-b").lent.at(kGpu) == 2);
+  const std::string more = refused(state, take("team-a", {{"a/1", 1}}));
+  BOOST_TEST(more.find("cohort research has 0 to lend") != std::string::npos, more);
   // team-b still has its kept 6, but not the 2 it lent out.
-  BOOST_TEST(
-      (state.commit(take(state, "team-b", {{"b/0", 6}})).status == QuotaCommitStatus::Accepted));
-  BOOST_TEST(
-      (state.commit(take(state, "team-b", {{"b/1", 1}})).status == QuotaCommitStatus::OverQuota));
+  BOOST_TEST(accepted(state, take("team-b", {{"b/0", 6}})));
+  BOOST_TEST(!refused(state, take("team-b", {{"b/1", 1}})).empty());
   // The borrower finishes: the lent budget returns to its owner.
   BOOST_TEST(state.release({"a/0"}));
-  BOOST_TEST(
-      (state.commit(take(state, "team-b", {{"b/1", 2}})).status == QuotaCommitStatus::Accepted));
+  BOOST_TEST(state.usage("team-b").lent.empty());
+  BOOST_TEST(accepted(state, take("team-b", {{"b/1", 2}})));
   // Borrowing stops at the borrowing limit even with the pool free.
   QuotaState roomy;
   QuotaSpec c = quota("team-c", 8, "big");
@@ -122,8 +161,8 @@ BOOST_AUTO_TEST_CASE(dominant_resource_fairness_serves_the_least_served_first) {
   state.put(a);
   state.put(b);
   state.put(quota("team-c", 8));
-  state.commit(take(state, "team-a", {{"a/0", 4}}));  // dominant share 1/2
-  state.commit(take(state, "team-b", {{"b/0", 6}}));  // 3/4, weighted 3/8
+  BOOST_TEST(accepted(state, take("team-a", {{"a/0", 4}})));  // dominant share 1/2
+  BOOST_TEST(accepted(state, take("team-b", {{"b/0", 6}})));  // 3/4, weighted 3/8
   BOOST_TEST((state.fair_order({"team-a", "team-b", "team-c"}) ==
               std::vector<std::string>{"team-c", "team-b", "team-a"}));
 }

@@ -27,12 +27,20 @@ spec:
     nvidia.com/gpu: "16"
   lendingLimit:
     nvidia.com/gpu: "32"
+  caps:
+  - region: eu-west
+    hard:
+      nvidia.com/gpu: "16"
+  - model: A100
+    hard:
+      nvidia.com/gpu: "48"
 )";
 
 /// kQuota with `from` replaced; limits left out unless the change is about them.
 std::string with(const std::string& from, const std::string& replace) {
   std::string text = kQuota;
-  if (from.find("Limit") == std::string::npos && replace.find("Limit") == std::string::npos) {
+  if (from.find("Limit") == std::string::npos && replace.find("Limit") == std::string::npos &&
+      from.find("- ") == std::string::npos) {
     text = text.substr(0, text.find("  borrowingLimit:"));
   }
   const size_t at = text.find(from);
@@ -54,6 +62,10 @@ BOOST_AUTO_TEST_CASE(a_quota_decodes_and_prints_canonically) {
   BOOST_TEST(quota.spec.hard.at("nvidia.com/gpu").to_string() == "64");
   BOOST_TEST(quota.spec.hard.at("memory").to_string() == "1Ti");
   BOOST_TEST(quota.spec.lending_limit.at("nvidia.com/gpu").to_string() == "32");
+  BOOST_TEST_REQUIRE(quota.spec.caps.size() == 2u);
+  BOOST_TEST(quota.spec.caps[0].region == "eu-west");
+  BOOST_TEST(quota.spec.caps[0].hard.at("nvidia.com/gpu").to_string() == "16");
+  BOOST_TEST(quota.spec.caps[1].model == "A100");
   BOOST_TEST(model::kind_of(*decoded.manifest) == "SchedulingQuota");
   const std::string yaml = model::render_manifests({*decoded.manifest}, model::OutputFormat::Yaml);
   const auto again = decode(yaml);
@@ -91,6 +103,14 @@ BOOST_AUTO_TEST_CASE(malformed_quotas_are_refused_with_the_field_and_reason) {
       "spec:\n  queue: solo\n  hard:\n    nvidia.com/gpu: \"8\"\n  borrowingLimit:\n"
       "    nvidia.com/gpu: \"2\"\n",
       "spec.borrowingLimit", FieldErrorType::Forbidden, "member of a cohort");
+  expect_single_error(with("- region: eu-west", "- hard: {cpu: \"1\"}\n    region: eu-west"),
+                      "spec.caps[0].hard", FieldErrorType::Duplicate, "");
+  expect_single_error(with("- region: eu-west\n    hard:", "- hard:"), "spec.caps[0]",
+                      FieldErrorType::Required, "one of cluster, region, zone or model");
+  expect_single_error(with("- model: A100", "- model: A100\n    rack: r1"), "spec.caps[1].rack",
+                      FieldErrorType::UnknownField, "");
+  expect_single_error(with("- model: A100", "- model: \"A 100\""), "spec.caps[1].model",
+                      FieldErrorType::Invalid, "");
   expect_single_error(with("  hard:", "  hardest: 1\n  hard:"), "spec.hardest",
                       FieldErrorType::UnknownField, "not a field of spec");
 }

@@ -1,0 +1,149 @@
+#include "actors/quota_admission.hpp"
+
+namespace unisched::actors {
+namespace {
+
+ResourceAmounts demand_of(const QuotaCommit& commit) {
+  ResourceAmounts sum;
+  for (const auto& [id, placement] : commit.placements) {
+    for (const auto& [resource, amount] : placement.amounts) {
+      sum[resource] += amount;
+    }
+  }
+  return sum;
+}
+
+}  // namespace
+
+std::string QuotaAdmission::group_of(const std::string& queue) const {
+  const QuotaSpec* quota = state_.quota_of(queue);
+  return quota != nullptr && !quota->cohort.empty() ? "cohort " + quota->cohort : "queue " + queue;
+}
+
+bool QuotaAdmission::group_waits(const std::string& group) const {
+  for (const auto& [queue, work] : by_queue_) {
+    if (!work.empty() && group_of(queue) == group) {
+      return true;
+    }
+  }
+  return false;
+}
+
+void QuotaAdmission::put(QuotaSpec spec, std::vector<std::string>& admitted) {
+  state_.put(std::move(spec));
+  admit(admitted);
+}
+
+void QuotaAdmission::enqueue(const QuotaTake& take, const ResourceAmounts& demand) {
+  Waiting& entry = waiting_[take.work_id];
+  entry.queue = take.commit.queue;
+  entry.demand = demand;
+  entry.order = {-take.priority, arrivals_++};
+  by_queue_[entry.queue].insert({entry.order, take.work_id});
+}
+
+QuotaTakeResult QuotaAdmission::take(const QuotaTake& take, std::vector<std::string>& admitted) {
+  const std::string& queue = take.commit.queue;
+  const ResourceAmounts demand = demand_of(take.commit);
+  const std::string hold = hold_id(take.work_id);
+  const bool was_admitted = state_.holds(hold);
+  if (waiting(take.work_id)) {
+    return {false, "already waiting for quota"};
+  }
+  if (!was_admitted && group_waits(group_of(queue))) {
+    const std::string reason = "waiting behind earlier work of " + group_of(queue);
+    enqueue(take, demand);
+    admit(admitted);
+    return {false, reason};
+  }
+  QuotaCommit commit = take.commit;
+  if (was_admitted) {
+    commit.replaces.push_back(hold);
+  }
+  auto refusal = state_.commit(commit);
+  if (!refusal) {
+    return {true, {}};
+  }
+  // Over budget: it waits, and gives back any admission hold for others meanwhile.
+  state_.release({hold});
+  enqueue(take, demand);
+  waiting_.at(take.work_id).refused_at = state_.revision();
+  admit(admitted);
+  return {false, std::move(refusal->reason)};
+}
+
+void QuotaAdmission::release(const std::vector<std::string>& ids,
+                             std::vector<std::string>& admitted) {
+  if (state_.release(ids)) {
+    admit(admitted);
+  }
+}
+
+void QuotaAdmission::withdraw(const std::string& work_id, std::vector<std::string>& admitted) {
+  if (const auto found = waiting_.find(work_id); found != waiting_.end()) {
+    by_queue_[found->second.queue].erase({found->second.order, work_id});
+    waiting_.erase(found);
+  }
+  state_.release({hold_id(work_id)});
+  admit(admitted);
+}
+
+void QuotaAdmission::admit(std::vector<std::string>& admitted) {
+  std::set<std::string> groups;
+  for (const auto& [queue, work] : by_queue_) {
+    if (!work.empty()) {
+      groups.insert(group_of(queue));
+    }
+  }
+  for (const std::string& group : groups) {
+    while (admit_one(group, admitted)) {
+    }
+  }
+}
+
+bool QuotaAdmission::admit_one(const std::string& group, std::vector<std::string>& admitted) {
+  std::set<std::string> queues;
+  for (const auto& [queue, work] : by_queue_) {
+    if (!work.empty() && group_of(queue) == group) {
+      queues.insert(queue);
+    }
+  }
+  for (const std::string& queue : state_.fair_order(queues)) {
+    const std::string work_id = by_queue_.at(queue).begin()->second;
+    const Waiting& head = waiting_.at(work_id);
+    if (head.refused_at == state_.revision() || state_.over_own_limit(queue, head.demand)) {
+      continue;  // nothing changed since it was refused, or it may not use more: others may
+    }
+    if (state_.refusal(queue, head.demand)) {
+      return false;  // it waits for lent budget: nothing of its cohort goes before it
+    }
+    QuotaCommit hold;
+    hold.queue = queue;
+    hold.placements[hold_id(work_id)].amounts = head.demand;
+    if (state_.commit(hold)) {
+      return false;
+    }
+    by_queue_.at(queue).erase(by_queue_.at(queue).begin());
+    waiting_.erase(work_id);
+    admitted.push_back(work_id);
+    return true;
+  }
+  return false;
+}
+
+QuotaPending QuotaAdmission::pending(const std::string& queue) const {
+  QuotaPending out;
+  const auto found = by_queue_.find(queue);
+  if (found == by_queue_.end()) {
+    return out;
+  }
+  for (const auto& [order, work_id] : found->second) {
+    ++out.requests;
+    for (const auto& [resource, amount] : waiting_.at(work_id).demand) {
+      out.demand[resource] += amount;
+    }
+  }
+  return out;
+}
+
+}  // namespace unisched::actors

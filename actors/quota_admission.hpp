@@ -1,0 +1,89 @@
+// Quota admission, plain C++: the ledger (QuotaState) and the work waiting for budget, served by
+// weighted dominant resource fairness. The QuotaActor is a thin shell around one.
+//
+// Work over its budget waits (phase QUEUED) instead of failing. When budget comes back (work
+// finished, a placement was refused or released, a quota grew), waiting work is admitted in
+// fair order: the queue with the lowest weighted dominant share first, within a queue by
+// priority, then arrival. Admission holds the work's demand under "<work>#admitted", so the
+// budget cannot be taken by others while its scheduler decides where it goes; its take replaces
+// the hold in one step. Work that is not waiting never overtakes waiting work of its cohort (it
+// queues behind it), and when the most deserving queue's head waits for lent budget, nothing
+// else of its cohort is admitted before it: a large request is not starved by small ones.
+// There is no preemption: budget lent out returns only as its borrowers finish.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "actors/quota_state.hpp"
+
+namespace unisched::actors {
+
+/// One request's (or replica's) take, as its scheduler sends it.
+struct QuotaTake {
+  std::string work_id;  ///< the work deciding; its hold is "<work_id>#admitted"
+  int64_t priority = 0;
+  QuotaCommit commit;
+};
+
+struct QuotaTakeResult {
+  bool taken = false;
+  std::string reason;  ///< why it waits: the quota and resource, or the work it waits behind
+};
+
+/// The work waiting in one queue, and what it waits for.
+struct QuotaPending {
+  size_t requests = 0;
+  ResourceAmounts demand;
+};
+
+class QuotaAdmission {
+ public:
+  static std::string hold_id(const std::string& work_id) { return work_id + "#admitted"; }
+
+  /// Adds or replaces a quota; waiting work it now lets in is admitted (appended to `admitted`).
+  void put(QuotaSpec spec, std::vector<std::string>& admitted);
+
+  /// Takes the budget now (replacing the work's admission hold), or queues the work. Work
+  /// admitted meanwhile is appended to `admitted` (the work itself among them, possibly).
+  QuotaTakeResult take(const QuotaTake& take, std::vector<std::string>& admitted);
+
+  /// Gives back what these holdings hold, then admits waiting work in fair order.
+  void release(const std::vector<std::string>& ids, std::vector<std::string>& admitted);
+
+  /// The work no longer waits (its scheduler gave it up); its hold, if any, is given back.
+  void withdraw(const std::string& work_id, std::vector<std::string>& admitted);
+
+  QuotaPending pending(const std::string& queue) const;
+  bool waiting(const std::string& work_id) const { return waiting_.count(work_id) > 0; }
+  const QuotaState& ledger() const { return state_; }
+
+ private:
+  struct Waiting {
+    std::string queue;
+    ResourceAmounts demand;
+    std::pair<int64_t, uint64_t> order;  // (-priority, arrival)
+    uint64_t refused_at = 0;             // the ledger revision it was last refused at
+  };
+
+  /// The cohort's name, or the queue's own name when it has none: who waits behind whom.
+  std::string group_of(const std::string& queue) const;
+  void enqueue(const QuotaTake& take, const ResourceAmounts& demand);
+  void admit(std::vector<std::string>& admitted);
+  /// Admits the head of the most deserving queue of `group` that fits; false when none did.
+  bool admit_one(const std::string& group, std::vector<std::string>& admitted);
+  /// Whether any work of the queue's group waits.
+  bool group_waits(const std::string& group) const;
+
+  QuotaState state_;
+  std::map<std::string, Waiting> waiting_;  // by work id
+  std::map<std::string, std::set<std::pair<std::pair<int64_t, uint64_t>, std::string>>>
+      by_queue_;  // queue -> its waiting work, in the order it is served
+  uint64_t arrivals_ = 0;
+};
+
+}  // namespace unisched::actors
