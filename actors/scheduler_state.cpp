@@ -47,13 +47,6 @@ v1::ReleaseOrder release_of(const std::string& cluster,
   return release;
 }
 
-Decision::Status status_for(int64_t wanted, int placed) {
-  if (placed == 0) {
-    return Decision::UNSCHEDULABLE;
-  }
-  return placed >= wanted ? Decision::PLACED : Decision::PARTIALLY_PLACED;
-}
-
 }  // namespace
 
 /// The commits of one decision, in flight.
@@ -67,7 +60,11 @@ struct SchedulerState::Round {
   std::vector<Decision::Diagnosis> failures;  // why the failed clusters failed
   bool partial = false;                       // the decision placed only some replicas
   std::vector<Decision::Diagnosis> partial_diagnoses;
-  bool refreshing = false;  // waiting for views before deciding again
+  bool refreshing = false;                          // waiting for views before deciding again
+  std::map<std::string, v1::QuotaPlacement> quota;  // by placement id: what the round takes
+  std::vector<v1::CommitRequest> held_commits;      // sent once the ledger took the quota
+  bool quota_pending = false;                       // the ledger has not answered yet
+  bool quota_taken = false;
 };
 
 void SchedulerCommands::append(SchedulerCommands&& later) {
@@ -75,6 +72,14 @@ void SchedulerCommands::append(SchedulerCommands&& later) {
     commits = std::move(later.commits);
     round = later.round;
   }
+  if (later.quota_take) {
+    quota_take = std::move(later.quota_take);
+    round = later.round;
+  }
+  quota_releases.insert(quota_releases.end(), later.quota_releases.begin(),
+                        later.quota_releases.end());
+  quota_withdrawals.insert(quota_withdrawals.end(), later.quota_withdrawals.begin(),
+                           later.quota_withdrawals.end());
   releases.insert(releases.end(), later.releases.begin(), later.releases.end());
   if (!later.refresh.empty()) {
     refresh = std::move(later.refresh);
@@ -251,15 +256,121 @@ SchedulerCommands SchedulerState::start_round(std::unique_ptr<Work> work,
     replica.mutable_device_milli()->Add(placement.device_milli.begin(),
                                         placement.device_milli.end());
     round.replicas[placement.cluster].push_back(std::move(replica));
+    if (settings_.quotas && !work->spec.queue.empty()) {
+      round.quota[placement_id] = quota_placement(local, placement, placement_id, work->spec);
+    }
   }
   round.work = std::move(work);
+  std::vector<v1::CommitRequest> to_send;
+  for (auto& [cluster, commit] : commits) {
+    to_send.push_back(std::move(commit));
+  }
+  return send_round(std::move(to_send));
+}
+
+SchedulerCommands SchedulerState::send_round(std::vector<v1::CommitRequest> commits) {
+  Round& round = *round_;
   SchedulerCommands out;
   out.round = round.id;
-  for (auto& [cluster, commit] : commits) {
-    round.outstanding.insert(cluster);
+  if (!round.quota.empty() && !round.quota_taken) {
+    const Work& work = *round.work;
+    v1::QuotaTakeRequest take;
+    take.set_work_id(work.id);
+    take.set_queue(work.spec.queue);
+    take.set_priority(work.spec.priority);
+    for (const auto& [id, placement] : round.quota) {
+      *take.add_placements() = placement;
+    }
+    round.held_commits = std::move(commits);
+    round.quota_pending = true;
+    out.quota_take = std::move(take);
+    return out;
+  }
+  for (v1::CommitRequest& commit : commits) {
+    round.outstanding.insert(commit.cluster_id());
     out.commits.push_back(std::move(commit));
   }
   return out;
+}
+
+SchedulerCommands SchedulerState::on_quota_result(uint64_t round, QuotaResult result,
+                                                  const std::string& reason,
+                                                  Clock::time_point now) {
+  if (!round_ || round_->id != round || !round_->quota_pending) {
+    return {};  // an answer to a round that is over
+  }
+  round_->quota_pending = false;
+  switch (result) {
+    case QuotaResult::Taken:
+      round_->quota_taken = true;
+      return send_round(std::move(round_->held_commits));
+    case QuotaResult::Queued:
+      return park(reason, now);
+    case QuotaResult::TimedOut:
+      break;
+  }
+  // The ledger may have taken it: give it back (a no-op if it never did), then decide again.
+  SchedulerCommands out;
+  for (const auto& [id, placement] : round_->quota) {
+    out.quota_releases.push_back(id);
+  }
+  round_->quota.clear();
+  round_->failed.insert("quota");
+  round_->failures.push_back(diagnosis("quota", "commit", "no answer in time: " + reason));
+  out.append(close_round(now));
+  out.advance_later = !round_ && !queue_.empty();
+  return out;
+}
+
+SchedulerCommands SchedulerState::park(const std::string& reason, Clock::time_point now) {
+  std::unique_ptr<Work> work = std::move(round_->work);
+  round_.reset();
+  summary_.set_quota_queued(summary_.quota_queued() + 1);
+  SchedulerCommands out;
+  if (work->replaces.empty()) {
+    Decision queued;
+    queued.set_request_id(work->request_id);
+    queued.set_status(Decision::QUEUED);
+    queued.add_reasons("waiting for quota: " + reason);
+    queued.set_attempts(work->attempts);
+    queued.set_latency_us(
+        std::chrono::duration_cast<std::chrono::microseconds>(now - work->submitted).count());
+    out.updates.push_back(std::move(queued));
+  }
+  parked_[work->id] = std::move(work);
+  out.advance_later = !queue_.empty();
+  return out;
+}
+
+SchedulerCommands SchedulerState::on_admitted(const std::string& work_id, Clock::time_point now) {
+  const auto found = parked_.find(work_id);
+  if (found == parked_.end()) {
+    SchedulerCommands out;
+    out.quota_withdrawals.push_back(work_id);  // nothing here waits for it: give the hold back
+    return out;
+  }
+  std::unique_ptr<Work> work = std::move(found->second);
+  parked_.erase(found);
+  work->admitted = true;
+  return enqueue(std::move(work), now);
+}
+
+void SchedulerState::release_round_quota(bool everything, SchedulerCommands& out) {
+  Round& round = *round_;
+  for (const auto& [cluster, replicas] : round.replicas) {
+    const bool kept = !everything && round.failed.count(cluster) == 0;
+    for (const auto& replica : replicas) {
+      const auto taken = round.quota.find(replica.placement_id());
+      if (taken == round.quota.end()) {
+        continue;
+      }
+      if (kept) {
+        round.work->quota_held.push_back(taken->second);
+      } else {
+        out.quota_releases.push_back(replica.placement_id());
+      }
+    }
+  }
 }
 
 SchedulerCommands SchedulerState::on_commit_result(uint64_t round, const std::string& cluster,
@@ -303,6 +414,9 @@ SchedulerCommands SchedulerState::close_round(Clock::time_point now) {
   Work& work = *round.work;
   SchedulerCommands out;
   const bool all_or_nothing = work.spec.distribution.gang && !round.failed.empty();
+  if (round.quota_taken) {
+    release_round_quota(all_or_nothing, out);
+  }
   for (const std::string& cluster : round.accepted) {
     const auto& replicas = round.replicas.at(cluster);
     if (all_or_nothing) {
@@ -362,10 +476,19 @@ SchedulerCommands SchedulerState::finish(Work& work, Decision::Status status,
   for (std::string& note : notes) {
     decision.add_reasons(std::move(note));
   }
+  if (!work.quota_held.empty()) {
+    decision.set_queue(work.spec.queue);
+    for (const auto& held : work.quota_held) {
+      *decision.add_quota_placements() = held;
+    }
+  }
   decision.set_attempts(work.attempts);
   decision.set_latency_us(
       std::chrono::duration_cast<std::chrono::microseconds>(now - work.submitted).count());
   SchedulerCommands out;
+  if (work.admitted) {
+    out.quota_withdrawals.push_back(work.id);  // its admission hold, if the take did not replace it
+  }
   if (!work.replaces.empty()) {
     replace_replica(work, decision, out);
   } else {
@@ -389,153 +512,11 @@ SchedulerCommands SchedulerState::finish(Work& work, Decision::Status status,
   return out;
 }
 
-void SchedulerState::observe(const Work& work, const Decision& decision) {
-  if (policy_.observers.empty()) {
-    return;
-  }
-  const policy::ReplicaDemand demand = policy::demand_of(work.spec);
-  for (const auto& replica : decision.replicas()) {
-    for (const auto& observer : policy_.observers) {
-      observer->placed(replica.cluster(), replica.node(), demand);
-    }
-  }
-}
-
-void SchedulerState::track(const Work& work, const Decision& decision, SchedulerCommands& out) {
-  observe(work, decision);
-  Tracked& tracked = tracked_[work.request_id];
-  tracked.spec = work.spec;
-  tracked.decision = decision;
-  for (const auto& replica : decision.replicas()) {
-    tracked.unsettled.insert(replica.placement_id());
-    placement_request_[replica.placement_id()] = work.request_id;
-  }
-  tracked_order_.push_back(work.request_id);
-  bound_tracking(out);
-}
-
-void SchedulerState::replace_replica(const Work& work, const Decision& placed,
-                                     SchedulerCommands& out) {
-  const auto found = tracked_.find(work.request_id);
-  if (found == tracked_.end()) {
-    return;  // forgotten meanwhile (tracking is bounded); the new placements go untracked
-  }
-  Tracked& tracked = found->second;
-  --tracked.replacing;
-  Decision& decision = tracked.decision;
-  auto* replicas = decision.mutable_replicas();
-  replicas->erase(std::remove_if(replicas->begin(), replicas->end(),
-                                 [&](const Decision::Replica& replica) {
-                                   return replica.placement_id() == work.replaces;
-                                 }),
-                  replicas->end());
-  observe(work, placed);
-  for (const auto& replica : placed.replicas()) {
-    *decision.add_replicas() = replica;
-    tracked.unsettled.insert(replica.placement_id());
-    placement_request_[replica.placement_id()] = work.request_id;
-  }
-  std::string note = "replica " + work.replaces + " was refused by its cluster (" + work.refusal +
-                     ")" + (placed.replicas_size() > 0 ? "; placed again" : "; not placed again");
-  for (const std::string& reason : placed.reasons()) {
-    note += (note.back() == ')' ? ": " : "; ") + reason;
-  }
-  decision.add_reasons(std::move(note));
-  for (const auto& found_diagnosis : placed.diagnoses()) {
-    *decision.add_diagnoses() = found_diagnosis;
-  }
-  decision.set_status(status_for(tracked.spec.replicas, decision.replicas_size()));
-  out.updates.push_back(decision);
-  forget_if_settled(work.request_id, out);
-}
-
-void SchedulerState::forget_if_settled(const std::string& request_id, SchedulerCommands& out) {
-  const auto found = tracked_.find(request_id);
-  if (found == tracked_.end() || !found->second.unsettled.empty() || found->second.replacing > 0) {
-    return;
-  }
-  tracked_.erase(found);
-  out.forgotten.push_back(request_id);
-  // The order keeps stale names until it is compacted; it stays within twice the tracked.
-  if (tracked_order_.size() > 2 * tracked_.size() + 64) {
-    std::deque<std::string> live;
-    for (std::string& id : tracked_order_) {
-      if (tracked_.count(id) > 0) {
-        live.push_back(std::move(id));
-      }
-    }
-    tracked_order_ = std::move(live);
-  }
-}
-
-void SchedulerState::bound_tracking(SchedulerCommands& out) {
-  while (tracked_.size() > settings_.max_tracked && !tracked_order_.empty()) {
-    const std::string oldest = std::move(tracked_order_.front());
-    tracked_order_.pop_front();
-    const auto found = tracked_.find(oldest);
-    if (found == tracked_.end()) {
-      continue;
-    }
-    for (const std::string& placement : found->second.unsettled) {
-      placement_request_.erase(placement);
-    }
-    tracked_.erase(found);
-    summary_.set_forgotten_unsettled(summary_.forgotten_unsettled() + 1);
-    out.forgotten.push_back(oldest);
-  }
-}
-
-SchedulerCommands SchedulerState::on_refused_placement(const std::string& placement_id,
-                                                       const std::string& reason,
-                                                       Clock::time_point now) {
-  const auto owner = placement_request_.find(placement_id);
-  if (owner == placement_request_.end()) {
-    return {};
-  }
-  const std::string request_id = owner->second;
-  placement_request_.erase(owner);
-  Tracked& tracked = tracked_.at(request_id);
-  tracked.unsettled.erase(placement_id);
-  ++tracked.replacing;
-  for (const auto& replica : tracked.decision.replicas()) {
-    if (replica.placement_id() == placement_id) {
-      tracked.refused_on.insert({replica.cluster(), replica.node()});
-    }
-  }
-  summary_.set_requeued(summary_.requeued() + 1);
-  auto work = std::make_unique<Work>();
-  work->id = placement_id + "-again";
-  work->request_id = request_id;
-  work->replaces = placement_id;
-  work->refusal = reason;
-  work->avoid = tracked.refused_on;
-  work->spec = tracked.spec;
-  work->spec.replicas = 1;
-  work->spec.distribution.gang = false;
-  work->spec.distribution.weights.clear();
-  work->submitted = now;
-  return enqueue(std::move(work), now);
-}
-
-SchedulerCommands SchedulerState::on_settled(const std::vector<std::string>& placement_ids) {
-  SchedulerCommands out;
-  for (const std::string& placement : placement_ids) {
-    const auto owner = placement_request_.find(placement);
-    if (owner == placement_request_.end()) {
-      continue;
-    }
-    const std::string request_id = owner->second;
-    placement_request_.erase(owner);
-    tracked_.at(request_id).unsettled.erase(placement);
-    forget_if_settled(request_id, out);
-  }
-  return out;
-}
-
 v1::SchedulerSummary SchedulerState::summary() const {
   v1::SchedulerSummary summary = summary_;
   summary.set_waiting(queue_.size());
   summary.set_tracked(tracked_.size());
+  summary.set_waiting_for_quota(parked_.size());
   return summary;
 }
 

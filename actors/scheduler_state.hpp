@@ -41,10 +41,16 @@ struct SchedulerSettings {
   uint64_t draw_seed = 0;
   size_t max_queue = 10'000;
   size_t max_tracked = 10'000;
+  /// A quota ledger takes part in every commit round of a request with a queue (its take comes
+  /// first; the clusters' commits follow only once it is taken).
+  bool quotas = false;
 };
 
 /// How one cluster answered a commit, as the scheduler saw it.
 enum class CommitResult { Accepted, Conflict, Refused, TimedOut };
+
+/// How the quota ledger answered a take.
+enum class QuotaResult { Taken, Queued, TimedOut };
 
 /// What the actor sends after a call.
 struct SchedulerCommands {
@@ -52,6 +58,12 @@ struct SchedulerCommands {
   /// on_commit_result(round, cluster, ...), or TimedOut when none came in time.
   std::vector<v1::CommitRequest> commits;
   uint64_t round = 0;
+  /// Send to the quota ledger as part of round `round`; report the answer with
+  /// on_quota_result(round, ...), or TimedOut when none came in time.
+  std::optional<v1::QuotaTakeRequest> quota_take;
+  /// Send to the quota ledger: holdings to give back, work no longer waiting (its hold too).
+  std::vector<std::string> quota_releases;
+  std::vector<std::string> quota_withdrawals;
   /// Send each to its cluster.
   std::vector<v1::ReleaseOrder> releases;
   /// Fetch these clusters' views (replace_view), then call on_refreshed(round).
@@ -100,6 +112,10 @@ class SchedulerState {
   SchedulerCommands on_commit_result(uint64_t round, const std::string& cluster,
                                      CommitResult result, const std::string& reason,
                                      Clock::time_point now);
+  SchedulerCommands on_quota_result(uint64_t round, QuotaResult result, const std::string& reason,
+                                    Clock::time_point now);
+  /// The ledger holds budget for this waiting work: decide it again.
+  SchedulerCommands on_admitted(const std::string& work_id, Clock::time_point now);
   /// The views asked for by `refresh` are in (or could not be fetched): decide again.
   SchedulerCommands on_refreshed(uint64_t round, Clock::time_point now);
   /// The cluster could not carry a committed placement out: place that replica again.
@@ -110,6 +126,7 @@ class SchedulerState {
 
   v1::SchedulerSummary summary() const;
   size_t waiting() const { return queue_.size(); }
+  size_t waiting_for_quota() const { return parked_.size(); }
   size_t tracked() const { return tracked_.size(); }
   bool deciding() const { return round_ != nullptr; }
 
@@ -136,6 +153,8 @@ class SchedulerState {
     uint32_t attempts = 0;
     uint64_t next_replica = 0;
     std::vector<v1::SchedulingDecision::Replica> placed;
+    bool admitted = false;  ///< the ledger admitted it after it waited: it holds budget
+    std::vector<v1::QuotaPlacement> quota_held;  ///< of `placed`
   };
   struct Round;
   /// A decided request whose placements are not all settled yet.
@@ -149,6 +168,17 @@ class SchedulerState {
 
   SchedulerCommands attempt(std::unique_ptr<Work> work, Clock::time_point now);
   SchedulerCommands start_round(std::unique_ptr<Work> work, const policy::Decision& decision);
+  /// What the placement takes of its queue's budget.
+  v1::QuotaPlacement quota_placement(const LocalCluster& local,
+                                     const policy::ReplicaPlacement& placement,
+                                     const std::string& placement_id,
+                                     const model::SchedulingRequestSpec& spec) const;
+  /// The round's commits go out now; with a ledger and a queue, its take goes first.
+  SchedulerCommands send_round(std::vector<v1::CommitRequest> commits);
+  /// The work waits for quota: parked until the ledger admits it.
+  SchedulerCommands park(const std::string& reason, Clock::time_point now);
+  /// Gives back the quota of the round's replicas on clusters that did not keep them.
+  void release_round_quota(bool everything, SchedulerCommands& out);
   SchedulerCommands close_round(Clock::time_point now);
   SchedulerCommands finish(Work& work, v1::SchedulingDecision::Status status,
                            const std::vector<v1::SchedulingDecision::Diagnosis>& diagnoses,
@@ -168,7 +198,8 @@ class SchedulerState {
   std::map<std::string, LocalCluster> clusters_;
   std::map<std::pair<int64_t, uint64_t>, std::unique_ptr<Work>> queue_;  // (-priority, arrival)
   uint64_t arrivals_ = 0;
-  std::unique_ptr<Round> round_;  // the decision whose commits are in flight
+  std::unique_ptr<Round> round_;                         // the decision whose commits are in flight
+  std::map<std::string, std::unique_ptr<Work>> parked_;  // waiting for quota, by work id
   uint64_t rounds_ = 0;
   std::map<std::string, Tracked> tracked_;                // request id -> what was decided
   std::deque<std::string> tracked_order_;                 // oldest first

@@ -1,0 +1,182 @@
+// A SchedulerState's bookkeeping after a decision: telling the policy's observers, tracking
+// placements until their cluster settles them, placing refused replicas again, and forgetting
+// what is settled (or, past the bound, the oldest).
+#include <algorithm>
+
+#include "actors/scheduler_state.hpp"
+#include "policy/demand.hpp"
+
+namespace unisched::actors {
+namespace {
+
+using Decision = v1::SchedulingDecision;
+
+Decision::Status status_for(int64_t wanted, int placed) {
+  if (placed == 0) {
+    return Decision::UNSCHEDULABLE;
+  }
+  return placed >= wanted ? Decision::PLACED : Decision::PARTIALLY_PLACED;
+}
+
+}  // namespace
+
+void SchedulerState::observe(const Work& work, const Decision& decision) {
+  if (policy_.observers.empty()) {
+    return;
+  }
+  const policy::ReplicaDemand demand = policy::demand_of(work.spec);
+  for (const auto& replica : decision.replicas()) {
+    for (const auto& observer : policy_.observers) {
+      observer->placed(replica.cluster(), replica.node(), demand);
+    }
+  }
+}
+
+void SchedulerState::track(const Work& work, const Decision& decision, SchedulerCommands& out) {
+  observe(work, decision);
+  Tracked& tracked = tracked_[work.request_id];
+  tracked.spec = work.spec;
+  tracked.decision = decision;
+  for (const auto& replica : decision.replicas()) {
+    tracked.unsettled.insert(replica.placement_id());
+    placement_request_[replica.placement_id()] = work.request_id;
+  }
+  tracked_order_.push_back(work.request_id);
+  bound_tracking(out);
+}
+
+void SchedulerState::replace_replica(const Work& work, const Decision& placed,
+                                     SchedulerCommands& out) {
+  const auto found = tracked_.find(work.request_id);
+  if (found == tracked_.end()) {
+    return;  // forgotten meanwhile (tracking is bounded); the new placements go untracked
+  }
+  Tracked& tracked = found->second;
+  --tracked.replacing;
+  Decision& decision = tracked.decision;
+  auto* replicas = decision.mutable_replicas();
+  replicas->erase(std::remove_if(replicas->begin(), replicas->end(),
+                                 [&](const Decision::Replica& replica) {
+                                   return replica.placement_id() == work.replaces;
+                                 }),
+                  replicas->end());
+  auto* quota = decision.mutable_quota_placements();
+  quota->erase(
+      std::remove_if(quota->begin(), quota->end(),
+                     [&](const v1::QuotaPlacement& held) { return held.id() == work.replaces; }),
+      quota->end());
+  for (const auto& held : placed.quota_placements()) {
+    *decision.add_quota_placements() = held;
+  }
+  if (!placed.queue().empty()) {
+    decision.set_queue(placed.queue());
+  }
+  observe(work, placed);
+  for (const auto& replica : placed.replicas()) {
+    *decision.add_replicas() = replica;
+    tracked.unsettled.insert(replica.placement_id());
+    placement_request_[replica.placement_id()] = work.request_id;
+  }
+  std::string note = "replica " + work.replaces + " was refused by its cluster (" + work.refusal +
+                     ")" + (placed.replicas_size() > 0 ? "; placed again" : "; not placed again");
+  for (const std::string& reason : placed.reasons()) {
+    note += (note.back() == ')' ? ": " : "; ") + reason;
+  }
+  decision.add_reasons(std::move(note));
+  for (const auto& found_diagnosis : placed.diagnoses()) {
+    *decision.add_diagnoses() = found_diagnosis;
+  }
+  decision.set_status(status_for(tracked.spec.replicas, decision.replicas_size()));
+  out.updates.push_back(decision);
+  forget_if_settled(work.request_id, out);
+}
+
+void SchedulerState::forget_if_settled(const std::string& request_id, SchedulerCommands& out) {
+  const auto found = tracked_.find(request_id);
+  if (found == tracked_.end() || !found->second.unsettled.empty() || found->second.replacing > 0) {
+    return;
+  }
+  tracked_.erase(found);
+  out.forgotten.push_back(request_id);
+  // The order keeps stale names until it is compacted; it stays within twice the tracked.
+  if (tracked_order_.size() > 2 * tracked_.size() + 64) {
+    std::deque<std::string> live;
+    for (std::string& id : tracked_order_) {
+      if (tracked_.count(id) > 0) {
+        live.push_back(std::move(id));
+      }
+    }
+    tracked_order_ = std::move(live);
+  }
+}
+
+void SchedulerState::bound_tracking(SchedulerCommands& out) {
+  while (tracked_.size() > settings_.max_tracked && !tracked_order_.empty()) {
+    const std::string oldest = std::move(tracked_order_.front());
+    tracked_order_.pop_front();
+    const auto found = tracked_.find(oldest);
+    if (found == tracked_.end()) {
+      continue;
+    }
+    for (const std::string& placement : found->second.unsettled) {
+      placement_request_.erase(placement);
+    }
+    tracked_.erase(found);
+    summary_.set_forgotten_unsettled(summary_.forgotten_unsettled() + 1);
+    out.forgotten.push_back(oldest);
+  }
+}
+
+SchedulerCommands SchedulerState::on_refused_placement(const std::string& placement_id,
+                                                       const std::string& reason,
+                                                       Clock::time_point now) {
+  const auto owner = placement_request_.find(placement_id);
+  if (owner == placement_request_.end()) {
+    return {};
+  }
+  const std::string request_id = owner->second;
+  placement_request_.erase(owner);
+  Tracked& tracked = tracked_.at(request_id);
+  tracked.unsettled.erase(placement_id);
+  ++tracked.replacing;
+  for (const auto& replica : tracked.decision.replicas()) {
+    if (replica.placement_id() == placement_id) {
+      tracked.refused_on.insert({replica.cluster(), replica.node()});
+    }
+  }
+  summary_.set_requeued(summary_.requeued() + 1);
+  auto work = std::make_unique<Work>();
+  work->id = placement_id + "-again";
+  work->request_id = request_id;
+  work->replaces = placement_id;
+  work->refusal = reason;
+  work->avoid = tracked.refused_on;
+  work->spec = tracked.spec;
+  work->spec.replicas = 1;
+  work->spec.distribution.gang = false;
+  work->spec.distribution.weights.clear();
+  work->submitted = now;
+  SchedulerCommands out;
+  if (settings_.quotas) {
+    out.quota_releases.push_back(placement_id);  // the replacement takes quota of its own
+  }
+  out.append(enqueue(std::move(work), now));
+  return out;
+}
+
+SchedulerCommands SchedulerState::on_settled(const std::vector<std::string>& placement_ids) {
+  SchedulerCommands out;
+  for (const std::string& placement : placement_ids) {
+    const auto owner = placement_request_.find(placement);
+    if (owner == placement_request_.end()) {
+      continue;
+    }
+    const std::string request_id = owner->second;
+    placement_request_.erase(owner);
+    tracked_.at(request_id).unsettled.erase(placement);
+    forget_if_settled(request_id, out);
+  }
+  return out;
+}
+
+}  // namespace unisched::actors
