@@ -13,6 +13,9 @@ void register_actor_types(caf::actor_system_config& config) {
   config.add_message_type<ClusterActor>("unisched.ClusterActor");
   config.add_message_type<ViewSubscriberActor>("unisched.ViewSubscriberActor");
   config.add_message_type<ShardActor>("unisched.ShardActor");
+  config.add_message_type<PlacementListenerActor>("unisched.PlacementListenerActor");
+  config.add_message_type<AdmissionListenerActor>("unisched.AdmissionListenerActor");
+  config.add_message_type<QuotaActor>("unisched.QuotaActor");
 }
 
 }  // namespace unisched::actors

@@ -65,7 +65,7 @@ std::optional<model::ViewUpdate> AgentState::next_update() {
   model::ClusterResources resources = adapter_->resources();
   const bool resources_changed = resources != published_resources_;
   if (pending_.empty() && !resources_changed && applied_to_report_.empty() &&
-      refused_to_report_.empty()) {
+      refused_to_report_.empty() && finished_to_report_.empty()) {
     return std::nullopt;
   }
   model::ViewUpdate update;
@@ -87,6 +87,7 @@ std::optional<model::ViewUpdate> AgentState::next_update() {
   }
   update.applied_placements.swap(applied_to_report_);
   update.refused_placements.swap(refused_to_report_);
+  update.finished_placements.swap(finished_to_report_);
   ++counters_.updates_built;
   counters_.deltas_sent += update.changes.size();
   return update;
@@ -130,6 +131,7 @@ void AgentState::finish(const std::vector<std::string>& placement_ids) {
     pending_placements_.erase(id);  // whatever the cluster decides now is moot
     if (running_.erase(id) != 0) {
       adapter_->release(id);
+      finished_to_report_.push_back(id);
     }
   }
 }

@@ -56,7 +56,8 @@ class AgentState {
   /// next update. Pending ones are reported the same way once the adapter says how they ended.
   void carry_out(const std::vector<model::Reservation>& placements);
 
-  /// Ends placements (the work finished); their resources free up in a later update.
+  /// Ends placements (the work finished); their resources free up in a later update, which
+  /// also reports them finished.
   void finish(const std::vector<std::string>& placement_ids);
 
   adapters::ClusterAdapter& adapter() { return *adapter_; }
@@ -82,6 +83,7 @@ class AgentState {
   std::vector<std::string> applied_unobserved_;  // carried out, node change not observed yet
   std::vector<std::string> applied_to_report_;
   std::vector<std::pair<std::string, std::string>> refused_to_report_;
+  std::vector<std::string> finished_to_report_;
   std::set<std::string> running_;             // placements carried out and not finished
   std::set<std::string> pending_placements_;  // the cluster has not decided yet
   std::deque<std::pair<std::string, std::string>> recently_refused_;

@@ -28,6 +28,7 @@ struct Subscriber {
 struct ClusterActorData {
   std::optional<ClusterState> core;
   AgentActor agent;
+  PlacementListenerActor finished_listener;  // null: nobody follows finished work
   ClusterActorSettings settings;
   std::vector<Subscriber> subscribers;
   std::vector<caf::response_promise> resync_waiters;
@@ -112,6 +113,18 @@ void forget_settled(Self self, const std::vector<std::string>& applied) {
   for (auto& [scheduler, message] : settled) {
     self->send(scheduler, std::move(message));
   }
+}
+
+/// Tells the listener of placements whose work ended (the ledger frees their quota). Told as
+/// the agent reports them, even from an update the view cannot take: the work ended either way.
+void tell_finished(Self self, const std::vector<std::string>& finished) {
+  if (finished.empty() || !self->state.finished_listener) {
+    return;
+  }
+  v1::FinishedPlacements message;
+  message.set_cluster_id(self->state.core->cluster_id());
+  message.mutable_placement_ids()->Add(finished.begin(), finished.end());
+  self->send(self->state.finished_listener, std::move(message));
 }
 
 void answer_resync_waiters(Self self) {
@@ -239,6 +252,7 @@ v1::Ack on_update(Self self, v1::IncrementalUpdate& message) {
   std::vector<std::string> applied_placements;
   if (update) {
     applied_placements = update->applied_placements;
+    tell_finished(self, update->finished_placements);
   }
   const UpdateOutcome outcome =
       update ? core.on_update(std::move(*update)) : core.reject_update(update.error());
@@ -381,6 +395,9 @@ ClusterActor::behavior_type cluster_actor(Self self, std::string cluster_id, Age
       [=](bind_atom, AgentActor agent) {
         self->state.agent = std::move(agent);
         pull_snapshot_if_needed(self);
+      },
+      [=](bind_atom, PlacementListenerActor listener) {
+        self->state.finished_listener = std::move(listener);
       },
       [=](retry_atom) { pull_snapshot_if_needed(self); },
   };

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "actors/agent_interface.hpp"
+#include "actors/quota_interface.hpp"
 
 namespace unisched::actors {
 
@@ -35,6 +36,7 @@ using CommitterActor =
 ///   ReleaseOrder                     drops reservations (a gang that did not commit)
 ///   (position, epoch, version)       the agent's position from a probe (finds lost updates)
 ///   (bind, agent)                    the agent to pull snapshots from
+///   (bind, listener)                 who to tell of placements whose work finished
 ///   (retry)                          its own timer: pull a snapshot again
 using ClusterActor = ClusterIngestActor::extend<
     caf::replies_to<atoms::view_atom>::with<v1::ClusterSnapshot>,
@@ -45,6 +47,7 @@ using ClusterActor = ClusterIngestActor::extend<
     caf::reacts_to<atoms::health_atom, bool>,
     caf::replies_to<v1::CommitRequest>::with<v1::CommitReply>, caf::reacts_to<v1::ReleaseOrder>,
     caf::reacts_to<atoms::position_atom, uint64_t, uint64_t>,
-    caf::reacts_to<atoms::bind_atom, AgentActor>, caf::reacts_to<atoms::retry_atom>>;
+    caf::reacts_to<atoms::bind_atom, AgentActor>,
+    caf::reacts_to<atoms::bind_atom, PlacementListenerActor>, caf::reacts_to<atoms::retry_atom>>;
 
 }  // namespace unisched::actors

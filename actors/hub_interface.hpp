@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "actors/quota_interface.hpp"
 #include "actors/scheduler_interface.hpp"
 #include "actors/supervisor_interface.hpp"
 
@@ -16,8 +17,10 @@ namespace unisched::actors {
 ///   ManifestSubmission                      -> SubmissionReply
 ///   (requests)                              -> RequestList
 ///   (requests, id, wait)                    -> RequestStatus; with wait, once decided
+///   (quotas)                                -> QuotaList (every quota, used and waiting)
 ///   SchedulingDecision                         a scheduler's later change to a decision
-using HubActor = DecisionListenerActor::extend<
+///   FinishedPlacements                         work that ended: recorded, its quota freed
+using HubActor = DecisionListenerActor::extend_with<PlacementListenerActor>::extend<
     caf::replies_to<atoms::register_atom, v1::ClusterRegistration, AgentActor>::with<ClusterActor>,
     caf::replies_to<atoms::shard_atom, v1::ShardRegistration,
                     ShardActor>::with<v1::ShardRegistration>,
@@ -25,6 +28,7 @@ using HubActor = DecisionListenerActor::extend<
     caf::replies_to<atoms::nodes_atom, std::string, bool>::with<v1::ClusterViews>,
     caf::replies_to<v1::ManifestSubmission>::with<v1::SubmissionReply>,
     caf::replies_to<atoms::requests_atom>::with<v1::RequestList>,
-    caf::replies_to<atoms::requests_atom, std::string, bool>::with<v1::RequestStatus>>;
+    caf::replies_to<atoms::requests_atom, std::string, bool>::with<v1::RequestStatus>,
+    caf::replies_to<atoms::quotas_atom>::with<v1::QuotaList>>;
 
 }  // namespace unisched::actors

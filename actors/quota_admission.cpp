@@ -1,5 +1,8 @@
 #include "actors/quota_admission.hpp"
 
+#include <algorithm>
+#include <tuple>
+
 namespace unisched::actors {
 namespace {
 
@@ -43,21 +46,29 @@ void QuotaAdmission::enqueue(const QuotaTake& take, const ResourceAmounts& deman
 }
 
 QuotaTakeResult QuotaAdmission::take(const QuotaTake& take, std::vector<std::string>& admitted) {
-  const std::string& queue = take.commit.queue;
-  const ResourceAmounts demand = demand_of(take.commit);
-  const std::string hold = hold_id(take.work_id);
-  const bool was_admitted = state_.holds(hold);
   if (waiting(take.work_id)) {
     return {false, "already waiting for quota"};
   }
-  if (!was_admitted && group_waits(group_of(queue))) {
-    const std::string reason = "waiting behind earlier work of " + group_of(queue);
-    enqueue(take, demand);
+  const std::string group = group_of(take.commit.queue);
+  if (!state_.holds(hold_id(take.work_id)) && group_waits(group)) {
+    enqueue(take, demand_of(take.commit));
+    const size_t before = admitted.size();
     admit(admitted);
-    return {false, reason};
+    const auto self = std::find(admitted.begin() + static_cast<std::ptrdiff_t>(before),
+                                admitted.end(), take.work_id);
+    if (self == admitted.end()) {
+      return {false, "waiting behind earlier work of " + group};
+    }
+    admitted.erase(self);  // first in line and it fits: it takes its budget at once
   }
+  return take_or_wait(take, admitted);
+}
+
+QuotaTakeResult QuotaAdmission::take_or_wait(const QuotaTake& take,
+                                             std::vector<std::string>& admitted) {
+  const std::string hold = hold_id(take.work_id);
   QuotaCommit commit = take.commit;
-  if (was_admitted) {
+  if (state_.holds(hold)) {
     commit.replaces.push_back(hold);
   }
   auto refusal = state_.commit(commit);
@@ -66,7 +77,7 @@ QuotaTakeResult QuotaAdmission::take(const QuotaTake& take, std::vector<std::str
   }
   // Over budget: it waits, and gives back any admission hold for others meanwhile.
   state_.release({hold});
-  enqueue(take, demand);
+  enqueue(take, demand_of(take.commit));
   waiting_.at(take.work_id).refused_at = state_.revision();
   admit(admitted);
   return {false, std::move(refusal->reason)};
@@ -102,20 +113,25 @@ void QuotaAdmission::admit(std::vector<std::string>& admitted) {
 }
 
 bool QuotaAdmission::admit_one(const std::string& group, std::vector<std::string>& admitted) {
-  std::set<std::string> queues;
+  // Lowest weighted dominant share first; between equal shares, the head that arrived first.
+  std::vector<std::tuple<double, std::pair<int64_t, uint64_t>, std::string>> order;
   for (const auto& [queue, work] : by_queue_) {
     if (!work.empty() && group_of(queue) == group) {
-      queues.insert(queue);
+      order.emplace_back(state_.weighted_share(queue), work.begin()->first, queue);
     }
   }
-  for (const std::string& queue : state_.fair_order(queues)) {
+  std::sort(order.begin(), order.end());
+  for (const auto& [share, arrival, queue] : order) {
     const std::string work_id = by_queue_.at(queue).begin()->second;
     const Waiting& head = waiting_.at(work_id);
-    if (head.refused_at == state_.revision() || state_.over_own_limit(queue, head.demand)) {
-      continue;  // nothing changed since it was refused, or it may not use more: others may
+    if (state_.over_own_limit(queue, head.demand)) {
+      continue;  // it may not use more whatever is lent: others may
     }
     if (state_.refusal(queue, head.demand)) {
       return false;  // it waits for lent budget: nothing of its cohort goes before it
+    }
+    if (head.refused_at == state_.revision()) {
+      continue;  // a cap refused it at this very state: others may go
     }
     QuotaCommit hold;
     hold.queue = queue;

@@ -49,7 +49,8 @@ class QuotaAdmission {
   void put(QuotaSpec spec, std::vector<std::string>& admitted);
 
   /// Takes the budget now (replacing the work's admission hold), or queues the work. Work
-  /// admitted meanwhile is appended to `admitted` (the work itself among them, possibly).
+  /// admitted meanwhile is appended to `admitted` (never the work itself: first in line and
+  /// fitting, it takes its budget at once).
   QuotaTakeResult take(const QuotaTake& take, std::vector<std::string>& admitted);
 
   /// Gives back what these holdings hold, then admits waiting work in fair order.
@@ -57,6 +58,9 @@ class QuotaAdmission {
 
   /// The work no longer waits (its scheduler gave it up); its hold, if any, is given back.
   void withdraw(const std::string& work_id, std::vector<std::string>& admitted);
+
+  /// Holds what decided work held before a restart, limits unchecked (it runs already).
+  void restore(const QuotaCommit& commit) { state_.restore(commit); }
 
   QuotaPending pending(const std::string& queue) const;
   bool waiting(const std::string& work_id) const { return waiting_.count(work_id) > 0; }
@@ -73,6 +77,7 @@ class QuotaAdmission {
   /// The cohort's name, or the queue's own name when it has none: who waits behind whom.
   std::string group_of(const std::string& queue) const;
   void enqueue(const QuotaTake& take, const ResourceAmounts& demand);
+  QuotaTakeResult take_or_wait(const QuotaTake& take, std::vector<std::string>& admitted);
   void admit(std::vector<std::string>& admitted);
   /// Admits the head of the most deserving queue of `group` that fits; false when none did.
   bool admit_one(const std::string& group, std::vector<std::string>& admitted);

@@ -224,6 +224,15 @@ std::optional<QuotaRefusal> QuotaState::commit(const QuotaCommit& commit) {
   return std::nullopt;
 }
 
+void QuotaState::restore(const QuotaCommit& commit) {
+  for (const auto& [id, placement] : commit.placements) {
+    if (!holds(id)) {
+      hold(id, Holding{commit.queue, placement});
+    }
+  }
+  ++revision_;
+}
+
 void QuotaState::hold(const std::string& id, Holding holding) {
   add_to(used_[holding.queue], holding.placement.amounts);
   by_queue_[holding.queue].insert(id);
@@ -313,28 +322,19 @@ ResourceAmounts QuotaState::capacity_of(const QuotaSpec& quota) const {
   return pooled;
 }
 
-std::vector<std::string> QuotaState::fair_order(const std::set<std::string>& queues) const {
-  std::vector<std::pair<double, std::string>> shares;
-  for (const std::string& queue : queues) {
-    double dominant = 0;
-    int64_t weight = 1;
-    if (const QuotaSpec* quota = quota_of(queue)) {
-      weight = std::max<int64_t>(1, quota->weight);
-      for (const auto& [resource, capacity] : capacity_of(*quota)) {
-        if (capacity > 0) {
-          dominant = std::max(
-              dominant, static_cast<double>(used(queue, resource)) / static_cast<double>(capacity));
-        }
-      }
+double QuotaState::weighted_share(const std::string& queue) const {
+  const QuotaSpec* quota = quota_of(queue);
+  if (quota == nullptr) {
+    return 0;
+  }
+  double dominant = 0;
+  for (const auto& [resource, capacity] : capacity_of(*quota)) {
+    if (capacity > 0) {
+      dominant = std::max(
+          dominant, static_cast<double>(used(queue, resource)) / static_cast<double>(capacity));
     }
-    shares.emplace_back(dominant / static_cast<double>(weight), queue);
   }
-  std::sort(shares.begin(), shares.end());
-  std::vector<std::string> order;
-  for (auto& [share, queue] : shares) {
-    order.push_back(std::move(queue));
-  }
-  return order;
+  return dominant / static_cast<double>(std::max<int64_t>(1, quota->weight));
 }
 
 }  // namespace unisched::actors

@@ -95,6 +95,10 @@ class QuotaState {
   /// Takes the quota if every limit holds afterwards, all or nothing; the refusal otherwise.
   std::optional<QuotaRefusal> commit(const QuotaCommit& commit);
 
+  /// Holds what the commit's placements hold without checking limits (work that already runs,
+  /// known from the journal after a restart); placements held already are left as they are.
+  void restore(const QuotaCommit& commit);
+
   /// Gives back what these holdings hold; unknown ones (released already) are ignored.
   /// Returns whether anything was given back.
   bool release(const std::vector<std::string>& ids);
@@ -105,10 +109,10 @@ class QuotaState {
   bool holds(const std::string& id) const { return holdings_.count(id) > 0; }
   uint64_t revision() const { return revision_; }
 
-  /// The queues in the order weighted dominant resource fairness serves them: lowest dominant
-  /// share first (the largest of used / capacity over its resources, the capacity being its
-  /// cohort's pooled `hard`, or its own without a cohort), divided by its weight; ties by name.
-  std::vector<std::string> fair_order(const std::set<std::string>& queues) const;
+  /// The queue's weighted dominant share, by which waiting work is served (lowest first): the
+  /// largest of used / capacity over its resources, the capacity being its cohort's pooled
+  /// `hard` (or its own without a cohort), divided by its weight.
+  double weighted_share(const std::string& queue) const;
 
  private:
   struct Holding {

@@ -22,6 +22,7 @@ using Clock = SchedulerState::Clock;
 
 struct SchedulerData {
   ClusterDirectoryActor directory;
+  QuotaActor quota;  // null: no ledger
   std::optional<SchedulerState> core;
   SchedulerSettings settings;
   std::map<std::string, ClusterActor> cluster_actors;  // subscribed ones
@@ -143,9 +144,44 @@ void send_commits(Self self, uint64_t round, std::vector<v1::CommitRequest>& com
   }
 }
 
+/// The ledger's answer to a round's take; no answer in time counts as TimedOut.
+void send_quota_take(Self self, uint64_t round, v1::QuotaTakeRequest take) {
+  self->request(self->state.quota, self->state.settings.commit_timeout, std::move(take))
+      .then(
+          [=](v1::QuotaTakeReply& reply) {
+            const QuotaResult result = reply.status() == v1::QuotaTakeReply::TAKEN
+                                           ? QuotaResult::Taken
+                                           : QuotaResult::Queued;
+            carry_out(self, self->state.core->on_quota_result(round, result, reply.reason(),
+                                                              self->clock().now()));
+          },
+          [=](caf::error& error) {
+            carry_out(self,
+                      self->state.core->on_quota_result(round, QuotaResult::TimedOut,
+                                                        to_string(error), self->clock().now()));
+          });
+}
+
+void send_quota_releases(Self self, SchedulerCommands& commands) {
+  if (!self->state.quota) {
+    return;
+  }
+  if (!commands.quota_releases.empty()) {
+    v1::QuotaRelease release;
+    release.mutable_ids()->Add(commands.quota_releases.begin(), commands.quota_releases.end());
+    self->send(self->state.quota, std::move(release));
+  }
+  for (const std::string& work_id : commands.quota_withdrawals) {
+    v1::QuotaRelease withdraw;
+    withdraw.set_withdraw(work_id);
+    self->send(self->state.quota, std::move(withdraw));
+  }
+}
+
 /// Sends what the core decided. Commits last: their answers may come back at once.
 void carry_out(Self self, SchedulerCommands commands) {
   auto& state = self->state;
+  send_quota_releases(self, commands);
   for (v1::ReleaseOrder& release : commands.releases) {
     if (const auto actor = state.cluster_actors.find(release.cluster_id());
         actor != state.cluster_actors.end()) {
@@ -173,13 +209,19 @@ void carry_out(Self self, SchedulerCommands commands) {
   if (commands.advance_later) {
     self->send(self, process_atom_v);  // behind the view changes already in the mailbox
   }
+  if (commands.quota_take) {
+    send_quota_take(self, commands.round, std::move(*commands.quota_take));
+  }
   send_commits(self, commands.round, commands.commits);
 }
 
 SchedulerActor::behavior_type scheduler(Self self, ClusterDirectoryActor directory,
                                         std::vector<policy::ClusterInfo> clusters,
-                                        policy::Policy policy, SchedulerSettings settings) {
+                                        policy::Policy policy, SchedulerSettings settings,
+                                        QuotaActor quota) {
   self->state.directory = std::move(directory);
+  self->state.quota = std::move(quota);
+  settings.quotas = static_cast<bool>(self->state.quota);
   self->state.settings = settings;
   self->state.core.emplace(std::move(policy), settings);
   log_stray_errors(self, "scheduler");
@@ -242,6 +284,9 @@ SchedulerActor::behavior_type scheduler(Self self, ClusterDirectoryActor directo
       },
       [=](subscribe_atom, const std::string& id) { subscribe(self, id); },
       [=](process_atom) { carry_out(self, self->state.core->advance(self->clock().now())); },
+      [=](const v1::QuotaAdmission& admission) {
+        carry_out(self, self->state.core->on_admitted(admission.work_id(), self->clock().now()));
+      },
   };
 }
 
@@ -251,8 +296,8 @@ SchedulerActor spawn_scheduler_actor(caf::actor_system& system,
                                      const ClusterDirectoryActor& directory,
                                      const std::vector<policy::ClusterInfo>& clusters,
                                      const policy::Policy& policy,
-                                     const SchedulerSettings& settings) {
-  return system.spawn(scheduler, directory, clusters, policy, settings);
+                                     const SchedulerSettings& settings, const QuotaActor& quota) {
+  return system.spawn(scheduler, directory, clusters, policy, settings, quota);
 }
 
 }  // namespace unisched::actors

@@ -14,6 +14,7 @@
 
 #include <vector>
 
+#include "actors/quota_interface.hpp"
 #include "actors/scheduler_interface.hpp"
 #include "actors/scheduler_state.hpp"
 #include "actors/supervisor_interface.hpp"
@@ -22,11 +23,13 @@
 namespace unisched::actors {
 
 /// `clusters` names the clusters to schedule on (ids and topology); their ClusterActors are found
-/// through `directory` (the supervisor).
+/// through `directory` (the supervisor). With a `quota` ledger, requests with a queue take its
+/// budget first in each commit round (and wait, QUEUED, when over it).
 SchedulerActor spawn_scheduler_actor(caf::actor_system& system,
                                      const ClusterDirectoryActor& directory,
                                      const std::vector<policy::ClusterInfo>& clusters,
                                      const policy::Policy& policy,
-                                     const SchedulerSettings& settings);
+                                     const SchedulerSettings& settings,
+                                     const QuotaActor& quota = {});
 
 }  // namespace unisched::actors

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "actors/cluster_interface.hpp"
+#include "actors/quota_interface.hpp"
 
 namespace unisched::actors {
 
@@ -18,11 +19,13 @@ using DecisionListenerActor = caf::typed_actor<caf::reacts_to<v1::SchedulingDeci
 ///   (join, ClusterRegistration)     schedule on this cluster too (hub mode)
 ///   (subscribe, cluster_id)         its own timer: subscribe to that cluster's view again
 ///   (process)                       its own timer: decide what is due
-using SchedulerActor = ViewSubscriberActor::extend_with<CommitterActor>::extend<
-    caf::replies_to<atoms::submit_atom, std::string,
-                    model::SchedulingRequestSpec>::with<v1::SchedulingDecision>,
-    caf::replies_to<atoms::summary_atom>::with<v1::SchedulerSummary>,
-    caf::reacts_to<atoms::join_atom, v1::ClusterRegistration>,
-    caf::reacts_to<atoms::subscribe_atom, std::string>, caf::reacts_to<atoms::process_atom>>;
+///   QuotaAdmission                  work that waited for quota is admitted: decide it again
+using SchedulerActor =
+    ViewSubscriberActor::extend_with<CommitterActor>::extend_with<AdmissionListenerActor>::extend<
+        caf::replies_to<atoms::submit_atom, std::string,
+                        model::SchedulingRequestSpec>::with<v1::SchedulingDecision>,
+        caf::replies_to<atoms::summary_atom>::with<v1::SchedulerSummary>,
+        caf::reacts_to<atoms::join_atom, v1::ClusterRegistration>,
+        caf::reacts_to<atoms::subscribe_atom, std::string>, caf::reacts_to<atoms::process_atom>>;
 
 }  // namespace unisched::actors

@@ -42,6 +42,7 @@ struct SupervisorData {
   std::map<std::string, ClusterEntry> clusters;
   std::map<std::string, Shard> shards;
   uint64_t probe_sequence = 0;
+  PlacementListenerActor finished_listener;  // given to every ClusterActor
   static inline const char* name = "supervisor";
 };
 
@@ -123,6 +124,9 @@ void adopt(Self self, ClusterEntry& entry, ClusterActor cluster_actor, const std
     ++shard->second.clusters;
   }
   self->monitor(entry.cluster_actor);
+  if (self->state.finished_listener) {
+    self->send(entry.cluster_actor, bind_atom_v, self->state.finished_listener);
+  }
   self->send(entry.agent, bind_atom_v, ClusterIngestActor{entry.cluster_actor},
              endpoint_of(self->state, entry));
   spdlog::info("cluster {}: ClusterActor on {}", entry.id, home.empty() ? "the hub" : home);
@@ -327,6 +331,14 @@ SupervisorActor::behavior_type supervisor(Self self, SupervisorSettings settings
           return problem;
         }
         return self->delegate(found->cluster_actor, summary_atom_v);
+      },
+      [=](bind_atom, PlacementListenerActor listener) {
+        self->state.finished_listener = listener;
+        for (const auto& [id, entry] : self->state.clusters) {
+          if (entry.cluster_actor) {
+            self->send(entry.cluster_actor, bind_atom_v, listener);
+          }
+        }
       },
       [=](probe_atom) {
         probe_all(self);

@@ -33,6 +33,15 @@ void register_message_types(caf::actor_system_config& config) {
   config.add_message_type<v1::SubmissionReply>("unisched.v1.SubmissionReply");
   config.add_message_type<v1::RequestList>("unisched.v1.RequestList");
   config.add_message_type<v1::ClusterViews>("unisched.v1.ClusterViews");
+  config.add_message_type<v1::QuotaTakeRequest>("unisched.v1.QuotaTakeRequest");
+  config.add_message_type<v1::QuotaTakeReply>("unisched.v1.QuotaTakeReply");
+  config.add_message_type<v1::QuotaRelease>("unisched.v1.QuotaRelease");
+  config.add_message_type<v1::QuotaAdmission>("unisched.v1.QuotaAdmission");
+  config.add_message_type<v1::FinishedPlacements>("unisched.v1.FinishedPlacements");
+  config.add_message_type<v1::QuotaDefinition>("unisched.v1.QuotaDefinition");
+  config.add_message_type<v1::QuotaStatus>("unisched.v1.QuotaStatus");
+  config.add_message_type<v1::QuotaList>("unisched.v1.QuotaList");
+  config.add_message_type<v1::QuotaRestore>("unisched.v1.QuotaRestore");
 }
 
 }  // namespace unisched::messages

@@ -66,6 +66,15 @@ CAF_ADD_TYPE_ID(unisched, (unisched::v1::RequestStatus))
 CAF_ADD_TYPE_ID(unisched, (unisched::v1::SubmissionReply))
 CAF_ADD_TYPE_ID(unisched, (unisched::v1::RequestList))
 CAF_ADD_TYPE_ID(unisched, (unisched::v1::ClusterViews))
+CAF_ADD_TYPE_ID(unisched, (unisched::v1::QuotaTakeRequest))
+CAF_ADD_TYPE_ID(unisched, (unisched::v1::QuotaTakeReply))
+CAF_ADD_TYPE_ID(unisched, (unisched::v1::QuotaRelease))
+CAF_ADD_TYPE_ID(unisched, (unisched::v1::QuotaAdmission))
+CAF_ADD_TYPE_ID(unisched, (unisched::v1::FinishedPlacements))
+CAF_ADD_TYPE_ID(unisched, (unisched::v1::QuotaDefinition))
+CAF_ADD_TYPE_ID(unisched, (unisched::v1::QuotaStatus))
+CAF_ADD_TYPE_ID(unisched, (unisched::v1::QuotaList))
+CAF_ADD_TYPE_ID(unisched, (unisched::v1::QuotaRestore))
 // Requests reach schedulers in one process as model types (no wire form yet).
 CAF_ADD_TYPE_ID(unisched, (unisched::model::SchedulingRequestSpec))
 
@@ -93,6 +102,7 @@ CAF_ADD_ATOM(unisched, unisched::atoms, requests_atom, "requests")
 CAF_ADD_ATOM(unisched, unisched::atoms, nodes_atom, "nodes")
 CAF_ADD_ATOM(unisched, unisched::atoms, join_atom, "join")
 CAF_ADD_ATOM(unisched, unisched::atoms, reset_atom, "reset")
+CAF_ADD_ATOM(unisched, unisched::atoms, quotas_atom, "quotas")
 
 CAF_END_TYPE_ID_BLOCK(unisched)
 

@@ -265,6 +265,9 @@ v1::IncrementalUpdate to_proto(const model::ViewUpdate& update) {
   out.mutable_health_status()->set_state(to_proto(update.health));
   out.mutable_health_status()->set_epoch(update.epoch);
   out.mutable_health_status()->set_version(update.version);
+  for (const std::string& id : update.finished_placements) {
+    out.add_finished_placements(id);
+  }
   for (const std::string& id : update.applied_placements) {
     out.add_applied_placements(id);
   }
@@ -336,6 +339,8 @@ model::Expected<model::ViewUpdate, std::string> from_proto(const v1::Incremental
   out.health = from_proto(update.health_status().state());
   out.applied_placements.assign(update.applied_placements().begin(),
                                 update.applied_placements().end());
+  out.finished_placements.assign(update.finished_placements().begin(),
+                                 update.finished_placements().end());
   out.refused_placements = from_proto(update.refused_placements());
   return out;
 }

@@ -34,6 +34,8 @@ struct ViewUpdate {
   std::vector<std::string> applied_placements;
   /// Placements the cluster refused, with the reason.
   std::vector<std::pair<std::string, std::string>> refused_placements;
+  /// Placements whose work ended; their resources are free again in `changes` (or later).
+  std::vector<std::string> finished_placements;
 };
 
 struct ViewSnapshot {

@@ -13,6 +13,8 @@
 #include "messages/errors.hpp"
 #include "model/names.hpp"
 #include "model/printable.hpp"
+#include "runtime/manifest_loader.hpp"
+#include "runtime/quota_book.hpp"
 #include "runtime/request_book.hpp"
 #include "runtime/tokens.hpp"
 
@@ -30,6 +32,8 @@ struct HubData {
   std::map<std::string, v1::ClusterRegistration> clusters;  // registered with an agent
   std::map<std::string, v1::ClusterRegistration> declared;  // applied profiles
   std::shared_ptr<RequestBook> book;
+  actors::QuotaActor quota;
+  std::shared_ptr<QuotaBook> quotas;
   std::multimap<std::string, caf::typed_response_promise<v1::RequestStatus>> waiting;
   static inline const char* name = "hub";
 };
@@ -68,6 +72,9 @@ void on_decision(Self self, const v1::SchedulingDecision& decision) {
   auto& state = self->state;
   state.book->decide(decision);
   const v1::RequestStatus* status = state.book->find(decision.request_id());
+  if (status == nullptr || status->phase() == v1::RequestStatus::QUEUED) {
+    return;  // not decided yet: whoever waits for the decision waits on
+  }
   auto [first, last] = state.waiting.equal_range(decision.request_id());
   for (auto it = first; it != last; ++it) {
     it->second.deliver(*status);
@@ -233,15 +240,44 @@ caf::result<v1::ClusterList> list_clusters(Self self) {
 
 /// Manifests from a client: profiles are recorded as declared; valid requests are accepted and
 /// scheduled.
+/// Quotas applied: recorded durably, then put in force at the ledger; refused (with the reason)
+/// when there is no ledger or the record cannot be written.
+void define_quotas(Self self, const std::vector<RequestBook::Declarations::Quota>& quotas,
+                   v1::SubmissionReply& reply) {
+  for (const auto& [source, quota] : quotas) {
+    const std::string manifest = model::render_manifests({quota}, model::OutputFormat::Json);
+    const v1::QuotaDefinition definition = quota_definition(quota, manifest);
+    std::string refusal;
+    if (!self->state.quota) {
+      refusal = "this hub has no quota ledger; not recorded";
+    } else if (!self->state.quotas->record(definition)) {
+      refusal = "not recorded: the hub's quota journal cannot be written";
+    }
+    if (!refusal.empty()) {
+      reply.set_quotas(reply.quotas() - 1);
+      reply.add_problems(
+          ManifestProblem{source, "SchedulingQuota", quota.metadata.name, refusal}.to_string());
+      continue;
+    }
+    self->request(self->state.quota, std::chrono::seconds(5), definition)
+        .then([](v1::QuotaStatus&) {},
+              [name = quota.metadata.name](caf::error& error) {
+                spdlog::error("hub: quota {} not put in force: {}", name, to_string(error));
+              });
+  }
+}
+
 v1::SubmissionReply on_submission(Self self, const v1::ManifestSubmission& submission) {
   std::vector<RequestBook::ToSchedule> work;
-  std::vector<model::ClusterResourceProfile> profiles;
-  v1::SubmissionReply reply = self->state.book->submit(submission, work, profiles);
-  for (const auto& profile : profiles) {
+  RequestBook::Declarations declared;
+  v1::SubmissionReply reply = self->state.book->submit(submission, work, declared);
+  for (const auto& profile : declared.profiles) {
     self->state.declared[profile.spec.cluster_id] = declared_registration(profile);
   }
-  spdlog::info("hub: {}: {} requests accepted, {} profiles, {} problems", submission.source(),
-               work.size(), profiles.size(), reply.problems_size());
+  define_quotas(self, declared.quotas, reply);
+  spdlog::info("hub: {}: {} requests accepted, {} profiles, {} quotas, {} problems",
+               submission.source(), work.size(), declared.profiles.size(), reply.quotas(),
+               reply.problems_size());
   for (auto& request : work) {
     schedule(self, std::move(request));
   }
@@ -257,6 +293,8 @@ actors::HubActor::behavior_type hub(Self self, actors::SupervisorActor superviso
   state.tokens = std::move(settings.tokens);
   state.shard_tokens = std::move(settings.shard_tokens);
   state.book = settings.book ? settings.book : std::make_shared<RequestBook>();
+  state.quota = std::move(settings.quota);
+  state.quotas = settings.quotas ? settings.quotas : std::make_shared<QuotaBook>();
   actors::log_stray_errors(self, "hub");
   return {
       [=](register_atom, const v1::ClusterRegistration& registration, actors::AgentActor agent) {
@@ -296,13 +334,27 @@ actors::HubActor::behavior_type hub(Self self, actors::SupervisorActor superviso
         on_decision(self, changed);
       },
       [=](requests_atom) -> caf::result<v1::RequestList> { return self->state.book->list(); },
+      [=](quotas_atom) -> caf::result<v1::QuotaList> {
+        if (!self->state.quota) {
+          return v1::QuotaList{};
+        }
+        return self->delegate(self->state.quota, quotas_atom_v);
+      },
+      [=](const v1::FinishedPlacements& finished) {
+        self->state.book->finish(
+            {finished.placement_ids().begin(), finished.placement_ids().end()});
+        if (self->state.quota) {
+          self->send(self->state.quota, finished);
+        }
+      },
       [=](requests_atom, const std::string& id, bool wait) -> caf::result<v1::RequestStatus> {
         const v1::RequestStatus* status = self->state.book->find(id);
         if (status == nullptr) {
           return messages::make_error(messages::Error::NotFound,
                                       "no request " + model::quoted_brief(id));
         }
-        if (!wait || status->phase() != v1::RequestStatus::PENDING) {
+        if (!wait || (status->phase() != v1::RequestStatus::PENDING &&
+                      status->phase() != v1::RequestStatus::QUEUED)) {
           return *status;
         }
         auto promise = self->make_response_promise<v1::RequestStatus>();

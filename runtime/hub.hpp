@@ -21,6 +21,7 @@
 
 namespace unisched::runtime {
 
+class QuotaBook;
 class RequestBook;
 
 struct HubSettings {
@@ -29,6 +30,10 @@ struct HubSettings {
   /// The requests, recovered from their journal by the caller (which refuses to start when
   /// that fails); null: a book without a journal.
   std::shared_ptr<RequestBook> book;
+  /// The quota ledger the schedulers take budget from; null: quotas are refused.
+  actors::QuotaActor quota;
+  /// The quota definitions, recovered by the caller; null: a book without a journal.
+  std::shared_ptr<QuotaBook> quotas;
 };
 
 actors::HubActor spawn_hub(caf::actor_system& system, const actors::SupervisorActor& supervisor,

@@ -20,9 +20,17 @@ v1::RequestStatus::Phase phase_of(v1::SchedulingDecision::Status status) {
       return v1::RequestStatus::PLACED;
     case v1::SchedulingDecision::PARTIALLY_PLACED:
       return v1::RequestStatus::PARTIALLY_PLACED;
+    case v1::SchedulingDecision::QUEUED:
+      return v1::RequestStatus::QUEUED;
     default:
       return v1::RequestStatus::UNSCHEDULABLE;
   }
+}
+
+/// The request a placement belongs to: its id up to the first '/' ("<request>/<n>", and a
+/// replica placed again "<request>/<n>-again/<m>"); request names hold no '/'.
+std::string request_of(const std::string& placement_id) {
+  return placement_id.substr(0, placement_id.find('/'));
 }
 
 }  // namespace
@@ -93,7 +101,8 @@ absl::Status RequestBook::recover(bool skip_damaged, std::vector<std::string>& w
   std::vector<std::string> compact;
   for (auto& [id, status] : requests_) {
     status.set_recovered(true);
-    if (status.phase() == v1::RequestStatus::PENDING) {
+    if (status.phase() == v1::RequestStatus::PENDING ||
+        status.phase() == v1::RequestStatus::QUEUED) {
       status.set_phase(v1::RequestStatus::LOST);
       status.set_detail(
           "the hub stopped before a decision was recorded; placements made before that stay on "
@@ -141,7 +150,7 @@ bool RequestBook::append(const v1::RequestStatus& status) {
 
 v1::SubmissionReply RequestBook::submit(const v1::ManifestSubmission& submission,
                                         std::vector<ToSchedule>& to_schedule,
-                                        std::vector<model::ClusterResourceProfile>& profiles) {
+                                        Declarations& declared) {
   v1::SubmissionReply reply;
   ManifestSet set;
   const std::string source = submission.source().empty() ? "<submitted>" : submission.source();
@@ -151,15 +160,13 @@ v1::SubmissionReply RequestBook::submit(const v1::ManifestSubmission& submission
   }
   for (LoadedManifest& loaded : set.manifests) {
     if (auto* profile = std::get_if<model::ClusterResourceProfile>(&loaded.manifest)) {
-      profiles.push_back(std::move(*profile));
+      declared.profiles.push_back(std::move(*profile));
       reply.set_profiles(reply.profiles() + 1);
       continue;
     }
-    if (const auto* quota = std::get_if<model::SchedulingQuota>(&loaded.manifest)) {
-      // Not recorded rather than recorded and ignored: nobody should believe a budget holds.
-      reply.add_problems(ManifestProblem{loaded.source, "SchedulingQuota", quota->metadata.name,
-                                         "this hub does not enforce quotas yet; not recorded"}
-                             .to_string());
+    if (auto* quota = std::get_if<model::SchedulingQuota>(&loaded.manifest)) {
+      declared.quotas.push_back({loaded.source, std::move(*quota)});
+      reply.set_quotas(reply.quotas() + 1);
       continue;
     }
     auto& request = std::get<model::SchedulingRequest>(loaded.manifest);
@@ -214,11 +221,67 @@ bool RequestBook::decide(const v1::SchedulingDecision& decision) {
   }
   v1::RequestStatus& status = found->second;
   status.set_phase(phase_of(decision.status()));
+  if (decision.status() == v1::SchedulingDecision::QUEUED) {
+    status.set_detail(decision.reasons_size() > 0 ? decision.reasons(0) : "waiting for quota");
+    append(status);
+    return true;
+  }
   status.set_detail({});
   *status.mutable_decision() = decision;
   append(status);
   note_decided(decision.request_id());
   return true;
+}
+
+std::vector<std::string> RequestBook::finish(const std::vector<std::string>& placement_ids) {
+  std::set<std::string> changed;
+  for (const std::string& placement : placement_ids) {
+    const auto found = requests_.find(request_of(placement));
+    if (found == requests_.end()) {
+      continue;
+    }
+    v1::RequestStatus& status = found->second;
+    const auto& done = status.finished();
+    if (std::find(done.begin(), done.end(), placement) == done.end()) {
+      status.add_finished(placement);
+      changed.insert(found->first);
+    }
+  }
+  for (const std::string& id : changed) {
+    v1::RequestStatus& status = requests_.at(id);
+    const std::set<std::string> done(status.finished().begin(), status.finished().end());
+    const auto& replicas = status.decision().replicas();
+    if (!replicas.empty() && std::all_of(replicas.begin(), replicas.end(), [&](const auto& r) {
+          return done.count(r.placement_id()) > 0;
+        })) {
+      status.set_phase(v1::RequestStatus::FINISHED);
+    }
+    append(status);
+  }
+  return {changed.begin(), changed.end()};
+}
+
+std::vector<v1::QuotaTakeRequest> RequestBook::quota_holdings() const {
+  std::vector<v1::QuotaTakeRequest> out;
+  for (const auto& [id, status] : requests_) {
+    const v1::SchedulingDecision& decision = status.decision();
+    if (decision.quota_placements_size() == 0) {
+      continue;
+    }
+    const std::set<std::string> done(status.finished().begin(), status.finished().end());
+    v1::QuotaTakeRequest holding;
+    holding.set_work_id(id);
+    holding.set_queue(decision.queue());
+    for (const auto& placement : decision.quota_placements()) {
+      if (done.count(placement.id()) == 0) {
+        *holding.add_placements() = placement;
+      }
+    }
+    if (holding.placements_size() > 0) {
+      out.push_back(std::move(holding));
+    }
+  }
+  return out;
 }
 
 const v1::RequestStatus* RequestBook::find(const std::string& id) const {

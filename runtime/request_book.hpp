@@ -20,8 +20,10 @@
 
 #include "messages/unisched.pb.h"
 #include "model/cluster_profile.hpp"
+#include "model/scheduling_quota.hpp"
 #include "model/scheduling_request.hpp"
 #include "runtime/journal.hpp"
+#include "runtime/manifest_loader.hpp"
 
 namespace unisched::runtime {
 
@@ -46,17 +48,35 @@ class RequestBook {
     model::SchedulingRequestSpec spec;
   };
 
+  /// What a submission brought besides requests.
+  struct Declarations {
+    std::vector<model::ClusterResourceProfile> profiles;
+    struct Quota {
+      ManifestSource source;  ///< where it was written, for problems the caller finds
+      model::SchedulingQuota quota;
+    };
+    std::vector<Quota> quotas;  ///< for the caller to record and enforce
+  };
+
   /// Validates every document of `submission`. Valid new requests are accepted (PENDING) and
   /// returned through `to_schedule`; a request whose name is known is refused unless it is an
-  /// apply of the same spec (then it is listed, unchanged). Valid profiles are returned through
-  /// `profiles`. Problems name the client's file, line, document and field; one bad document
-  /// never loses the others.
+  /// apply of the same spec (then it is listed, unchanged). Valid profiles and quotas are
+  /// returned through `declared`. Problems name the client's file, line, document and field;
+  /// one bad document never loses the others.
   v1::SubmissionReply submit(const v1::ManifestSubmission& submission,
-                             std::vector<ToSchedule>& to_schedule,
-                             std::vector<model::ClusterResourceProfile>& profiles);
+                             std::vector<ToSchedule>& to_schedule, Declarations& declared);
 
-  /// Records a scheduler's decision; false for an unknown request.
+  /// Records a scheduler's decision; false for an unknown request. A QUEUED one is not final:
+  /// the request waits for quota, and its reason is the detail.
   bool decide(const v1::SchedulingDecision& decision);
+
+  /// Records that these placements' work ended ("<request>/<n>..."); a request whose placed
+  /// replicas all ended is FINISHED. Returns the requests that changed.
+  std::vector<std::string> finish(const std::vector<std::string>& placement_ids);
+
+  /// What decided, unfinished work holds of its queues' budgets (to rebuild the quota ledger
+  /// after a restart): one take per request, its unfinished placements.
+  std::vector<v1::QuotaTakeRequest> quota_holdings() const;
 
   const v1::RequestStatus* find(const std::string& id) const;
   v1::RequestList list() const;

@@ -164,8 +164,8 @@ BOOST_AUTO_TEST_CASE(a_request_is_accepted_only_once_its_record_is_written) {
       "apiVersion: scheduling.cluster.io/v1\nkind: SchedulingRequest\nmetadata:\n  name: late\n"
       "spec:\n  replicas: 1\n  resources:\n    cpu: \"1\"\n    memory: 1Gi\n");
   std::vector<RequestBook::ToSchedule> work;
-  std::vector<unisched::model::ClusterResourceProfile> profiles;
-  const auto reply = book.submit(submission, work, profiles);
+  RequestBook::Declarations declared;
+  const auto reply = book.submit(submission, work, declared);
   setrlimit(RLIMIT_FSIZE, &saved);
   signal(SIGXFSZ, previous);
   BOOST_TEST(work.empty());

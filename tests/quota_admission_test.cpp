@@ -97,16 +97,16 @@ BOOST_AUTO_TEST_CASE(new_work_queues_behind_waiting_work_of_its_cohort) {
   f.put(quota("team-b", 2, "lab"));
   BOOST_TEST(f.submit(take("a0", "team-a", 4)).taken);
   BOOST_TEST(!f.submit(take("b0", "team-b", 2)).taken);
-  // One GPU frees up: b0 (2) does not fit yet, and c0 (1) may not overtake it.
   BOOST_TEST(f.release({"a0/0"}).size() == 1u);  // b0, now that all 4 are free
   BOOST_TEST(f.submit(take("b0", "team-b", 2)).taken);
-  QuotaSpec big = quota("team-c", 2, "lab");
-  f.put(big);
-  const QuotaTakeResult behind = f.submit(take("c0", "team-c", 8));
-  BOOST_TEST(!behind.taken);
-  const QuotaTakeResult small = f.submit(take("a1", "team-a", 1));
+  f.put(quota("team-c", 2, "lab"));
+  // team-c (share 0) waits for 6 of the pool's 4 free; team-b (share 2/6) may not overtake it.
+  BOOST_TEST(!f.submit(take("c0", "team-c", 6)).taken);
+  const QuotaTakeResult small = f.submit(take("b1", "team-b", 1));
   BOOST_TEST(!small.taken);
   BOOST_TEST(small.reason == "waiting behind earlier work of cohort lab", small.reason);
+  BOOST_TEST((f.release({"b0/0"}) == std::vector<std::string>{"c0"}));
+  BOOST_TEST(f.submit(take("c0", "team-c", 6)).taken);
 }
 
 BOOST_AUTO_TEST_CASE(a_large_request_is_not_starved_by_small_ones) {

@@ -163,8 +163,9 @@ BOOST_AUTO_TEST_CASE(dominant_resource_fairness_serves_the_least_served_first) {
   state.put(quota("team-c", 8));
   BOOST_TEST(accepted(state, take("team-a", {{"a/0", 4}})));  // dominant share 1/2
   BOOST_TEST(accepted(state, take("team-b", {{"b/0", 6}})));  // 3/4, weighted 3/8
-  BOOST_TEST((state.fair_order({"team-a", "team-b", "team-c"}) ==
-              std::vector<std::string>{"team-c", "team-b", "team-a"}));
+  BOOST_TEST(state.weighted_share("team-c") == 0.0);
+  BOOST_TEST(state.weighted_share("team-b") == 0.375);
+  BOOST_TEST(state.weighted_share("team-a") == 0.5);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -30,8 +30,8 @@ v1::ManifestSubmission submission(const std::string& text, bool apply = false) {
 v1::SubmissionReply submit(RequestBook& book, const std::string& text, bool apply = false,
                            size_t* scheduled = nullptr) {
   std::vector<RequestBook::ToSchedule> work;
-  std::vector<unisched::model::ClusterResourceProfile> profiles;
-  v1::SubmissionReply reply = book.submit(submission(text, apply), work, profiles);
+  RequestBook::Declarations declared;
+  v1::SubmissionReply reply = book.submit(submission(text, apply), work, declared);
   if (scheduled != nullptr) {
     *scheduled = work.size();
   }
@@ -102,32 +102,64 @@ BOOST_AUTO_TEST_CASE(names_are_unique_and_apply_of_the_same_spec_is_unchanged) {
 BOOST_AUTO_TEST_CASE(profiles_are_returned_to_the_caller_not_scheduled) {
   RequestBook book;
   std::vector<RequestBook::ToSchedule> work;
-  std::vector<unisched::model::ClusterResourceProfile> profiles;
+  RequestBook::Declarations declared;
   const std::string profile = unisched::testing::read_file(std::string(UNISCHED_SOURCE_DIR) +
                                                            "/config/profiles/t4-vm-useast.yaml");
-  const auto reply = book.submit(submission(profile, true), work, profiles);
+  const auto reply = book.submit(submission(profile, true), work, declared);
   BOOST_TEST(reply.profiles() == 1u);
-  BOOST_REQUIRE_EQUAL(profiles.size(), 1u);
-  BOOST_TEST(profiles.front().spec.cluster_id == "t4-useast");
+  BOOST_REQUIRE_EQUAL(declared.profiles.size(), 1u);
+  BOOST_TEST(declared.profiles.front().spec.cluster_id == "t4-useast");
   BOOST_TEST(work.empty());
 }
 
-BOOST_AUTO_TEST_CASE(quotas_are_refused_until_the_hub_enforces_them) {
+BOOST_AUTO_TEST_CASE(quotas_are_returned_to_the_caller_with_where_they_were_written) {
   RequestBook book;
   std::vector<RequestBook::ToSchedule> work;
-  std::vector<unisched::model::ClusterResourceProfile> profiles;
+  RequestBook::Declarations declared;
   const auto reply = book.submit(
       submission("apiVersion: scheduling.cluster.io/v1\nkind: SchedulingQuota\nmetadata:\n"
                  "  name: team-a\nspec:\n  queue: team-a\n  hard:\n    nvidia.com/gpu: \"8\"\n",
                  true),
-      work, profiles);
-  BOOST_TEST_REQUIRE(reply.problems_size() == 1);
-  BOOST_TEST(reply.problems(0).find("SchedulingQuota/team-a") != std::string::npos,
-             reply.problems(0));
-  BOOST_TEST(reply.problems(0).find("does not enforce quotas yet; not recorded") !=
-             std::string::npos);
+      work, declared);
+  BOOST_TEST(reply.problems_size() == 0);
+  BOOST_TEST(reply.quotas() == 1u);
+  BOOST_TEST_REQUIRE(declared.quotas.size() == 1u);
+  BOOST_TEST(declared.quotas.front().quota.spec.queue == "team-a");
+  BOOST_TEST(declared.quotas.front().source.line == 1);
   BOOST_TEST(work.empty());
   BOOST_TEST(book.list().requests_size() == 0);
+}
+
+BOOST_AUTO_TEST_CASE(queued_requests_wait_and_finished_work_is_recorded) {
+  RequestBook book;
+  submit(book, request_yaml("train"));
+  v1::SchedulingDecision queued;
+  queued.set_request_id("train");
+  queued.set_status(v1::SchedulingDecision::QUEUED);
+  queued.add_reasons("waiting for quota: quota team-a: nvidia.com/gpu: 9000 would be used");
+  BOOST_TEST(book.decide(queued));
+  BOOST_TEST(book.find("train")->phase() == v1::RequestStatus::QUEUED);
+  BOOST_TEST(book.find("train")->detail() == queued.reasons(0));
+  v1::SchedulingDecision placed;
+  placed.set_request_id("train");
+  placed.set_status(v1::SchedulingDecision::PLACED);
+  placed.set_queue("team-a");
+  for (const char* id : {"train/0", "train/1"}) {
+    placed.add_replicas()->set_placement_id(id);
+    v1::QuotaPlacement& held = *placed.add_quota_placements();
+    held.set_id(id);
+    (*held.mutable_amounts())["nvidia.com/gpu"] = 1000;
+  }
+  BOOST_TEST(book.decide(placed));
+  BOOST_TEST_REQUIRE(book.quota_holdings().size() == 1u);
+  BOOST_TEST(book.quota_holdings().front().placements_size() == 2);
+  BOOST_TEST((book.finish({"train/1", "other/0"}) == std::vector<std::string>{"train"}));
+  BOOST_TEST(book.find("train")->phase() == v1::RequestStatus::PLACED);
+  BOOST_TEST(book.quota_holdings().front().placements_size() == 1);
+  BOOST_TEST(book.finish({"train/1"}).empty());  // told twice: recorded once
+  book.finish({"train/0"});
+  BOOST_TEST(book.find("train")->phase() == v1::RequestStatus::FINISHED);
+  BOOST_TEST(book.quota_holdings().empty());
 }
 
 BOOST_AUTO_TEST_CASE(decisions_update_the_phase_and_unknown_ones_are_refused) {
@@ -210,8 +242,8 @@ BOOST_AUTO_TEST_CASE(the_book_stays_bounded_over_100000_requests) {
     }
     // Ten submissions of 10,000: each request is decided as soon as it is accepted.
     std::vector<RequestBook::ToSchedule> work;
-    std::vector<unisched::model::ClusterResourceProfile> profiles;
-    const auto reply = book.submit(submission(batch), work, profiles);
+    RequestBook::Declarations declared;
+    const auto reply = book.submit(submission(batch), work, declared);
     batch.clear();
     accepted += static_cast<size_t>(reply.accepted_size());
     for (const auto& request : work) {

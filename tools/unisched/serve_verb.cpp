@@ -12,12 +12,14 @@
 #include <optional>
 #include <sstream>
 
+#include "actors/quota_actor.hpp"
 #include "actors/scheduler_actor.hpp"
 #include "actors/supervisor.hpp"
 #include "policy/framework.hpp"
 #include "runtime/grpc_service.hpp"
 #include "runtime/hub.hpp"
 #include "runtime/network.hpp"
+#include "runtime/quota_book.hpp"
 #include "runtime/request_book.hpp"
 #include "runtime/tokens.hpp"
 #include "tools/unisched/tls_flags.hpp"
@@ -75,6 +77,38 @@ std::shared_ptr<runtime::RequestBook> open_request_book(const ParsedArgs& args) 
       "are reported as LOST",
       known.requests_size(), journal, lost);
   return book;
+}
+
+/// The quota definitions, durable beside the request journal ("<journal>.quotas").
+std::shared_ptr<runtime::QuotaBook> open_quota_book(const ParsedArgs& args) {
+  const std::string journal = args.value("journal");
+  auto quotas = std::make_shared<runtime::QuotaBook>(journal.empty() ? "" : journal + ".quotas");
+  std::vector<std::string> warnings;
+  const absl::Status recovered = quotas->recover(warnings);
+  for (const std::string& warning : warnings) {
+    spdlog::warn("journal: {}", warning);
+  }
+  if (!recovered.ok()) {
+    std::fprintf(stderr, "error: --journal: %s\n", std::string(recovered.message()).c_str());
+    return nullptr;
+  }
+  return quotas;
+}
+
+/// The ledger as it stood: the quotas, and what decided, unfinished work holds (from the request
+/// journal's decisions, each placement once).
+void restore_ledger(const actors::QuotaActor& ledger, const runtime::QuotaBook& quotas,
+                    const runtime::RequestBook& book) {
+  v1::QuotaRestore restore;
+  for (const auto& definition : quotas.definitions()) {
+    *restore.add_quotas() = definition;
+  }
+  for (auto& holding : book.quota_holdings()) {
+    *restore.add_holdings() = std::move(holding);
+  }
+  if (restore.quotas_size() > 0 || restore.holdings_size() > 0) {
+    caf::anon_send(ledger, std::move(restore));
+  }
 }
 
 /// What serve runs with, read from its flags.
@@ -143,7 +177,8 @@ int run_serve(const ParsedArgs& args) {
     return exit_code;
   }
   const auto book = open_request_book(args);
-  if (!book) {
+  const auto quotas = book ? open_quota_book(args) : nullptr;
+  if (!book || !quotas) {
     return 1;
   }
   runtime::block_stop_signals();
@@ -154,15 +189,20 @@ int run_serve(const ParsedArgs& args) {
   }
   const actors::SupervisorActor supervisor =
       actors::spawn_supervisor(*system, actors::SupervisorSettings{});
+  const actors::QuotaActor ledger = actors::spawn_quota_actor(*system);
+  restore_ledger(ledger, *quotas, *book);
   std::vector<actors::SchedulerActor> schedulers;
   for (int64_t i = 0; i < options->schedulers; ++i) {
     schedulers.push_back(actors::spawn_scheduler_actor(*system, supervisor, {}, options->policy,
-                                                       actors::SchedulerSettings{}));
+                                                       actors::SchedulerSettings{}, ledger));
   }
   const actors::HubActor hub = runtime::spawn_hub(
-      *system, supervisor, schedulers, {options->tokens.by_id, options->shard_tokens.by_id, book});
+      *system, supervisor, schedulers,
+      {options->tokens.by_id, options->shard_tokens.by_id, book, ledger, quotas});
+  caf::anon_send(supervisor, atoms::bind_atom_v, actors::PlacementListenerActor{hub});
   const auto stop_all = [&] {
     caf::anon_send_exit(hub, caf::exit_reason::user_shutdown);
+    caf::anon_send_exit(ledger, caf::exit_reason::user_shutdown);
     for (const actors::SchedulerActor& scheduler : schedulers) {
       caf::anon_send_exit(scheduler, caf::exit_reason::user_shutdown);
     }

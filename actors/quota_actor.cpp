@@ -1,0 +1,197 @@
+#include "actors/quota_actor.hpp"
+
+#include <spdlog/spdlog.h>
+#include <caf/actor_cast.hpp>
+#include <caf/actor_system.hpp>
+#include <caf/stateful_actor.hpp>
+#include <caf/typed_event_based_actor.hpp>
+
+#include <map>
+
+#include "actors/quota_admission.hpp"
+#include "actors/stray_errors.hpp"
+
+namespace unisched::actors {
+namespace {
+
+using namespace unisched::atoms;
+
+struct QuotaData {
+  QuotaAdmission admission;
+  QuotaActorSettings settings;
+  std::map<std::string, AdmissionListenerActor> waiting;   // work id -> its scheduler
+  std::map<std::string, v1::QuotaDefinition> definitions;  // by queue, as applied
+  static inline const char* name = "quota";
+};
+
+using Self = QuotaActor::stateful_pointer<QuotaData>;
+
+ResourceAmounts amounts_of(const google::protobuf::Map<std::string, int64_t>& amounts) {
+  return {amounts.begin(), amounts.end()};
+}
+
+void fill(google::protobuf::Map<std::string, int64_t>& out, const ResourceAmounts& amounts) {
+  for (const auto& [resource, amount] : amounts) {
+    out[resource] = amount;
+  }
+}
+
+QuotaCommit commit_of(const v1::QuotaTakeRequest& take) {
+  QuotaCommit commit;
+  commit.queue = take.queue();
+  for (const auto& placement : take.placements()) {
+    commit.placements[placement.id()] =
+        QuotaPlacement{amounts_of(placement.amounts()), placement.cluster(), placement.region(),
+                       placement.zone(), placement.model()};
+  }
+  return commit;
+}
+
+/// Tells the schedulers of admitted work that budget is held for it.
+void tell_admitted(Self self, const std::vector<std::string>& admitted) {
+  for (const std::string& work_id : admitted) {
+    const auto scheduler = self->state.waiting.find(work_id);
+    if (scheduler == self->state.waiting.end()) {
+      std::vector<std::string> more;  // nobody to tell: give the hold back
+      self->state.admission.withdraw(work_id, more);
+      tell_admitted(self, more);
+      continue;
+    }
+    v1::QuotaAdmission admission;
+    admission.set_work_id(work_id);
+    self->send(scheduler->second, std::move(admission));
+    self->state.waiting.erase(scheduler);
+  }
+}
+
+void observe(Self self, QuotaLedgerEvent event) {
+  if (self->state.settings.observer) {
+    self->state.settings.observer(event);
+  }
+}
+
+void release(Self self, const std::vector<std::string>& ids) {
+  std::vector<std::string> admitted;
+  self->state.admission.release(ids, admitted);
+  observe(self, {{}, {}, ids});
+  tell_admitted(self, admitted);
+}
+
+v1::QuotaTakeReply on_take(Self self, const v1::QuotaTakeRequest& request) {
+  auto& state = self->state;
+  const QuotaTake take{request.work_id(), request.priority(), commit_of(request)};
+  std::vector<std::string> admitted;
+  const QuotaTakeResult result = state.admission.take(take, admitted);
+  v1::QuotaTakeReply reply;
+  reply.set_reason(result.reason);
+  if (result.taken) {
+    reply.set_status(v1::QuotaTakeReply::TAKEN);
+    observe(self,
+            {request.queue(), {request.placements().begin(), request.placements().end()}, {}});
+  } else {
+    reply.set_status(v1::QuotaTakeReply::QUEUED);
+    if (const auto scheduler = caf::actor_cast<AdmissionListenerActor>(self->current_sender())) {
+      state.waiting[request.work_id()] = scheduler;
+    }
+  }
+  tell_admitted(self, admitted);  // other work than this one: their order is their own
+  return reply;
+}
+
+v1::QuotaStatus status_of(const QuotaData& state, const v1::QuotaDefinition& definition) {
+  v1::QuotaStatus status;
+  *status.mutable_quota() = definition;
+  const QuotaUsage usage = state.admission.ledger().usage(definition.queue());
+  fill(*status.mutable_used(), usage.used);
+  fill(*status.mutable_borrowed(), usage.borrowed);
+  fill(*status.mutable_lent(), usage.lent);
+  const QuotaPending pending = state.admission.pending(definition.queue());
+  fill(*status.mutable_pending(), pending.demand);
+  status.set_pending_requests(pending.requests);
+  return status;
+}
+
+v1::QuotaStatus define(Self self, const v1::QuotaDefinition& definition) {
+  std::vector<std::string> admitted;
+  self->state.definitions[definition.queue()] = definition;
+  self->state.admission.put(quota_spec_of(definition), admitted);
+  tell_admitted(self, admitted);
+  spdlog::info("quota {}: queue {} (cohort {})", definition.name(), definition.queue(),
+               definition.cohort().empty() ? "none" : definition.cohort());
+  return status_of(self->state, definition);
+}
+
+/// After a restart: the quotas, then what decided work still holds, taken without limits (it
+/// holds it already, on its clusters) and only once per placement.
+void restore(Self self, const v1::QuotaRestore& restored) {
+  for (const auto& definition : restored.quotas()) {
+    define(self, definition);
+  }
+  size_t placements = 0;
+  for (const auto& holding : restored.holdings()) {
+    placements += static_cast<size_t>(holding.placements_size());
+    self->state.admission.restore(commit_of(holding));
+  }
+  spdlog::info("quota ledger restored: {} quotas, {} placements holding budget",
+               restored.quotas_size(), placements);
+}
+
+QuotaActor::behavior_type quota_actor(Self self, QuotaActorSettings settings) {
+  self->state.settings = std::move(settings);
+  log_stray_errors(self, "quota");
+  return {
+      [=](const v1::QuotaTakeRequest& take) { return on_take(self, take); },
+      [=](const v1::QuotaRelease& order) {
+        if (!order.ids().empty()) {
+          release(self, {order.ids().begin(), order.ids().end()});
+        }
+        if (!order.withdraw().empty()) {
+          std::vector<std::string> admitted;
+          self->state.waiting.erase(order.withdraw());
+          self->state.admission.withdraw(order.withdraw(), admitted);
+          tell_admitted(self, admitted);
+        }
+      },
+      [=](const v1::FinishedPlacements& finished) {
+        release(self, {finished.placement_ids().begin(), finished.placement_ids().end()});
+      },
+      [=](const v1::QuotaDefinition& definition) { return define(self, definition); },
+      [=](quotas_atom) {
+        v1::QuotaList list;
+        for (const auto& [queue, definition] : self->state.definitions) {
+          *list.add_quotas() = status_of(self->state, definition);
+        }
+        list.set_revision(self->state.admission.ledger().revision());
+        return list;
+      },
+      [=](const v1::QuotaRestore& restored) { restore(self, restored); },
+  };
+}
+
+}  // namespace
+
+QuotaSpec quota_spec_of(const v1::QuotaDefinition& definition) {
+  QuotaSpec spec;
+  spec.name = definition.name();
+  spec.queue = definition.queue();
+  spec.cohort = definition.cohort();
+  spec.weight = definition.weight();
+  spec.hard = amounts_of(definition.hard());
+  if (definition.has_borrowing_limit()) {
+    spec.borrowing_limit = amounts_of(definition.borrowing_limit());
+  }
+  if (definition.has_lending_limit()) {
+    spec.lending_limit = amounts_of(definition.lending_limit());
+  }
+  for (const auto& cap : definition.caps()) {
+    spec.caps.push_back(
+        {cap.cluster(), cap.region(), cap.zone(), cap.model(), amounts_of(cap.hard())});
+  }
+  return spec;
+}
+
+QuotaActor spawn_quota_actor(caf::actor_system& system, const QuotaActorSettings& settings) {
+  return system.spawn(quota_actor, settings);
+}
+
+}  // namespace unisched::actors
