@@ -1,6 +1,7 @@
 #include "actors/quota_admission.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <tuple>
 
 namespace unisched::actors {
@@ -112,39 +113,61 @@ void QuotaAdmission::admit(std::vector<std::string>& admitted) {
   }
 }
 
-bool QuotaAdmission::admit_one(const std::string& group, std::vector<std::string>& admitted) {
-  // Lowest weighted dominant share first; between equal shares, the head that arrived first.
-  std::vector<std::tuple<double, std::pair<int64_t, uint64_t>, std::string>> order;
+std::optional<std::string> QuotaAdmission::next_in(const std::string& group) const {
+  // Lowest weighted dominant share (with the head's demand) first; then the earliest head.
+  std::optional<std::tuple<double, std::pair<int64_t, uint64_t>, std::string>> best;
   for (const auto& [queue, work] : by_queue_) {
-    if (!work.empty() && group_of(queue) == group) {
-      order.emplace_back(state_.weighted_share(queue), work.begin()->first, queue);
+    if (work.empty() || group_of(queue) != group) {
+      continue;
+    }
+    const Waiting& head = waiting_.at(work.begin()->second);
+    if (state_.over_own_limit(queue, head.demand) ||
+        (head.refused_at == state_.revision() && !state_.refusal(queue, head.demand))) {
+      continue;  // it may not use more whatever is lent, or a cap refused it at this very state
+    }
+    auto key = std::make_tuple(state_.weighted_share(queue, head.demand), work.begin()->first,
+                               work.begin()->second);
+    if (!best || key < *best) {
+      best = std::move(key);
     }
   }
-  std::sort(order.begin(), order.end());
-  for (const auto& [share, arrival, queue] : order) {
-    const std::string work_id = by_queue_.at(queue).begin()->second;
-    const Waiting& head = waiting_.at(work_id);
-    if (state_.over_own_limit(queue, head.demand)) {
-      continue;  // it may not use more whatever is lent: others may
+  // Work that was first in line and did not fit keeps its place until it fits, unless a queue
+  // now holds less than its queue does: without that, a queue of small requests (each first by
+  // share with its small demand) could keep a large one waiting for ever.
+  if (const auto reserved = reserved_.find(group);
+      reserved != reserved_.end() && waiting(reserved->second)) {
+    const Waiting& kept = waiting_.at(reserved->second);
+    if (!state_.over_own_limit(kept.queue, kept.demand) &&
+        (!best || state_.weighted_share(waiting_.at(std::get<2>(*best)).queue) >=
+                      state_.weighted_share(kept.queue))) {
+      return reserved->second;
     }
-    if (state_.refusal(queue, head.demand)) {
-      return false;  // it waits for lent budget: nothing of its cohort goes before it
-    }
-    if (head.refused_at == state_.revision()) {
-      continue;  // a cap refused it at this very state: others may go
-    }
-    QuotaCommit hold;
-    hold.queue = queue;
-    hold.placements[hold_id(work_id)].amounts = head.demand;
-    if (state_.commit(hold)) {
-      return false;
-    }
-    by_queue_.at(queue).erase(by_queue_.at(queue).begin());
-    waiting_.erase(work_id);
-    admitted.push_back(work_id);
-    return true;
   }
-  return false;
+  if (!best) {
+    return std::nullopt;
+  }
+  return std::get<2>(*best);
+}
+
+bool QuotaAdmission::admit_one(const std::string& group, std::vector<std::string>& admitted) {
+  const std::optional<std::string> next = next_in(group);
+  if (!next) {
+    return false;
+  }
+  const std::string work_id = *next;
+  const Waiting& work = waiting_.at(work_id);
+  QuotaCommit hold;
+  hold.queue = work.queue;
+  hold.placements[hold_id(work_id)].amounts = work.demand;
+  if (state_.commit(hold)) {
+    reserved_[group] = work_id;  // it waits for lent budget: nothing of its cohort goes first
+    return false;
+  }
+  by_queue_.at(work.queue).erase({work.order, work_id});
+  waiting_.erase(work_id);
+  reserved_.erase(group);
+  admitted.push_back(work_id);
+  return true;
 }
 
 QuotaPending QuotaAdmission::pending(const std::string& queue) const {

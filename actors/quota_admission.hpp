@@ -79,7 +79,10 @@ class QuotaAdmission {
   void enqueue(const QuotaTake& take, const ResourceAmounts& demand);
   QuotaTakeResult take_or_wait(const QuotaTake& take, std::vector<std::string>& admitted);
   void admit(std::vector<std::string>& admitted);
-  /// Admits the head of the most deserving queue of `group` that fits; false when none did.
+  /// The work of `group` to admit next: the one kept in line, or the head of the most deserving
+  /// queue that may take more.
+  std::optional<std::string> next_in(const std::string& group) const;
+  /// Admits that work if it fits; false when there is none or it does not fit yet.
   bool admit_one(const std::string& group, std::vector<std::string>& admitted);
   /// Whether any work of the queue's group waits.
   bool group_waits(const std::string& group) const;
@@ -87,7 +90,8 @@ class QuotaAdmission {
   QuotaState state_;
   std::map<std::string, Waiting> waiting_;  // by work id
   std::map<std::string, std::set<std::pair<std::pair<int64_t, uint64_t>, std::string>>>
-      by_queue_;  // queue -> its waiting work, in the order it is served
+      by_queue_;                                 // queue -> its waiting work, in serving order
+  std::map<std::string, std::string> reserved_;  // group -> work first in line that did not fit
   uint64_t arrivals_ = 0;
 };
 

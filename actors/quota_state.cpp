@@ -322,7 +322,7 @@ ResourceAmounts QuotaState::capacity_of(const QuotaSpec& quota) const {
   return pooled;
 }
 
-double QuotaState::weighted_share(const std::string& queue) const {
+double QuotaState::weighted_share(const std::string& queue, const ResourceAmounts& extra) const {
   const QuotaSpec* quota = quota_of(queue);
   if (quota == nullptr) {
     return 0;
@@ -330,8 +330,9 @@ double QuotaState::weighted_share(const std::string& queue) const {
   double dominant = 0;
   for (const auto& [resource, capacity] : capacity_of(*quota)) {
     if (capacity > 0) {
-      dominant = std::max(
-          dominant, static_cast<double>(used(queue, resource)) / static_cast<double>(capacity));
+      dominant = std::max(dominant,
+                          static_cast<double>(used(queue, resource) + amount_in(extra, resource)) /
+                              static_cast<double>(capacity));
     }
   }
   return dominant / static_cast<double>(std::max<int64_t>(1, quota->weight));

@@ -109,10 +109,13 @@ class QuotaState {
   bool holds(const std::string& id) const { return holdings_.count(id) > 0; }
   uint64_t revision() const { return revision_; }
 
-  /// The queue's weighted dominant share, by which waiting work is served (lowest first): the
-  /// largest of used / capacity over its resources, the capacity being its cohort's pooled
-  /// `hard` (or its own without a cohort), divided by its weight.
-  double weighted_share(const std::string& queue) const;
+  /// The queue's weighted dominant share with `extra` more in use: the largest of used /
+  /// capacity over its resources, the capacity being its cohort's pooled `hard` (or its own
+  /// without a cohort), divided by its weight. Waiting work is served lowest share first, the
+  /// share counted with the work's own demand (as weighted fair queueing orders by finish):
+  /// counted without it, ties between a light queue's old work and a heavy queue's would go to
+  /// the light queue every time.
+  double weighted_share(const std::string& queue, const ResourceAmounts& extra = {}) const;
 
  private:
   struct Holding {

@@ -1,7 +1,10 @@
 // What a placement takes of its queue's budget (SchedulerState::quota_placement): cpu in
-// milli-cores, memory in bytes, devices in milli-units of their resource name (a share of a
-// device takes its share), with where it is, for the quota's caps.
+// milli-cores, memory in bytes, devices in milli-units (a share of a device takes its share)
+// under their kind ("GPU": every GPU, whatever its vendor or naming, so no device escapes a
+// quota) and under their resource name ("nvidia.com/gpu") where the cluster or the request
+// names one; with where it is, for the quota's caps.
 #include "actors/scheduler_state.hpp"
+#include "model/accelerator_names.hpp"
 
 namespace unisched::actors {
 
@@ -34,12 +37,13 @@ v1::QuotaPlacement SchedulerState::quota_placement(const LocalCluster& local,
       continue;
     }
     const model::Device& device = node->devices[index];
-    const std::string& resource = device.resource.str().empty() ? requested : device.resource.str();
-    if (resource.empty()) {
-      continue;
-    }
-    amounts[resource] +=
+    const int64_t milli =
         i < placement.device_milli.size() ? placement.device_milli[i] : model::kWholeDeviceMilli;
+    amounts[model::accelerator_type_text({device.type, ""})] += milli;
+    const std::string& resource = device.resource.str().empty() ? requested : device.resource.str();
+    if (!resource.empty()) {
+      amounts[resource] += milli;
+    }
     out.set_model(device.model.str());
   }
   return out;

@@ -326,6 +326,7 @@ SchedulerCommands SchedulerState::park(const std::string& reason, Clock::time_po
   std::unique_ptr<Work> work = std::move(round_->work);
   round_.reset();
   summary_.set_quota_queued(summary_.quota_queued() + 1);
+  ++work->quota_waits;
   SchedulerCommands out;
   if (work->replaces.empty()) {
     Decision queued;
@@ -433,7 +434,8 @@ SchedulerCommands SchedulerState::close_round(Clock::time_point now) {
     out.append(finish(*done, status, diagnoses, {}, now));
     return out;
   }
-  if (work.attempts <= static_cast<uint32_t>(settings_.max_retries)) {
+  // Attempts that ended waiting for quota are not retries: the wait was no failure.
+  if (work.attempts - work.quota_waits <= static_cast<uint32_t>(settings_.max_retries)) {
     summary_.set_retries(summary_.retries() + 1);
     round.refreshing = true;
     out.round = round.id;

@@ -153,7 +153,8 @@ class SchedulerState {
     uint32_t attempts = 0;
     uint64_t next_replica = 0;
     std::vector<v1::SchedulingDecision::Replica> placed;
-    bool admitted = false;  ///< the ledger admitted it after it waited: it holds budget
+    bool admitted = false;     ///< the ledger admitted it after it waited: it holds budget
+    uint32_t quota_waits = 0;  ///< attempts that ended waiting for quota
     std::vector<v1::QuotaPlacement> quota_held;  ///< of `placed`
   };
   struct Round;

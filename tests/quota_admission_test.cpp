@@ -99,12 +99,14 @@ BOOST_AUTO_TEST_CASE(new_work_queues_behind_waiting_work_of_its_cohort) {
   BOOST_TEST(!f.submit(take("b0", "team-b", 2)).taken);
   BOOST_TEST(f.release({"a0/0"}).size() == 1u);  // b0, now that all 4 are free
   BOOST_TEST(f.submit(take("b0", "team-b", 2)).taken);
-  f.put(quota("team-c", 2, "lab"));
-  // team-c (share 0) waits for 6 of the pool's 4 free; team-b (share 2/6) may not overtake it.
+  f.put(quota("team-c", 2, "lab", 4));
+  // team-c (weighted share 6/6/4 with its work) waits for 6 of the pool's 4 free; team-b
+  // (3/6 with its work) may not overtake it.
   BOOST_TEST(!f.submit(take("c0", "team-c", 6)).taken);
   const QuotaTakeResult small = f.submit(take("b1", "team-b", 1));
   BOOST_TEST(!small.taken);
   BOOST_TEST(small.reason == "waiting behind earlier work of cohort lab", small.reason);
+  // Budget back: c0 keeps its place (b1's queue holds no less than c0's), so it goes first.
   BOOST_TEST((f.release({"b0/0"}) == std::vector<std::string>{"c0"}));
   BOOST_TEST(f.submit(take("c0", "team-c", 6)).taken);
 }

@@ -1,4 +1,4 @@
-// unisched describe cluster ID: one cluster in detail, as the hub sees it.
+// unisched describe cluster ID | quota NAME: one cluster or quota in detail, as the hub sees it.
 #include <caf/scoped_actor.hpp>
 
 #include <cstdio>
@@ -8,6 +8,7 @@
 #include "messages/errors.hpp"
 #include "model/printable.hpp"
 #include "tools/unisched/hub_client.hpp"
+#include "tools/unisched/quota_output.hpp"
 #include "tools/unisched/verbs.hpp"
 
 namespace unisched::cli {
@@ -67,10 +68,41 @@ void print_cluster(const v1::ClusterViews& views) {
   }
 }
 
+/// `describe quota NAME`: the quota of that name from the ledger's list.
+int describe_quota(caf::scoped_actor& self, const HubConnection& connection,
+                   const std::string& name, bool json) {
+  int status = 1;
+  self->request(connection.hub, std::chrono::seconds(10), quotas_atom_v)
+      .receive(
+          [&](v1::QuotaList& list) {
+            for (const auto& quota : list.quotas()) {
+              if (quota.quota().name() != name) {
+                continue;
+              }
+              if (json) {
+                v1::QuotaList one;
+                *one.add_quotas() = quota;
+                std::printf("%s\n", runtime::dump_json(quotas_json(one)["quotas"][0]).c_str());
+              } else {
+                print_quota_detail(quota);
+              }
+              status = 0;
+              return;
+            }
+            std::fprintf(stderr, "error: no quota %s\n", model::quoted_brief(name).c_str());
+            status = 3;  // not found, as for a cluster
+          },
+          [&](caf::error& failure) {
+            std::fprintf(stderr, "error: %s\n", connection.system->render(failure).c_str());
+            status = messages::cli_exit_code(failure);
+          });
+  return status;
+}
+
 int run_describe(const ParsedArgs& args) {
   const auto& what = args.positional();
-  if (what.size() != 2 || what[0] != "cluster") {
-    std::fprintf(stderr, "error: usage: unisched describe cluster ID\n");
+  if (what.size() != 2 || (what[0] != "cluster" && what[0] != "quota")) {
+    std::fprintf(stderr, "error: usage: unisched describe cluster ID | quota NAME\n");
     return 2;
   }
   const std::string output = args.value("output", "text");
@@ -82,8 +114,11 @@ int run_describe(const ParsedArgs& args) {
   if (!connection) {
     return 1;
   }
-  int status = 1;
   caf::scoped_actor self{*connection->system};
+  if (what[0] == "quota") {
+    return describe_quota(self, *connection, what[1], output == "json");
+  }
+  int status = 1;
   self->request(connection->hub, std::chrono::seconds(10), nodes_atom_v, what[1], false)
       .receive(
           [&](v1::ClusterViews& views) {
@@ -106,10 +141,12 @@ int run_describe(const ParsedArgs& args) {
 Verb describe_verb() {
   return Verb{
       "describe",
-      "Show one cluster in detail",
-      "unisched describe cluster ID [--hub HOST:PORT] [-o text|json]",
-      "Where the cluster's ClusterActor runs (the hub or a shard), its health, version,\n"
-      "devices by model, update and commit counters, node groups and storage.",
+      "Show one cluster or quota in detail",
+      "unisched describe cluster ID | quota NAME [--hub HOST:PORT] [-o text|json]",
+      "cluster: where its ClusterActor runs (the hub or a shard), its health, version,\n"
+      "devices by model, update and commit counters, node groups and storage.\n"
+      "quota: per resource hard, used, borrowed, lent, waiting demand and the borrowing and\n"
+      "lending limits, then its caps.",
       [] {
         std::vector<Flag> flags = {{"output", 'o', "FORMAT", false, "text (default) or json"}};
         for (Flag& flag : hub_client_flags()) {

@@ -9,6 +9,7 @@
 #include "model/printable.hpp"
 #include "runtime/json_report.hpp"
 #include "tools/unisched/hub_client.hpp"
+#include "tools/unisched/quota_output.hpp"
 #include "tools/unisched/table.hpp"
 #include "tools/unisched/verbs.hpp"
 
@@ -17,7 +18,7 @@ namespace {
 
 using namespace unisched::atoms;
 
-const char* const kResources = "clusters, nodes, requests or decisions";
+const char* const kResources = "clusters, nodes, requests, decisions or quotas";
 
 void print_clusters(const v1::ClusterList& list, bool json) {
   if (json) {
@@ -127,8 +128,9 @@ void print_requests(const v1::RequestList& list, bool json, bool decisions) {
 int run_get(const ParsedArgs& args) {
   const std::vector<std::string>& what = args.positional();
   const std::string resource = what.empty() ? "" : what.front();
-  if (what.size() != 1 || (resource != "clusters" && resource != "nodes" &&
-                           resource != "requests" && resource != "decisions")) {
+  if (what.size() != 1 ||
+      (resource != "clusters" && resource != "nodes" && resource != "requests" &&
+       resource != "decisions" && resource != "quotas")) {
     std::fprintf(stderr, "error: unisched get takes one of: %s\n", kResources);
     return 2;
   }
@@ -170,6 +172,18 @@ int run_get(const ParsedArgs& args) {
               status = 0;
             },
             fail);
+  } else if (resource == "quotas") {
+    self->request(connection->hub, timeout, quotas_atom_v)
+        .receive(
+            [&](v1::QuotaList& list) {
+              if (json) {
+                std::printf("%s\n", runtime::dump_json(quotas_json(list)).c_str());
+              } else {
+                print_quota_table(list);
+              }
+              status = 0;
+            },
+            fail);
   } else {
     self->request(connection->hub, timeout, requests_atom_v)
         .receive(
@@ -187,13 +201,16 @@ int run_get(const ParsedArgs& args) {
 Verb get_verb() {
   return Verb{
       "get",
-      "Show what a running hub knows (clusters, nodes, requests, decisions)",
-      "unisched get clusters|nodes|requests|decisions [--cluster ID] [-o table|json]",
+      "Show what a running hub knows (clusters, nodes, requests, decisions, quotas)",
+      "unisched get clusters|nodes|requests|decisions|quotas [--cluster ID] [-o table|json]",
       "clusters: each cluster's version, node count, health and resyncs.\n"
       "nodes: every node of every cluster (or of --cluster ID) as the hub's view holds it.\n"
       "requests: every submitted request and its phase (PENDING, PLACED, PARTIALLY_PLACED,\n"
-      "UNSCHEDULABLE, or LOST when the hub stopped before deciding it).\n"
-      "decisions: every placement of every decided request.",
+      "UNSCHEDULABLE, QUEUED while it waits for quota, FINISHED once its work ended, or LOST\n"
+      "when the hub stopped before deciding it).\n"
+      "decisions: every placement of every decided request.\n"
+      "quotas: every SchedulingQuota per resource: hard, used, borrowed, lent, and the demand\n"
+      "of the requests waiting for it.",
       [] {
         std::vector<Flag> flags = {
             {"output", 'o', "FORMAT", false, "table (default) or json"},
