@@ -1,6 +1,7 @@
 #include "actors/quota_state.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <limits>
 
 #include "model/accelerator_names.hpp"
@@ -44,6 +45,20 @@ std::string describe_cap(const QuotaCapSpec& cap) {
 
 }  // namespace
 
+std::string amount_text(const std::string& resource, int64_t amount) {
+  if (resource == "memory") {
+    return std::to_string(amount) + " bytes";
+  }
+  std::string whole = std::to_string(amount / 1000);
+  const int64_t milli = std::abs(amount % 1000);
+  if (milli == 0) {
+    return whole;
+  }
+  std::string fraction = std::to_string(1000 + milli).substr(1);
+  fraction.erase(fraction.find_last_not_of('0') + 1);
+  return (amount < 0 && whole == "0" ? "-" : "") + whole + "." + fraction;
+}
+
 void QuotaState::put(QuotaSpec spec) {
   const std::string queue = spec.queue;
   quotas_[queue] = std::move(spec);
@@ -84,8 +99,8 @@ std::optional<std::string> QuotaState::cohort_refusal(const QuotaSpec& quota,
     return std::nullopt;
   }
   return "quota " + quota.name + ": " + resource + ": cohort " + quota.cohort + " has " +
-         std::to_string(std::max<int64_t>(0, pool - (pool_used - wanted))) + " to lend, " +
-         std::to_string(wanted) + " wanted";
+         amount_text(resource, std::max<int64_t>(0, pool - (pool_used - wanted))) + " to lend, " +
+         amount_text(resource, wanted) + " wanted";
 }
 
 int64_t QuotaState::may_borrow(const QuotaSpec& quota, const std::string& resource) const {
@@ -137,10 +152,10 @@ std::optional<std::string> QuotaState::refusal(const std::string& queue,
     }
     const int64_t borrowable = may_borrow(*quota, resource);
     if (after > limit->second + borrowable) {
-      return "quota " + quota->name + ": " + resource + ": " + std::to_string(after) +
-             " would be used, " + std::to_string(limit->second) + " hard" +
+      return "quota " + quota->name + ": " + resource + ": " + amount_text(resource, after) +
+             " would be used, " + amount_text(resource, limit->second) + " hard" +
              (quota->cohort.empty() ? std::string()
-                                    : " + " + std::to_string(borrowable) + " borrowable");
+                                    : " + " + amount_text(resource, borrowable) + " borrowable");
     }
     if (auto why = cohort_refusal(*quota, resource, wanted)) {
       return why;
@@ -183,7 +198,8 @@ std::optional<std::string> QuotaState::cap_refusal(
       const int64_t after = amount_in(held, resource) + amount_in(wanted, resource);
       if (amount_in(wanted, resource) > 0 && after > limit) {
         return "quota " + quota.name + ": cap " + describe_cap(cap) + ": " + resource + ": " +
-               std::to_string(after) + " would be used, " + std::to_string(limit) + " hard";
+               amount_text(resource, after) + " would be used, " + amount_text(resource, limit) +
+               " hard";
       }
     }
   }

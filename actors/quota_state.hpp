@@ -25,9 +25,12 @@
 
 namespace unisched::actors {
 
-/// Amounts by resource name, in the resource's base unit: cpu in milli-cores, memory in bytes,
-/// extended resources ("nvidia.com/gpu") in units.
+/// Amounts by resource name: memory in bytes, everything else (cpu, GPU, nvidia.com/gpu) in
+/// milli-units, so a share of a device is counted exactly.
 using ResourceAmounts = std::map<std::string, int64_t>;
+
+/// An amount as people write it: "12", "0.5", "1073741824 bytes".
+std::string amount_text(const std::string& resource, int64_t amount);
 
 /// A budget inside the budget: at most `hard` in placements matching every selector given.
 struct QuotaCapSpec {

@@ -7,14 +7,18 @@
 namespace unisched::model {
 namespace {
 
-/// cpu, memory, or an extended resource name with its domain ("nvidia.com/gpu").
+/// cpu, memory, an extended resource name with its domain ("nvidia.com/gpu"), or a kind of
+/// device (GPU, TPU, NPU, FPGA: every device of the kind, whatever its vendor or naming).
 std::string check_resource_name(const std::string& name) {
   if (name == "cpu" || name == "memory") {
     return {};
   }
   const auto kind = parse_accelerator_type(name);
-  if (name.find('/') == std::string::npos || !kind || kind->resource.empty()) {
-    return "must be cpu, memory or an extended resource name such as nvidia.com/gpu";
+  const bool short_kind = kind && kind->resource.empty() && kind->type != AcceleratorType::Other;
+  const bool extended = kind && !kind->resource.empty() && name.find('/') != std::string::npos;
+  if (!short_kind && !extended) {
+    return "must be cpu, memory, a kind of device (GPU, TPU, NPU, FPGA) or an extended "
+           "resource name such as nvidia.com/gpu";
   }
   return {};
 }

@@ -18,7 +18,7 @@ QuotaSpec quota(const std::string& queue, int64_t gpus, const std::string& cohor
   spec.queue = queue;
   spec.cohort = cohort;
   spec.weight = weight;
-  spec.hard = {{kGpu, gpus}};
+  spec.hard = {{kGpu, gpus * 1000}};
   return spec;
 }
 
@@ -28,7 +28,7 @@ QuotaTake take(const std::string& work, const std::string& queue, int64_t gpus,
   out.work_id = work;
   out.priority = priority;
   out.commit.queue = queue;
-  out.commit.placements[work + "/0"].amounts = {{kGpu, gpus}};
+  out.commit.placements[work + "/0"].amounts = {{kGpu, gpus * 1000}};
   return out;
 }
 
@@ -62,15 +62,15 @@ BOOST_AUTO_TEST_CASE(work_over_budget_waits_and_is_admitted_when_budget_returns)
   BOOST_TEST(waits.reason == "quota team-a: nvidia.com/gpu: 10 would be used, 8 hard",
              waits.reason);
   BOOST_TEST(f.admission.pending("team-a").requests == 1u);
-  BOOST_TEST(f.admission.pending("team-a").demand.at(kGpu) == 4);
+  BOOST_TEST(f.admission.pending("team-a").demand.at(kGpu) == 4000);
   BOOST_TEST(f.release({"unknown/0"}).empty());
   BOOST_TEST((f.release({"r1/0"}) == std::vector<std::string>{"r2"}));
   // Admitted: its demand is held, so nobody else takes it while its scheduler decides.
-  BOOST_TEST(f.used("team-a") == 4);
+  BOOST_TEST(f.used("team-a") == 4000);
   BOOST_TEST(!f.submit(take("r3", "team-a", 6)).taken);
   // Its take replaces the hold: 4 used, not 8.
   BOOST_TEST(f.submit(take("r2", "team-a", 4)).taken);
-  BOOST_TEST(f.used("team-a") == 4);
+  BOOST_TEST(f.used("team-a") == 4000);
   BOOST_TEST(!f.admission.ledger().holds(QuotaAdmission::hold_id("r2")));
 }
 
@@ -137,7 +137,7 @@ BOOST_AUTO_TEST_CASE(withdrawn_work_gives_its_hold_back) {
   f.admitted.clear();
   f.admission.withdraw("r3", f.admitted);  // its scheduler gave up on it
   BOOST_TEST((f.admitted == std::vector<std::string>{"r2"}));
-  BOOST_TEST(f.used("team-a") == 2);
+  BOOST_TEST(f.used("team-a") == 2000);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -17,7 +17,7 @@ QuotaSpec quota(const std::string& queue, int64_t gpus, const std::string& cohor
   spec.name = queue + "-quota";
   spec.queue = queue;
   spec.cohort = cohort;
-  spec.hard = {{kGpu, gpus}, {"cpu", 64'000}};
+  spec.hard = {{kGpu, gpus * 1000}, {"cpu", 64'000}};
   return spec;
 }
 
@@ -26,7 +26,7 @@ QuotaCommit take(const std::string& queue,
   QuotaCommit commit;
   commit.queue = queue;
   for (const auto& [id, gpus] : gpus_by_placement) {
-    commit.placements[id].amounts = {{kGpu, gpus}, {"cpu", 1000}};
+    commit.placements[id].amounts = {{kGpu, gpus * 1000}, {"cpu", 1000}};
   }
   return commit;
 }
@@ -50,9 +50,9 @@ BOOST_AUTO_TEST_CASE(a_queue_never_goes_over_its_hard_limit) {
   BOOST_TEST(accepted(state, take("team-a", {{"a/0", 4}, {"a/1", 4}})));
   const std::string over = refused(state, take("team-a", {{"b/0", 1}}));
   BOOST_TEST(over == "quota team-a-quota: nvidia.com/gpu: 9 would be used, 8 hard", over);
-  BOOST_TEST(state.usage("team-a").used.at(kGpu) == 8);
+  BOOST_TEST(state.usage("team-a").used.at(kGpu) == 8000);
   // A queue without a quota is not limited; a resource the quota does not name neither.
-  BOOST_TEST(!state.refusal("other", {{kGpu, 1000}}).has_value());
+  BOOST_TEST(!state.refusal("other", {{kGpu, 1000000}}).has_value());
   BOOST_TEST(!state.refusal("team-a", {{"amd.com/gpu", 5}}).has_value());
 }
 
@@ -65,7 +65,7 @@ BOOST_AUTO_TEST_CASE(racing_takes_cannot_pass_a_limit_together) {
   BOOST_TEST(!refused(state, take("team-a", {{"y/0", 6}})).empty());
   // Another queue's take does not conflict with them.
   BOOST_TEST(accepted(state, take("team-b", {{"z/0", 6}})));
-  BOOST_TEST(state.usage("team-a").used.at(kGpu) == 6);
+  BOOST_TEST(state.usage("team-a").used.at(kGpu) == 6000);
 }
 
 BOOST_AUTO_TEST_CASE(a_hold_turns_into_placements_in_one_step) {
@@ -78,14 +78,14 @@ BOOST_AUTO_TEST_CASE(a_hold_turns_into_placements_in_one_step) {
   placements.replaces = {"r#admitted"};
   BOOST_TEST(accepted(state, placements));
   BOOST_TEST(!state.holds("r#admitted"));
-  BOOST_TEST(state.usage("team-a").used.at(kGpu) == 8);
+  BOOST_TEST(state.usage("team-a").used.at(kGpu) == 8000);
 }
 
 BOOST_AUTO_TEST_CASE(caps_bound_a_region_and_a_model_inside_the_budget) {
   QuotaState state;
   QuotaSpec spec = quota("team-a", 64);
-  spec.caps.push_back({"", "eu-west", "", "", {{kGpu, 16}}});
-  spec.caps.push_back({"", "", "", "A100", {{kGpu, 24}}});
+  spec.caps.push_back({"", "eu-west", "", "", {{kGpu, 16000}}});
+  spec.caps.push_back({"", "", "", "A100", {{kGpu, 24000}}});
   state.put(spec);
   const auto at = [](const std::string& id, const std::string& region, const std::string& model,
                      int64_t gpus) {
@@ -119,21 +119,21 @@ BOOST_AUTO_TEST_CASE(a_gang_takes_quota_for_all_or_nothing_and_release_is_idempo
   BOOST_TEST(state.release({"g/0"}));
   BOOST_TEST(!state.release({"g/0"}));  // a late second release gives nothing back twice
   BOOST_TEST(state.revision() == before + 1);
-  BOOST_TEST(state.usage("team-a").used.at(kGpu) == 4);
+  BOOST_TEST(state.usage("team-a").used.at(kGpu) == 4000);
 }
 
 BOOST_AUTO_TEST_CASE(idle_budget_is_lent_within_a_cohort_up_to_the_limits) {
   QuotaState state;
   QuotaSpec a = quota("team-a", 8, "research");
-  a.borrowing_limit = ResourceAmounts{{kGpu, 4}};
+  a.borrowing_limit = ResourceAmounts{{kGpu, 4000}};
   QuotaSpec b = quota("team-b", 8, "research");
-  b.lending_limit = ResourceAmounts{{kGpu, 2}};  // keeps 6 for itself whatever happens
+  b.lending_limit = ResourceAmounts{{kGpu, 2000}};  // keeps 6 for itself whatever happens
   state.put(a);
   state.put(b);
   // team-a borrows team-b's lendable 2, not more.
   BOOST_TEST(accepted(state, take("team-a", {{"a/0", 10}})));
-  BOOST_TEST(state.usage("team-a").borrowed.at(kGpu) == 2);
-  BOOST_TEST(state.usage("team-b").lent.at(kGpu) == 2);
+  BOOST_TEST(state.usage("team-a").borrowed.at(kGpu) == 2000);
+  BOOST_TEST(state.usage("team-b").lent.at(kGpu) == 2000);
   const std::string more = refused(state, take("team-a", {{"a/1", 1}}));
   BOOST_TEST(more.find("cohort research has 0 to lend") != std::string::npos, more);
   // team-b still has its kept 6, but not the 2 it lent out.
@@ -146,10 +146,10 @@ BOOST_AUTO_TEST_CASE(idle_budget_is_lent_within_a_cohort_up_to_the_limits) {
   // Borrowing stops at the borrowing limit even with the pool free.
   QuotaState roomy;
   QuotaSpec c = quota("team-c", 8, "big");
-  c.borrowing_limit = ResourceAmounts{{kGpu, 1}};
+  c.borrowing_limit = ResourceAmounts{{kGpu, 1000}};
   roomy.put(c);
   roomy.put(quota("team-d", 100, "big"));
-  BOOST_TEST(roomy.refusal("team-c", {{kGpu, 10}}).value_or("").find("8 hard + 1 borrowable") !=
+  BOOST_TEST(roomy.refusal("team-c", {{kGpu, 10000}}).value_or("").find("8 hard + 1 borrowable") !=
              std::string::npos);
 }
 

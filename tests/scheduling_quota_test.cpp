@@ -71,6 +71,10 @@ BOOST_AUTO_TEST_CASE(a_quota_decodes_and_prints_canonically) {
   const auto again = decode(yaml);
   BOOST_TEST_REQUIRE(again.errors.empty(), yaml);
   BOOST_TEST(model::render_manifests({*again.manifest}, model::OutputFormat::Yaml) == yaml);
+  // A kind of device stands for every device of the kind.
+  const auto kinds = decode(with("nvidia.com/gpu: \"64\"", "GPU: \"64\""));
+  BOOST_TEST_REQUIRE(kinds.errors.empty(), unisched::testing::all_errors(kinds));
+  BOOST_TEST(std::get<model::SchedulingQuota>(*kinds.manifest).spec.hard.count("GPU") == 1u);
   // The weight defaults to 1.
   const auto plain = decode(with("  weight: 2\n", ""));
   BOOST_TEST(std::get<model::SchedulingQuota>(*plain.manifest).spec.weight == 1);

@@ -1,0 +1,114 @@
+// Quotas through a whole deployment on loopback: the ledger lives in the hub process, the
+// cluster's ClusterActor on a shard, its agent in a third process. Applied quotas are enforced at
+// commit (over budget: QUEUED, with the quota and resource named), shown by `get quotas` and
+// `describe quota`, and after a hub crash they come back with their usage rebuilt from the
+// journalled decisions, counted once.
+#include <boost/test/unit_test.hpp>
+
+#include "tests/hub_process.hpp"
+
+using unisched::testing::ActorHarness;
+using unisched::testing::free_port;
+using unisched::testing::Hub;
+using unisched::testing::Json;
+using unisched::testing::text;
+
+namespace {
+
+const char* kQuotas = R"(apiVersion: scheduling.cluster.io/v1
+kind: SchedulingQuota
+metadata:
+  name: team-a
+spec:
+  queue: team-a
+  hard:
+    GPU: "8"
+---
+apiVersion: scheduling.cluster.io/v1
+kind: SchedulingQuota
+metadata:
+  name: broken
+spec:
+  queue: team-b
+  hard:
+    GPU: "-1"
+)";
+
+std::string gpu_request(const std::string& name, int gpus) {
+  return "apiVersion: scheduling.cluster.io/v1\nkind: SchedulingRequest\nmetadata:\n  name: " +
+         name + "\nspec:\n  queue: team-a\n  replicas: 1\n  resources:\n    cpu: \"1\"\n" +
+         "    accelerators:\n      - model: A100\n        count: " + std::to_string(gpus) + "\n";
+}
+
+/// The phase of request `id` at the hub ("" when unknown).
+std::string phase_of(const Hub& hub, const std::string& id) {
+  for (const auto& request : hub.get("requests").value("requests", Json::array())) {
+    if (text(request, "request_id") == id) {
+      return text(request, "phase");
+    }
+  }
+  return {};
+}
+
+/// `get quotas -o json`: the entry of quota `name`.
+Json quota_entry(const Hub& hub, const std::string& name) {
+  for (const auto& quota : hub.get("quotas").value("quotas", Json::array())) {
+    if (text(quota, "name") == name) {
+      return quota;
+    }
+  }
+  return Json();
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(quota_hub)
+
+BOOST_AUTO_TEST_CASE(quotas_hold_across_processes_and_come_back_after_a_hub_crash) {
+  const uint16_t port = free_port();
+  unisched::testing::ScratchDirectory state;
+  Hub hub(port, {"--journal", state.path() + "/requests.journal"});
+  auto shard = hub.shard("s1");
+  auto agent = hub.agent("a100-nvlink-uswest.yaml");
+  ActorHarness::wait_until([&] { return hub.has_health("a100-uswest", true); }, "registered",
+                           std::chrono::seconds(20));
+  // The valid quota is recorded; the malformed one is refused with its field.
+  const auto [applied, applied_out] = hub.client("apply -f " + hub.dir.write("q.yaml", kQuotas));
+  BOOST_TEST(applied == 1, applied_out);
+  BOOST_TEST(applied_out.find("SchedulingQuota/broken): spec.hard[GPU]") != std::string::npos,
+             applied_out);
+  BOOST_TEST(!quota_entry(hub, "team-a").is_null());
+  BOOST_TEST(quota_entry(hub, "broken").is_null());
+  // 8 GPUs fit the budget; 4 more wait for it.
+  hub.client("submit -f " + hub.dir.write("r1.yaml", gpu_request("first", 8)) +
+             " --wait --timeout 30s");
+  BOOST_TEST(phase_of(hub, "first") == "PLACED");
+  hub.client("submit -f " + hub.dir.write("r2.yaml", gpu_request("second", 4)));
+  ActorHarness::wait_until([&] { return phase_of(hub, "second") == "QUEUED"; }, "second queued",
+                           std::chrono::seconds(20));
+  const auto [described, detail] = hub.client("describe quota team-a");
+  BOOST_TEST(described == 0, detail);
+  BOOST_TEST(detail.find("Waiting:   1 requests") != std::string::npos, detail);
+  const std::string reason = text(hub.get("requests")["requests"][1], "detail");
+  BOOST_TEST(reason == "waiting for quota: quota team-a: GPU: 12 would be used, 8 hard", reason);
+  Json team_a = quota_entry(hub, "team-a");
+  BOOST_TEST(text(team_a["used"], "GPU") == "8", team_a.dump());
+  BOOST_TEST(text(team_a["pending"], "GPU") == "4", team_a.dump());
+  BOOST_TEST(hub.client("describe quota nobody").first == 3);
+  // The hub crashes; the quota and its usage come back (8, not 16: counted once).
+  BOOST_TEST(hub.process->stop(SIGKILL) == -SIGKILL);
+  hub.start(port);
+  team_a = quota_entry(hub, "team-a");
+  BOOST_TEST(text(team_a["used"], "GPU") == "8", team_a.dump());
+  BOOST_TEST(phase_of(hub, "second") == "LOST");  // it was waiting: submit it again
+  ActorHarness::wait_until([&] { return hub.has_health("a100-uswest", true); },
+                           "the agent back at the restarted hub", std::chrono::seconds(30));
+  hub.client("submit -f " + hub.dir.write("r3.yaml", gpu_request("third", 1)));
+  ActorHarness::wait_until([&] { return phase_of(hub, "third") == "QUEUED"; },
+                           "the rebuilt usage enforced", std::chrono::seconds(20));
+  BOOST_TEST(agent->stop() == 0);
+  BOOST_TEST(shard->stop() == 0);
+  BOOST_TEST(hub.process->stop() == 0);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
