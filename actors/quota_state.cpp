@@ -83,8 +83,8 @@ std::optional<std::string> QuotaState::cohort_refusal(const QuotaSpec& quota,
   int64_t pool = 0;
   int64_t pool_used = 0;
   for (const auto& [queue, member] : quotas_) {
-    if (member.cohort != quota.cohort) {
-      continue;
+    if (member.cohort != quota.cohort || member.hard.count(resource) == 0) {
+      continue;  // a member whose quota does not name the resource neither lends nor borrows it
     }
     const int64_t hard = amount_in(member.hard, resource);
     const int64_t lendable = member.lending_limit
@@ -305,7 +305,7 @@ QuotaUsage QuotaState::usage(const std::string& queue) const {
     int64_t idle_total = 0;
     int64_t idle_mine = 0;
     for (const auto& [member_queue, member] : quotas_) {
-      if (member.cohort != quota->cohort) {
+      if (member.cohort != quota->cohort || member.hard.count(resource) == 0) {
         continue;
       }
       const int64_t member_hard = amount_in(member.hard, resource);
@@ -319,7 +319,10 @@ QuotaUsage QuotaState::usage(const std::string& queue) const {
       idle_mine += member_queue == queue ? idle : 0;
     }
     if (borrowed > 0 && idle_mine > 0) {
-      out.lent[resource] = borrowed * idle_mine / idle_total;
+      // In double: bytes times bytes would overflow 64 bits.
+      out.lent[resource] =
+          static_cast<int64_t>(static_cast<double>(borrowed) * static_cast<double>(idle_mine) /
+                               static_cast<double>(idle_total));
     }
   }
   return out;

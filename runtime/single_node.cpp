@@ -31,6 +31,7 @@ struct Fleet {
   std::vector<actors::LocalAgentActor> agents;
   std::vector<std::shared_ptr<adapters::ClusterAdapter>> adapters;
   std::vector<actors::SchedulerActor> schedulers;
+  actors::QuotaActor ledger;  // null: no quotas
   caf::actor client;
   caf::scoped_actor watcher;  // told when an agent dies, to start it again
 
@@ -43,6 +44,9 @@ struct Fleet {
       caf::anon_send_exit(scheduler, caf::exit_reason::user_shutdown);
     }
     caf::anon_send_exit(client, caf::exit_reason::user_shutdown);
+    if (ledger) {
+      caf::anon_send_exit(ledger, caf::exit_reason::user_shutdown);
+    }
     caf::anon_send_exit(supervisor, caf::exit_reason::user_shutdown);
   }
 };
@@ -114,14 +118,16 @@ v1::SchedulerSummary sum_schedulers(caf::scoped_actor& self,
     self->request(scheduler, std::chrono::seconds(2), summary_atom_v)
         .receive(
             [&](v1::SchedulerSummary& s) {
-              total.set_requests(total.requests() + s.requests());
-              total.set_placed(total.placed() + s.placed());
-              total.set_partially_placed(total.partially_placed() + s.partially_placed());
-              total.set_unschedulable(total.unschedulable() + s.unschedulable());
-              total.set_commits(total.commits() + s.commits());
-              total.set_conflicts(total.conflicts() + s.conflicts());
-              total.set_retries(total.retries() + s.retries());
-              total.set_requeued(total.requeued() + s.requeued());
+              // Every counter of the summary is a uint64: add them all, by reflection, so a
+              // counter added later is summed too.
+              const auto* reflection = s.GetReflection();
+              const auto* descriptor = s.GetDescriptor();
+              for (int i = 0; i < descriptor->field_count(); ++i) {
+                const auto* field = descriptor->field(i);
+                reflection->SetUInt64(
+                    &total, field,
+                    reflection->GetUInt64(total, field) + reflection->GetUInt64(s, field));
+              }
             },
             [&](caf::error&) {});
   }
@@ -194,14 +200,33 @@ bool start_schedulers(caf::actor_system& system, const RunOptions& options, Flee
                      false, !adapter->takes_placements()});
   }
   for (int i = 0; i < std::max(options.schedulers, 1); ++i) {
-    fleet.schedulers.push_back(actors::spawn_scheduler_actor(system, fleet.supervisor, infos,
-                                                             *policy, options.scheduling));
+    fleet.schedulers.push_back(actors::spawn_scheduler_actor(
+        system, fleet.supervisor, infos, *policy, options.scheduling, fleet.ledger));
   }
   fleet.client = spawn_workload_client(system, fleet.schedulers);
   for (size_t i = 0; i < fleet.ids.size(); ++i) {
     caf::anon_send(fleet.client, bind_atom_v, fleet.ids[i], actors::AgentActor{fleet.agents[i]});
   }
   return true;
+}
+
+/// The quota ledger, with the run's quotas in force and told of finished work by every
+/// ClusterActor; none without quotas.
+void start_ledger(caf::actor_system& system, const RunOptions& options, Fleet& fleet,
+                  RunReport& report) {
+  if (options.quotas.empty()) {
+    return;
+  }
+  fleet.ledger = actors::spawn_quota_actor(system);
+  for (const v1::QuotaDefinition& definition : options.quotas) {
+    fleet.watcher->request(fleet.ledger, std::chrono::seconds(2), definition)
+        .receive(
+            [](v1::QuotaStatus&) {},
+            [&](caf::error& error) {
+              report.problems.push_back("quota " + definition.name() + ": " + to_string(error));
+            });
+  }
+  caf::anon_send(fleet.supervisor, bind_atom_v, actors::PlacementListenerActor{fleet.ledger});
 }
 
 /// Cuts agents off and lets them back as the --partition windows say, at `now`.
@@ -228,6 +253,12 @@ void collect_report(caf::actor_system& system, Fleet& fleet, RunReport& report) 
           [&](caf::error& error) { report.problems.push_back("workload: " + to_string(error)); });
   report.scheduling = sum_schedulers(fleet.watcher, fleet.schedulers);
   report.overcommits = count_overcommits(fleet.watcher, fleet.agents);
+  if (fleet.ledger) {
+    fleet.watcher->request(fleet.ledger, std::chrono::seconds(2), quotas_atom_v)
+        .receive(
+            [&](v1::QuotaList& list) { report.quotas = std::move(list); },
+            [&](caf::error& error) { report.problems.push_back("quotas: " + to_string(error)); });
+  }
   for (const auto& summary : report.clusters) {
     report.deltas_applied += summary.deltas_applied();
   }
@@ -244,8 +275,9 @@ RunReport run_single_node(
   caf::actor_system system{config};
   Fleet fleet(system);
   fleet.supervisor = actors::spawn_supervisor(system, options.supervisor);
-  start_agents(system, clusters, options, fleet);
   RunReport report;
+  start_ledger(system, options, fleet, report);
+  start_agents(system, clusters, options, fleet);
   if (!start_schedulers(system, options, fleet, report)) {
     fleet.stop();
     return report;
@@ -267,12 +299,17 @@ RunReport run_single_node(
   std::vector<bool> cut_off(options.partitions.size(), false);
   auto next_progress = options.progress_interval;
   auto last_arrivals = std::chrono::milliseconds(0);
+  size_t arrivals = 0;
   while (elapsed() < options.duration) {
     std::this_thread::sleep_for(
         std::min(std::chrono::milliseconds(50), options.duration - elapsed()));
     const auto now = elapsed();
     for (const Arrival& arrival : workload.next(now - last_arrivals)) {
-      caf::anon_send(fleet.client, submit_atom_v, arrival.request_id, arrival.shape->spec,
+      model::SchedulingRequestSpec spec = arrival.shape->spec;
+      if (!options.quotas.empty()) {
+        spec.queue = options.quotas[arrivals++ % options.quotas.size()].queue();
+      }
+      caf::anon_send(fleet.client, submit_atom_v, arrival.request_id, std::move(spec),
                      static_cast<int64_t>(arrival.runs_for.count()));
     }
     last_arrivals = now;

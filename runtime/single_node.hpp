@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "actors/agent_actor.hpp"
+#include "actors/quota_actor.hpp"
 #include "actors/scheduler_actor.hpp"
 #include "actors/supervisor.hpp"
 #include "adapters/simulated_cluster.hpp"
@@ -48,6 +49,9 @@ struct RunOptions {
   std::function<std::function<void()>(caf::actor_system&, const actors::SupervisorActor& supervisor,
                                       const std::vector<actors::SchedulerActor>& schedulers)>
       open_door;
+  /// Quotas the workload's requests are charged to (each request goes to the next quota's queue
+  /// in turn); empty: no quota ledger.
+  std::vector<v1::QuotaDefinition> quotas;
   double requests_per_second = 20.0;  ///< synthetic workload; 0: none
   std::chrono::milliseconds mean_runtime{3'000};
 };
@@ -57,6 +61,7 @@ struct RunReport {
   v1::WorkloadReport workload;
   v1::SchedulerSummary scheduling;  ///< summed over every scheduler
   uint64_t overcommits = 0;         ///< nodes whose cluster holds more than it can (must be 0)
+  v1::QuotaList quotas;             ///< the ledger at the end (with quotas)
   uint64_t deltas_applied = 0;
   std::chrono::milliseconds elapsed{0};
   std::vector<std::string> problems;  ///< clusters that could not be queried at the end

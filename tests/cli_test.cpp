@@ -2,6 +2,7 @@
 #include <sys/wait.h>
 #include <boost/test/unit_test.hpp>
 #include <cstdlib>
+#include <map>
 
 #include "tests/json.hpp"
 #include "tests/test_files.hpp"
@@ -170,6 +171,33 @@ BOOST_AUTO_TEST_CASE(run_reports_every_cluster_as_json) {
   BOOST_TEST(report["decision_latency_ms"]["p99"].get<double>() >=
              report["decision_latency_ms"]["p50"].get<double>());
   BOOST_TEST(number(report, "overcommits") == 0);
+}
+
+BOOST_AUTO_TEST_CASE(run_with_quotas_reports_each_tenant_within_its_budget) {
+  const auto result = run("run --log-level=warn --profiles " + kSource +
+                          "/config/profiles --duration 3s --rate 60 --mean-runtime 1s "
+                          "--push-interval 100ms --observe-interval 20ms --report json --quotas " +
+                          kSource + "/config/quotas/teams.yaml");
+  BOOST_TEST_REQUIRE(result.exit_code == 0, result.err);
+  const Json report = parse_json(result.out);
+  BOOST_TEST_REQUIRE(report.is_object(), result.out);
+  BOOST_TEST_REQUIRE(report["quotas"].size() == 2u);
+  // teams.yaml: team-a may hold 24 GPUs + 8 borrowed, team-b 8 + what team-a lends (24).
+  const std::map<std::string, double> most = {{"team-a", 32}, {"team-b", 32}};
+  double held = 0;
+  for (const auto& tenant : report["quotas"]) {
+    const std::string queue = text(tenant, "queue");
+    const std::string used = tenant["used"].value("GPU", std::string("0"));  // "12" or "500m"
+    const double gpus = used.back() == 'm' ? std::stod(used) / 1000 : std::stod(used);
+    BOOST_TEST(gpus <= most.at(queue), queue << " holds " << gpus);
+    held += gpus;
+  }
+  BOOST_TEST(held <= 32);  // the cohort's pool
+  BOOST_TEST(number(report, "placed") > 0);
+  BOOST_TEST(result.err.find("tenant team-a") != std::string::npos, result.err);
+  const auto bad = run("run --log-level=off --quotas " + kSource + "/tests/data/mixed.yaml");
+  BOOST_TEST(bad.exit_code == 1);
+  BOOST_TEST(bad.err.find("--quotas:") != std::string::npos, bad.err);
 }
 
 BOOST_AUTO_TEST_CASE(racing_schedulers_under_churn_never_over_commit) {

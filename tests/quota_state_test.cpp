@@ -153,6 +153,22 @@ BOOST_AUTO_TEST_CASE(idle_budget_is_lent_within_a_cohort_up_to_the_limits) {
              std::string::npos);
 }
 
+BOOST_AUTO_TEST_CASE(a_member_whose_quota_does_not_name_a_resource_neither_lends_nor_borrows_it) {
+  QuotaState state;
+  QuotaSpec a = quota("team-a", 8, "lab");
+  a.hard["memory"] = int64_t{4} << 40;  // 4Ti
+  state.put(a);
+  state.put(quota("team-b", 8, "lab"));  // no memory in its quota: not limited, not pooled
+  QuotaCommit big = take("team-b", {{"b/0", 1}});
+  big.placements["b/0"].amounts["memory"] = int64_t{3} << 40;
+  BOOST_TEST(accepted(state, big));
+  QuotaCommit mine = take("team-a", {{"a/0", 1}});
+  mine.placements["a/0"].amounts["memory"] = int64_t{4} << 40;
+  BOOST_TEST(accepted(state, mine));  // team-b's memory is not out of team-a's pool
+  BOOST_TEST(state.usage("team-a").lent.count("memory") == 0u);
+  BOOST_TEST(state.usage("team-b").borrowed.count("memory") == 0u);
+}
+
 BOOST_AUTO_TEST_CASE(dominant_resource_fairness_serves_the_least_served_first) {
   QuotaState state;
   QuotaSpec a = quota("team-a", 8);

@@ -15,7 +15,9 @@
 #include "runtime/hub.hpp"
 #include "runtime/json_report.hpp"
 #include "runtime/manifest_loader.hpp"
+#include "runtime/quota_book.hpp"
 #include "runtime/single_node.hpp"
+#include "tools/unisched/quota_output.hpp"
 #include "tools/unisched/table.hpp"
 #include "tools/unisched/verbs.hpp"
 
@@ -176,6 +178,31 @@ double percent(uint64_t part, uint64_t whole) {
   return whole == 0 ? 0.0 : 100.0 * static_cast<double>(part) / static_cast<double>(whole);
 }
 
+/// One line per tenant with quotas: what it holds of each resource of its budget at the end.
+void print_tenants(const v1::QuotaList& quotas, const v1::SchedulerSummary& scheduling,
+                   std::FILE* out) {
+  if (quotas.quotas_size() == 0) {
+    return;
+  }
+  std::fprintf(out, "quotas: %llu decisions waited for quota\n",
+               static_cast<unsigned long long>(scheduling.quota_queued()));
+  for (const auto& status : quotas.quotas()) {
+    std::string line;
+    for (const auto& [resource, hard] : status.quota().hard()) {
+      const auto used = status.used().find(resource);
+      const auto borrowed = status.borrowed().find(resource);
+      line += "  " + resource + " " +
+              quota_amount(resource, used == status.used().end() ? 0 : used->second) + "/" +
+              quota_amount(resource, hard) +
+              (borrowed == status.borrowed().end()
+                   ? ""
+                   : " (" + quota_amount(resource, borrowed->second) + " borrowed)");
+    }
+    std::fprintf(out, "  tenant %-16s%s; %llu waiting\n", status.quota().queue().c_str(),
+                 line.c_str(), static_cast<unsigned long long>(status.pending_requests()));
+  }
+}
+
 void print_table(const runtime::RunReport& report, std::FILE* out) {
   const int width = name_column_width(
       report.clusters, [](const auto& c) { return c.cluster_id(); }, "CLUSTER");
@@ -222,6 +249,7 @@ void print_table(const runtime::RunReport& report, std::FILE* out) {
     std::fprintf(out, "  unschedulable by %-16s %llu cluster refusals\n", reason.c_str(),
                  static_cast<unsigned long long>(count));
   }
+  print_tenants(report.quotas, s, out);
   std::fprintf(out, "decision latency p50 %.2f ms, p99 %.2f ms\n", w.latency_p50_ms(),
                w.latency_p99_ms());
   std::fprintf(out, "%zu clusters, %llu node deltas applied in %.1f s\n", report.clusters.size(),
@@ -266,6 +294,10 @@ void print_json(const runtime::RunReport& report, const runtime::RunOptions& opt
   out["retries"] = s.retries();
   out["requeued"] = s.requeued();
   out["overcommits"] = report.overcommits;
+  if (report.quotas.quotas_size() > 0) {
+    out["quota_queued"] = s.quota_queued();
+    out["quotas"] = quotas_json(report.quotas)["quotas"];
+  }
   out["decision_latency_ms"] = Json{{"p50", runtime::significant(w.latency_p50_ms(), 4)},
                                     {"p99", runtime::significant(w.latency_p99_ms(), 4)}};
   std::printf("%s\n", runtime::dump_json(out).c_str());
@@ -295,6 +327,29 @@ std::optional<std::vector<model::ClusterResourceProfile>> read_profiles(const Pa
     return std::nullopt;
   }
   return profiles;
+}
+
+/// The SchedulingQuotas of --quotas, in the ledger's form; false after printing the problems.
+bool read_quotas(const ParsedArgs& args, runtime::RunOptions& options) {
+  if (!args.has("quotas")) {
+    return true;
+  }
+  const runtime::ManifestSet set = runtime::load_manifests({args.value("quotas")});
+  for (const auto& problem : set.problems) {
+    std::fprintf(stderr, "%s\n", problem.to_string().c_str());
+  }
+  for (const auto& loaded : set.manifests) {
+    if (const auto* quota = std::get_if<model::SchedulingQuota>(&loaded.manifest)) {
+      options.quotas.push_back(runtime::quota_definition(
+          *quota, model::render_manifests({loaded.manifest}, model::OutputFormat::Json)));
+    }
+  }
+  if (!set.problems.empty() || options.quotas.empty()) {
+    std::fprintf(stderr, "error: --quotas: %s\n",
+                 set.problems.empty() ? "no SchedulingQuota found" : "fix the quotas above first");
+    return false;
+  }
+  return true;
 }
 
 /// Empty when every --partition names a cluster of the run; else the error.
@@ -365,7 +420,7 @@ int run_run(const ParsedArgs& args) {
     return 2;
   }
   const auto profiles = read_profiles(args);
-  if (!profiles) {
+  if (!profiles || !read_quotas(args, options)) {
     return 1;
   }
   const auto clusters = runtime::plan_clusters(*profiles, options.clusters);
@@ -423,6 +478,7 @@ Verb run_verb() {
       "  unisched run\n"
       "  unisched run --clusters 20 --nodes 500 --duration 30s --push-interval 100ms\n"
       "  unisched run --partition t4-useast:3s:4s --report json\n"
+      "  unisched run --quotas config/quotas/teams.yaml\n"
       "  unisched run --slurm-conf /etc/slurm/slurm.conf",
       {
           {"profiles", 'f', "FILE|DIR", true, "cluster profiles (default config/profiles)"},
@@ -459,6 +515,9 @@ Verb run_verb() {
           {"rate", '\0', "RATE", false, "workload requests per second (default 20; 0: none)"},
           {"mean-runtime", '\0', "DURATION", false, "how long placed work runs (default 3s)"},
           {"report", 'o', "FORMAT", false, "table (default) or json"},
+          {"quotas", '\0', "FILE", false,
+           "SchedulingQuotas to enforce; the workload's requests go to their queues in turn, "
+           "and the summary shows each tenant's used/hard"},
       },
       run_run,
   };
