@@ -88,6 +88,8 @@ v1::QuotaTakeReply on_take(Self self, const v1::QuotaTakeRequest& request) {
     reply.set_status(v1::QuotaTakeReply::TAKEN);
     observe(self,
             {request.queue(), {request.placements().begin(), request.placements().end()}, {}});
+  } else if (result.refused) {
+    reply.set_status(v1::QuotaTakeReply::REFUSED);
   } else {
     reply.set_status(v1::QuotaTakeReply::QUEUED);
     if (const auto scheduler = caf::actor_cast<AdmissionListenerActor>(self->current_sender())) {

@@ -48,7 +48,12 @@ void QuotaAdmission::enqueue(const QuotaTake& take, const ResourceAmounts& deman
 
 QuotaTakeResult QuotaAdmission::take(const QuotaTake& take, std::vector<std::string>& admitted) {
   if (waiting(take.work_id)) {
-    return {false, "already waiting for quota"};
+    return {false, false, "already waiting for quota"};
+  }
+  for (const auto& [id, placement] : take.commit.placements) {
+    if (state_.holds(id)) {
+      return {false, true, "placement " + id + " already holds quota"};
+    }
   }
   const std::string group = group_of(take.commit.queue);
   if (!state_.holds(hold_id(take.work_id)) && group_waits(group)) {
@@ -58,7 +63,7 @@ QuotaTakeResult QuotaAdmission::take(const QuotaTake& take, std::vector<std::str
     const auto self = std::find(admitted.begin() + static_cast<std::ptrdiff_t>(before),
                                 admitted.end(), take.work_id);
     if (self == admitted.end()) {
-      return {false, "waiting behind earlier work of " + group};
+      return {false, false, "waiting behind earlier work of " + group};
     }
     admitted.erase(self);  // first in line and it fits: it takes its budget at once
   }
@@ -74,14 +79,14 @@ QuotaTakeResult QuotaAdmission::take_or_wait(const QuotaTake& take,
   }
   auto refusal = state_.commit(commit);
   if (!refusal) {
-    return {true, {}};
+    return {true, false, {}};
   }
   // Over budget: it waits, and gives back any admission hold for others meanwhile.
   state_.release({hold});
   enqueue(take, demand_of(take.commit));
   waiting_.at(take.work_id).refused_at = state_.revision();
   admit(admitted);
-  return {false, std::move(refusal->reason)};
+  return {false, false, std::move(refusal->reason)};
 }
 
 void QuotaAdmission::release(const std::vector<std::string>& ids,

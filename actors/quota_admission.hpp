@@ -32,7 +32,8 @@ struct QuotaTake {
 
 struct QuotaTakeResult {
   bool taken = false;
-  std::string reason;  ///< why it waits: the quota and resource, or the work it waits behind
+  bool refused = false;  ///< not taken and not waiting: a placement id already holds quota
+  std::string reason;    ///< why it waits: the quota and resource, or the work it waits behind
 };
 
 /// The work waiting in one queue, and what it waits for.
@@ -48,7 +49,8 @@ class QuotaAdmission {
   /// Adds or replaces a quota; waiting work it now lets in is admitted (appended to `admitted`).
   void put(QuotaSpec spec, std::vector<std::string>& admitted);
 
-  /// Takes the budget now (replacing the work's admission hold), or queues the work. Work
+  /// Takes the budget now (replacing the work's admission hold), or queues the work; refuses
+  /// a take naming a placement that holds quota already (ids are unique per request). Work
   /// admitted meanwhile is appended to `admitted` (never the work itself: first in line and
   /// fitting, it takes its budget at once).
   QuotaTakeResult take(const QuotaTake& take, std::vector<std::string>& admitted);

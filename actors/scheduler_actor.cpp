@@ -149,9 +149,10 @@ void send_quota_take(Self self, uint64_t round, v1::QuotaTakeRequest take) {
   self->request(self->state.quota, self->state.settings.commit_timeout, std::move(take))
       .then(
           [=](v1::QuotaTakeReply& reply) {
-            const QuotaResult result = reply.status() == v1::QuotaTakeReply::TAKEN
-                                           ? QuotaResult::Taken
-                                           : QuotaResult::Queued;
+            const QuotaResult result =
+                reply.status() == v1::QuotaTakeReply::TAKEN    ? QuotaResult::Taken
+                : reply.status() == v1::QuotaTakeReply::QUEUED ? QuotaResult::Queued
+                                                               : QuotaResult::Refused;
             carry_out(self, self->state.core->on_quota_result(round, result, reply.reason(),
                                                               self->clock().now()));
           },

@@ -4,7 +4,11 @@
 // quota) and under their resource name ("nvidia.com/gpu") where the cluster or the request
 // names one; with where it is, for the quota's caps.
 #include "actors/scheduler_state.hpp"
+
+#include "actors/scheduler_round.hpp"
 #include "model/accelerator_names.hpp"
+
+#include <string>
 
 namespace unisched::actors {
 
@@ -47,6 +51,159 @@ v1::QuotaPlacement SchedulerState::quota_placement(const LocalCluster& local,
     out.set_model(device.model.str());
   }
   return out;
+}
+
+SchedulerCommands SchedulerState::send_round(std::vector<v1::CommitRequest> commits) {
+  Round& round = *round_;
+  SchedulerCommands out;
+  out.round = round.id;
+  if (!round.quota.empty() && !round.quota_taken && !round.quota_pending) {
+    const Work& work = *round.work;
+    v1::QuotaTakeRequest take;
+    take.set_work_id(work.id);
+    take.set_queue(work.spec.queue);
+    take.set_priority(work.spec.priority);
+    for (const auto& [id, placement] : round.quota) {
+      *take.add_placements() = placement;
+    }
+    round.quota_pending = true;
+    out.quota_take = std::move(take);
+    // A queue whose last take had to wait is near its budget: its commits wait for the take,
+    // so an over-budget decision never starts work on a cluster only to stop it again. Any
+    // other goes out with the take, in one round trip (admitted work holds its budget already).
+    if (tight_queues_.count(work.spec.queue) > 0 && !work.admitted) {
+      round.held_commits = std::move(commits);
+      return out;
+    }
+  }
+  for (v1::CommitRequest& commit : commits) {
+    round.outstanding.insert(commit.cluster_id());
+    out.commits.push_back(std::move(commit));
+  }
+  return out;
+}
+
+SchedulerCommands SchedulerState::on_quota_result(uint64_t round, QuotaResult result,
+                                                  const std::string& reason,
+                                                  Clock::time_point now) {
+  if (!round_ || round_->id != round || !round_->quota_pending) {
+    return {};  // an answer to a round that is over
+  }
+  round_->quota_pending = false;
+  const std::string queue = round_->work->spec.queue;
+  SchedulerCommands out;
+  switch (result) {
+    case QuotaResult::Taken:
+      round_->quota_taken = true;
+      tight_queues_.erase(queue);
+      if (!round_->held_commits.empty()) {
+        return send_round(std::move(round_->held_commits));
+      }
+      return maybe_close(now);
+    case QuotaResult::Queued:
+      tight_queues_.insert(queue);
+      if (!round_->held_commits.empty()) {
+        return park(reason, now);  // nothing was committed
+      }
+      round_->quota_queued = reason;
+      return maybe_close(now);
+    case QuotaResult::TimedOut:
+      // It may have been taken: give it back (a no-op if it was not).
+      for (const auto& [id, placement] : round_->quota) {
+        out.quota_releases.push_back(id);
+      }
+      break;
+    case QuotaResult::Refused:
+      break;  // nothing was taken, and the ids are another's
+  }
+  round_->quota.clear();
+  round_->held_commits.clear();
+  round_->failed.insert("quota");
+  round_->failures.push_back(
+      diagnosis("quota", "commit",
+                (result == QuotaResult::Refused ? "refused: " : "no answer in time: ") + reason));
+  out.append(maybe_close(now));
+  return out;
+}
+
+SchedulerCommands SchedulerState::maybe_close(Clock::time_point now) {
+  if (!round_ || !round_->outstanding.empty() || round_->quota_pending) {
+    return {};
+  }
+  SchedulerCommands out;
+  if (round_->quota_queued) {
+    // Over budget after all: the clusters that reserved give it back, and the work waits.
+    for (const std::string& cluster : round_->accepted) {
+      out.releases.push_back(release_of(cluster, round_->replicas.at(cluster)));
+    }
+    const std::string reason = *round_->quota_queued;
+    out.append(park(reason, now));
+    return out;
+  }
+  out.append(close_round(now));
+  out.advance_later = !round_ && !queue_.empty();
+  return out;
+}
+
+SchedulerCommands SchedulerState::park(const std::string& reason, Clock::time_point now) {
+  std::unique_ptr<Work> work = std::move(round_->work);
+  round_.reset();
+  summary_.set_quota_queued(summary_.quota_queued() + 1);
+  ++work->quota_waits;
+  SchedulerCommands out;
+  if (work->replaces.empty()) {
+    v1::SchedulingDecision queued;
+    queued.set_request_id(work->request_id);
+    queued.set_status(v1::SchedulingDecision::QUEUED);
+    queued.add_reasons("waiting for quota: " + reason);
+    queued.set_attempts(work->attempts);
+    queued.set_latency_us(
+        std::chrono::duration_cast<std::chrono::microseconds>(now - work->submitted).count());
+    out.updates.push_back(std::move(queued));
+  }
+  if (admitted_early_.erase(work->id) > 0) {
+    work->admitted = true;
+    out.append(enqueue(std::move(work), now));
+    return out;
+  }
+  parked_[work->id] = std::move(work);
+  out.advance_later = !queue_.empty();
+  return out;
+}
+
+SchedulerCommands SchedulerState::on_admitted(const std::string& work_id, Clock::time_point now) {
+  const auto found = parked_.find(work_id);
+  if (found == parked_.end()) {
+    SchedulerCommands out;
+    if (round_ && round_->work->id == work_id) {
+      admitted_early_.insert(work_id);  // queued, and admitted before its clusters answered
+    } else {
+      out.quota_withdrawals.push_back(work_id);  // nothing here waits for it: give it back
+    }
+    return out;
+  }
+  std::unique_ptr<Work> work = std::move(found->second);
+  parked_.erase(found);
+  work->admitted = true;
+  return enqueue(std::move(work), now);
+}
+
+void SchedulerState::release_round_quota(bool everything, SchedulerCommands& out) {
+  Round& round = *round_;
+  for (const auto& [cluster, replicas] : round.replicas) {
+    const bool kept = !everything && round.failed.count(cluster) == 0;
+    for (const auto& replica : replicas) {
+      const auto taken = round.quota.find(replica.placement_id());
+      if (taken == round.quota.end()) {
+        continue;
+      }
+      if (kept) {
+        round.work->quota_held.push_back(taken->second);
+      } else {
+        out.quota_releases.push_back(replica.placement_id());
+      }
+    }
+  }
 }
 
 }  // namespace unisched::actors

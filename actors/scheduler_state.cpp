@@ -1,5 +1,7 @@
 #include "actors/scheduler_state.hpp"
 
+#include "actors/scheduler_round.hpp"
+
 #include <algorithm>
 #include <random>
 
@@ -21,14 +23,6 @@ uint64_t stable_hash(const std::string& text) {
   return hash;
 }
 
-Decision::Diagnosis diagnosis(std::string cluster, std::string plugin, std::string reason) {
-  Decision::Diagnosis out;
-  out.set_cluster(std::move(cluster));
-  out.set_plugin(std::move(plugin));
-  out.set_reason(std::move(reason));
-  return out;
-}
-
 std::vector<Decision::Diagnosis> diagnoses_of(const policy::Decision& decision) {
   std::vector<Decision::Diagnosis> out;
   for (const auto& found : decision.diagnoses) {
@@ -37,35 +31,7 @@ std::vector<Decision::Diagnosis> diagnoses_of(const policy::Decision& decision) 
   return out;
 }
 
-v1::ReleaseOrder release_of(const std::string& cluster,
-                            const std::vector<Decision::Replica>& replicas) {
-  v1::ReleaseOrder release;
-  release.set_cluster_id(cluster);
-  for (const auto& replica : replicas) {
-    release.add_placement_ids(replica.placement_id());
-  }
-  return release;
-}
-
 }  // namespace
-
-/// The commits of one decision, in flight.
-struct SchedulerState::Round {
-  uint64_t id = 0;
-  std::unique_ptr<Work> work;
-  std::map<std::string, std::vector<Decision::Replica>> replicas;  // per cluster
-  std::set<std::string> outstanding;                               // clusters yet to answer
-  std::vector<std::string> accepted;
-  std::set<std::string> failed;
-  std::vector<Decision::Diagnosis> failures;  // why the failed clusters failed
-  bool partial = false;                       // the decision placed only some replicas
-  std::vector<Decision::Diagnosis> partial_diagnoses;
-  bool refreshing = false;                          // waiting for views before deciding again
-  std::map<std::string, v1::QuotaPlacement> quota;  // by placement id: what the round takes
-  std::vector<v1::CommitRequest> held_commits;      // sent once the ledger took the quota
-  bool quota_pending = false;                       // the ledger has not answered yet
-  bool quota_taken = false;
-};
 
 void SchedulerCommands::append(SchedulerCommands&& later) {
   if (!later.commits.empty()) {
@@ -268,112 +234,6 @@ SchedulerCommands SchedulerState::start_round(std::unique_ptr<Work> work,
   return send_round(std::move(to_send));
 }
 
-SchedulerCommands SchedulerState::send_round(std::vector<v1::CommitRequest> commits) {
-  Round& round = *round_;
-  SchedulerCommands out;
-  out.round = round.id;
-  if (!round.quota.empty() && !round.quota_taken) {
-    const Work& work = *round.work;
-    v1::QuotaTakeRequest take;
-    take.set_work_id(work.id);
-    take.set_queue(work.spec.queue);
-    take.set_priority(work.spec.priority);
-    for (const auto& [id, placement] : round.quota) {
-      *take.add_placements() = placement;
-    }
-    round.held_commits = std::move(commits);
-    round.quota_pending = true;
-    out.quota_take = std::move(take);
-    return out;
-  }
-  for (v1::CommitRequest& commit : commits) {
-    round.outstanding.insert(commit.cluster_id());
-    out.commits.push_back(std::move(commit));
-  }
-  return out;
-}
-
-SchedulerCommands SchedulerState::on_quota_result(uint64_t round, QuotaResult result,
-                                                  const std::string& reason,
-                                                  Clock::time_point now) {
-  if (!round_ || round_->id != round || !round_->quota_pending) {
-    return {};  // an answer to a round that is over
-  }
-  round_->quota_pending = false;
-  switch (result) {
-    case QuotaResult::Taken:
-      round_->quota_taken = true;
-      return send_round(std::move(round_->held_commits));
-    case QuotaResult::Queued:
-      return park(reason, now);
-    case QuotaResult::TimedOut:
-      break;
-  }
-  // The ledger may have taken it: give it back (a no-op if it never did), then decide again.
-  SchedulerCommands out;
-  for (const auto& [id, placement] : round_->quota) {
-    out.quota_releases.push_back(id);
-  }
-  round_->quota.clear();
-  round_->failed.insert("quota");
-  round_->failures.push_back(diagnosis("quota", "commit", "no answer in time: " + reason));
-  out.append(close_round(now));
-  out.advance_later = !round_ && !queue_.empty();
-  return out;
-}
-
-SchedulerCommands SchedulerState::park(const std::string& reason, Clock::time_point now) {
-  std::unique_ptr<Work> work = std::move(round_->work);
-  round_.reset();
-  summary_.set_quota_queued(summary_.quota_queued() + 1);
-  ++work->quota_waits;
-  SchedulerCommands out;
-  if (work->replaces.empty()) {
-    Decision queued;
-    queued.set_request_id(work->request_id);
-    queued.set_status(Decision::QUEUED);
-    queued.add_reasons("waiting for quota: " + reason);
-    queued.set_attempts(work->attempts);
-    queued.set_latency_us(
-        std::chrono::duration_cast<std::chrono::microseconds>(now - work->submitted).count());
-    out.updates.push_back(std::move(queued));
-  }
-  parked_[work->id] = std::move(work);
-  out.advance_later = !queue_.empty();
-  return out;
-}
-
-SchedulerCommands SchedulerState::on_admitted(const std::string& work_id, Clock::time_point now) {
-  const auto found = parked_.find(work_id);
-  if (found == parked_.end()) {
-    SchedulerCommands out;
-    out.quota_withdrawals.push_back(work_id);  // nothing here waits for it: give the hold back
-    return out;
-  }
-  std::unique_ptr<Work> work = std::move(found->second);
-  parked_.erase(found);
-  work->admitted = true;
-  return enqueue(std::move(work), now);
-}
-
-void SchedulerState::release_round_quota(bool everything, SchedulerCommands& out) {
-  Round& round = *round_;
-  for (const auto& [cluster, replicas] : round.replicas) {
-    const bool kept = !everything && round.failed.count(cluster) == 0;
-    for (const auto& replica : replicas) {
-      const auto taken = round.quota.find(replica.placement_id());
-      if (taken == round.quota.end()) {
-        continue;
-      }
-      if (kept) {
-        round.work->quota_held.push_back(taken->second);
-      } else {
-        out.quota_releases.push_back(replica.placement_id());
-      }
-    }
-  }
-}
-
 SchedulerCommands SchedulerState::on_commit_result(uint64_t round, const std::string& cluster,
                                                    CommitResult result, const std::string& reason,
                                                    Clock::time_point now) {
@@ -403,10 +263,7 @@ SchedulerCommands SchedulerState::on_commit_result(uint64_t round, const std::st
       out.releases.push_back(release_of(cluster, round_->replicas.at(cluster)));
       break;
   }
-  if (round_->outstanding.empty()) {
-    out.append(close_round(now));
-    out.advance_later = !round_ && !queue_.empty();
-  }
+  out.append(maybe_close(now));
   return out;
 }
 
@@ -414,7 +271,9 @@ SchedulerCommands SchedulerState::close_round(Clock::time_point now) {
   Round& round = *round_;
   Work& work = *round.work;
   SchedulerCommands out;
-  const bool all_or_nothing = work.spec.distribution.gang && !round.failed.empty();
+  // A gang keeps nothing unless everything held; nothing is kept without its quota either.
+  const bool all_or_nothing =
+      (work.spec.distribution.gang && !round.failed.empty()) || round.failed.count("quota") > 0;
   if (round.quota_taken) {
     release_round_quota(all_or_nothing, out);
   }

@@ -50,7 +50,7 @@ struct SchedulerSettings {
 enum class CommitResult { Accepted, Conflict, Refused, TimedOut };
 
 /// How the quota ledger answered a take.
-enum class QuotaResult { Taken, Queued, TimedOut };
+enum class QuotaResult { Taken, Queued, Refused, TimedOut };
 
 /// What the actor sends after a call.
 struct SchedulerCommands {
@@ -176,6 +176,8 @@ class SchedulerState {
                                      const model::SchedulingRequestSpec& spec) const;
   /// The round's commits go out now; with a ledger and a queue, its take goes first.
   SchedulerCommands send_round(std::vector<v1::CommitRequest> commits);
+  /// Closes the round once every cluster and the ledger answered.
+  SchedulerCommands maybe_close(Clock::time_point now);
   /// The work waits for quota: parked until the ledger admits it.
   SchedulerCommands park(const std::string& reason, Clock::time_point now);
   /// Gives back the quota of the round's replicas on clusters that did not keep them.
@@ -201,6 +203,8 @@ class SchedulerState {
   uint64_t arrivals_ = 0;
   std::unique_ptr<Round> round_;                         // the decision whose commits are in flight
   std::map<std::string, std::unique_ptr<Work>> parked_;  // waiting for quota, by work id
+  std::set<std::string> tight_queues_;                   // queues whose last take had to wait
+  std::set<std::string> admitted_early_;                 // work admitted before it was parked
   uint64_t rounds_ = 0;
   std::map<std::string, Tracked> tracked_;                // request id -> what was decided
   std::deque<std::string> tracked_order_;                 // oldest first

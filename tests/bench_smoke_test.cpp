@@ -124,6 +124,21 @@ BOOST_AUTO_TEST_CASE(schedule_runs_both_commit_modes_with_one_and_two_schedulers
   }
 }
 
+BOOST_AUTO_TEST_CASE(quota_runs_with_and_without_the_ledger_and_gives_the_ratio) {
+  // Big enough that 1 s of decisions does not fill the clusters (each run has clusters of its own).
+  const auto run = bench("--scenario quota --clusters 3 --nodes 100 --seconds 1 --pairs 1");
+  BOOST_TEST_REQUIRE(run.status == 0, run.out);
+  BOOST_TEST_REQUIRE(run.results.size() == 3u, run.out);
+  BOOST_TEST(run.results[0].at("quotas").get<bool>() == false);
+  BOOST_TEST(run.results[1].at("quotas").get<bool>() == true);
+  for (size_t i = 0; i < 2; ++i) {
+    check_common(run.results[i], "quota");
+    BOOST_TEST(run.results[i].at("placed").get<uint64_t>() > 0u);
+  }
+  check_common(run.results[2], "quota-ratio");
+  BOOST_TEST(run.results[2].at("decisions_per_s_on_over_off").get<double>() > 0);
+}
+
 BOOST_AUTO_TEST_CASE(scale_reports_memory_per_node_and_both_throughputs) {
   const auto run =
       bench("--scenario scale --clusters 2 --nodes 500 --updates 5 --deltas 10 --seconds 1");

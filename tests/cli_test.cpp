@@ -47,11 +47,10 @@ BOOST_AUTO_TEST_CASE(shipped_examples_all_validate) {
   BOOST_TEST(result.exit_code == 0, result.err);
   BOOST_TEST(result.out.find("ClusterResourceProfile/cluster-a-gpu-profile valid") !=
              std::string::npos);
-  BOOST_TEST(
-      result.out.find(
-          "9 of 9 documents valid in 7 files; 0 problems; 4 documents of other APIs left alone") !=
-          std::string::npos,
-      result.out);
+  BOOST_TEST(result.out.find("SchedulingQuota/team-b valid") != std::string::npos);
+  BOOST_TEST(result.out.find("11 of 11 documents valid in 8 files; 0 problems; 4 documents of "
+                             "other APIs left alone") != std::string::npos,
+             result.out);
 }
 
 BOOST_AUTO_TEST_CASE(the_seeds_example_validates_and_keeps_its_words) {
@@ -195,9 +194,10 @@ BOOST_AUTO_TEST_CASE(run_with_quotas_reports_each_tenant_within_its_budget) {
   BOOST_TEST(held <= 32);  // the cohort's pool
   BOOST_TEST(number(report, "placed") > 0);
   BOOST_TEST(result.err.find("tenant team-a") != std::string::npos, result.err);
-  const auto bad = run("run --log-level=off --quotas " + kSource + "/tests/data/mixed.yaml");
+  const auto bad = run("run --log-level=off --profiles " + kSource + "/config/profiles --quotas " +
+                       kSource + "/tests/data/mixed.yaml");
   BOOST_TEST(bad.exit_code == 1);
-  BOOST_TEST(bad.err.find("--quotas:") != std::string::npos, bad.err);
+  BOOST_TEST(bad.err.find("--quotas: fix the quotas above first") != std::string::npos, bad.err);
 }
 
 BOOST_AUTO_TEST_CASE(racing_schedulers_under_churn_never_over_commit) {

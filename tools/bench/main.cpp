@@ -14,12 +14,12 @@
 namespace {
 
 constexpr const char* kUsage =
-    "usage: unisched-bench [--scenario all|ingest|ingest-remote|resync|schedule|scale|"
-    "full-sync-baseline|kube-ingest]\n"
+    "usage: unisched-bench [--scenario all|ingest|ingest-remote|resync|schedule|quota|"
+    "scale|full-sync-baseline|kube-ingest]\n"
     "         [--clusters N] [--nodes N] [--gpus N] [--deltas N] [--updates N] [--window N] "
     "[--rate N]\n"
     "         [--transport caf|grpc|both] [--schedulers N] [--mode cluster|node|both]\n"
-    "         [--policy NAME] [--sample N] [--seconds N]\n";
+    "         [--policy NAME] [--sample N] [--seconds N] [--pairs N]\n";
 
 int usage(const std::string& problem) {
   std::fprintf(stderr, "error: %s\n%s", problem.c_str(), kUsage);

@@ -200,6 +200,40 @@ bool run_schedule(const Flags& flags, const std::string&) {
   return clean;
 }
 
+/// Decisions per second with and without a quota ledger in the commit round: `pairs` pairs of
+/// runs, each on clusters of its own, the order swapped from pair to pair (a run's clusters fill
+/// up and its process ages, so the second of a pair would be slower whatever it measures); the
+/// last line gives the ratio of the means.
+bool run_quota(const Flags& flags, const std::string&) {
+  ScheduleParameters parameters = schedule_parameters(flags, {});
+  parameters.mode = actors::CommitMode::NodeRevisions;
+  parameters.schedulers = flags.number("schedulers", 2);
+  const int pairs = flags.number("pairs", 2);
+  std::fprintf(stderr, "quota: %d clusters x %d nodes, %d schedulers, %d pairs of runs\n",
+               parameters.clusters, parameters.nodes, parameters.schedulers, pairs);
+  double sum[2] = {0, 0};
+  bool clean = true;
+  for (int pair = 0; pair < pairs; ++pair) {
+    for (const bool quotas : {pair % 2 == 1, pair % 2 == 0}) {
+      parameters.quotas = quotas;
+      const ScheduleResult result = schedule(parameters);
+      JsonLine line("quota");
+      line.integer("clusters", parameters.clusters).integer("nodes", parameters.nodes);
+      line.flag("quotas", quotas);
+      with_schedule(line, parameters, result).flag("ok", result.problem.empty()).print();
+      std::fprintf(stderr, "  quotas %s:", quotas ? "on " : "off");
+      summarize(parameters, result);
+      sum[quotas ? 1 : 0] += result.decisions_per_s;
+      clean = report_problem(result.problem) && clean;
+    }
+  }
+  const double ratio = sum[0] > 0 ? sum[1] / sum[0] : 0;
+  JsonLine("quota-ratio").number("decisions_per_s_on_over_off", ratio).flag("ok", clean).print();
+  std::fprintf(stderr, "  with quotas: %.1f%% of the decisions/s without (means of %d runs)\n",
+               100 * ratio, pairs);
+  return clean;
+}
+
 bool run_scale(const Flags& flags, const std::string&) {
   const StreamParameters stream = stream_parameters(flags, {100, 5000, 500, 20, 1, 0, 8, false});
   ScheduleParameters schedule = schedule_parameters(flags, {});
@@ -300,6 +334,7 @@ const std::vector<Scenario>& scenarios() {
       {"ingest-remote", run_ingest_remote},
       {"resync", run_resync},
       {"schedule", run_schedule},
+      {"quota", run_quota},
       {"scale", run_scale},
       {"full-sync-baseline", run_full_sync_baseline},
       {"kube-ingest", run_kube_ingest},

@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "actors/actor_types.hpp"
+#include "actors/quota_actor.hpp"
 #include "actors/scheduler_actor.hpp"
 #include "messages/caf_types.hpp"
 #include "model/manifest.hpp"
@@ -20,8 +21,12 @@ namespace {
 
 using namespace unisched::atoms;
 
-/// One replica of 2 cores, 8 GiB and one A100, optionally pinned to one cluster.
-model::SchedulingRequestSpec request_spec(const std::string& only_cluster = "") {
+constexpr const char* kBenchQueue = "bench";
+
+/// One replica of 2 cores, 8 GiB and one A100, optionally pinned to one cluster, optionally
+/// charged to the bench's quota queue.
+model::SchedulingRequestSpec request_spec(const std::string& only_cluster = "",
+                                          bool queued = false) {
   std::string text =
       "apiVersion: scheduling.cluster.io/v1\nkind: SchedulingRequest\nmetadata:\n  name: bench\n"
       "spec:\n  resources:\n    cpu: \"2\"\n    memory: 8Gi\n    accelerators:\n"
@@ -30,7 +35,23 @@ model::SchedulingRequestSpec request_spec(const std::string& only_cluster = "") 
     text += "  placement:\n    affinity:\n      clusters: [" + only_cluster + "]\n";
   }
   const auto decoded = model::decode_manifest({text, 1});
-  return std::get<model::SchedulingRequest>(*decoded.manifest).spec;
+  auto spec = std::get<model::SchedulingRequest>(*decoded.manifest).spec;
+  spec.queue = queued ? kBenchQueue : "";
+  return spec;
+}
+
+/// A ledger holding one quota for the bench's queue, far larger than the fleet.
+actors::QuotaActor spawn_bench_ledger(caf::actor_system& system, caf::scoped_actor& self) {
+  const actors::QuotaActor ledger = actors::spawn_quota_actor(system);
+  v1::QuotaDefinition quota;
+  quota.set_name(kBenchQueue);
+  quota.set_queue(kBenchQueue);
+  quota.set_weight(1);
+  (*quota.mutable_hard())["GPU"] = int64_t{1} << 50;
+  (*quota.mutable_hard())["cpu"] = int64_t{1} << 50;
+  self->request(ledger, std::chrono::seconds(10), quota)
+      .receive([](const v1::QuotaStatus&) {}, [](const caf::error&) {});
+  return ledger;
 }
 
 v1::SchedulerSummary summary_of(caf::scoped_actor& self, const actors::SchedulerActor& scheduler) {
@@ -43,14 +64,16 @@ v1::SchedulerSummary summary_of(caf::scoped_actor& self, const actors::Scheduler
 
 /// A scheduler subscribes to its clusters on its own time; it is ready once a request pinned to
 /// each cluster is placed there. Returns false after `attempts` tries of one cluster.
-bool wait_subscribed(caf::scoped_actor& self, const actors::SchedulerActor& scheduler,
-                     int clusters) {
+bool wait_subscribed(caf::scoped_actor& self, const actors::SchedulerActor& scheduler, int index,
+                     int clusters, bool queued) {
   for (int c = 0; c < clusters; ++c) {
-    const auto pinned = request_spec(cluster_name(c));
+    const auto pinned = request_spec(cluster_name(c), queued);
     bool placed = false;
     for (int attempt = 0; attempt < 500 && !placed; ++attempt) {
       self->request(scheduler, std::chrono::seconds(30), submit_atom_v,
-                    "probe-" + std::to_string(c) + "-" + std::to_string(attempt), pinned)
+                    "probe-" + std::to_string(index) + "-" + std::to_string(c) + "-" +
+                        std::to_string(attempt),
+                    pinned)
           .receive(
               [&](const v1::SchedulingDecision& decision) {
                 placed = decision.status() == v1::SchedulingDecision::PLACED;
@@ -87,11 +110,14 @@ ScheduleResult run_schedulers(caf::actor_system& system, const CentreActor& cent
   actors::SchedulerSettings settings;
   settings.commit_mode = parameters.mode;
   caf::scoped_actor coordinator{system};
+  const actors::QuotaActor ledger =
+      parameters.quotas ? spawn_bench_ledger(system, coordinator) : actors::QuotaActor{};
   std::vector<actors::SchedulerActor> schedulers;
   for (int s = 0; s < parameters.schedulers; ++s) {
     schedulers.push_back(
-        actors::spawn_scheduler_actor(system, centre, clusters, *policy, settings));
-    if (!wait_subscribed(coordinator, schedulers.back(), parameters.clusters)) {
+        actors::spawn_scheduler_actor(system, centre, clusters, *policy, settings, ledger));
+    if (!wait_subscribed(coordinator, schedulers.back(), s, parameters.clusters,
+                         parameters.quotas)) {
       result.problem = "scheduler " + std::to_string(s) + " never saw every cluster";
     }
   }
@@ -104,9 +130,10 @@ ScheduleResult run_schedulers(caf::actor_system& system, const CentreActor& cent
     for (int s = 0; s < parameters.schedulers; ++s) {
       before.push_back(summary_of(coordinator, schedulers[static_cast<size_t>(s)]));
       records.push_back(std::make_shared<ClientRecord>());
-      clients.push_back(spawn_bench_client(
-          system, schedulers[static_cast<size_t>(s)], coordinator, s, request_spec(),
-          parameters.window, std::chrono::seconds(parameters.seconds), records.back()));
+      clients.push_back(
+          spawn_bench_client(system, schedulers[static_cast<size_t>(s)], coordinator, s,
+                             request_spec("", parameters.quotas), parameters.window,
+                             std::chrono::seconds(parameters.seconds), records.back()));
     }
     const auto start = Clock::now();
     for (const caf::actor& client : clients) {
@@ -137,6 +164,9 @@ ScheduleResult run_schedulers(caf::actor_system& system, const CentreActor& cent
   }
   for (const actors::SchedulerActor& actor : schedulers) {
     caf::anon_send_exit(actor, caf::exit_reason::user_shutdown);
+  }
+  if (ledger) {
+    caf::anon_send_exit(ledger, caf::exit_reason::user_shutdown);
   }
   result.decisions = latencies.size();
   result.decisions_per_s =

@@ -22,6 +22,9 @@ struct ScheduleParameters {
   std::string policy = "balanced";
   int node_sample = 32;  ///< the policy's node sample; 0 scores every node
   actors::CommitMode mode = actors::CommitMode::ClusterRevision;
+  /// Requests carry a queue whose quota the schedulers take first in every commit round (a
+  /// budget too large to bind: what is measured is the cost of the ledger, not its waits).
+  bool quotas = false;
 };
 
 struct ScheduleResult {

@@ -1,0 +1,54 @@
+// The commit round of one decision, as SchedulerState keeps it (private to its .cpp files).
+#pragma once
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "actors/scheduler_state.hpp"
+
+namespace unisched::actors {
+
+inline v1::SchedulingDecision::Diagnosis diagnosis(std::string cluster, std::string plugin,
+                                                   std::string reason) {
+  v1::SchedulingDecision::Diagnosis out;
+  out.set_cluster(std::move(cluster));
+  out.set_plugin(std::move(plugin));
+  out.set_reason(std::move(reason));
+  return out;
+}
+
+/// Drops these replicas' reservations at their cluster.
+inline v1::ReleaseOrder release_of(const std::string& cluster,
+                                   const std::vector<v1::SchedulingDecision::Replica>& replicas) {
+  v1::ReleaseOrder release;
+  release.set_cluster_id(cluster);
+  for (const auto& replica : replicas) {
+    release.add_placement_ids(replica.placement_id());
+  }
+  return release;
+}
+
+/// The commits of one decision, in flight.
+struct SchedulerState::Round {
+  uint64_t id = 0;
+  std::unique_ptr<Work> work;
+  std::map<std::string, std::vector<v1::SchedulingDecision::Replica>> replicas;  // per cluster
+  std::set<std::string> outstanding;  // clusters yet to answer
+  std::vector<std::string> accepted;
+  std::set<std::string> failed;
+  std::vector<v1::SchedulingDecision::Diagnosis> failures;  // why the failed clusters failed
+  bool partial = false;  // the decision placed only some replicas
+  std::vector<v1::SchedulingDecision::Diagnosis> partial_diagnoses;
+  bool refreshing = false;                          // waiting for views before deciding again
+  std::map<std::string, v1::QuotaPlacement> quota;  // by placement id: what the round takes
+  std::vector<v1::CommitRequest> held_commits;      // sent once the ledger took the quota
+  bool quota_pending = false;                       // the ledger has not answered yet
+  bool quota_taken = false;
+  std::optional<std::string> quota_queued;  // the ledger queued the work: why
+};
+
+}  // namespace unisched::actors
