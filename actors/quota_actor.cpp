@@ -64,16 +64,18 @@ void tell_admitted(Self self, const std::vector<std::string>& admitted) {
   }
 }
 
-void observe(Self self, QuotaLedgerEvent event) {
+/// Tells the observer, if any, of a change; `event` builds it only then (it copies).
+template <class MakeEvent>
+void observe(Self self, MakeEvent event) {
   if (self->state.settings.observer) {
-    self->state.settings.observer(event);
+    self->state.settings.observer(event());
   }
 }
 
 void release(Self self, const std::vector<std::string>& ids) {
   std::vector<std::string> admitted;
   self->state.admission.release(ids, admitted);
-  observe(self, {{}, {}, ids});
+  observe(self, [&] { return QuotaLedgerEvent{{}, {}, ids}; });
   tell_admitted(self, admitted);
 }
 
@@ -86,8 +88,10 @@ v1::QuotaTakeReply on_take(Self self, const v1::QuotaTakeRequest& request) {
   reply.set_reason(result.reason);
   if (result.taken) {
     reply.set_status(v1::QuotaTakeReply::TAKEN);
-    observe(self,
-            {request.queue(), {request.placements().begin(), request.placements().end()}, {}});
+    observe(self, [&] {
+      return QuotaLedgerEvent{
+          request.queue(), {request.placements().begin(), request.placements().end()}, {}};
+    });
   } else if (result.refused) {
     reply.set_status(v1::QuotaTakeReply::REFUSED);
   } else {
