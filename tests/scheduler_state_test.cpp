@@ -4,6 +4,7 @@
 // cluster is checked too.
 #include "actors/scheduler_state.hpp"
 
+#include <algorithm>
 #include <boost/test/unit_test.hpp>
 
 #include "messages/convert.hpp"
@@ -87,10 +88,12 @@ struct Bench {
     }
   }
 
-  /// Answers every commit of `commands` as the clusters do, and what follows, until a decision.
+  /// Answers every commit of `commands` as the clusters do (and any quota take after the
+  /// commits, as a ledger with room does), and what follows, until a decision.
   SchedulerCommands run(SchedulerCommands commands) {
     SchedulerCommands all;
-    for (int step = 0; step < 50 && (!commands.commits.empty() || !commands.refresh.empty());
+    for (int step = 0; step < 50 && (!commands.commits.empty() || !commands.refresh.empty() ||
+                                     commands.quota_take.has_value());
          ++step) {
       release(commands);
       SchedulerCommands next;
@@ -104,6 +107,10 @@ struct Bench {
         const auto [result, reason] = answer(request);
         next.append(
             scheduler.on_commit_result(commands.round, request.cluster_id(), result, reason, now));
+      }
+      if (commands.quota_take) {
+        next.append(scheduler.on_quota_result(commands.round, actors::QuotaResult::Taken, "", now));
+        commands.quota_take.reset();
       }
       commands.commits.clear();
       commands.refresh.clear();
@@ -215,6 +222,78 @@ BOOST_AUTO_TEST_CASE(a_gang_is_all_or_nothing_and_a_refusal_is_a_structured_diag
   BOOST_TEST(decision.diagnoses(0).cluster() == "b");
   BOOST_TEST(decision.diagnoses(0).plugin() == "commit");
   BOOST_TEST(!decision.diagnoses(0).reason().empty());
+}
+
+BOOST_AUTO_TEST_CASE(a_gang_refused_by_a_cluster_gives_its_quota_back_with_its_reservations) {
+  SchedulerSettings settings;
+  settings.max_retries = 0;
+  settings.quotas = true;
+  Bench bench(settings);
+  bench.add("a", {testing::node("a1", 4000, 16)});
+  bench.add("b", {testing::node("b1", 4000, 16)});
+  auto gang = testing::request(
+      "  replicas: 2\n  resources:\n    cpu: \"3\"\n    memory: 1Gi\n"
+      "  distribution:\n    mode: Spread\n    gang: true\n");
+  gang.queue = "team";
+  SchedulerCommands commands = bench.scheduler.submit("train", gang, 5, bench.now);
+  // The ledger takes part in the round: the take goes out with the clusters' commits.
+  BOOST_TEST_REQUIRE(commands.quota_take.has_value());
+  BOOST_TEST(commands.quota_take->placements_size() == 2);
+  BOOST_TEST(commands.quota_take->placements(0).amounts().at("cpu") == 3000);
+  BOOST_TEST_REQUIRE(commands.commits.size() == 2u);
+  BOOST_TEST(
+      bench.scheduler.on_quota_result(commands.round, actors::QuotaResult::Taken, "", bench.now)
+          .replies.empty());  // the clusters have not answered yet
+  commands.quota_take.reset();
+  bench.clusters.at("b").set_healthy(false);
+  const SchedulerCommands done = bench.run(commands);
+  BOOST_TEST_REQUIRE(done.replies.size() == 1u);
+  BOOST_TEST(done.replies[0].second.status() == Decision::UNSCHEDULABLE);
+  BOOST_TEST(bench.reservations() == 0u);
+  std::vector<std::string> released = done.quota_releases;
+  std::sort(released.begin(), released.end());
+  BOOST_TEST((released == std::vector<std::string>{"train/0", "train/1"}));
+}
+
+BOOST_AUTO_TEST_CASE(over_budget_the_clusters_give_back_and_the_request_waits_until_admitted) {
+  SchedulerSettings settings;
+  settings.quotas = true;
+  Bench bench(settings);
+  bench.add("a", {testing::node("a1", 4000, 16)});
+  auto spec = kOneCpu;
+  spec.queue = "team";
+  SchedulerCommands commands = bench.scheduler.submit("r", spec, 5, bench.now);
+  BOOST_TEST_REQUIRE(commands.quota_take.has_value());
+  const SchedulerCommands queued =
+      bench.scheduler.on_quota_result(commands.round, actors::QuotaResult::Queued,
+                                      "quota team: cpu: 9 would be used, 8 hard", bench.now);
+  BOOST_TEST(queued.updates.empty());  // it waits for the cluster's answer first
+  commands.quota_take.reset();
+  const SchedulerCommands done = bench.run(commands);
+  BOOST_TEST(done.replies.empty());        // not decided: waiting
+  BOOST_TEST(bench.reservations() == 0u);  // the cluster gave its reservation back
+  BOOST_TEST_REQUIRE(done.updates.size() == 1u);
+  BOOST_TEST(done.updates[0].status() == Decision::QUEUED);
+  BOOST_TEST(done.updates[0].reasons(0) ==
+             "waiting for quota: quota team: cpu: 9 would be used, 8 hard");
+  BOOST_TEST(bench.scheduler.waiting_for_quota() == 1u);
+  // The queue is tight now: another request's take goes first, its commits wait for it.
+  const SchedulerCommands next = bench.scheduler.submit("s", spec, 6, bench.now);
+  BOOST_TEST(next.quota_take.has_value());
+  BOOST_TEST(next.commits.empty());
+  bench.scheduler.on_quota_result(next.round, actors::QuotaResult::Queued, "still over", bench.now);
+  // Admitted (its budget held), `r` is decided again, its take and commits together.
+  SchedulerCommands again = bench.scheduler.on_admitted("r", bench.now);
+  BOOST_TEST_REQUIRE(again.quota_take.has_value());
+  BOOST_TEST(again.commits.size() == 1u);
+  const SchedulerCommands placed = bench.run(again);
+  BOOST_TEST_REQUIRE(placed.replies.size() == 1u);
+  BOOST_TEST(placed.replies[0].second.status() == Decision::PLACED);
+  BOOST_TEST(placed.replies[0].second.quota_placements_size() == 1);
+  BOOST_TEST((placed.quota_withdrawals == std::vector<std::string>{"r"}));  // its hold, if left
+  // Admitted work nobody waits for gives its hold back.
+  BOOST_TEST((bench.scheduler.on_admitted("gone", bench.now).quota_withdrawals ==
+              std::vector<std::string>{"gone"}));
 }
 
 BOOST_AUTO_TEST_CASE(a_conflict_is_retried_on_refreshed_views) {
