@@ -2,8 +2,10 @@
 // cluster's ClusterActor on a shard, its agent in a third process. Applied quotas are enforced at
 // commit (over budget: QUEUED, with the quota and resource named), shown by `get quotas` and
 // `describe quota`, and after a hub crash they come back with their usage rebuilt from the
-// journalled decisions, counted once.
+// journalled decisions, counted once. Four schedulers racing in the hub on shard-hosted
+// clusters place exactly a cohort's pool and no more.
 #include <boost/test/unit_test.hpp>
+#include <map>
 
 #include "tests/hub_process.hpp"
 
@@ -34,10 +36,19 @@ spec:
     GPU: "-1"
 )";
 
-std::string gpu_request(const std::string& name, int gpus) {
+std::string gpu_request(const std::string& name, int gpus, const std::string& queue = "team-a",
+                        const std::string& model = "A100") {
   return "apiVersion: scheduling.cluster.io/v1\nkind: SchedulingRequest\nmetadata:\n  name: " +
-         name + "\nspec:\n  queue: team-a\n  replicas: 1\n  resources:\n    cpu: \"1\"\n" +
-         "    accelerators:\n      - model: A100\n        count: " + std::to_string(gpus) + "\n";
+         name + "\nspec:\n  queue: " + queue +
+         "\n  replicas: 1\n  resources:\n    cpu: \"1\"\n    accelerators:\n      - model: " +
+         model + "\n        count: " + std::to_string(gpus) + "\n";
+}
+
+/// A quota of `gpus` GPUs for `queue`, lending all of it in cohort "lab".
+std::string cohort_quota(const std::string& queue, int gpus) {
+  return "apiVersion: scheduling.cluster.io/v1\nkind: SchedulingQuota\nmetadata:\n  name: " +
+         queue + "\nspec:\n  queue: " + queue + "\n  cohort: lab\n  hard:\n    GPU: \"" +
+         std::to_string(gpus) + "\"\n";
 }
 
 /// The phase of request `id` at the hub ("" when unknown).
@@ -107,6 +118,67 @@ BOOST_AUTO_TEST_CASE(quotas_hold_across_processes_and_come_back_after_a_hub_cras
   ActorHarness::wait_until([&] { return phase_of(hub, "third") == "QUEUED"; },
                            "the rebuilt usage enforced", std::chrono::seconds(20));
   BOOST_TEST(agent->stop() == 0);
+  BOOST_TEST(shard->stop() == 0);
+  BOOST_TEST(hub.process->stop() == 0);
+}
+
+BOOST_AUTO_TEST_CASE(racing_schedulers_at_the_hub_never_pass_a_cohort_on_shard_hosted_clusters) {
+  // 4 schedulers in the hub; both clusters' ClusterActors on a shard; 5 tenants of a cohort
+  // pooling 40 GPUs ask for 150 (the clusters hold 256): exactly the pool is placed, the rest
+  // waits, and no tenant or node goes over.
+  Hub hub(0, {"--schedulers", "4"});
+  auto shard = hub.shard("s1");
+  auto a100 = hub.agent("a100-nvlink-uswest.yaml");
+  auto h100 = hub.agent("h100-euwest.yaml");
+  ActorHarness::wait_until(
+      [&] { return hub.has_health("a100-uswest", true) && hub.has_health("h100-euwest", true); },
+      "both clusters registered", std::chrono::seconds(20));
+  std::string quotas;
+  std::string requests;
+  for (int t = 0; t < 5; ++t) {
+    const std::string queue = "tenant-" + std::to_string(t);
+    quotas += (t > 0 ? "---\n" : "") + cohort_quota(queue, 8);
+    for (int r = 0; r < 30; ++r) {
+      requests += (requests.empty() ? "" : "---\n") +
+                  gpu_request(queue + "-r" + std::to_string(r), 1, queue, r % 2 ? "A100" : "H100");
+    }
+  }
+  BOOST_TEST(hub.client("apply -f " + hub.dir.write("quotas.yaml", quotas)).first == 0);
+  BOOST_TEST(hub.client("submit -f " + hub.dir.write("requests.yaml", requests)).first == 0);
+  std::map<std::string, int> phases;
+  ActorHarness::wait_until(
+      [&] {
+        phases.clear();
+        for (const auto& request : hub.get("requests").value("requests", Json::array())) {
+          ++phases[text(request, "phase")];
+        }
+        return phases["PLACED"] + phases["QUEUED"] + phases["UNSCHEDULABLE"] == 150;
+      },
+      "every request decided or queued", std::chrono::seconds(60));
+  BOOST_TEST(phases["PLACED"] == 40);
+  // A few may lose every race of four schedulers on a cluster's revision and give up; never
+  // for want of quota.
+  for (const auto& request : hub.get("requests").value("requests", Json::array())) {
+    if (text(request, "phase") == "UNSCHEDULABLE") {
+      BOOST_TEST(request.dump().find("gave up after") != std::string::npos, request.dump());
+    }
+  }
+  int64_t held = 0;
+  for (const auto& quota : hub.get("quotas").value("quotas", Json::array())) {
+    const int64_t gpus = std::stoll(quota["used"].value("GPU", std::string("0")));
+    BOOST_TEST(gpus <= 40);
+    held += gpus;
+  }
+  BOOST_TEST(held == 40);
+  for (const auto& cluster : hub.get("nodes").value("clusters", Json::array())) {
+    for (const auto& node : cluster.value("nodes", Json::array())) {
+      for (const auto& device : node.value("accelerators", Json::array())) {
+        BOOST_TEST(unisched::testing::number(device, "allocated_milli") <= 1000);
+      }
+    }
+  }
+  BOOST_TEST(a100->stop() == 0);
+  BOOST_TEST(h100->stop() == 0);
   BOOST_TEST(shard->stop() == 0);
   BOOST_TEST(hub.process->stop() == 0);
 }
