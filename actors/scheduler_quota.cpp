@@ -1,8 +1,11 @@
-// What a placement takes of its queue's budget (SchedulerState::quota_placement): cpu in
-// milli-cores, memory in bytes, devices in milli-units (a share of a device takes its share)
-// under their kind ("GPU": every GPU, whatever its vendor or naming, so no device escapes a
-// quota) and under their resource name ("nvidia.com/gpu") where the cluster or the request
-// names one; with where it is, for the quota's caps.
+// SchedulerState and the quota ledger: what a placement takes of its queue's budget, and the
+// ledger's part in a commit round (the take, its answer, parking work that waits for quota and
+// deciding it again once admitted). README ("Quotas across clusters") gives the protocol.
+//
+// A placement takes cpu in milli-cores, memory in bytes, and devices in milli-units (a share of
+// a device takes its share) under their kind ("GPU": every GPU, whatever its vendor or naming,
+// so no device escapes a quota) and under their resource name ("nvidia.com/gpu") where the
+// cluster or the request names one; with where it is, for the quota's caps.
 #include "actors/scheduler_state.hpp"
 
 #include "actors/scheduler_round.hpp"
@@ -43,7 +46,9 @@ v1::QuotaPlacement SchedulerState::quota_placement(const LocalCluster& local,
     const model::Device& device = node->devices[index];
     const int64_t milli =
         i < placement.device_milli.size() ? placement.device_milli[i] : model::kWholeDeviceMilli;
-    amounts[model::accelerator_type_text({device.type, ""})] += milli;
+    if (device.type != model::AcceleratorType::Other) {
+      amounts[model::accelerator_type_text({device.type, ""})] += milli;
+    }
     const std::string& resource = device.resource.str().empty() ? requested : device.resource.str();
     if (!resource.empty()) {
       amounts[resource] += milli;
