@@ -24,6 +24,11 @@ void AgentState::observe() {
       refuse(later.id, later.reason.empty() ? adapters::describe(later.outcome) : later.reason);
     }
   }
+  for (const std::string& id : adapter_->poll_finished()) {
+    if (running_.erase(id) != 0) {
+      finished_to_report_.push_back(id);  // the work ended by itself: its quota is free again
+    }
+  }
   if (adapter_->take_relisted()) {
     start_over_ = listed_;  // the first listing is pushed as the first update anyway
     ++counters_.relists;

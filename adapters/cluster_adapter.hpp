@@ -69,6 +69,11 @@ class ClusterAdapter {
   /// Frees a placement's resources; false when no such placement is running.
   virtual bool release(const std::string& placement_id) = 0;
 
+  /// Placements whose work ended on the cluster by itself since the previous call (a pod that
+  /// completed or failed after it ran, or was deleted by someone else), never ones released
+  /// through release(). Their resources free up in the poll_changes() that follows.
+  virtual std::vector<std::string> poll_finished() { return {}; }
+
   /// Whether the adapter read its whole cluster again since the previous call because it lost
   /// track of the changes (a watch's 410 Gone): the centre should then take the agent's state as
   /// a full snapshot, not as one more change. Reset by the call.

@@ -213,6 +213,36 @@ BOOST_AUTO_TEST_CASE(placements_become_bound_pods_and_kubelet_refusals_come_back
       },
       "the released pod's cpu freed");
   expect_same(view, *cluster, server, "after the release");
+  // Work that ends by itself (the kubelet reports its pod Succeeded) is reported finished, once;
+  // released work never is (the centre asked for that end and knows of it).
+  Placement batch{"batch/0", node,        500, int64_t{1} << 30, {}, model::kWholeDeviceMilli,
+                  {},        pod_template};
+  BOOST_TEST((cluster->apply(batch) == PlacementOutcome::Pending));
+  BOOST_TEST((outcome_of(*cluster, "batch/0").outcome == PlacementOutcome::Applied));
+  std::string key;
+  const Json running = unisched::testing::parse_json(
+      client.call("GET", "/api/v1/pods", {}, std::chrono::seconds(10)).body);
+  for (const auto& item : running["items"]) {
+    if (item["metadata"]["annotations"][kPlacementAnnotation] == "batch/0") {
+      key = item["metadata"]["namespace"].get<std::string>() + "/" +
+            item["metadata"]["name"].get<std::string>();
+    }
+  }
+  BOOST_TEST_REQUIRE(!key.empty());
+  server.control("pods", {{"phase", {{key, "Succeeded"}}}});
+  std::vector<std::string> finished;
+  eventually(
+      [&] {
+        for (std::string& id : cluster->poll_finished()) {
+          finished.push_back(std::move(id));
+        }
+        view.poll(*cluster);
+        return !finished.empty() && view.nodes.at(node).allocated_cpu_milli == 0;
+      },
+      "the completed pod reported finished and its cpu freed");
+  BOOST_TEST((finished == std::vector<std::string>{"batch/0"}));
+  BOOST_TEST(cluster->poll_finished().empty());
+  BOOST_TEST(!cluster->release("batch/0"));  // it ended: nothing left to release
 }
 
 BOOST_AUTO_TEST_CASE(dropped_watches_expiry_and_malformed_objects_lose_nothing) {

@@ -1,9 +1,11 @@
 // Placements a cluster answers later (a Kubernetes pod bound now, admitted or refused by its
 // kubelet afterwards): the agent reports each once the adapter says how it ended, an applied one
-// together with its node changes, a refused one with the cluster's own reason.
+// together with its node changes, a refused one with the cluster's own reason; and work that
+// ends by itself is reported finished, once.
 #include <boost/test/unit_test.hpp>
 
 #include <map>
+#include <utility>
 
 #include "actors/agent_state.hpp"
 #include "tests/simulation_fixtures.hpp"
@@ -33,6 +35,10 @@ class DeferringCluster final : public adapters::ClusterAdapter {
     return inner_->release(id);
   }
   std::vector<LaterOutcome> poll_outcomes() override { return std::move(decided_); }
+  std::vector<std::string> poll_finished() override { return std::exchange(ended_, {}); }
+
+  /// The placement's work ends by itself (a pod completes).
+  void end(const std::string& id) { ended_.push_back(id); }
 
   /// Admits the placement (its resources are taken now) or refuses it with `reason`.
   void decide(const std::string& id, bool admit, const std::string& reason = {}) {
@@ -52,6 +58,7 @@ class DeferringCluster final : public adapters::ClusterAdapter {
   std::unique_ptr<adapters::SimulatedCluster> inner_;
   std::map<std::string, Placement> waiting_;
   std::vector<LaterOutcome> decided_;
+  std::vector<std::string> ended_;
 };
 
 model::Reservation reservation(const std::string& id, const std::string& node) {
@@ -94,10 +101,23 @@ BOOST_AUTO_TEST_CASE(outcomes_that_come_later_are_reported_when_they_come) {
   cluster->decide("job/2", false, "too late");
   agent.observe();
   const auto after = agent.next_update();
-  BOOST_TEST((!after.has_value() || after->refused_placements.empty()));
+  BOOST_TEST_REQUIRE(after.has_value());
+  BOOST_TEST(after->refused_placements.empty());
+  BOOST_TEST(after->finished_placements == std::vector<std::string>{"job/2"});  // finish()ed
   BOOST_TEST(agent.pending_placements() == 0u);
   BOOST_TEST(agent.counters().placements_applied == 1u);
   BOOST_TEST(agent.counters().placements_refused == 1u);
+  // Work that ends by itself is reported finished once; an end of work it never ran is not.
+  cluster->end("job/0");
+  cluster->end("never-ran/0");
+  agent.observe();
+  const auto ended = agent.next_update();
+  BOOST_TEST_REQUIRE(ended.has_value());
+  BOOST_TEST(ended->finished_placements == std::vector<std::string>{"job/0"});
+  cluster->end("job/0");
+  agent.observe();
+  const auto again = agent.next_update();
+  BOOST_TEST((!again.has_value() || again->finished_placements.empty()));
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -151,6 +151,7 @@ void KubernetesCluster::replace_pods(std::vector<PodReading> pods) {
 void KubernetesCluster::apply_pod(WatchEventType type, PodReading pod) {
   std::lock_guard<std::mutex> guard(mutex_);
   forget_pod(pod.key);
+  note_if_finished(type, pod);
   if (type == WatchEventType::Deleted) {
     return;
   }
@@ -177,6 +178,24 @@ void KubernetesCluster::decide(const PodReading& pod) {
       pod_of_.erase(where);
     }
   }
+}
+
+/// A pod of a placement that ran (no longer pending) and has now completed, failed or been
+/// deleted by someone else: the placement's work ended by itself.
+void KubernetesCluster::note_if_finished(WatchEventType type, const PodReading& pod) {
+  if (pod.placement_id.empty() || pending_.count(pod.placement_id) != 0) {
+    return;
+  }
+  const bool ended =
+      type == WatchEventType::Deleted || pod.phase == "Succeeded" || pod.phase == "Failed";
+  if (ended && pod_of_.erase(pod.placement_id) != 0) {
+    finished_.push_back(pod.placement_id);
+  }
+}
+
+std::vector<std::string> KubernetesCluster::poll_finished() {
+  std::lock_guard<std::mutex> guard(mutex_);
+  return std::exchange(finished_, {});
 }
 
 void KubernetesCluster::refuse(const std::string& placement_id, const std::string& reason) {

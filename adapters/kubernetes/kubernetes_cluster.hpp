@@ -52,6 +52,7 @@ class KubernetesCluster final : public ClusterAdapter {
   model::ClusterResources resources() const override { return {}; }
   PlacementOutcome apply(const Placement& placement) override;
   std::vector<LaterOutcome> poll_outcomes() override;
+  std::vector<std::string> poll_finished() override;
   bool release(const std::string& placement_id) override;
   /// True once after a reflector listed again (a 410, a refused watch, a restarted server).
   bool take_relisted() override;
@@ -69,6 +70,7 @@ class KubernetesCluster final : public ClusterAdapter {
   model::NodeState effective(const NodeReading& node) const;                // mutex_ held
   void decide(const PodReading& pod);                                       // mutex_ held
   void refuse(const std::string& placement_id, const std::string& reason);  // mutex_ held
+  void note_if_finished(WatchEventType type, const PodReading& pod);        // mutex_ held
   void describe_cluster();
 
   KubernetesOptions options_;
@@ -82,6 +84,7 @@ class KubernetesCluster final : public ClusterAdapter {
   std::map<std::string, std::chrono::steady_clock::time_point> pending_;  // id -> answer due
   std::map<std::string, std::pair<std::string, std::string>> pod_of_;     // id -> namespace, name
   std::vector<LaterOutcome> outcomes_;
+  std::vector<std::string> finished_;  // placed pods that ended by themselves, to report
   bool nodes_listed_ = false;
   bool pods_listed_ = false;
   bool relisted_ = false;  // a list after the first, not yet taken

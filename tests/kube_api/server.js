@@ -201,7 +201,7 @@ class ApiServer {
     return send(res, 201, created);
   }
 
-  // Test controls: change nodes, drop watches, forget the event log.
+  // Test controls: change nodes, end pods, drop watches, forget the event log.
   async control(action, req, res) {
     const body = await readBody(req);
     if (action === 'nodes') {
@@ -209,6 +209,12 @@ class ApiServer {
       for (const name of body.delete || []) {
         const node = this.store.nodes.get(name);
         if (node) this.store.record('Node', 'DELETED', node);
+      }
+    } else if (action === 'pods') {
+      // The kubelet reports pods whose containers ended ("namespace/name" -> phase).
+      for (const [key, phase] of Object.entries(body.phase || {})) {
+        const pod = this.store.pods.get(key);
+        if (pod) this.store.record('Pod', 'MODIFIED', { ...pod, status: { ...pod.status, phase } });
       }
     } else if (action === 'drop-watches') {
       for (const stream of [...this.streams]) stream.dropWatch();
