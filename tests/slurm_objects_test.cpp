@@ -183,6 +183,22 @@ BOOST_AUTO_TEST_CASE(a_placement_is_applied_when_its_job_runs_and_refused_when_i
   // Release cancels the running one; an unknown placement has nothing to release.
   BOOST_TEST(*tracker.release("a/0") == 11u);
   BOOST_TEST(!tracker.release("a/0").has_value());
+  BOOST_TEST(tracker.take_finished().empty());  // released here: not "finished by itself"
+}
+
+BOOST_AUTO_TEST_CASE(jobs_that_end_after_running_are_reported_finished_once) {
+  JobTracker tracker(std::chrono::seconds(5));
+  tracker.submitted("d/0", 31, "gpu1", {});
+  tracker.submitted("e/0", 32, "gpu1", {});
+  tracker.on_jobs({{31, JobTracker::comment_for("d/0"), "RUNNING", "gpu1", "None"},
+                   {32, JobTracker::comment_for("e/0"), "RUNNING", "gpu1", "None"}},
+                  {});
+  BOOST_TEST(tracker.take_finished().empty());
+  // d completes; e is no longer listed (older than MinJobAge): both ended after running.
+  tracker.on_jobs({{31, JobTracker::comment_for("d/0"), "COMPLETED", "gpu1", "None"}}, {});
+  BOOST_TEST((tracker.take_finished() == std::vector<std::string>{"d/0", "e/0"}));
+  tracker.on_jobs({}, {});
+  BOOST_TEST(tracker.take_finished().empty());
 }
 
 BOOST_AUTO_TEST_CASE(after_a_restart_the_agent_finds_its_running_jobs_again) {

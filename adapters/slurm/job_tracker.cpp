@@ -59,6 +59,8 @@ void JobTracker::on_jobs(const std::vector<SlurmJob>& jobs, Clock::time_point no
         outcomes_.push_back({*placement, PlacementOutcome::DoesNotFit,
                              "slurm job " + std::to_string(job.id) + " ended " + job.state +
                                  " before it ran (" + job.reason + ")"});
+      } else {
+        finished_.push_back(*placement);  // its work ended by itself
       }
       placements_.erase(found);
     } else if (job.state == "RUNNING" && !tracked.running && job.nodes == tracked.node) {
@@ -76,7 +78,12 @@ void JobTracker::on_jobs(const std::vector<SlurmJob>& jobs, Clock::time_point no
   }
   // A job Slurm no longer lists (older than MinJobAge) has ended.
   for (auto it = placements_.begin(); it != placements_.end();) {
-    it = seen.count(it->first) == 0 && it->second.running ? placements_.erase(it) : std::next(it);
+    if (seen.count(it->first) == 0 && it->second.running) {
+      finished_.push_back(it->first);
+      it = placements_.erase(it);
+    } else {
+      ++it;
+    }
   }
 }
 

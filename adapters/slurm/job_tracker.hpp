@@ -9,6 +9,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "adapters/cluster_adapter.hpp"
@@ -47,6 +48,10 @@ class JobTracker {
 
   std::vector<LaterOutcome> take_outcomes();
 
+  /// Placements whose job ended after it ran (completed, failed, timed out; or no longer listed),
+  /// since the previous call; never those released here.
+  std::vector<std::string> take_finished() { return std::exchange(finished_, {}); }
+
  private:
   struct Tracked {
     uint32_t job = 0;
@@ -60,6 +65,7 @@ class JobTracker {
   std::map<std::string, Tracked> placements_;
   std::vector<LaterOutcome> outcomes_;
   std::vector<uint32_t> to_cancel_;
+  std::vector<std::string> finished_;
 };
 
 }  // namespace unisched::adapters::slurm

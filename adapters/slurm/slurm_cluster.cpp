@@ -241,6 +241,11 @@ std::vector<LaterOutcome> SlurmCluster::poll_outcomes() {
   return jobs_.take_outcomes();
 }
 
+std::vector<std::string> SlurmCluster::poll_finished() {
+  std::lock_guard<std::mutex> guard(mutex_);
+  return jobs_.take_finished();
+}
+
 bool SlurmCluster::release(const std::string& placement_id) {
   std::optional<uint32_t> job;
   {

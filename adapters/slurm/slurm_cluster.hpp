@@ -49,6 +49,7 @@ class SlurmCluster final : public ClusterAdapter {
   /// Submits the placement's batch job; the answer comes later (poll_outcomes).
   PlacementOutcome apply(const Placement& placement) override;
   std::vector<LaterOutcome> poll_outcomes() override;
+  std::vector<std::string> poll_finished() override;
   /// Cancels the placement's job.
   bool release(const std::string& placement_id) override;
 
