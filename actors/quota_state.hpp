@@ -107,7 +107,6 @@ class QuotaState {
   bool release(const std::vector<std::string>& ids);
 
   QuotaUsage usage(const std::string& queue) const;
-  const std::map<std::string, QuotaSpec>& quotas() const { return quotas_; }
   const QuotaSpec* quota_of(const std::string& queue) const;
   bool holds(const std::string& id) const { return holdings_.count(id) > 0; }
   uint64_t revision() const { return revision_; }
