@@ -10,18 +10,12 @@
 #include <boost/test/unit_test.hpp>
 #include <random>
 
-#include "actors/agent_actor.hpp"
-#include "actors/quota_actor.hpp"
-#include "actors/scheduler_actor.hpp"
-#include "actors/supervisor.hpp"
 #include "runtime/workload_client.hpp"
-#include "tests/deterministic_system.hpp"
 #include "tests/policy_fixtures.hpp"
-#include "tests/simulation_fixtures.hpp"
+#include "tests/scheduling_fleet.hpp"
 
 using namespace unisched;
 using namespace unisched::atoms;
-using testing::DeterministicSystem;
 
 namespace {
 
@@ -137,72 +131,21 @@ std::map<std::string, double> drf_allocation(const std::vector<Tenant>& tenants,
   return out;
 }
 
-struct QuotaFleet {
-  DeterministicSystem harness;
-  actors::SupervisorActor supervisor;
-  actors::QuotaActor ledger;
-  std::map<std::string, actors::LocalAgentActor> agents;
-  std::vector<actors::SchedulerActor> schedulers;
+/// The scheduling fleet with a quota ledger, and a workload client that finishes placed work
+/// after the time each request says.
+struct QuotaFleet : testing::SchedulingFleet {
   caf::actor client;
 
   QuotaFleet(const std::vector<std::string>& ids, int scheduler_count,
-             std::function<void(const actors::QuotaLedgerEvent&)> observer) {
-    actors::SupervisorSettings supervision;
-    supervision.probe_interval = std::chrono::milliseconds(50);
-    supervision.probe_timeout = std::chrono::milliseconds(150);
-    supervisor = actors::spawn_supervisor(*harness.system, supervision);
-    ledger = actors::spawn_quota_actor(*harness.system, {std::move(observer)});
-    caf::anon_send(supervisor, bind_atom_v, actors::PlacementListenerActor{ledger});
-    actors::AgentSettings agent_settings;
-    agent_settings.observe_interval = std::chrono::milliseconds(5);
-    agent_settings.push_interval = std::chrono::milliseconds(10);
-    std::vector<policy::ClusterInfo> infos;
-    uint64_t seed = 1;
-    for (const std::string& id : ids) {
-      adapters::SimulationOptions quiet;
-      quiet.seed = seed++;
-      quiet.membership_events_per_second = 0;
-      quiet.pod_events_per_second = 0;
-      agents[id] = actors::spawn_agent_actor(
-          *harness.system,
-          std::make_shared<adapters::SimulatedCluster>(testing::small_profile(id), quiet), seed,
-          agent_settings);
-      harness.ask<actors::ClusterActor>(supervisor, register_atom_v, id,
-                                        actors::AgentActor{agents[id]});
-      infos.push_back({id, "r1", "z1", model::MachineType::VirtualMachine, false});
-    }
-    std::string error;
-    const auto policy = *policy::Registry::builtin().preset("binpack", error);
-    actors::SchedulerSettings settings;
-    settings.commit_mode = actors::CommitMode::NodeRevisions;
-    settings.max_retries = 20;
-    for (int i = 0; i < scheduler_count; ++i) {
-      schedulers.push_back(actors::spawn_scheduler_actor(*harness.system, supervisor, infos, policy,
-                                                         settings, ledger));
-    }
+             std::function<void(const actors::QuotaLedgerEvent&)> observer)
+      : SchedulingFleet(
+            ids, {scheduler_count, actors::CommitMode::NodeRevisions, true, std::move(observer)}) {
     client = runtime::spawn_workload_client(*harness.system, schedulers);
-    for (const std::string& id : ids) {
-      caf::anon_send(client, bind_atom_v, id, actors::AgentActor{agents[id]});
-      harness.run_until(
-          [&] {
-            const auto summary =
-                harness.try_ask<v1::ClusterSummary>(supervisor, summary_atom_v, id);
-            return summary && summary->healthy();
-          },
-          id + " healthy");
-    }
-  }
-  ~QuotaFleet() {
-    caf::anon_send_exit(client, caf::exit_reason::user_shutdown);
-    for (const auto& actor : schedulers) {
-      caf::anon_send_exit(actor, caf::exit_reason::user_shutdown);
-    }
     for (const auto& [id, agent] : agents) {
-      caf::anon_send_exit(agent, caf::exit_reason::user_shutdown);
+      caf::anon_send(client, bind_atom_v, id, actors::AgentActor{agent});
     }
-    caf::anon_send_exit(ledger, caf::exit_reason::user_shutdown);
-    caf::anon_send_exit(supervisor, caf::exit_reason::user_shutdown);
   }
+  ~QuotaFleet() { caf::anon_send_exit(client, caf::exit_reason::user_shutdown); }
 
   void define(const Tenant& tenant, const std::string& cohort) {
     harness.ask<v1::QuotaStatus>(ledger, definition_of(tenant, cohort));

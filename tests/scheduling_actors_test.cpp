@@ -5,76 +5,17 @@
 
 #include <boost/test/unit_test.hpp>
 
-#include "actors/agent_actor.hpp"
-#include "actors/scheduler_actor.hpp"
-#include "actors/supervisor.hpp"
-#include "tests/deterministic_system.hpp"
 #include "tests/policy_fixtures.hpp"
-#include "tests/simulation_fixtures.hpp"
+#include "tests/scheduling_fleet.hpp"
 
 using namespace unisched;
 using namespace unisched::atoms;
-using testing::DeterministicSystem;
 
 namespace {
 
-struct Fleet {
-  DeterministicSystem harness;
-  actors::SupervisorActor supervisor;
-  std::map<std::string, actors::LocalAgentActor> agents;
-  std::vector<actors::SchedulerActor> schedulers;
-
-  Fleet(std::vector<std::string> ids, int scheduler_count, actors::CommitMode mode) {
-    actors::SupervisorSettings supervision;
-    supervision.probe_interval = std::chrono::milliseconds(50);
-    supervision.probe_timeout = std::chrono::milliseconds(150);
-    supervisor = actors::spawn_supervisor(*harness.system, supervision);
-    actors::AgentSettings agent_settings;
-    agent_settings.observe_interval = std::chrono::milliseconds(5);
-    agent_settings.push_interval = std::chrono::milliseconds(10);
-    std::vector<policy::ClusterInfo> infos;
-    uint64_t seed = 1;
-    for (const std::string& id : ids) {
-      adapters::SimulationOptions quiet;  // no background churn: the tests own every allocation
-      quiet.seed = seed++;
-      quiet.membership_events_per_second = 0;
-      quiet.pod_events_per_second = 0;
-      agents[id] = actors::spawn_agent_actor(
-          *harness.system,
-          std::make_shared<adapters::SimulatedCluster>(testing::small_profile(id), quiet), seed,
-          agent_settings);
-      harness.ask<actors::ClusterActor>(supervisor, register_atom_v, id,
-                                        actors::AgentActor{agents[id]});
-      infos.push_back({id, "r1", "z1", model::MachineType::VirtualMachine, false});
-    }
-    std::string error;
-    const auto policy = *policy::Registry::builtin().preset("binpack", error);
-    actors::SchedulerSettings settings;
-    settings.commit_mode = mode;
-    settings.max_retries = 20;
-    for (int i = 0; i < scheduler_count; ++i) {
-      schedulers.push_back(
-          actors::spawn_scheduler_actor(*harness.system, supervisor, infos, policy, settings));
-    }
-    for (const std::string& id : ids) {
-      harness.run_until(
-          [&] {
-            const auto summary =
-                harness.try_ask<v1::ClusterSummary>(supervisor, summary_atom_v, id);
-            return summary && summary->healthy();
-          },
-          id + " healthy");
-    }
-  }
-  ~Fleet() {
-    for (const auto& actor : schedulers) {
-      caf::anon_send_exit(actor, caf::exit_reason::user_shutdown);
-    }
-    for (const auto& [id, agent] : agents) {
-      caf::anon_send_exit(agent, caf::exit_reason::user_shutdown);
-    }
-    caf::anon_send_exit(supervisor, caf::exit_reason::user_shutdown);
-  }
+struct Fleet : testing::SchedulingFleet {
+  Fleet(const std::vector<std::string>& ids, int scheduler_count, actors::CommitMode mode)
+      : SchedulingFleet(ids, {scheduler_count, mode, false, {}}) {}
 
   v1::SchedulingDecision submit(const std::string& id, const std::string& spec,
                                 size_t scheduler = 0) {
