@@ -209,4 +209,12 @@ std::string describe(const JournalDamage& damage) {
          " bytes)";
 }
 
+absl::StatusOr<JournalAppender> compact_journal(const std::string& path,
+                                                const std::vector<std::string>& records) {
+  if (absl::Status rewritten = rewrite_journal(path, records); !rewritten.ok()) {
+    return rewritten;
+  }
+  return JournalAppender::open(path);
+}
+
 }  // namespace unisched::runtime

@@ -53,6 +53,13 @@ absl::StatusOr<JournalContents> read_journal(const std::string& path);
 /// over it, so a crash leaves either the old journal or the new one.
 absl::Status rewrite_journal(const std::string& path, const std::vector<std::string>& records);
 
+class JournalAppender;
+
+/// A journal read at start, made compact: replaced by `records` (rewrite_journal), then opened
+/// for appending.
+absl::StatusOr<JournalAppender> compact_journal(const std::string& path,
+                                                const std::vector<std::string>& records);
+
 /// Appends records to an existing journal, each flushed to the operating system before
 /// append() returns.
 class JournalAppender {

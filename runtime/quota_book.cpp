@@ -71,10 +71,7 @@ absl::Status QuotaBook::recover(std::vector<std::string>& warnings) {
   for (const auto& [queue, definition] : by_queue_) {
     compact.push_back(definition.SerializeAsString());
   }
-  if (absl::Status rewritten = rewrite_journal(journal_path_, compact); !rewritten.ok()) {
-    return rewritten;
-  }
-  auto appender = JournalAppender::open(journal_path_);
+  auto appender = compact_journal(journal_path_, compact);
   if (!appender.ok()) {
     return appender.status();
   }

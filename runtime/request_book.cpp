@@ -122,10 +122,7 @@ absl::Status RequestBook::recover(bool skip_damaged, std::vector<std::string>& w
     note_decided(id);
   }
   // One record per request, with LOST made durable; written beside the old file and renamed.
-  if (absl::Status rewritten = rewrite_journal(journal_path_, compact); !rewritten.ok()) {
-    return rewritten;
-  }
-  auto appender = JournalAppender::open(journal_path_);
+  auto appender = compact_journal(journal_path_, compact);
   if (!appender.ok()) {
     return appender.status();
   }
