@@ -15,6 +15,7 @@
 
 #include "actors/actor_types.hpp"
 #include "messages/caf_types.hpp"
+#include "runtime/network.hpp"
 #include "tests/eventually.hpp"
 
 namespace unisched::testing {
@@ -26,6 +27,12 @@ struct ActorHarness {
   ActorHarness() {
     actors::register_actor_types(config);
     system = std::make_unique<caf::actor_system>(config);
+  }
+
+  struct Networked {};
+  /// With CAF's middleman, as a process that publishes actors or reaches remote ones has.
+  explicit ActorHarness(Networked) : system(runtime::make_networked_system(config, {})) {
+    BOOST_TEST_REQUIRE(bool(system));
   }
 
   /// Asks `target`; nullopt on an error or after 2 s (for polling through restarts).
