@@ -28,6 +28,7 @@ struct Subscriber {
 struct ClusterActorData {
   std::optional<ClusterState> core;
   AgentActor agent;
+  caf::strong_actor_ptr owner;               // the supervisor: the only one that may bind
   PlacementListenerActor finished_listener;  // null: nobody follows finished work
   ClusterActorSettings settings;
   std::vector<Subscriber> subscribers;
@@ -328,6 +329,7 @@ ClusterActor::behavior_type cluster_actor(Self self, std::string cluster_id, Age
   self->state.last_confirmed = self->clock().now();
   self->state.agent = std::move(agent);
   self->state.settings = settings;
+  self->state.owner = owner;
   self->monitor(owner);
   log_stray_errors(self, "cluster " + self->state.core->cluster_id());
   self->set_down_handler([=](caf::down_msg& down) {
@@ -397,7 +399,10 @@ ClusterActor::behavior_type cluster_actor(Self self, std::string cluster_id, Age
         pull_snapshot_if_needed(self);
       },
       [=](bind_atom, PlacementListenerActor listener) {
-        self->state.finished_listener = std::move(listener);
+        // Only the supervisor says who learns of finished work (it frees quota).
+        if (self->current_sender() == self->state.owner) {
+          self->state.finished_listener = std::move(listener);
+        }
       },
       [=](retry_atom) { pull_snapshot_if_needed(self); },
   };

@@ -36,7 +36,8 @@ using CommitterActor =
 ///   ReleaseOrder                     drops reservations (a gang that did not commit)
 ///   (position, epoch, version)       the agent's position from a probe (finds lost updates)
 ///   (bind, agent)                    the agent to pull snapshots from
-///   (bind, listener)                 who to tell of placements whose work finished
+///   (bind, listener)                 who to tell of placements whose work finished (from the
+///                                    owner only: its supervisor)
 ///   (retry)                          its own timer: pull a snapshot again
 using ClusterActor = ClusterIngestActor::extend<
     caf::replies_to<atoms::view_atom>::with<v1::ClusterSnapshot>,

@@ -10,6 +10,7 @@
 
 #include "actors/quota_admission.hpp"
 #include "actors/stray_errors.hpp"
+#include "model/printable.hpp"
 
 namespace unisched::actors {
 namespace {
@@ -77,6 +78,29 @@ void release(Self self, const std::vector<std::string>& ids) {
   self->state.admission.release(ids, admitted);
   observe(self, [&] { return QuotaLedgerEvent{{}, {}, ids}; });
   tell_admitted(self, admitted);
+}
+
+/// Frees what ended work held, believing a cluster only about placements on it.
+void release_finished(Self self, const v1::FinishedPlacements& finished) {
+  const QuotaState& ledger = self->state.admission.ledger();
+  std::vector<std::string> ended;
+  size_t elsewhere = 0;
+  for (const std::string& id : finished.placement_ids()) {
+    if (ledger.holds_on(id, finished.cluster_id())) {
+      ended.push_back(id);
+    } else {
+      elsewhere += ledger.holds(id) ? 1 : 0;
+    }
+  }
+  if (elsewhere > 0) {
+    spdlog::warn(
+        "quota: cluster {} reported {} placements finished that hold quota on another "
+        "cluster; kept",
+        model::printable(finished.cluster_id()), elsewhere);
+  }
+  if (!ended.empty()) {
+    release(self, ended);
+  }
 }
 
 v1::QuotaTakeReply on_take(Self self, const v1::QuotaTakeRequest& request) {
@@ -158,9 +182,7 @@ QuotaActor::behavior_type quota_actor(Self self, QuotaActorSettings settings) {
           tell_admitted(self, admitted);
         }
       },
-      [=](const v1::FinishedPlacements& finished) {
-        release(self, {finished.placement_ids().begin(), finished.placement_ids().end()});
-      },
+      [=](const v1::FinishedPlacements& finished) { release_finished(self, finished); },
       [=](const v1::QuotaDefinition& definition) { return define(self, definition); },
       [=](quotas_atom) {
         v1::QuotaList list;

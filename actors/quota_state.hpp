@@ -109,6 +109,11 @@ class QuotaState {
   QuotaUsage usage(const std::string& queue) const;
   const QuotaSpec* quota_of(const std::string& queue) const;
   bool holds(const std::string& id) const { return holdings_.count(id) > 0; }
+  /// Whether placement `id` holds quota on `cluster` (only that cluster may say it ended).
+  bool holds_on(const std::string& id, const std::string& cluster) const {
+    const auto found = holdings_.find(id);
+    return found != holdings_.end() && found->second.placement.cluster == cluster;
+  }
   uint64_t revision() const { return revision_; }
 
   /// The queue's weighted dominant share with `extra` more in use: the largest of used /

@@ -16,6 +16,7 @@
 #include "actors/supervisor_state.hpp"
 #include "messages/caf_types.hpp"
 #include "messages/errors.hpp"
+#include "model/printable.hpp"
 
 namespace unisched::actors {
 namespace {
@@ -42,7 +43,7 @@ struct SupervisorData {
   std::map<std::string, ClusterEntry> clusters;
   std::map<std::string, Shard> shards;
   uint64_t probe_sequence = 0;
-  PlacementListenerActor finished_listener;  // given to every ClusterActor
+  PlacementListenerActor finished_listener;  // told of finished work the ClusterActors report
   static inline const char* name = "supervisor";
 };
 
@@ -124,9 +125,8 @@ void adopt(Self self, ClusterEntry& entry, ClusterActor cluster_actor, const std
     ++shard->second.clusters;
   }
   self->monitor(entry.cluster_actor);
-  if (self->state.finished_listener) {
-    self->send(entry.cluster_actor, bind_atom_v, self->state.finished_listener);
-  }
+  // Finished work comes through here, where the sender can be checked against the directory.
+  self->send(entry.cluster_actor, bind_atom_v, PlacementListenerActor{self});
   self->send(entry.agent, bind_atom_v, ClusterIngestActor{entry.cluster_actor},
              endpoint_of(self->state, entry));
   spdlog::info("cluster {}: ClusterActor on {}", entry.id, home.empty() ? "the hub" : home);
@@ -279,6 +279,25 @@ caf::result<v1::ShardRegistration> on_shard(Self self, const v1::ShardRegistrati
   return shard;
 }
 
+/// Passes finished work on to the listener when it comes from the cluster's current
+/// ClusterActor; anyone else (an agent, a stale ClusterActor, a stranger) is not believed.
+void pass_on_finished(Self self, const v1::FinishedPlacements& finished) {
+  const auto entry = self->state.clusters.find(finished.cluster_id());
+  const bool from_its_cluster_actor =
+      entry != self->state.clusters.end() && entry->second.cluster_actor &&
+      self->current_sender() == caf::actor_cast<caf::strong_actor_ptr>(entry->second.cluster_actor);
+  if (!from_its_cluster_actor) {
+    spdlog::warn(
+        "supervisor: finished placements for cluster {} not from its ClusterActor; "
+        "dropped",
+        model::printable(finished.cluster_id()));
+    return;
+  }
+  if (self->state.finished_listener) {
+    self->send(self->state.finished_listener, finished);
+  }
+}
+
 SupervisorActor::behavior_type supervisor(Self self, SupervisorSettings settings) {
   self->state.settings = settings;
   self->state.core.emplace(settings.max_misses);
@@ -333,13 +352,14 @@ SupervisorActor::behavior_type supervisor(Self self, SupervisorSettings settings
         return self->delegate(found->cluster_actor, summary_atom_v);
       },
       [=](bind_atom, PlacementListenerActor listener) {
-        self->state.finished_listener = listener;
-        for (const auto& [id, entry] : self->state.clusters) {
-          if (entry.cluster_actor) {
-            self->send(entry.cluster_actor, bind_atom_v, listener);
-          }
+        // Bound once, by the process that spawned it, before it is reachable from outside.
+        if (self->state.finished_listener) {
+          spdlog::warn("supervisor: a second listener for finished work refused");
+          return;
         }
+        self->state.finished_listener = std::move(listener);
       },
+      [=](const v1::FinishedPlacements& finished) { pass_on_finished(self, finished); },
       [=](probe_atom) {
         probe_all(self);
         self->delayed_send(self, self->state.settings.probe_interval, probe_atom_v);

@@ -20,7 +20,9 @@ using ClusterDirectoryActor =
 ///                                     ClusterActors of clusters that start from now on
 ///   (shard, cluster_id)            -> ClusterHome: where its ClusterActor runs
 ///   (view, cluster_id)             -> ClusterSnapshot from the cluster's agent itself
-///   (bind, listener)                  who every ClusterActor tells of finished work
+///   (bind, listener)                  who learns of finished work (bound once)
+///   FinishedPlacements                from a cluster's current ClusterActor only: passed on
+///                                     to the listener
 ///   (probe)                           its own timer: probe every agent
 using SupervisorActor = ClusterDirectoryActor::extend<
     caf::replies_to<atoms::register_atom, std::string, AgentActor>::with<ClusterActor>,
@@ -29,6 +31,7 @@ using SupervisorActor = ClusterDirectoryActor::extend<
                     ShardActor>::with<v1::ShardRegistration>,
     caf::replies_to<atoms::shard_atom, std::string>::with<v1::ClusterHome>,
     caf::replies_to<atoms::view_atom, std::string>::with<v1::ClusterSnapshot>,
-    caf::reacts_to<atoms::bind_atom, PlacementListenerActor>, caf::reacts_to<atoms::probe_atom>>;
+    caf::reacts_to<atoms::bind_atom, PlacementListenerActor>,
+    caf::reacts_to<v1::FinishedPlacements>, caf::reacts_to<atoms::probe_atom>>;
 
 }  // namespace unisched::actors

@@ -1,10 +1,13 @@
 #include "runtime/hub.hpp"
 
 #include <spdlog/spdlog.h>
+#include <caf/actor_cast.hpp>
 #include <caf/actor_system.hpp>
 #include <caf/stateful_actor.hpp>
 #include <caf/typed_event_based_actor.hpp>
 
+#include <algorithm>
+#include <chrono>
 #include <memory>
 #include <optional>
 
@@ -83,6 +86,14 @@ void on_decision(Self self, const v1::SchedulingDecision& decision) {
   if (state.book->journal_failed()) {
     spdlog::error("hub: the request journal cannot be written; decisions survive no restart");
   }
+}
+
+bool from_a_scheduler(Self self) {
+  const caf::strong_actor_ptr& sender = self->current_sender();
+  return std::any_of(self->state.schedulers.begin(), self->state.schedulers.end(),
+                     [&](const actors::SchedulerActor& scheduler) {
+                       return sender == caf::actor_cast<caf::strong_actor_ptr>(scheduler);
+                     });
 }
 
 void schedule(Self self, RequestBook::ToSchedule work) {
@@ -331,18 +342,36 @@ actors::HubActor::behavior_type hub(Self self, actors::SupervisorActor superviso
       },
       [=](v1::SchedulingDecision& changed) {
         // A scheduler placed a refused replica again: the request's decision as it now stands.
-        on_decision(self, changed);
+        if (from_a_scheduler(self)) {
+          on_decision(self, changed);
+        } else {
+          spdlog::warn("hub: a decision of request {} not from a scheduler; dropped",
+                       model::printable(changed.request_id()));
+        }
       },
       [=](requests_atom) -> caf::result<v1::RequestList> { return self->state.book->list(); },
       [=](quotas_atom) -> caf::result<v1::QuotaList> {
         if (!self->state.quota) {
           return v1::QuotaList{};
         }
-        return self->delegate(self->state.quota, quotas_atom_v);
+        // Asked and answered here, not delegated: the ledger's address stays in this process.
+        auto promise = self->make_response_promise<v1::QuotaList>();
+        self->request(self->state.quota, std::chrono::seconds(10), quotas_atom_v)
+            .then([=](v1::QuotaList& list) mutable { promise.deliver(std::move(list)); },
+                  [=](caf::error& error) mutable { promise.deliver(std::move(error)); });
+        return promise;
       },
       [=](const v1::FinishedPlacements& finished) {
-        self->state.book->finish(
-            {finished.placement_ids().begin(), finished.placement_ids().end()});
+        // Believed only from the supervisor, which checked it came from the cluster's
+        // ClusterActor: a finish frees quota.
+        if (self->current_sender() !=
+            caf::actor_cast<caf::strong_actor_ptr>(self->state.supervisor)) {
+          spdlog::warn("hub: finished placements for cluster {} not from the supervisor; dropped",
+                       model::printable(finished.cluster_id()));
+          return;
+        }
+        self->state.book->finish(finished.cluster_id(), {finished.placement_ids().begin(),
+                                                         finished.placement_ids().end()});
         if (self->state.quota) {
           self->send(self->state.quota, finished);
         }

@@ -230,7 +230,8 @@ bool RequestBook::decide(const v1::SchedulingDecision& decision) {
   return true;
 }
 
-std::vector<std::string> RequestBook::finish(const std::vector<std::string>& placement_ids) {
+std::vector<std::string> RequestBook::finish(const std::string& cluster,
+                                             const std::vector<std::string>& placement_ids) {
   std::set<std::string> changed;
   for (const std::string& placement : placement_ids) {
     const auto found = requests_.find(request_of(placement));
@@ -238,8 +239,12 @@ std::vector<std::string> RequestBook::finish(const std::vector<std::string>& pla
       continue;
     }
     v1::RequestStatus& status = found->second;
+    const auto& replicas = status.decision().replicas();
+    const bool placed_there = std::any_of(replicas.begin(), replicas.end(), [&](const auto& r) {
+      return r.placement_id() == placement && r.cluster() == cluster;
+    });
     const auto& done = status.finished();
-    if (std::find(done.begin(), done.end(), placement) == done.end()) {
+    if (placed_there && std::find(done.begin(), done.end(), placement) == done.end()) {
       status.add_finished(placement);
       changed.insert(found->first);
     }

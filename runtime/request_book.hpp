@@ -70,9 +70,11 @@ class RequestBook {
   /// the request waits for quota, and its reason is the detail.
   bool decide(const v1::SchedulingDecision& decision);
 
-  /// Records that these placements' work ended ("<request>/<n>..."); a request whose placed
-  /// replicas all ended is FINISHED. Returns the requests that changed.
-  std::vector<std::string> finish(const std::vector<std::string>& placement_ids);
+  /// Records that these placements' work ended on `cluster` ("<request>/<n>..."): only replicas
+  /// the decision put on that cluster count, so no cluster can end another's work. A request
+  /// whose placed replicas all ended is FINISHED. Returns the requests that changed.
+  std::vector<std::string> finish(const std::string& cluster,
+                                  const std::vector<std::string>& placement_ids);
 
   /// What decided, unfinished work holds of its queues' budgets (to rebuild the quota ledger
   /// after a restart): one take per request, its unfinished placements.

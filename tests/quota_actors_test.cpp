@@ -139,4 +139,29 @@ BOOST_AUTO_TEST_CASE(a_gang_takes_quota_for_every_replica_or_waits_whole) {
   BOOST_TEST(observer->violations == 0u);
 }
 
+BOOST_AUTO_TEST_CASE(only_the_cluster_running_the_work_may_say_it_finished) {
+  auto observer = std::make_shared<LimitObserver>();
+  QuotaFleet fleet({"c1", "c2"}, 1, [observer](const auto& event) { observer->on_event(event); });
+  fleet.define({"team", 1, 8}, "");
+  caf::anon_send(fleet.client, submit_atom_v, "job", gpu_request("team", 2), int64_t{1'000});
+  fleet.harness.run_until([&] { return fleet.report().placed() == 1u; }, "job placed");
+  BOOST_TEST_REQUIRE(observer->held.size() == 1u);
+  // A stranger tells the supervisor the work ended, as either cluster; the ledger hears it
+  // from a cluster the placement is not on. None of it frees the quota.
+  v1::FinishedPlacements forged;
+  forged.add_placement_ids(observer->held.begin()->first);
+  for (const char* cluster : {"c1", "c2"}) {
+    forged.set_cluster_id(cluster);
+    caf::anon_send(fleet.supervisor, forged);
+  }
+  forged.set_cluster_id("c3");
+  caf::anon_send(fleet.ledger, forged);
+  fleet.harness.run();
+  BOOST_TEST(used_gpus(fleet.status("team")) == 2);
+  BOOST_TEST(observer->held.size() == 1u);
+  // Its own cluster's report, when the work ends, does.
+  fleet.harness.run_until([&] { return observer->held.empty(); }, "the work finished");
+  BOOST_TEST(used_gpus(fleet.status("team")) == 0);
+}
+
 BOOST_AUTO_TEST_SUITE_END()

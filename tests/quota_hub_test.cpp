@@ -3,7 +3,10 @@
 // commit (over budget: QUEUED, with the quota and resource named), shown by `get quotas` and
 // `describe quota`, and after a hub crash they come back with their usage rebuilt from the
 // journalled decisions, counted once. Four schedulers racing in the hub on shard-hosted
-// clusters place exactly a cohort's pool and no more.
+// clusters place exactly a cohort's pool and no more. A peer cannot free quota or change a
+// decision by sending what only the supervisor and the schedulers may send.
+#include <caf/send.hpp>
+
 #include <boost/test/unit_test.hpp>
 #include <map>
 
@@ -180,6 +183,44 @@ BOOST_AUTO_TEST_CASE(racing_schedulers_at_the_hub_never_pass_a_cohort_on_shard_h
   BOOST_TEST(a100->stop() == 0);
   BOOST_TEST(h100->stop() == 0);
   BOOST_TEST(shard->stop() == 0);
+  BOOST_TEST(hub.process->stop() == 0);
+}
+
+BOOST_AUTO_TEST_CASE(a_peer_of_the_hub_can_neither_end_work_nor_change_a_decision) {
+  Hub hub;
+  auto agent = hub.agent("a100-nvlink-uswest.yaml");
+  ActorHarness::wait_until([&] { return hub.has_health("a100-uswest", true); }, "registered",
+                           std::chrono::seconds(20));
+  BOOST_TEST(hub.client("apply -f " + hub.dir.write("q.yaml", cohort_quota("team-a", 8))).first ==
+             0);
+  hub.client("submit -f " + hub.dir.write("r.yaml", gpu_request("job", 4)) +
+             " --wait --timeout 30s");
+  BOOST_TEST_REQUIRE(phase_of(hub, "job") == "PLACED");
+  // A peer over CAF remote messaging says the work ended and that the request could not be
+  // placed: what only the supervisor and the schedulers may say.
+  ActorHarness peer(ActorHarness::Networked{});
+  std::string error;
+  const auto endpoint = unisched::runtime::parse_endpoint(hub.address, error);
+  const auto hub_actor = unisched::runtime::connect(*peer.system, *endpoint, {}, error);
+  BOOST_TEST_REQUIRE(hub_actor.has_value(), error);
+  unisched::v1::FinishedPlacements finished;
+  finished.set_cluster_id("a100-uswest");
+  finished.add_placement_ids("job/0");
+  caf::anon_send(*hub_actor, finished);
+  unisched::v1::SchedulingDecision decision;
+  decision.set_request_id("job");
+  decision.set_status(unisched::v1::SchedulingDecision::UNSCHEDULABLE);
+  caf::anon_send(*hub_actor, decision);
+  ActorHarness::wait_until(
+      [&] {
+        const std::string log = hub.process->output();
+        return log.find("not from the supervisor; dropped") != std::string::npos &&
+               log.find("not from a scheduler; dropped") != std::string::npos;
+      },
+      "both refused", std::chrono::seconds(10));
+  BOOST_TEST(phase_of(hub, "job") == "PLACED");
+  BOOST_TEST(text(quota_entry(hub, "team-a")["used"], "GPU") == "4");
+  BOOST_TEST(agent->stop() == 0);
   BOOST_TEST(hub.process->stop() == 0);
 }
 

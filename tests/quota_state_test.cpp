@@ -113,8 +113,14 @@ BOOST_AUTO_TEST_CASE(a_gang_takes_quota_for_all_or_nothing_and_release_is_idempo
   state.put(quota("team-a", 8));
   BOOST_TEST(!refused(state, take("team-a", {{"g/0", 4}, {"g/1", 4}, {"g/2", 4}})).empty());
   BOOST_TEST(state.usage("team-a").used.empty());  // nothing taken for the two that fit
-  BOOST_TEST(accepted(state, take("team-a", {{"g/0", 4}, {"g/1", 4}})));
+  QuotaCommit gang = take("team-a", {{"g/0", 4}, {"g/1", 4}});
+  gang.placements["g/0"].cluster = "c1";
+  gang.placements["g/1"].cluster = "c2";
+  BOOST_TEST(accepted(state, gang));
   BOOST_TEST(refused(state, take("team-a", {{"g/0", 0}})) == "placement g/0 already holds quota");
+  BOOST_TEST(state.holds_on("g/0", "c1"));  // where each holds: only that cluster ends it
+  BOOST_TEST(!state.holds_on("g/0", "c2"));
+  BOOST_TEST(!state.holds_on("g/7", "c1"));
   const uint64_t before = state.revision();
   BOOST_TEST(state.release({"g/0"}));
   BOOST_TEST(!state.release({"g/0"}));  // a late second release gives nothing back twice

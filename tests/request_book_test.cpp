@@ -145,7 +145,9 @@ BOOST_AUTO_TEST_CASE(queued_requests_wait_and_finished_work_is_recorded) {
   placed.set_status(v1::SchedulingDecision::PLACED);
   placed.set_queue("team-a");
   for (const char* id : {"train/0", "train/1"}) {
-    placed.add_replicas()->set_placement_id(id);
+    v1::SchedulingDecision::Replica& replica = *placed.add_replicas();
+    replica.set_placement_id(id);
+    replica.set_cluster("c1");
     v1::QuotaPlacement& held = *placed.add_quota_placements();
     held.set_id(id);
     (*held.mutable_amounts())["nvidia.com/gpu"] = 1000;
@@ -153,11 +155,14 @@ BOOST_AUTO_TEST_CASE(queued_requests_wait_and_finished_work_is_recorded) {
   BOOST_TEST(book.decide(placed));
   BOOST_TEST_REQUIRE(book.quota_holdings().size() == 1u);
   BOOST_TEST(book.quota_holdings().front().placements_size() == 2);
-  BOOST_TEST((book.finish({"train/1", "other/0"}) == std::vector<std::string>{"train"}));
+  // Another cluster cannot end work that is not on it, nor a placement the decision lacks.
+  BOOST_TEST(book.finish("c2", {"train/0", "train/1"}).empty());
+  BOOST_TEST(book.finish("c1", {"train/7"}).empty());
+  BOOST_TEST((book.finish("c1", {"train/1", "other/0"}) == std::vector<std::string>{"train"}));
   BOOST_TEST(book.find("train")->phase() == v1::RequestStatus::PLACED);
   BOOST_TEST(book.quota_holdings().front().placements_size() == 1);
-  BOOST_TEST(book.finish({"train/1"}).empty());  // told twice: recorded once
-  book.finish({"train/0"});
+  BOOST_TEST(book.finish("c1", {"train/1"}).empty());  // told twice: recorded once
+  book.finish("c1", {"train/0"});
   BOOST_TEST(book.find("train")->phase() == v1::RequestStatus::FINISHED);
   BOOST_TEST(book.quota_holdings().empty());
 }
