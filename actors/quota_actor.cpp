@@ -20,8 +20,9 @@ using namespace unisched::atoms;
 struct QuotaData {
   QuotaAdmission admission;
   QuotaActorSettings settings;
-  std::map<std::string, AdmissionListenerActor> waiting;   // work id -> its scheduler
-  std::map<std::string, v1::QuotaDefinition> definitions;  // by queue, as applied
+  std::map<std::string, AdmissionListenerActor> waiting;     // work id -> its scheduler
+  std::map<std::string, AdmissionListenerActor> schedulers;  // by holder key, watched
+  std::map<std::string, v1::QuotaDefinition> definitions;    // by queue, as applied
   static inline const char* name = "quota";
 };
 
@@ -103,15 +104,46 @@ void release_finished(Self self, const v1::FinishedPlacements& finished) {
   }
 }
 
+/// The scheduler sending the current message, watched from its first take on (its leases and
+/// waiting work are given back when it goes); "" for a sender that is none.
+std::string scheduler_key(Self self) {
+  const auto scheduler = caf::actor_cast<AdmissionListenerActor>(self->current_sender());
+  if (!scheduler) {
+    return {};
+  }
+  std::string key = caf::to_string(scheduler.address());
+  if (self->state.schedulers.emplace(key, scheduler).second) {
+    self->monitor(scheduler);
+  }
+  return key;
+}
+
+/// Asks the leases the ledger wants back of their schedulers.
+void send_revocations(Self self) {
+  for (const QuotaRevocation& revocation : self->state.admission.take_revocations()) {
+    if (const auto holder = self->state.schedulers.find(revocation.holder);
+        holder != self->state.schedulers.end()) {
+      v1::QuotaLeaseRevoke revoke;
+      revoke.set_lease_id(revocation.lease_id);
+      self->send(holder->second, std::move(revoke));
+    }
+  }
+}
+
 v1::QuotaTakeReply on_take(Self self, const v1::QuotaTakeRequest& request) {
   auto& state = self->state;
   const QuotaTake take{request.work_id(), request.priority(), commit_of(request)};
+  const std::string holder = scheduler_key(self);
   std::vector<std::string> admitted;
-  const QuotaTakeResult result = state.admission.take(take, admitted);
+  const QuotaTakeResult result = state.admission.take(take, holder, admitted);
   v1::QuotaTakeReply reply;
   reply.set_reason(result.reason);
   if (result.taken) {
     reply.set_status(v1::QuotaTakeReply::TAKEN);
+    if (result.lease) {
+      reply.set_lease_id(result.lease->id);
+      fill(*reply.mutable_lease(), result.lease->amounts);
+    }
     observe(self, [&] {
       return QuotaLedgerEvent{
           request.queue(), {request.placements().begin(), request.placements().end()}, {}};
@@ -120,12 +152,43 @@ v1::QuotaTakeReply on_take(Self self, const v1::QuotaTakeRequest& request) {
     reply.set_status(v1::QuotaTakeReply::REFUSED);
   } else {
     reply.set_status(v1::QuotaTakeReply::QUEUED);
-    if (const auto scheduler = caf::actor_cast<AdmissionListenerActor>(self->current_sender())) {
-      state.waiting[request.work_id()] = scheduler;
+    if (!holder.empty()) {
+      state.waiting[request.work_id()] = state.schedulers.at(holder);
     }
   }
   tell_admitted(self, admitted);  // other work than this one: their order is their own
+  send_revocations(self);
   return reply;
+}
+
+void on_lease_use(Self self, const v1::QuotaLeaseUse& use) {
+  const v1::QuotaTakeRequest& request = use.take();
+  const QuotaTake take{request.work_id(), request.priority(), commit_of(request)};
+  if (const auto problem = self->state.admission.use_lease(use.lease_id(), take)) {
+    spdlog::error("quota: {}", model::printable(*problem));
+  }
+  observe(self, [&] {
+    return QuotaLedgerEvent{
+        request.queue(), {request.placements().begin(), request.placements().end()}, {}};
+  });
+}
+
+/// A scheduler is gone: its leases come back, and its waiting work waits no more.
+void on_scheduler_down(Self self, const caf::down_msg& down) {
+  auto& state = self->state;
+  const std::string key = caf::to_string(down.source);
+  std::vector<std::string> admitted;
+  state.admission.holder_gone(key, admitted);
+  for (auto work = state.waiting.begin(); work != state.waiting.end();) {
+    if (caf::actor_cast<caf::actor_addr>(work->second) == down.source) {
+      state.admission.withdraw(work->first, admitted);
+      work = state.waiting.erase(work);
+    } else {
+      ++work;
+    }
+  }
+  state.schedulers.erase(key);
+  tell_admitted(self, admitted);
 }
 
 v1::QuotaStatus status_of(const QuotaData& state, const v1::QuotaDefinition& definition) {
@@ -133,6 +196,7 @@ v1::QuotaStatus status_of(const QuotaData& state, const v1::QuotaDefinition& def
   *status.mutable_quota() = definition;
   const QuotaUsage usage = state.admission.ledger().usage(definition.queue());
   fill(*status.mutable_used(), usage.used);
+  fill(*status.mutable_leased(), usage.leased);
   fill(*status.mutable_borrowed(), usage.borrowed);
   fill(*status.mutable_lent(), usage.lent);
   const QuotaPending pending = state.admission.pending(definition.queue());
@@ -146,6 +210,7 @@ v1::QuotaStatus define(Self self, const v1::QuotaDefinition& definition) {
   self->state.definitions[definition.queue()] = definition;
   self->state.admission.put(quota_spec_of(definition), admitted);
   tell_admitted(self, admitted);
+  send_revocations(self);
   spdlog::info("quota {}: queue {} (cohort {})", definition.name(), definition.queue(),
                definition.cohort().empty() ? "none" : definition.cohort());
   return status_of(self->state, definition);
@@ -169,8 +234,10 @@ void restore(Self self, const v1::QuotaRestore& restored) {
 QuotaActor::behavior_type quota_actor(Self self, QuotaActorSettings settings) {
   self->state.settings = std::move(settings);
   log_stray_errors(self, "quota");
+  self->set_down_handler([=](caf::down_msg& down) { on_scheduler_down(self, down); });
   return {
       [=](const v1::QuotaTakeRequest& take) { return on_take(self, take); },
+      [=](const v1::QuotaLeaseUse& use) { on_lease_use(self, use); },
       [=](const v1::QuotaRelease& order) {
         if (!order.ids().empty()) {
           release(self, {order.ids().begin(), order.ids().end()});

@@ -34,7 +34,10 @@ bool QuotaAdmission::group_waits(const std::string& group) const {
 }
 
 void QuotaAdmission::put(QuotaSpec spec, std::vector<std::string>& admitted) {
+  const std::string queue = spec.queue;
+  revoke_leases(group_of(queue));  // its limits change: leases were cut from the old ones
   state_.put(std::move(spec));
+  revoke_leases(group_of(queue));
   admit(admitted);
 }
 
@@ -44,6 +47,7 @@ void QuotaAdmission::enqueue(const QuotaTake& take, const ResourceAmounts& deman
   entry.demand = demand;
   entry.order = {-take.priority, arrivals_++};
   by_queue_[entry.queue].insert({entry.order, take.work_id});
+  revoke_leases(group_of(entry.queue));  // budget held for leases should serve it
 }
 
 QuotaTakeResult QuotaAdmission::take(const QuotaTake& take, std::vector<std::string>& admitted) {
@@ -91,6 +95,7 @@ QuotaTakeResult QuotaAdmission::take_or_wait(const QuotaTake& take,
 
 void QuotaAdmission::release(const std::vector<std::string>& ids,
                              std::vector<std::string>& admitted) {
+  forget_leases(ids);
   if (state_.release(ids)) {
     admit(admitted);
   }
@@ -173,6 +178,88 @@ bool QuotaAdmission::admit_one(const std::string& group, std::vector<std::string
   reserved_.erase(group);
   admitted.push_back(work_id);
   return true;
+}
+
+QuotaTakeResult QuotaAdmission::take(const QuotaTake& take, const std::string& holder,
+                                     std::vector<std::string>& admitted) {
+  QuotaTakeResult result = this->take(take, admitted);
+  if (result.taken && !holder.empty()) {
+    result.lease = offer_lease(take, holder);
+  }
+  return result;
+}
+
+std::optional<QuotaLease> QuotaAdmission::offer_lease(const QuotaTake& take,
+                                                      const std::string& holder) {
+  const std::string& queue = take.commit.queue;
+  const QuotaSpec* quota = state_.quota_of(queue);
+  if (quota == nullptr || !quota->caps.empty() || group_waits(group_of(queue)) ||
+      lease_of_.count({holder, queue}) > 0) {
+    return std::nullopt;
+  }
+  const ResourceAmounts demand = demand_of(take.commit);
+  for (const int64_t takes : {16, 8, 4, 2}) {
+    ResourceAmounts slice;
+    ResourceAmounts four_slices;  // what must fit for the slice to be at most a quarter left
+    for (const auto& [resource, hard] : quota->hard) {
+      const auto wanted = demand.find(resource);
+      slice[resource] = takes * (wanted == demand.end() ? 0 : wanted->second);
+      four_slices[resource] = 4 * slice[resource];
+    }
+    if (state_.refusal(queue, four_slices)) {
+      continue;
+    }
+    QuotaLease lease{"lease#" + std::to_string(++lease_count_), slice};
+    if (!state_.lease(lease.id, queue, slice)) {
+      return std::nullopt;
+    }
+    leases_[lease.id] = Lease{holder, queue};
+    lease_of_[{holder, queue}] = lease.id;
+    return lease;
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> QuotaAdmission::use_lease(const std::string& lease_id,
+                                                     const QuotaTake& take) {
+  if (state_.take_from_lease(lease_id, take.commit)) {
+    return std::nullopt;
+  }
+  if (state_.commit(take.commit)) {
+    state_.restore(take.commit);  // its work runs: counted over the limits rather than lost
+    return "lease " + lease_id + " did not cover work " + take.work_id +
+           ", which is held over its queue's limits";
+  }
+  return "lease " + lease_id + " did not cover work " + take.work_id +
+         ", which was taken from the budget instead";
+}
+
+void QuotaAdmission::holder_gone(const std::string& holder, std::vector<std::string>& admitted) {
+  std::vector<std::string> ids;
+  for (const auto& [id, lease] : leases_) {
+    if (lease.holder == holder) {
+      ids.push_back(id);
+    }
+  }
+  release(ids, admitted);
+}
+
+void QuotaAdmission::revoke_leases(const std::string& group) {
+  for (auto& [id, lease] : leases_) {
+    if (!lease.revoked && group_of(lease.queue) == group) {
+      lease.revoked = true;
+      revocations_.push_back({lease.holder, id});
+    }
+  }
+}
+
+void QuotaAdmission::forget_leases(const std::vector<std::string>& ids) {
+  for (const std::string& id : ids) {
+    if (const auto found = leases_.find(id); found != leases_.end()) {
+      lease_of_.erase({found->second.holder, found->second.queue});
+      leases_.erase(found);
+    }
+  }
 }
 
 QuotaPending QuotaAdmission::pending(const std::string& queue) const {

@@ -10,6 +10,15 @@
 // queues behind it), and when the most deserving queue's head waits for lent budget, nothing
 // else of its cohort is admitted before it: a large request is not starved by small ones.
 // There is no preemption: budget lent out returns only as its borrowers finish.
+//
+// Leases take the ledger out of the commit round while a queue is far from its limits. A take
+// of a queue whose quota has no caps, while nobody of its cohort waits, may come back with a
+// lease: a slice of the headroom (up to 16 such takes, never more than a quarter of what is
+// left) held for that scheduler, which then takes from it on its own and tells the ledger after
+// the fact (use_lease). The lease is budget held like any placement, so no limit can be passed
+// through it. As soon as work of the cohort has to wait, or the quota changes, the ledger asks
+// for its leases back (revocations); it keeps holding each until its scheduler gives it back,
+// after the takes it already sent, so every take from a lease finds its budget there.
 #pragma once
 
 #include <cstdint>
@@ -30,10 +39,23 @@ struct QuotaTake {
   QuotaCommit commit;
 };
 
+/// Budget held for one scheduler to take from without asking.
+struct QuotaLease {
+  std::string id;
+  ResourceAmounts amounts;  ///< every resource the quota limits, even 0
+};
+
 struct QuotaTakeResult {
   bool taken = false;
   bool refused = false;  ///< not taken and not waiting: a placement id already holds quota
   std::string reason;    ///< why it waits: the quota and resource, or the work it waits behind
+  std::optional<QuotaLease> lease;  ///< granted with the take
+};
+
+/// The ledger wants this lease back from its holder.
+struct QuotaRevocation {
+  std::string holder;
+  std::string lease_id;
 };
 
 /// The work waiting in one queue, and what it waits for.
@@ -54,6 +76,21 @@ class QuotaAdmission {
   /// admitted meanwhile is appended to `admitted` (never the work itself: first in line and
   /// fitting, it takes its budget at once).
   QuotaTakeResult take(const QuotaTake& take, std::vector<std::string>& admitted);
+  /// take(), and when taken a lease for `holder` (a scheduler) if the queue is far from its
+  /// limits, nobody of its cohort waits and the holder has none of the queue yet.
+  QuotaTakeResult take(const QuotaTake& take, const std::string& holder,
+                       std::vector<std::string>& admitted);
+
+  /// Moves a take out of its holder's lease. When the lease cannot cover it (a holder that
+  /// miscounted: never in this protocol), the take is held anyway, limits unchecked, since its
+  /// work was committed already; the reason is returned.
+  std::optional<std::string> use_lease(const std::string& lease_id, const QuotaTake& take);
+
+  /// Gives back the leases of a holder that is gone.
+  void holder_gone(const std::string& holder, std::vector<std::string>& admitted);
+
+  /// The leases to ask back since the last call.
+  std::vector<QuotaRevocation> take_revocations() { return std::move(revocations_); }
 
   /// Gives back what these holdings hold, then admits waiting work in fair order.
   void release(const std::vector<std::string>& ids, std::vector<std::string>& admitted);
@@ -88,6 +125,17 @@ class QuotaAdmission {
   bool admit_one(const std::string& group, std::vector<std::string>& admitted);
   /// Whether any work of the queue's group waits.
   bool group_waits(const std::string& group) const;
+  std::optional<QuotaLease> offer_lease(const QuotaTake& take, const std::string& holder);
+  /// Asks back every lease of the group's queues (once each).
+  void revoke_leases(const std::string& group);
+  /// Forgets the leases among `ids` (given back).
+  void forget_leases(const std::vector<std::string>& ids);
+
+  struct Lease {
+    std::string holder;
+    std::string queue;
+    bool revoked = false;
+  };
 
   QuotaState state_;
   std::map<std::string, Waiting> waiting_;  // by work id
@@ -95,6 +143,10 @@ class QuotaAdmission {
       by_queue_;                                 // queue -> its waiting work, in serving order
   std::map<std::string, std::string> reserved_;  // group -> work first in line that did not fit
   uint64_t arrivals_ = 0;
+  std::map<std::string, Lease> leases_;                                  // by lease id
+  std::map<std::pair<std::string, std::string>, std::string> lease_of_;  // (holder, queue) -> id
+  std::vector<QuotaRevocation> revocations_;
+  uint64_t lease_count_ = 0;
 };
 
 }  // namespace unisched::actors

@@ -249,8 +249,54 @@ void QuotaState::restore(const QuotaCommit& commit) {
   ++revision_;
 }
 
+bool QuotaState::lease(const std::string& id, const std::string& queue,
+                       const ResourceAmounts& amounts) {
+  if (holds(id) || refusal(queue, amounts)) {
+    return false;
+  }
+  Holding holding{queue, {}, true};
+  holding.placement.amounts = amounts;
+  hold(id, std::move(holding));
+  ++revision_;
+  return true;
+}
+
+bool QuotaState::take_from_lease(const std::string& id, const QuotaCommit& commit) {
+  const auto found = holdings_.find(id);
+  if (found == holdings_.end() || !found->second.lease || found->second.queue != commit.queue) {
+    return false;
+  }
+  ResourceAmounts demand;
+  for (const auto& [placement_id, placement] : commit.placements) {
+    if (holds(placement_id)) {
+      return false;
+    }
+    add_to(demand, placement.amounts);
+  }
+  ResourceAmounts& left = found->second.placement.amounts;
+  for (const auto& [resource, held] : left) {
+    if (amount_in(demand, resource) > held) {
+      return false;
+    }
+  }
+  for (auto& [resource, held] : left) {
+    const int64_t moved = amount_in(demand, resource);
+    held -= moved;
+    used_[commit.queue][resource] -= moved;
+    leased_[commit.queue][resource] -= moved;
+  }
+  for (const auto& [placement_id, placement] : commit.placements) {
+    hold(placement_id, Holding{commit.queue, placement});
+  }
+  ++revision_;
+  return true;
+}
+
 void QuotaState::hold(const std::string& id, Holding holding) {
   add_to(used_[holding.queue], holding.placement.amounts);
+  if (holding.lease) {
+    add_to(leased_[holding.queue], holding.placement.amounts);
+  }
   by_queue_[holding.queue].insert(id);
   holdings_[id] = std::move(holding);
 }
@@ -261,6 +307,9 @@ void QuotaState::drop(const std::string& id) {
     return;
   }
   add_to(used_[found->second.queue], found->second.placement.amounts, -1);
+  if (found->second.lease) {
+    add_to(leased_[found->second.queue], found->second.placement.amounts, -1);
+  }
   by_queue_[found->second.queue].erase(id);
   holdings_.erase(found);
 }
@@ -279,10 +328,15 @@ bool QuotaState::release(const std::vector<std::string>& ids) {
 
 QuotaUsage QuotaState::usage(const std::string& queue) const {
   QuotaUsage out;
+  const auto leased = leased_.find(queue);
   if (const auto found = used_.find(queue); found != used_.end()) {
     for (const auto& [resource, amount] : found->second) {
-      if (amount != 0) {
-        out.used[resource] = amount;
+      const int64_t in_leases = leased == leased_.end() ? 0 : amount_in(leased->second, resource);
+      if (amount - in_leases != 0) {
+        out.used[resource] = amount - in_leases;
+      }
+      if (in_leases != 0) {
+        out.leased[resource] = in_leases;
       }
     }
   }
@@ -290,8 +344,8 @@ QuotaUsage QuotaState::usage(const std::string& queue) const {
   if (quota == nullptr) {
     return out;
   }
-  for (const auto& [resource, amount] : out.used) {
-    const int64_t beyond = amount - amount_in(quota->hard, resource, amount);
+  for (const auto& [resource, hard] : quota->hard) {
+    const int64_t beyond = used(queue, resource) - hard;
     if (beyond > 0) {
       out.borrowed[resource] = beyond;
     }

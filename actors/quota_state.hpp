@@ -76,8 +76,9 @@ struct QuotaRefusal {
 /// What a queue holds of each resource, how much of it is borrowed, and how much of its
 /// lendable budget others use now.
 struct QuotaUsage {
-  ResourceAmounts used;
-  ResourceAmounts borrowed;  ///< used beyond `hard`
+  ResourceAmounts used;      ///< by placements
+  ResourceAmounts leased;    ///< held for schedulers' leases, not yet taken by placements
+  ResourceAmounts borrowed;  ///< used or leased beyond `hard`
   ResourceAmounts lent;      ///< of its idle lendable budget, the part borrowers hold
 };
 
@@ -101,6 +102,15 @@ class QuotaState {
   /// Holds what the commit's placements hold without checking limits (work that already runs,
   /// known from the journal after a restart); placements held already are left as they are.
   void restore(const QuotaCommit& commit);
+
+  /// Holds `amounts` of the queue's budget as lease `id` (for one scheduler to take from without
+  /// asking) if every limit holds afterwards; false, holding nothing, otherwise.
+  bool lease(const std::string& id, const std::string& queue, const ResourceAmounts& amounts);
+
+  /// Moves the commit's placements out of lease `id` in one step, limits unchecked (the lease
+  /// held their budget): false, changing nothing, when it is no lease of the commit's queue,
+  /// does not cover them on a resource it holds, or a placement holds quota already.
+  bool take_from_lease(const std::string& id, const QuotaCommit& commit);
 
   /// Gives back what these holdings hold; unknown ones (released already) are ignored.
   /// Returns whether anything was given back.
@@ -128,6 +138,7 @@ class QuotaState {
   struct Holding {
     std::string queue;
     QuotaPlacement placement;
+    bool lease = false;
   };
 
   int64_t used(const std::string& queue, const std::string& resource) const;
@@ -144,7 +155,8 @@ class QuotaState {
   void drop(const std::string& id);
 
   std::map<std::string, QuotaSpec> quotas_;                // by queue
-  std::map<std::string, ResourceAmounts> used_;            // by queue
+  std::map<std::string, ResourceAmounts> used_;            // by queue, leases included
+  std::map<std::string, ResourceAmounts> leased_;          // by queue: its leases' part
   std::map<std::string, Holding> holdings_;                // by placement id
   std::map<std::string, std::set<std::string>> by_queue_;  // queue -> its holdings' ids
   uint64_t revision_ = 0;

@@ -146,9 +146,14 @@ void send_commits(Self self, uint64_t round, std::vector<v1::CommitRequest>& com
 
 /// The ledger's answer to a round's take; no answer in time counts as TimedOut.
 void send_quota_take(Self self, uint64_t round, v1::QuotaTakeRequest take) {
+  const std::string queue = take.queue();
   self->request(self->state.quota, self->state.settings.commit_timeout, std::move(take))
       .then(
           [=](v1::QuotaTakeReply& reply) {
+            if (!reply.lease_id().empty()) {
+              self->state.core->grant_lease(queue, reply.lease_id(),
+                                            {reply.lease().begin(), reply.lease().end()});
+            }
             const QuotaResult result =
                 reply.status() == v1::QuotaTakeReply::TAKEN    ? QuotaResult::Taken
                 : reply.status() == v1::QuotaTakeReply::QUEUED ? QuotaResult::Queued
@@ -166,6 +171,9 @@ void send_quota_take(Self self, uint64_t round, v1::QuotaTakeRequest take) {
 void send_quota_releases(Self self, SchedulerCommands& commands) {
   if (!self->state.quota) {
     return;
+  }
+  for (v1::QuotaLeaseUse& use : commands.quota_lease_uses) {  // before releases of what it took
+    self->send(self->state.quota, std::move(use));
   }
   if (!commands.quota_releases.empty()) {
     v1::QuotaRelease release;
@@ -287,6 +295,9 @@ SchedulerActor::behavior_type scheduler(Self self, ClusterDirectoryActor directo
       [=](process_atom) { carry_out(self, self->state.core->advance(self->clock().now())); },
       [=](const v1::QuotaAdmission& admission) {
         carry_out(self, self->state.core->on_admitted(admission.work_id(), self->clock().now()));
+      },
+      [=](const v1::QuotaLeaseRevoke& revoke) {
+        carry_out(self, self->state.core->on_lease_revoked(revoke.lease_id()));
       },
   };
 }

@@ -62,7 +62,7 @@ SchedulerCommands SchedulerState::send_round(std::vector<v1::CommitRequest> comm
   Round& round = *round_;
   SchedulerCommands out;
   out.round = round.id;
-  if (!round.quota.empty() && !round.quota_taken && !round.quota_pending) {
+  if (!round.quota.empty() && !round.quota_taken && !round.quota_pending && !take_from_lease(out)) {
     const Work& work = *round.work;
     v1::QuotaTakeRequest take;
     take.set_work_id(work.id);
@@ -84,6 +84,63 @@ SchedulerCommands SchedulerState::send_round(std::vector<v1::CommitRequest> comm
   for (v1::CommitRequest& commit : commits) {
     round.outstanding.insert(commit.cluster_id());
     out.commits.push_back(std::move(commit));
+  }
+  return out;
+}
+
+bool SchedulerState::take_from_lease(SchedulerCommands& out) {
+  Round& round = *round_;
+  const Work& work = *round.work;
+  const auto lease = leases_.find(work.spec.queue);
+  if (lease == leases_.end() || work.admitted) {
+    return false;  // admitted work holds its budget at the ledger: its take replaces that hold
+  }
+  std::map<std::string, int64_t> demand;
+  for (const auto& [id, placement] : round.quota) {
+    for (const auto& [resource, amount] : placement.amounts()) {
+      demand[resource] += amount;
+    }
+  }
+  for (const auto& [resource, left] : lease->second.left) {
+    if (const auto wanted = demand.find(resource);
+        wanted != demand.end() && wanted->second > left) {
+      out.quota_releases.push_back(lease->second.id);  // spent: the ledger may grant another
+      leases_.erase(lease);
+      return false;
+    }
+  }
+  for (auto& [resource, left] : lease->second.left) {
+    const auto wanted = demand.find(resource);
+    left -= wanted == demand.end() ? 0 : wanted->second;
+  }
+  v1::QuotaLeaseUse use;
+  use.set_lease_id(lease->second.id);
+  v1::QuotaTakeRequest& take = *use.mutable_take();
+  take.set_work_id(work.id);
+  take.set_queue(work.spec.queue);
+  take.set_priority(work.spec.priority);
+  for (const auto& [id, placement] : round.quota) {
+    *take.add_placements() = placement;
+  }
+  out.quota_lease_uses.push_back(std::move(use));
+  round.quota_taken = true;
+  summary_.set_quota_lease_takes(summary_.quota_lease_takes() + 1);
+  return true;
+}
+
+void SchedulerState::grant_lease(const std::string& queue, std::string lease_id,
+                                 std::map<std::string, int64_t> amounts) {
+  leases_[queue] = Lease{std::move(lease_id), std::move(amounts)};
+}
+
+SchedulerCommands SchedulerState::on_lease_revoked(const std::string& lease_id) {
+  SchedulerCommands out;
+  for (auto lease = leases_.begin(); lease != leases_.end(); ++lease) {
+    if (lease->second.id == lease_id) {
+      out.quota_releases.push_back(lease_id);
+      leases_.erase(lease);
+      break;
+    }
   }
   return out;
 }

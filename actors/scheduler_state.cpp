@@ -42,6 +42,8 @@ void SchedulerCommands::append(SchedulerCommands&& later) {
     quota_take = std::move(later.quota_take);
     round = later.round;
   }
+  quota_lease_uses.insert(quota_lease_uses.end(), later.quota_lease_uses.begin(),
+                          later.quota_lease_uses.end());
   quota_releases.insert(quota_releases.end(), later.quota_releases.begin(),
                         later.quota_releases.end());
   quota_withdrawals.insert(quota_withdrawals.end(), later.quota_withdrawals.begin(),

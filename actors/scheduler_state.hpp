@@ -61,6 +61,9 @@ struct SchedulerCommands {
   /// Send to the quota ledger as part of round `round`; report the answer with
   /// on_quota_result(round, ...), or TimedOut when none came in time.
   std::optional<v1::QuotaTakeRequest> quota_take;
+  /// Send to the quota ledger before any release: takes made from leases (their commits are
+  /// out already).
+  std::vector<v1::QuotaLeaseUse> quota_lease_uses;
   /// Send to the quota ledger: holdings to give back, work no longer waiting (its hold too).
   std::vector<std::string> quota_releases;
   std::vector<std::string> quota_withdrawals;
@@ -114,6 +117,12 @@ class SchedulerState {
                                      Clock::time_point now);
   SchedulerCommands on_quota_result(uint64_t round, QuotaResult result, const std::string& reason,
                                     Clock::time_point now);
+  /// The ledger granted a lease of `queue`'s budget with a take: later takes of the queue that
+  /// it covers are made here, without a round trip.
+  void grant_lease(const std::string& queue, std::string lease_id,
+                   std::map<std::string, int64_t> amounts);
+  /// The ledger wants the lease back: what is left of it is released.
+  SchedulerCommands on_lease_revoked(const std::string& lease_id);
   /// The ledger holds budget for this waiting work: decide it again.
   SchedulerCommands on_admitted(const std::string& work_id, Clock::time_point now);
   /// The views asked for by `refresh` are in (or could not be fetched): decide again.
@@ -176,6 +185,9 @@ class SchedulerState {
                                      const model::SchedulingRequestSpec& spec) const;
   /// The round's commits go out now; with a ledger and a queue, its take goes first.
   SchedulerCommands send_round(std::vector<v1::CommitRequest> commits);
+  /// Takes the round's quota from its queue's lease if that covers it; a lease that does not
+  /// is given back (released into `out`).
+  bool take_from_lease(SchedulerCommands& out);
   /// Closes the round once every cluster and the ledger answered.
   SchedulerCommands maybe_close(Clock::time_point now);
   /// The work waits for quota: parked until the ledger admits it.
@@ -205,6 +217,11 @@ class SchedulerState {
   std::map<std::string, std::unique_ptr<Work>> parked_;  // waiting for quota, by work id
   std::set<std::string> tight_queues_;                   // queues whose last take had to wait
   std::set<std::string> admitted_early_;                 // work admitted before it was parked
+  struct Lease {
+    std::string id;
+    std::map<std::string, int64_t> left;  // of each resource the quota limits
+  };
+  std::map<std::string, Lease> leases_;  // by queue
   uint64_t rounds_ = 0;
   std::map<std::string, Tracked> tracked_;                // request id -> what was decided
   std::deque<std::string> tracked_order_;                 // oldest first

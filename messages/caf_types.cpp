@@ -42,6 +42,8 @@ void register_message_types(caf::actor_system_config& config) {
   config.add_message_type<v1::QuotaStatus>("unisched.v1.QuotaStatus");
   config.add_message_type<v1::QuotaList>("unisched.v1.QuotaList");
   config.add_message_type<v1::QuotaRestore>("unisched.v1.QuotaRestore");
+  config.add_message_type<v1::QuotaLeaseUse>("unisched.v1.QuotaLeaseUse");
+  config.add_message_type<v1::QuotaLeaseRevoke>("unisched.v1.QuotaLeaseRevoke");
 }
 
 }  // namespace unisched::messages

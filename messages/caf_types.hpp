@@ -75,6 +75,8 @@ CAF_ADD_TYPE_ID(unisched, (unisched::v1::QuotaDefinition))
 CAF_ADD_TYPE_ID(unisched, (unisched::v1::QuotaStatus))
 CAF_ADD_TYPE_ID(unisched, (unisched::v1::QuotaList))
 CAF_ADD_TYPE_ID(unisched, (unisched::v1::QuotaRestore))
+CAF_ADD_TYPE_ID(unisched, (unisched::v1::QuotaLeaseUse))
+CAF_ADD_TYPE_ID(unisched, (unisched::v1::QuotaLeaseRevoke))
 // Requests reach schedulers in one process as model types (no wire form yet).
 CAF_ADD_TYPE_ID(unisched, (unisched::model::SchedulingRequestSpec))
 

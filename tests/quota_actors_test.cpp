@@ -164,4 +164,33 @@ BOOST_AUTO_TEST_CASE(only_the_cluster_running_the_work_may_say_it_finished) {
   BOOST_TEST(used_gpus(fleet.status("team")) == 0);
 }
 
+BOOST_AUTO_TEST_CASE(leases_skip_the_ledger_far_from_the_limit_and_the_limit_still_holds) {
+  // 4 schedulers race on one queue of 24 GPUs (the clusters hold 32): far from the limit they
+  // take from leases, near it the leases are asked back, and exactly 24 run.
+  auto observer = std::make_shared<LimitObserver>();
+  observer->tenants["team"] = Tenant{"team", 1, 24};
+  observer->pool_gpus = 24;
+  QuotaFleet fleet({"c1", "c2"}, 4, [observer](const auto& event) { observer->on_event(event); });
+  fleet.define({"team", 1, 24}, "");
+  for (int i = 0; i < 40; ++i) {
+    caf::anon_send(fleet.client, submit_atom_v, "r" + std::to_string(i), gpu_request("team", 1),
+                   int64_t{600'000});
+  }
+  fleet.harness.run_until([&] { return fleet.report().placed() == 24u; }, "the budget placed");
+  fleet.harness.advance(std::chrono::seconds(5));
+  BOOST_TEST(fleet.report().placed() == 24u);
+  BOOST_TEST(used_gpus(fleet.status("team")) == 24);
+  BOOST_TEST(fleet.status("team").pending_requests() == 16u);
+  BOOST_TEST(fleet.status("team").leased().empty());  // every lease came back for the waiting
+  uint64_t lease_takes = 0;
+  for (const auto& scheduler : fleet.schedulers) {
+    lease_takes +=
+        fleet.harness.ask<v1::SchedulerSummary>(scheduler, summary_atom_v).quota_lease_takes();
+  }
+  BOOST_TEST_MESSAGE("takes from leases: " << lease_takes);
+  BOOST_TEST(lease_takes > 0u);
+  BOOST_TEST(observer->violations == 0u);
+  BOOST_TEST(observer->checks >= 24u);
+}
+
 BOOST_AUTO_TEST_SUITE_END()

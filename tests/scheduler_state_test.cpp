@@ -296,6 +296,45 @@ BOOST_AUTO_TEST_CASE(over_budget_the_clusters_give_back_and_the_request_waits_un
               std::vector<std::string>{"gone"}));
 }
 
+BOOST_AUTO_TEST_CASE(takes_a_lease_covers_skip_the_ledger_and_a_spent_lease_goes_back) {
+  SchedulerSettings settings;
+  settings.quotas = true;
+  Bench bench(settings);
+  bench.add("a", {testing::node("a1", 8000, 16)});
+  auto spec = kOneCpu;
+  spec.queue = "team";
+  SchedulerCommands first = bench.scheduler.submit("r1", spec, 1, bench.now);
+  BOOST_TEST_REQUIRE(first.quota_take.has_value());
+  bench.scheduler.grant_lease("team", "lease#1", {{"cpu", 2000}, {"GPU", 0}});
+  BOOST_TEST(bench.run(first).replies.size() == 1u);
+  // Two takes the lease covers: their commits go out with the take reported after the fact.
+  for (const char* id : {"r2", "r3"}) {
+    bench.scheduler.replace_view(bench.clusters.at("a").snapshot());  // no conflict to retry
+    SchedulerCommands covered = bench.scheduler.submit(id, spec, 2, bench.now);
+    BOOST_TEST(!covered.quota_take.has_value());
+    BOOST_TEST(covered.commits.size() == 1u);
+    BOOST_TEST_REQUIRE(covered.quota_lease_uses.size() == 1u);
+    BOOST_TEST(covered.quota_lease_uses[0].lease_id() == "lease#1");
+    BOOST_TEST(covered.quota_lease_uses[0].take().placements(0).amounts().at("cpu") == 1000);
+    const SchedulerCommands placed = bench.run(covered);
+    BOOST_TEST_REQUIRE(placed.replies.size() == 1u);
+    BOOST_TEST(placed.replies[0].second.quota_placements_size() == 1);  // journalled as any take
+  }
+  // Spent: given back, and the take asks the ledger again.
+  bench.scheduler.replace_view(bench.clusters.at("a").snapshot());
+  SchedulerCommands spent = bench.scheduler.submit("r4", spec, 3, bench.now);
+  BOOST_TEST((spent.quota_releases == std::vector<std::string>{"lease#1"}));
+  BOOST_TEST(spent.quota_take.has_value());
+  BOOST_TEST(spent.quota_lease_uses.empty());
+  bench.run(spent);
+  BOOST_TEST(bench.scheduler.summary().quota_lease_takes() == 2u);
+  // A revoked lease is given back once; admitted work never takes from a lease.
+  bench.scheduler.grant_lease("team", "lease#2", {{"cpu", 4000}});
+  BOOST_TEST((bench.scheduler.on_lease_revoked("lease#2").quota_releases ==
+              std::vector<std::string>{"lease#2"}));
+  BOOST_TEST(bench.scheduler.on_lease_revoked("lease#2").quota_releases.empty());
+}
+
 BOOST_AUTO_TEST_CASE(a_conflict_is_retried_on_refreshed_views) {
   Bench bench;
   bench.add("a", {testing::node("n1", 8000, 32)});

@@ -79,6 +79,7 @@ runtime::Json quotas_json(const v1::QuotaList& list) {
                                           {"weight", quota.weight()},
                                           {"hard", amounts_json(quota.hard())},
                                           {"used", amounts_json(status.used())},
+                                          {"leased", amounts_json(status.leased())},
                                           {"borrowed", amounts_json(status.borrowed())},
                                           {"lent", amounts_json(status.lent())},
                                           {"pending", amounts_json(status.pending())},
@@ -96,8 +97,8 @@ void print_quota_detail(const v1::QuotaStatus& status) {
   std::printf("Weight:    %lld\n", static_cast<long long>(quota.weight()));
   std::printf("Waiting:   %llu requests\n",
               static_cast<unsigned long long>(status.pending_requests()));
-  std::printf("%-20s %10s %10s %10s %10s %10s %10s %10s\n", "RESOURCE", "HARD", "USED", "BORROWED",
-              "LENT", "PENDING", "MAY-BORROW", "MAY-LEND");
+  std::printf("%-20s %10s %10s %10s %10s %10s %10s %10s %10s\n", "RESOURCE", "HARD", "USED",
+              "LEASED", "BORROWED", "LENT", "PENDING", "MAY-BORROW", "MAY-LEND");
   for (const std::string& resource : resources_of(status)) {
     const auto cell = [&](const Amounts& amounts) {
       return quota_amount(resource, amount_of(amounts, resource));
@@ -105,8 +106,9 @@ void print_quota_detail(const v1::QuotaStatus& status) {
     const auto limit = [&](bool given, const Amounts& amounts, const char* otherwise) {
       return given && amounts.count(resource) > 0 ? cell(amounts) : std::string(otherwise);
     };
-    std::printf("%-20s %10s %10s %10s %10s %10s %10s %10s\n", model::printable(resource).c_str(),
-                cell(quota.hard()).c_str(), cell(status.used()).c_str(),
+    std::printf("%-20s %10s %10s %10s %10s %10s %10s %10s %10s\n",
+                model::printable(resource).c_str(), cell(quota.hard()).c_str(),
+                cell(status.used()).c_str(), cell(status.leased()).c_str(),
                 cell(status.borrowed()).c_str(), cell(status.lent()).c_str(),
                 cell(status.pending()).c_str(),
                 limit(quota.has_borrowing_limit(), quota.borrowing_limit(),
