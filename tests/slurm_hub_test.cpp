@@ -1,6 +1,7 @@
 // A Slurm cluster behind a hub (`unisched serve`, `unisched agent --adapter slurm`), against
 // real slurmctld and slurmd processes: its GPUs in `get nodes`, a request placed as a batch job,
-// and a placement Slurm does not start placed again on another node.
+// a placement Slurm does not start placed again on another node, and a job that ends by itself
+// freeing its quota for a request that waits.
 #include <boost/test/unit_test.hpp>
 
 #include <set>
@@ -139,6 +140,58 @@ BOOST_AUTO_TEST_CASE(direct_jobs_show_and_drained_nodes_take_nothing_through_the
   BOOST_TEST((hub.decided_nodes("pair") == std::multiset<std::string>{"gpu2"}),
              hub.get("decisions").dump() << hub.get("nodes --cluster hpc").dump());
   slurm.run("scancel --full " + job.substr(0, job.find_first_of("\n;")));
+  BOOST_TEST(hub.process->stop() == 0);
+}
+
+BOOST_AUTO_TEST_CASE(a_job_that_ends_frees_its_quota_for_the_request_that_waits,
+                     *boost::unit_test::precondition(SlurmAvailable{})) {
+  SlurmDaemons slurm(
+      {{"gpu1", 16, 65536, {{"a100", 2}}, ""}, {"gpu2", 16, 65536, {{"a100", 2}}, ""}});
+  Hub hub;
+  const auto agent = slurm_agent(hub, slurm);
+  eventually([&] { return hub.has_health("hpc", true); }, "hpc healthy at the hub",
+             std::chrono::seconds(30));
+  const std::string quota = hub.dir.write(
+      "quota.yaml",
+      "apiVersion: scheduling.cluster.io/v1\nkind: SchedulingQuota\nmetadata:\n  name: lab\n"
+      "spec:\n  queue: lab\n  hard:\n    GPU: \"2\"\n");
+  BOOST_TEST_REQUIRE(hub.client("apply -f " + quota).first == 0);
+  // Two requests of the budget's whole size: the first runs a short job, the second waits.
+  const auto request = [&](const std::string& name, const std::string& seconds) {
+    return "apiVersion: scheduling.cluster.io/v1\nkind: SchedulingRequest\nmetadata:\n  name: " +
+           name +
+           "\nspec:\n  queue: lab\n  resources:\n    cpu: \"1\"\n    memory: 1Gi\n"
+           "    accelerators:\n      - type: GPU\n        model: A100\n        count: 2\n"
+           "  template:\n    spec:\n      containers:\n        - name: w\n          image: x\n"
+           "          command: [sleep, \"" +
+           seconds + "\"]\n";
+  };
+  const auto [placed, decision] = hub.client(
+      "submit -f " + hub.dir.write("short.yaml", request("short", "3")) + " --wait --timeout 30s");
+  BOOST_TEST_REQUIRE(placed == 0, decision);
+  BOOST_TEST(hub.client("submit -f " + hub.dir.write("next.yaml", request("next", "300"))).first ==
+             0);
+  const auto phase = [&](const std::string& id) {
+    for (const auto& entry : hub.get("requests").value("requests", Json::array())) {
+      if (entry.value("request_id", "") == id) {
+        return entry.value("phase", "");
+      }
+    }
+    return std::string();
+  };
+  eventually([&] { return phase("next") == "QUEUED"; }, "next waiting for quota",
+             std::chrono::seconds(20));
+  // The job ends by itself; the agent reports it, and its budget goes to the waiting request.
+  eventually([&] { return phase("short") == "FINISHED"; }, "short finished at the hub",
+             std::chrono::seconds(30));
+  eventually([&] { return phase("next") == "PLACED"; }, "next placed once short ended",
+             std::chrono::seconds(30));
+  eventually(
+      [&] {
+        return slurm.run("squeue -h -n unisched -o '%T'").second.find("RUNNING") !=
+               std::string::npos;
+      },
+      "next running as a job", std::chrono::seconds(20));
   BOOST_TEST(hub.process->stop() == 0);
 }
 
