@@ -37,6 +37,7 @@ struct HubData {
   std::shared_ptr<RequestBook> book;
   actors::QuotaActor quota;
   std::shared_ptr<QuotaBook> quotas;
+  std::shared_ptr<ProfileBook> profiles;
   std::multimap<std::string, caf::typed_response_promise<v1::RequestStatus>> waiting;
   static inline const char* name = "hub";
 };
@@ -283,7 +284,14 @@ v1::SubmissionReply on_submission(Self self, const v1::ManifestSubmission& submi
   RequestBook::Declarations declared;
   v1::SubmissionReply reply = self->state.book->submit(submission, work, declared);
   for (const auto& profile : declared.profiles) {
-    self->state.declared[profile.spec.cluster_id] = declared_registration(profile);
+    const v1::ClusterRegistration registration = declared_registration(profile);
+    if (!self->state.profiles->record(registration)) {
+      reply.set_profiles(reply.profiles() - 1);
+      reply.add_problems("ClusterResourceProfile/" + model::printable(profile.metadata.name) +
+                         ": not recorded: the hub's profile journal cannot be written");
+      continue;
+    }
+    self->state.declared[profile.spec.cluster_id] = registration;
   }
   define_quotas(self, declared.quotas, reply);
   spdlog::info("hub: {}: {} requests accepted, {} profiles, {} quotas, {} problems",
@@ -306,6 +314,11 @@ actors::HubActor::behavior_type hub(Self self, actors::SupervisorActor superviso
   state.book = settings.book ? settings.book : std::make_shared<RequestBook>();
   state.quota = std::move(settings.quota);
   state.quotas = settings.quotas ? settings.quotas : std::make_shared<QuotaBook>();
+  state.profiles = settings.profiles ? settings.profiles : std::make_shared<ProfileBook>();
+  for (v1::ClusterRegistration& declared : state.profiles->values()) {
+    const std::string id = declared.identity().cluster_id();
+    state.declared[id] = std::move(declared);
+  }
   actors::log_stray_errors(self, "hub");
   return {
       [=](register_atom, const v1::ClusterRegistration& registration, actors::AgentActor agent) {

@@ -21,6 +21,7 @@
 
 namespace unisched::runtime {
 
+class ProfileBook;
 class QuotaBook;
 class RequestBook;
 
@@ -34,6 +35,8 @@ struct HubSettings {
   actors::QuotaActor quota;
   /// The quota definitions, recovered by the caller; null: a book without a journal.
   std::shared_ptr<QuotaBook> quotas;
+  /// The applied cluster profiles, recovered by the caller; null: a book without a journal.
+  std::shared_ptr<ProfileBook> profiles;
 };
 
 actors::HubActor spawn_hub(caf::actor_system& system, const actors::SupervisorActor& supervisor,

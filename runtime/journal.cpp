@@ -204,6 +204,13 @@ absl::Status JournalAppender::append(std::string_view payload) {
   return absl::OkStatus();
 }
 
+absl::Status JournalAppender::sync() {
+  if (std::fflush(file_) != 0 || ::fsync(fileno(file_)) != 0) {
+    return absl::DataLossError(system_error("cannot sync", path_));
+  }
+  return absl::OkStatus();
+}
+
 std::string describe(const JournalDamage& damage) {
   return "offset " + std::to_string(damage.offset) + " (" + std::to_string(damage.bytes) +
          " bytes)";

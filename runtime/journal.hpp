@@ -61,7 +61,8 @@ absl::StatusOr<JournalAppender> compact_journal(const std::string& path,
                                                 const std::vector<std::string>& records);
 
 /// Appends records to an existing journal, each flushed to the operating system before
-/// append() returns.
+/// append() returns; sync() makes what was appended durable (on disk, surviving a power cut),
+/// and is called before anything appended is promised to anyone.
 class JournalAppender {
  public:
   static absl::StatusOr<JournalAppender> open(const std::string& path);
@@ -72,6 +73,7 @@ class JournalAppender {
   ~JournalAppender();
 
   absl::Status append(std::string_view payload);
+  absl::Status sync();
 
  private:
   JournalAppender(std::FILE* file, std::string path) : file_(file), path_(std::move(path)) {}

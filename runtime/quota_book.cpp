@@ -39,61 +39,17 @@ v1::QuotaDefinition quota_definition(const model::SchedulingQuota& quota,
   return out;
 }
 
-QuotaBook::QuotaBook(std::string journal_path) : journal_path_(std::move(journal_path)) {}
+QuotaBook::QuotaBook(std::string journal_path)
+    : KeyedJournal(
+          std::move(journal_path), [](const v1::QuotaDefinition& q) { return q.queue(); },
+          "quota definition",
+          "keep a copy, then remove the damaged file and apply the quotas again") {}
 
-absl::Status QuotaBook::recover(std::vector<std::string>& warnings) {
-  if (journal_path_.empty()) {
-    return absl::OkStatus();
-  }
-  const auto contents = read_journal(journal_path_);
-  if (!contents.ok()) {
-    return contents.status();
-  }
-  if (!contents->damaged.empty()) {
-    return absl::DataLossError(journal_path_ +
-                               ": damaged records followed by intact ones; refusing to start "
-                               "(keep a copy, then remove the damaged file and apply the "
-                               "quotas again)");
-  }
-  if (contents->torn_tail) {
-    warnings.push_back(journal_path_ + ": the last write did not finish; " +
-                       describe(*contents->torn_tail) + " cut");
-  }
-  for (const std::string& bytes : contents->records) {
-    v1::QuotaDefinition definition;
-    if (!definition.ParseFromString(bytes) || definition.queue().empty()) {
-      return absl::DataLossError(journal_path_ +
-                                 ": an intact record is not a quota definition; refusing to start");
-    }
-    by_queue_[definition.queue()] = std::move(definition);
-  }
-  std::vector<std::string> compact;
-  for (const auto& [queue, definition] : by_queue_) {
-    compact.push_back(definition.SerializeAsString());
-  }
-  auto appender = compact_journal(journal_path_, compact);
-  if (!appender.ok()) {
-    return appender.status();
-  }
-  journal_.emplace(std::move(*appender));
-  return absl::OkStatus();
-}
-
-bool QuotaBook::record(const v1::QuotaDefinition& definition) {
-  if (!journal_path_.empty() &&
-      (!journal_ || !journal_->append(definition.SerializeAsString()).ok())) {
-    return false;
-  }
-  by_queue_[definition.queue()] = definition;
-  return true;
-}
-
-std::vector<v1::QuotaDefinition> QuotaBook::definitions() const {
-  std::vector<v1::QuotaDefinition> out;
-  for (const auto& [queue, definition] : by_queue_) {
-    out.push_back(definition);
-  }
-  return out;
-}
+ProfileBook::ProfileBook(std::string journal_path)
+    : KeyedJournal(
+          std::move(journal_path),
+          [](const v1::ClusterRegistration& r) { return r.identity().cluster_id(); },
+          "cluster profile",
+          "keep a copy, then remove the damaged file and apply the profiles again") {}
 
 }  // namespace unisched::runtime

@@ -152,6 +152,7 @@ v1::SubmissionReply RequestBook::submit(const v1::ManifestSubmission& submission
   ManifestSet set;
   const std::string source = submission.source().empty() ? "<submitted>" : submission.source();
   load_manifest_text(submission.manifest(), source, set);
+  std::map<std::string, ManifestSource> batch;  // accepted now: acknowledged once on disk
   for (const ManifestProblem& problem : set.problems) {
     reply.add_problems(problem.to_string());
   }
@@ -207,8 +208,45 @@ v1::SubmissionReply RequestBook::submit(const v1::ManifestSubmission& submission
     accepted_at_[id] = sequence_++;
     *reply.add_accepted() = status;
     to_schedule.push_back({id, std::move(request.spec)});
+    batch[id] = loaded.source;
+  }
+  if (!batch.empty() && !synced()) {
+    take_back(batch, reply, to_schedule);
   }
   return reply;
+}
+
+bool RequestBook::synced() {
+  if (journal_path_.empty()) {
+    return true;
+  }
+  if (journal_failed_ || !journal_ || !journal_->sync().ok()) {
+    journal_failed_ = true;
+    return false;
+  }
+  return true;
+}
+
+void RequestBook::take_back(const std::map<std::string, ManifestSource>& batch,
+                            v1::SubmissionReply& reply, std::vector<ToSchedule>& to_schedule) {
+  for (const auto& [id, source] : batch) {
+    requests_.erase(id);
+    accepted_at_.erase(id);
+    reply.add_problems(ManifestProblem{source, "SchedulingRequest", id,
+                                       "not accepted: the hub's request journal " + journal_path_ +
+                                           " cannot be synced to disk, so the request would not "
+                                           "survive a crash"}
+                           .to_string());
+  }
+  auto& accepted = *reply.mutable_accepted();
+  accepted.erase(
+      std::remove_if(accepted.begin(), accepted.end(),
+                     [&](const auto& status) { return batch.count(status.request_id()) > 0; }),
+      accepted.end());
+  to_schedule.erase(
+      std::remove_if(to_schedule.begin(), to_schedule.end(),
+                     [&](const ToSchedule& work) { return batch.count(work.id) > 0; }),
+      to_schedule.end());
 }
 
 bool RequestBook::decide(const v1::SchedulingDecision& decision) {

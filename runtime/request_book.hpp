@@ -58,8 +58,9 @@ class RequestBook {
     std::vector<Quota> quotas;  ///< for the caller to record and enforce
   };
 
-  /// Validates every document of `submission`. Valid new requests are accepted (PENDING) and
-  /// returned through `to_schedule`; a request whose name is known is refused unless it is an
+  /// Validates every document of `submission`. Valid new requests are accepted (PENDING), on
+  /// disk before this returns (one sync for the whole submission), and returned through
+  /// `to_schedule`; a request whose name is known is refused unless it is an
   /// apply of the same spec (then it is listed, unchanged). Valid profiles and quotas are
   /// returned through `declared`. Problems name the client's file, line, document and field;
   /// one bad document never loses the others.
@@ -87,6 +88,11 @@ class RequestBook {
  private:
   /// Writes `status` to the journal, if there is one; false when that failed.
   bool append(const v1::RequestStatus& status);
+  /// Makes what was appended durable; false (and no more appends) when it cannot be.
+  bool synced();
+  /// Undoes the acceptance of `batch`, which could not be made durable: refused instead.
+  void take_back(const std::map<std::string, ManifestSource>& batch, v1::SubmissionReply& reply,
+                 std::vector<ToSchedule>& to_schedule);
   /// Makes room for one more request: forgets the oldest decided one if the book is full. False
   /// when it is full of undecided requests.
   bool make_room();

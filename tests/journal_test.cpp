@@ -1,6 +1,7 @@
 // The journal file (runtime/journal) and the request book's use of it: damage is found, located
 // and never silently deletes intact records; files that are not journals are never touched; a
-// journal that cannot be written is an error, not a warning (issue 14, items 6 and 7).
+// journal that cannot be written is an error, not a warning (issue 14, items 6 and 7); the
+// hub's declarations keep the last record per key.
 #include "runtime/journal.hpp"
 
 #include <signal.h>
@@ -10,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "runtime/quota_book.hpp"
 #include "runtime/request_book.hpp"
 #include "tests/hub_process.hpp"
 
@@ -210,6 +212,50 @@ BOOST_AUTO_TEST_CASE(serve_refuses_to_start_on_a_journal_it_cannot_use) {
   BOOST_TEST(skipping->output().find("39 requests recovered") != std::string::npos,
              skipping->output());
   BOOST_TEST(skipping->stop() == 0);
+}
+
+BOOST_AUTO_TEST_CASE(declarations_keep_the_last_per_key_and_refuse_damage) {
+  ScratchDirectory dir;
+  const std::string path = dir.path() + "/requests.journal.profiles";
+  const auto registration = [](const std::string& id, const std::string& region) {
+    v1::ClusterRegistration out;
+    out.mutable_identity()->set_cluster_id(id);
+    out.set_region(region);
+    return out;
+  };
+  std::vector<std::string> warnings;
+  {
+    ProfileBook book(path);
+    BOOST_TEST_REQUIRE(book.recover(warnings).ok());
+    BOOST_TEST(book.record(registration("a", "us-west")));
+    BOOST_TEST(book.record(registration("b", "eu-west")));
+    BOOST_TEST(book.record(registration("a", "us-east")));  // applied again: this one wins
+  }
+  ProfileBook reopened(path);
+  BOOST_TEST_REQUIRE(reopened.recover(warnings).ok());
+  const auto values = reopened.values();
+  BOOST_TEST_REQUIRE(values.size() == 2u);
+  BOOST_TEST(values[0].region() == "us-east");
+  BOOST_TEST(warnings.empty());
+  // A torn tail is cut with a warning; damage before intact records stops the start.
+  write_bytes(path, read_file(path) + encode_journal_record("half").substr(0, 9));
+  ProfileBook torn(path);
+  BOOST_TEST_REQUIRE(torn.recover(warnings).ok());
+  BOOST_TEST_REQUIRE(warnings.size() == 1u);
+  BOOST_TEST(warnings[0].find("the last write did not finish") != std::string::npos, warnings[0]);
+  BOOST_TEST(torn.values().size() == 2u);
+  std::string bytes = read_file(path);
+  bytes[kJournalHeader.size() + 14] = static_cast<char>(~bytes[kJournalHeader.size() + 14]);
+  write_bytes(path, bytes);
+  const absl::Status damaged = ProfileBook(path).recover(warnings);
+  BOOST_TEST(!damaged.ok());
+  BOOST_TEST(std::string(damaged.message()).find("apply the profiles again") != std::string::npos,
+             damaged.message());
+  // An intact record that is no profile (no cluster id) stops the start too.
+  BOOST_TEST_REQUIRE(rewrite_journal(path, {v1::ClusterRegistration().SerializeAsString()}).ok());
+  const absl::Status foreign = ProfileBook(path).recover(warnings);
+  BOOST_TEST(std::string(foreign.message()).find("is not a cluster profile") != std::string::npos,
+             foreign.message());
 }
 
 BOOST_AUTO_TEST_SUITE_END()

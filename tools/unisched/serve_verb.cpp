@@ -79,12 +79,13 @@ std::shared_ptr<runtime::RequestBook> open_request_book(const ParsedArgs& args) 
   return book;
 }
 
-/// The quota definitions, durable beside the request journal ("<journal>.quotas").
-std::shared_ptr<runtime::QuotaBook> open_quota_book(const ParsedArgs& args) {
+/// Declarations durable beside the request journal ("<journal>.quotas", "<journal>.profiles").
+template <class Book>
+std::shared_ptr<Book> open_declarations(const ParsedArgs& args, const std::string& suffix) {
   const std::string journal = args.value("journal");
-  auto quotas = std::make_shared<runtime::QuotaBook>(journal.empty() ? "" : journal + ".quotas");
+  auto book = std::make_shared<Book>(journal.empty() ? "" : journal + suffix);
   std::vector<std::string> warnings;
-  const absl::Status recovered = quotas->recover(warnings);
+  const absl::Status recovered = book->recover(warnings);
   for (const std::string& warning : warnings) {
     spdlog::warn("journal: {}", warning);
   }
@@ -92,7 +93,7 @@ std::shared_ptr<runtime::QuotaBook> open_quota_book(const ParsedArgs& args) {
     std::fprintf(stderr, "error: --journal: %s\n", std::string(recovered.message()).c_str());
     return nullptr;
   }
-  return quotas;
+  return book;
 }
 
 /// The ledger as it stood: the quotas, and what decided, unfinished work holds (from the request
@@ -177,8 +178,10 @@ int run_serve(const ParsedArgs& args) {
     return exit_code;
   }
   const auto book = open_request_book(args);
-  const auto quotas = book ? open_quota_book(args) : nullptr;
-  if (!book || !quotas) {
+  const auto quotas = book ? open_declarations<runtime::QuotaBook>(args, ".quotas") : nullptr;
+  const auto profiles =
+      quotas ? open_declarations<runtime::ProfileBook>(args, ".profiles") : nullptr;
+  if (!book || !quotas || !profiles) {
     return 1;
   }
   runtime::block_stop_signals();
@@ -198,7 +201,7 @@ int run_serve(const ParsedArgs& args) {
   }
   const actors::HubActor hub = runtime::spawn_hub(
       *system, supervisor, schedulers,
-      {options->tokens.by_id, options->shard_tokens.by_id, book, ledger, quotas});
+      {options->tokens.by_id, options->shard_tokens.by_id, book, ledger, quotas, profiles});
   caf::anon_send(supervisor, atoms::bind_atom_v, actors::PlacementListenerActor{hub});
   const auto stop_all = [&] {
     caf::anon_send_exit(hub, caf::exit_reason::user_shutdown);
