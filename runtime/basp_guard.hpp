@@ -11,7 +11,7 @@
 // How: CAF calls its check, caf::io::basp::valid(const header&), through the dynamic linker for
 // every header it reads, on plain TCP and TLS alike, and closes the connection when it says no.
 // This file's object defines that function in the executable, so the linker binds CAF's calls to
-// this stricter one (as openssl_error_queue does for OpenSSL). Linking it is enough;
+// this stricter one (as openssl_hooks does for OpenSSL). Linking it is enough;
 // basp_guard_active() tells whether the binding took, so a process can refuse to listen
 // unguarded. A patched CAF would need CAF built from source in every build; a proxy in front of
 // CAF's port would copy every byte twice and still not see inside TLS.

@@ -17,7 +17,7 @@
 #include "actors/actor_types.hpp"
 #include "messages/caf_types.hpp"
 #include "runtime/basp_guard.hpp"
-#include "runtime/openssl_error_queue.hpp"
+#include "runtime/openssl_hooks.hpp"
 
 namespace unisched::runtime {
 
@@ -77,10 +77,10 @@ std::unique_ptr<caf::actor_system> make_networked_system(caf::actor_system_confi
   actors::register_actor_types(config);
   config.load<caf::io::middleman>();
   if (tls.enabled()) {
-    if (!install_openssl_error_queue_guard()) {
+    if (!openssl_hooks_active()) {
       spdlog::warn(
           "TLS: OpenSSL's I/O functions were not found; connections may drop when a "
-          "peer exits");
+          "peer exits, and the TLS 1.2 floor is only what OpenSSL's configuration sets");
     }
     config.openssl_certificate = tls.certificate;
     config.openssl_key = tls.key;

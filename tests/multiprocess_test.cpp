@@ -106,6 +106,40 @@ BOOST_AUTO_TEST_CASE(mutual_tls_admits_only_certificates_from_the_ca) {
   BOOST_TEST(server.stop() == 0);
 }
 
+BOOST_AUTO_TEST_CASE(a_tls_hub_speaks_tls_1_2_or_newer_whatever_openssl_is_configured_to_allow) {
+  ScratchDirectory certs;
+  const std::string dir = certs.path();
+  unisched::testing::make_certificates(dir, {{"hub", "ca"}, {"agent", "ca"}});
+  // A machine whose OpenSSL configuration lets TLS 1.0 and 1.1 in, for the hub and the client.
+  const std::string permissive = certs.write(
+      "permissive.cnf",
+      "openssl_conf = openssl_init\n[openssl_init]\nssl_conf = ssl_sect\n[ssl_sect]\n"
+      "system_default = system_default_sect\n[system_default_sect]\nMinProtocol = TLSv1\n"
+      "CipherString = DEFAULT@SECLEVEL=0\n");
+  ::setenv("OPENSSL_CONF", permissive.c_str(), 1);
+  std::vector<std::string> args = {kBinary, "serve", "--listen", "127.0.0.1:0"};
+  for (const std::string& flag : unisched::testing::tls_flags(dir, "hub")) {
+    args.push_back(flag);
+  }
+  ChildProcess server(args, dir + "/hub.log");
+  const std::string address = unisched::testing::wait_for_listening(server, "the TLS hub");
+  const auto handshake = [&](const std::string& version) {
+    const std::string out = dir + "/s_client-" + version + ".out";
+    std::system(("openssl s_client -connect " + address + " -" + version + " -cert " + dir +
+                 "/agent.pem -key " + dir + "/agent.key -CAfile " + dir + "/ca.pem </dev/null >" +
+                 out + " 2>&1")
+                    .c_str());
+    return unisched::testing::read_file(out);
+  };
+  const std::string old = handshake("tls1_1");
+  const std::string current = handshake("tls1_2");
+  ::unsetenv("OPENSSL_CONF");
+  BOOST_TEST(old.find("alert protocol version") != std::string::npos, old);
+  BOOST_TEST(old.find("New, (NONE), Cipher is (NONE)") != std::string::npos, old);  // no session
+  BOOST_TEST(current.find("New, TLSv1.2, Cipher is") != std::string::npos, current);
+  BOOST_TEST(server.stop() == 0);
+}
+
 BOOST_AUTO_TEST_CASE(cluster_tokens_decide_who_may_register_a_cluster) {
   ScratchDirectory dir;
   const std::string tokens = dir.write("tokens.txt", "t4-useast 0123456789abcdef0123\n");

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# Usage: tools/dev.sh run [unisched flags...] | test | build
+# Usage: tools/dev.sh run [unisched flags...] | test | build | test-asan [ctest flags...]
 #   run    install what is missing, build, and run the main job, `unisched run` (extra
 #          arguments are added to it, e.g. tools/dev.sh run --duration 30s --report json)
 #   test   install what is missing, build, and run every test with ctest
 #   build  install what is missing and build
+#   test-asan  the same tests built with AddressSanitizer and UndefinedBehaviorSanitizer, in
+#          ./build-asan (extra arguments go to ctest, e.g. -R quota)
 # Works on a fresh Debian 12 machine as root: missing packages come from apt-get; the one other
 # download is the Node.js gRPC test's npm packages (pinned by tests/grpc_node/package-lock.json).
 # Build output goes to ./build (override with UNISCHED_BUILD_DIR).
@@ -38,8 +40,18 @@ install_missing() {
 build() {
   install_missing
   log "configuring and building in $build_dir"
-  cmake -S "$repo" -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+  cmake -S "$repo" -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" >/dev/null
   cmake --build "$build_dir" --parallel "$(nproc)"
+}
+
+test_packages() {
+  # The gRPC test drives the server from Node.js with packages npm installs from the lock file.
+  command -v node >/dev/null && command -v npm >/dev/null || packages+=(nodejs npm)
+  # The Kubernetes tests run the real kubectl; Debian's (1.20) only where none is installed,
+  # since the two conflict.
+  command -v kubectl >/dev/null || packages+=(kubernetes-client)
+  # The Slurm tests start a real slurmctld and slurmd on loopback.
+  packages+=(slurmctld slurmd slurm-client)
 }
 
 command=${1:-}
@@ -52,21 +64,25 @@ case "$command" in
     "$build_dir/tools/unisched/unisched" "${main_job[@]}"
     ;;
   test)
-    # The gRPC test drives the server from Node.js with packages npm installs from the lock file.
-    command -v node >/dev/null && command -v npm >/dev/null || packages+=(nodejs npm)
-    # The Kubernetes tests run the real kubectl; Debian's (1.20) only where none is installed,
-    # since the two conflict.
-    command -v kubectl >/dev/null || packages+=(kubernetes-client)
-    # The Slurm tests start a real slurmctld and slurmd on loopback.
-    packages+=(slurmctld slurmd slurm-client)
+    test_packages
     build
     ctest --test-dir "$build_dir" --output-on-failure --parallel "$(nproc)" --timeout 600
+    ;;
+  test-asan)
+    test_packages
+    build_dir=${UNISCHED_ASAN_BUILD_DIR:-"$repo/build-asan"}
+    build -DUNISCHED_ASAN_UBSAN=ON
+    # Any report fails the test that caused it (child processes included).
+    ASAN_OPTIONS=abort_on_error=1:detect_leaks=1:strict_string_checks=1 \
+      UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+      LSAN_OPTIONS=suppressions="$repo/tests/lsan.supp" \
+      ctest --test-dir "$build_dir" --output-on-failure --parallel "$(nproc)" --timeout 900 "$@"
     ;;
   build)
     build
     ;;
   *)
-    sed -n '2,10p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
+    sed -n '2,11p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
     exit 2
     ;;
 esac

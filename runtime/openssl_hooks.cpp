@@ -1,4 +1,4 @@
-#include "runtime/openssl_error_queue.hpp"
+#include "runtime/openssl_hooks.hpp"
 
 #include <dlfcn.h>
 #include <openssl/err.h>
@@ -48,11 +48,13 @@ int SSL_write(SSL* ssl, const void* buffer, int size) {
 
 int SSL_connect(SSL* ssl) {
   ERR_clear_error();
+  SSL_set_min_proto_version(ssl, TLS1_2_VERSION);
   return openssl_connect()(ssl);
 }
 
 int SSL_accept(SSL* ssl) {
   ERR_clear_error();
+  SSL_set_min_proto_version(ssl, TLS1_2_VERSION);
   return openssl_accept()(ssl);
 }
 
@@ -60,7 +62,7 @@ int SSL_accept(SSL* ssl) {
 
 namespace unisched::runtime {
 
-bool install_openssl_error_queue_guard() {
+bool openssl_hooks_active() {
   return openssl_read() != nullptr && openssl_write() != nullptr && openssl_connect() != nullptr &&
          openssl_accept() != nullptr;
 }
