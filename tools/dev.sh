@@ -72,9 +72,11 @@ case "$command" in
     test_packages
     build_dir=${UNISCHED_ASAN_BUILD_DIR:-"$repo/build-asan"}
     build -DUNISCHED_ASAN_UBSAN=ON
-    # Any report fails the test that caused it (child processes included).
-    ASAN_OPTIONS=abort_on_error=1:detect_leaks=1:strict_string_checks=1 \
-      UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+    # Any report fails the test that caused it (child processes included); the suppressions
+    # list other projects' findings, each with its reason. A smaller quarantine keeps the
+    # processes' memory near what the tests that bound it expect.
+    ASAN_OPTIONS=abort_on_error=1:detect_leaks=1:strict_string_checks=1:quarantine_size_mb=32 \
+      UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:suppressions="$repo/tests/ubsan.supp" \
       LSAN_OPTIONS=suppressions="$repo/tests/lsan.supp" \
       ctest --test-dir "$build_dir" --output-on-failure --parallel "$(nproc)" --timeout 900 "$@"
     ;;
