@@ -263,8 +263,32 @@ bool RequestBook::decide(const v1::SchedulingDecision& decision) {
   }
   status.set_detail({});
   *status.mutable_decision() = decision;
-  append(status);
+  if (const auto early = ended_early_.find(decision.request_id()); early != ended_early_.end()) {
+    for (const auto& [cluster, placement] : early->second) {
+      if (placed_there(status, cluster, placement)) {
+        note_finished(status, placement);
+      }
+    }
+    ended_early_.erase(early);
+    mark_if_finished(status);  // appends
+  } else {
+    append(status);
+  }
   note_decided(decision.request_id());
+  return true;
+}
+
+bool RequestBook::lose(const std::string& id, const std::string& reason) {
+  const auto found = requests_.find(id);
+  if (found == requests_.end() || (found->second.phase() != v1::RequestStatus::PENDING &&
+                                   found->second.phase() != v1::RequestStatus::QUEUED)) {
+    return false;
+  }
+  found->second.set_phase(v1::RequestStatus::LOST);
+  found->second.set_detail(reason);
+  ended_early_.erase(id);
+  append(found->second);
+  note_decided(id);
   return true;
 }
 
@@ -276,29 +300,50 @@ std::vector<std::string> RequestBook::finish(const std::string& cluster,
     if (found == requests_.end()) {
       continue;
     }
-    v1::RequestStatus& status = found->second;
-    const auto& replicas = status.decision().replicas();
-    const bool placed_there = std::any_of(replicas.begin(), replicas.end(), [&](const auto& r) {
-      return r.placement_id() == placement && r.cluster() == cluster;
-    });
-    const auto& done = status.finished();
-    if (placed_there && std::find(done.begin(), done.end(), placement) == done.end()) {
-      status.add_finished(placement);
+    if (!placed_there(found->second, cluster, placement)) {
+      // The work may end before its decision gets here (a slow reply): kept for the decision.
+      if (found->second.phase() == v1::RequestStatus::PENDING ||
+          found->second.phase() == v1::RequestStatus::QUEUED) {
+        ended_early_[found->first].emplace(cluster, placement);
+      }
+      continue;
+    }
+    if (note_finished(found->second, placement)) {
       changed.insert(found->first);
     }
   }
   for (const std::string& id : changed) {
-    v1::RequestStatus& status = requests_.at(id);
-    const std::set<std::string> done(status.finished().begin(), status.finished().end());
-    const auto& replicas = status.decision().replicas();
-    if (!replicas.empty() && std::all_of(replicas.begin(), replicas.end(), [&](const auto& r) {
-          return done.count(r.placement_id()) > 0;
-        })) {
-      status.set_phase(v1::RequestStatus::FINISHED);
-    }
-    append(status);
+    mark_if_finished(requests_.at(id));
   }
   return {changed.begin(), changed.end()};
+}
+
+bool RequestBook::placed_there(const v1::RequestStatus& status, const std::string& cluster,
+                               const std::string& placement) {
+  const auto& replicas = status.decision().replicas();
+  return std::any_of(replicas.begin(), replicas.end(), [&](const auto& r) {
+    return r.placement_id() == placement && r.cluster() == cluster;
+  });
+}
+
+bool RequestBook::note_finished(v1::RequestStatus& status, const std::string& placement) {
+  const auto& done = status.finished();
+  if (std::find(done.begin(), done.end(), placement) != done.end()) {
+    return false;
+  }
+  status.add_finished(placement);
+  return true;
+}
+
+void RequestBook::mark_if_finished(v1::RequestStatus& status) {
+  const std::set<std::string> done(status.finished().begin(), status.finished().end());
+  const auto& replicas = status.decision().replicas();
+  if (!replicas.empty() && std::all_of(replicas.begin(), replicas.end(), [&](const auto& r) {
+        return done.count(r.placement_id()) > 0;
+      })) {
+    status.set_phase(v1::RequestStatus::FINISHED);
+  }
+  append(status);
 }
 
 std::vector<v1::QuotaTakeRequest> RequestBook::quota_holdings() const {

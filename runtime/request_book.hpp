@@ -71,9 +71,15 @@ class RequestBook {
   /// the request waits for quota, and its reason is the detail.
   bool decide(const v1::SchedulingDecision& decision);
 
+  /// Gives an undecided request up as LOST with `reason` (its scheduler stopped before
+  /// deciding); false when it is unknown or already decided.
+  bool lose(const std::string& id, const std::string& reason);
+
   /// Records that these placements' work ended on `cluster` ("<request>/<n>..."): only replicas
   /// the decision put on that cluster count, so no cluster can end another's work. A request
-  /// whose placed replicas all ended is FINISHED. Returns the requests that changed.
+  /// whose placed replicas all ended is FINISHED. Work can end before its decision arrives (a
+  /// slow reply): for an undecided request the ends are kept and count once it is decided.
+  /// Returns the requests that changed.
   std::vector<std::string> finish(const std::string& cluster,
                                   const std::vector<std::string>& placement_ids);
 
@@ -97,6 +103,12 @@ class RequestBook {
   /// when it is full of undecided requests.
   bool make_room();
   void note_decided(const std::string& id);
+  static bool placed_there(const v1::RequestStatus& status, const std::string& cluster,
+                           const std::string& placement);
+  /// Adds `placement` to the request's finished ones; false when it was there already.
+  static bool note_finished(v1::RequestStatus& status, const std::string& placement);
+  /// FINISHED once every placed replica ended; journalled either way.
+  void mark_if_finished(v1::RequestStatus& status);
 
   std::string journal_path_;
   std::optional<JournalAppender> journal_;
@@ -106,6 +118,8 @@ class RequestBook {
   uint64_t sequence_ = 0;                               // acceptance order
   std::map<std::string, uint64_t> accepted_at_;         // id -> its place in that order
   std::set<std::pair<uint64_t, std::string>> decided_;  // decided requests, oldest first
+  // Ends reported for undecided requests: request -> (cluster, placement).
+  std::map<std::string, std::set<std::pair<std::string, std::string>>> ended_early_;
   uint64_t forgotten_ = 0;
   uint64_t refused_full_ = 0;
 };

@@ -167,6 +167,20 @@ BOOST_AUTO_TEST_CASE(queued_requests_wait_and_finished_work_is_recorded) {
   BOOST_TEST(book.quota_holdings().empty());
 }
 
+// Found by `unisched simulate` (seed 3, --faults delay): a commit reply held up in the network
+// let the work end before the decision reached the hub, and the request stayed PLACED.
+BOOST_AUTO_TEST_CASE(work_that_ends_before_its_decision_arrives_still_finishes_the_request) {
+  RequestBook book;
+  submit(book, request_yaml("batch"));
+  submit(book, request_yaml("other"));
+  BOOST_TEST(book.finish("c1", {"batch/0"}).empty());  // undecided: kept, nothing changed yet
+  BOOST_TEST(book.finish("c2", {"other/0"}).empty());  // ended on a cluster it is not placed on
+  BOOST_TEST(book.decide(placed("batch")));
+  BOOST_TEST(book.find("batch")->phase() == v1::RequestStatus::FINISHED);
+  BOOST_TEST(book.decide(placed("other")));
+  BOOST_TEST(book.find("other")->phase() == v1::RequestStatus::PLACED);
+}
+
 BOOST_AUTO_TEST_CASE(decisions_update_the_phase_and_unknown_ones_are_refused) {
   RequestBook book;
   submit(book, request_yaml("serve"));
