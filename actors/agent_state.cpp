@@ -25,8 +25,12 @@ void AgentState::observe() {
     }
   }
   for (const std::string& id : adapter_->poll_finished()) {
-    if (running_.erase(id) != 0) {
-      finished_to_report_.push_back(id);  // the work ended by itself: its quota is free again
+    // The work ended by itself: its quota is free again. Told even when this run of the agent
+    // did not start it (an earlier run did, before a restart): the cluster knows it ended.
+    running_.erase(id);
+    if (finished_recently_.count(id) == 0) {
+      finished_to_report_.push_back(id);
+      remember_finished(id);
     }
   }
   if (adapter_->take_relisted()) {
@@ -98,8 +102,16 @@ std::optional<model::ViewUpdate> AgentState::next_update() {
   return update;
 }
 
+bool AgentState::carried_out_before(const std::string& id) const {
+  return running_.count(id) > 0 || pending_placements_.count(id) > 0 ||
+         finished_recently_.count(id) > 0 || refused_recently_.count(id) > 0;
+}
+
 void AgentState::carry_out(const std::vector<model::Reservation>& placements) {
   for (const model::Reservation& placement : placements) {
+    if (carried_out_before(placement.id)) {
+      continue;  // an order repeated (resent, or duplicated on the way): it counts once
+    }
     // A share is a request's only device (the request's validation sees to it), so one share
     // speaks for every device of a placement.
     const int32_t milli =
@@ -108,7 +120,9 @@ void AgentState::carry_out(const std::vector<model::Reservation>& placements) {
         placement.id,      placement.node, placement.cpu_milli,  placement.memory_bytes,
         placement.devices, milli,          placement.host_ports, placement.pod_template};
     const adapters::PlacementOutcome outcome = adapter_->apply(order);
-    if (outcome == adapters::PlacementOutcome::Applied) {
+    // DuplicateId: the cluster already runs it (carried out by an earlier run of the agent).
+    if (outcome == adapters::PlacementOutcome::Applied ||
+        outcome == adapters::PlacementOutcome::DuplicateId) {
       applied_unobserved_.push_back(placement.id);
       running_.insert(placement.id);
       ++counters_.placements_applied;
@@ -122,10 +136,11 @@ void AgentState::carry_out(const std::vector<model::Reservation>& placements) {
 }
 
 void AgentState::refuse(const std::string& id, const std::string& reason) {
-  constexpr size_t kRefusalsRemembered = 1024;
   refused_to_report_.emplace_back(id, reason);
   recently_refused_.emplace_back(id, reason);
-  if (recently_refused_.size() > kRefusalsRemembered) {
+  refused_recently_.insert(id);
+  if (recently_refused_.size() > kOutcomesRemembered) {
+    refused_recently_.erase(recently_refused_.front().first);
     recently_refused_.pop_front();
   }
   ++counters_.placements_refused;
@@ -134,10 +149,27 @@ void AgentState::refuse(const std::string& id, const std::string& reason) {
 void AgentState::finish(const std::vector<std::string>& placement_ids) {
   for (const std::string& id : placement_ids) {
     pending_placements_.erase(id);  // whatever the cluster decides now is moot
-    if (running_.erase(id) != 0) {
-      adapter_->release(id);
+    // Released at the cluster even when this run of the agent did not start it (an earlier run
+    // did): found by `unisched simulate --faults agent-crash,drop`, such placements ran on.
+    running_.erase(id);
+    adapter_->release(id);
+    // Reported even for a placement never carried out here (its order was lost, or arrives
+    // later and is then ignored): the centre learns the release took effect.
+    if (finished_recently_.count(id) == 0) {
       finished_to_report_.push_back(id);
+      remember_finished(id);
     }
+  }
+}
+
+void AgentState::remember_finished(const std::string& id) {
+  if (!finished_recently_.insert(id).second) {
+    return;
+  }
+  recently_finished_.push_back(id);
+  if (recently_finished_.size() > kOutcomesRemembered) {
+    finished_recently_.erase(recently_finished_.front());
+    recently_finished_.pop_front();
   }
 }
 
@@ -162,6 +194,7 @@ model::ViewSnapshot AgentState::snapshot() {
     }
   }
   snapshot.refused_placements.assign(recently_refused_.begin(), recently_refused_.end());
+  snapshot.finished_placements.assign(recently_finished_.begin(), recently_finished_.end());
   return snapshot;
 }
 

@@ -48,16 +48,19 @@ class AgentState {
   bool take_start_over();
 
   /// The cluster as of the last update built (the state the centre should hold at that version),
-  /// with the placements running and those refused recently.
+  /// with the placements running and those refused or finished recently.
   model::ViewSnapshot snapshot();
 
   /// Carries placements out through the adapter. Applied ones are reported with the first
   /// update after the next observation (which holds their node changes); refused ones with the
   /// next update. Pending ones are reported the same way once the adapter says how they ended.
+  /// A placement is carried out once: an order for one running, pending, or recently finished
+  /// or refused is ignored (orders are resent and may arrive twice).
   void carry_out(const std::vector<model::Reservation>& placements);
 
-  /// Ends placements (the work finished); their resources free up in a later update, which
-  /// also reports them finished.
+  /// Ends placements (released by the centre); their resources free up in a later update, which
+  /// also reports them finished, as it does placements never carried out here (the release
+  /// then confirms that none will be).
   void finish(const std::vector<std::string>& placement_ids);
 
   adapters::ClusterAdapter& adapter() { return *adapter_; }
@@ -70,6 +73,12 @@ class AgentState {
 
  private:
   void refuse(const std::string& id, const std::string& reason);
+  void remember_finished(const std::string& id);
+  bool carried_out_before(const std::string& id) const;
+
+  /// Refusals and finished placements kept to answer repeated orders and to tell again in
+  /// snapshots.
+  static constexpr size_t kOutcomesRemembered = 1024;
 
   std::shared_ptr<adapters::ClusterAdapter> adapter_;
   std::string cluster_id_;
@@ -87,6 +96,9 @@ class AgentState {
   std::set<std::string> running_;             // placements carried out and not finished
   std::set<std::string> pending_placements_;  // the cluster has not decided yet
   std::deque<std::pair<std::string, std::string>> recently_refused_;
+  std::set<std::string> refused_recently_;  // the ids of recently_refused_
+  std::deque<std::string> recently_finished_;
+  std::set<std::string> finished_recently_;  // the ids of recently_finished_
   AgentCounters counters_;
 };
 

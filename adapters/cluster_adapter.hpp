@@ -71,7 +71,10 @@ class ClusterAdapter {
 
   /// Placements whose work ended on the cluster by itself since the previous call (a pod that
   /// completed or failed after it ran, or was deleted by someone else), never ones released
-  /// through release(). Their resources free up in the poll_changes() that follows.
+  /// through release(). Their resources free up in the poll_changes() that follows. After a
+  /// list_nodes() (what an agent that starts over calls first), work that ended recently should
+  /// be reported again where the cluster still shows it: the agent before may have died before
+  /// telling the centre. Repeats are harmless.
   virtual std::vector<std::string> poll_finished() { return {}; }
 
   /// Whether the adapter read its whole cluster again since the previous call because it lost

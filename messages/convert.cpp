@@ -289,6 +289,8 @@ v1::ClusterSnapshot to_proto(const model::ViewSnapshot& snapshot) {
     out.add_applied_placements(id);
   }
   to_proto(snapshot.refused_placements, *out.mutable_refused_placements());
+  out.mutable_finished_placements()->Add(snapshot.finished_placements.begin(),
+                                         snapshot.finished_placements.end());
   out.mutable_node_revisions()->insert(snapshot.node_revisions.begin(),
                                        snapshot.node_revisions.end());
   out.set_agent_version(snapshot.agent_version);
@@ -361,6 +363,8 @@ model::Expected<model::ViewSnapshot, std::string> from_proto(const v1::ClusterSn
   out.applied_placements.assign(snapshot.applied_placements().begin(),
                                 snapshot.applied_placements().end());
   out.refused_placements = from_proto(snapshot.refused_placements());
+  out.finished_placements.assign(snapshot.finished_placements().begin(),
+                                 snapshot.finished_placements().end());
   out.node_revisions.insert(snapshot.node_revisions().begin(), snapshot.node_revisions().end());
   out.agent_version = snapshot.agent_version();
   return out;

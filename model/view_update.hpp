@@ -47,6 +47,9 @@ struct ViewSnapshot {
   /// From an agent: placements running now, and recent refusals. From the centre: empty.
   std::vector<std::string> applied_placements;
   std::vector<std::pair<std::string, std::string>> refused_placements;
+  /// From an agent: placements whose work ended recently (told again in case the update that
+  /// first told it was lost).
+  std::vector<std::string> finished_placements;
   /// From the centre: the revision at which each node last changed (for node-level commits),
   /// and the agent version the view reflects (`version` is then the view's revision).
   std::map<std::string, uint64_t> node_revisions;
