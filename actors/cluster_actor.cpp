@@ -82,6 +82,19 @@ void notify_subscribers(Self self) {
   }
 }
 
+/// Tells a scheduler of a refusal until it acknowledges (found by `unisched simulate`: a lost
+/// refusal left a request PLACED whose replica never ran).
+void tell_refusal(Self self, const CommitterActor& committer, const v1::RefusedPlacement& refused,
+                  int tries) {
+  self->request(committer, std::chrono::seconds(1), refused)
+      .then([](v1::Ack&) {},
+            [=](caf::error&) {
+              if (tries > 1) {
+                tell_refusal(self, committer, refused, tries - 1);
+              }
+            });
+}
+
 /// Tells the schedulers whose placements the cluster refused, so they place them again.
 void hand_back_refusals(Self self) {
   for (const auto& [id, reason] : self->state.core->take_refused_placements()) {
@@ -92,7 +105,8 @@ void hand_back_refusals(Self self) {
     v1::RefusedPlacement refused;
     refused.set_id(id);
     refused.set_reason(reason);
-    self->send(committer->second, std::move(refused));
+    constexpr int kRefusalTries = 10;
+    tell_refusal(self, committer->second, refused, kRefusalTries);
     self->state.committers.erase(committer);
   }
 }
@@ -143,7 +157,9 @@ void pull_snapshot_if_needed(Self self);
 /// waiting for the view.
 void after_snapshot(Self self, const model::ViewSnapshot& snapshot) {
   self->state.last_confirmed = self->clock().now();
+  tell_finished(self, snapshot.finished_placements);  // again: the update that told it may be lost
   forget_settled(self, snapshot.applied_placements);
+  forget_settled(self, snapshot.finished_placements);
   hand_back_refusals(self);
   notify_subscribers(self);
   answer_resync_waiters(self);
@@ -253,6 +269,8 @@ v1::Ack on_update(Self self, v1::IncrementalUpdate& message) {
   std::vector<std::string> applied_placements;
   if (update) {
     applied_placements = update->applied_placements;
+    applied_placements.insert(applied_placements.end(), update->finished_placements.begin(),
+                              update->finished_placements.end());  // they ran: settled too
     tell_finished(self, update->finished_placements);
   }
   const UpdateOutcome outcome =
@@ -295,6 +313,8 @@ v1::CommitReply on_commit(Self self, const v1::CommitRequest& request) {
     return reply;
   }
   reply.set_status(v1::CommitReply::ACCEPTED);
+  spdlog::debug("cluster {}: commit of {} accepted ({})", core.cluster_id(), request.request_id(),
+                outcome.reason.empty() ? "reserved" : outcome.reason);
   const auto committer = caf::actor_cast<CommitterActor>(self->current_sender());
   v1::PlacementOrder order;
   order.set_cluster_id(core.cluster_id());
@@ -312,6 +332,8 @@ v1::CommitReply on_commit(Self self, const v1::CommitRequest& request) {
 /// placements it does not run).
 void on_release(Self self, const v1::ReleaseOrder& order) {
   const std::vector<std::string> ids(order.placement_ids().begin(), order.placement_ids().end());
+  spdlog::debug("cluster {}: releasing {}", self->state.core->cluster_id(),
+                order.ShortDebugString());
   self->state.core->release(ids);
   for (const std::string& id : ids) {
     self->state.committers.erase(id);
@@ -320,6 +342,32 @@ void on_release(Self self, const v1::ReleaseOrder& order) {
     self->send(self->state.agent, order);
   }
   notify_subscribers(self);
+}
+
+/// Sends the agent again what it has not confirmed: it may have been lost on the way.
+void resend_unconfirmed(Self self) {
+  ClusterState::Resend resend = self->state.core->take_resend();
+  if (!self->state.agent) {
+    return;
+  }
+  if (!resend.orders.empty()) {
+    spdlog::debug("cluster {}: sending {} unconfirmed placements again",
+                  self->state.core->cluster_id(), resend.orders.size());
+    v1::PlacementOrder order;
+    order.set_cluster_id(self->state.core->cluster_id());
+    for (const model::Reservation& reservation : resend.orders) {
+      messages::to_proto(reservation, *order.add_placements());
+    }
+    self->send(self->state.agent, std::move(order));
+  }
+  if (!resend.releases.empty()) {
+    spdlog::debug("cluster {}: sending {} unconfirmed releases again",
+                  self->state.core->cluster_id(), resend.releases.size());
+    v1::ReleaseOrder release;
+    release.set_cluster_id(self->state.core->cluster_id());
+    release.mutable_placement_ids()->Add(resend.releases.begin(), resend.releases.end());
+    self->send(self->state.agent, std::move(release));
+  }
 }
 
 ClusterActor::behavior_type cluster_actor(Self self, std::string cluster_id, AgentActor agent,
@@ -332,6 +380,7 @@ ClusterActor::behavior_type cluster_actor(Self self, std::string cluster_id, Age
   self->state.owner = owner;
   self->monitor(owner);
   log_stray_errors(self, "cluster " + self->state.core->cluster_id());
+  self->delayed_send(self, settings.resend_interval, resend_atom_v);
   self->set_down_handler([=](caf::down_msg& down) {
     if (down.source == owner) {
       self->quit(down.reason);
@@ -385,7 +434,11 @@ ClusterActor::behavior_type cluster_actor(Self self, std::string cluster_id, Age
         }
       },
       [=](const v1::CommitRequest& request) { return on_commit(self, request); },
-      [=](const v1::ReleaseOrder& order) { on_release(self, order); },
+      [=](const v1::ReleaseOrder& order) {
+        on_release(self, order);
+        return make_ack(*self->state.core, self->state.core->position().epoch,
+                        {AckStatus::Applied, self->state.core->position().version, {}});
+      },
       [=](position_atom, uint64_t epoch, uint64_t version) {
         ClusterState& core = *self->state.core;
         if (core.position().epoch == epoch && core.position().version == version) {
@@ -405,6 +458,10 @@ ClusterActor::behavior_type cluster_actor(Self self, std::string cluster_id, Age
         }
       },
       [=](retry_atom) { pull_snapshot_if_needed(self); },
+      [=](resend_atom) {
+        resend_unconfirmed(self);
+        self->delayed_send(self, self->state.settings.resend_interval, resend_atom_v);
+      },
   };
 }
 

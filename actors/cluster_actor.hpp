@@ -22,6 +22,8 @@ namespace unisched::actors {
 struct ClusterActorSettings {
   std::chrono::milliseconds pull_timeout{2000};  ///< how long a snapshot pull may take
   std::chrono::milliseconds retry_backoff{200};  ///< pause before pulling again after a failure
+  /// How often orders and releases the agent has not confirmed are sent again.
+  std::chrono::milliseconds resend_interval{500};
 };
 
 /// The ClusterActor stops when `owner` (its supervisor, only watched) stops.

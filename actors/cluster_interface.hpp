@@ -19,10 +19,11 @@ using ViewSubscriberActor =
                      caf::reacts_to<atoms::health_atom, std::string, bool>>;
 
 /// Whoever committed placements to a cluster (schedulers) hears how they ended there.
-///   RefusedPlacement     the cluster refused a committed placement: place it again
-///   SettledPlacements    the cluster carried these out; no refusal will follow
-using CommitterActor =
-    caf::typed_actor<caf::reacts_to<v1::RefusedPlacement>, caf::reacts_to<v1::SettledPlacements>>;
+///   RefusedPlacement -> Ack   the cluster refused a committed placement: place it again (told
+///                             again until acknowledged)
+///   SettledPlacements         the cluster carried these out; no refusal will follow
+using CommitterActor = caf::typed_actor<caf::replies_to<v1::RefusedPlacement>::with<v1::Ack>,
+                                        caf::reacts_to<v1::SettledPlacements>>;
 
 /// One per cluster, holding its versioned view (actors/cluster_actor.hpp says more).
 ///   (view)                        -> ClusterSnapshot of the view
@@ -33,7 +34,8 @@ using CommitterActor =
 ///                                    a full snapshot was pulled and applied
 ///   (health, healthy)                from the supervisor; unhealthy clusters take no work
 ///   CommitRequest                 -> CommitReply (compare-and-set on the versions decided on)
-///   ReleaseOrder                     drops reservations (a gang that did not commit)
+///   ReleaseOrder -> Ack              drops reservations (a gang that did not commit); the Ack
+///                                    tells the scheduler it arrived (it sends it again if not)
 ///   (position, epoch, version)       the agent's position from a probe (finds lost updates)
 ///   (bind, agent)                    the agent to pull snapshots from
 ///   (bind, listener)                 who to tell of placements whose work finished (from the
@@ -46,9 +48,11 @@ using ClusterActor = ClusterIngestActor::extend<
     caf::replies_to<atoms::resync_atom>::with<v1::Ack>,
     caf::replies_to<atoms::resync_atom, uint64_t, uint64_t>::with<v1::Ack>,
     caf::reacts_to<atoms::health_atom, bool>,
-    caf::replies_to<v1::CommitRequest>::with<v1::CommitReply>, caf::reacts_to<v1::ReleaseOrder>,
+    caf::replies_to<v1::CommitRequest>::with<v1::CommitReply>,
+    caf::replies_to<v1::ReleaseOrder>::with<v1::Ack>,
     caf::reacts_to<atoms::position_atom, uint64_t, uint64_t>,
     caf::reacts_to<atoms::bind_atom, AgentActor>,
-    caf::reacts_to<atoms::bind_atom, PlacementListenerActor>, caf::reacts_to<atoms::retry_atom>>;
+    caf::reacts_to<atoms::bind_atom, PlacementListenerActor>, caf::reacts_to<atoms::retry_atom>,
+    caf::reacts_to<atoms::resend_atom>>;
 
 }  // namespace unisched::actors

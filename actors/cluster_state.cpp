@@ -45,6 +45,7 @@ UpdateOutcome ClusterState::on_update(model::ViewUpdate update) {
     return {AckStatus::Rejected, position_.version,
             "update for cluster \"" + update.cluster_id + "\" sent to \"" + cluster_id_ + "\""};
   }
+  confirm_ended(update.finished_placements, update.refused_placements);
   switch (model::judge_update(position_, update.epoch, update.base_version, update.version)) {
     case model::UpdateVerdict::Malformed:
       ++counters_.rejected;
@@ -82,11 +83,16 @@ UpdateOutcome ClusterState::reject_update(std::string reason) {
 
 void ClusterState::settle(Holdings& holdings, const std::vector<std::string>& applied,
                           const std::vector<std::pair<std::string, std::string>>& refused,
+                          const std::vector<std::string>& finished,
                           std::set<std::string>& touched) {
-  for (const std::string& id : applied) {
-    if (const auto found = holdings.reservations.find(id); found != holdings.reservations.end()) {
-      touched.insert(found->second.node);
-      holdings.reservations.erase(found);
+  // A finished placement ran: its reservation is settled even when the report that it was
+  // applied was lost (found by `unisched simulate --faults partition`).
+  for (const auto* ids : {&applied, &finished}) {
+    for (const std::string& id : *ids) {
+      if (const auto found = holdings.reservations.find(id); found != holdings.reservations.end()) {
+        touched.insert(found->second.node);
+        holdings.reservations.erase(found);
+      }
     }
   }
   for (const auto& [id, reason] : refused) {
@@ -117,7 +123,8 @@ UpdateOutcome ClusterState::apply(model::ViewUpdate& update) {
   // Work on copies: nothing changes unless the whole update applies.
   Holdings next = holdings_;
   std::set<std::string> touched;
-  settle(next, update.applied_placements, update.refused_placements, touched);
+  settle(next, update.applied_placements, update.refused_placements, update.finished_placements,
+         touched);
   std::vector<std::pair<std::string, std::string>> lost;
   // What schedulers see change: each node once (names are unique in an update, and a touched
   // node is one the update does not change).
@@ -274,6 +281,7 @@ std::optional<std::string> ClusterState::on_snapshot(const model::ViewSnapshot& 
     resync_ = Resync::Needed;
     return "snapshot of cluster \"" + snapshot.cluster_id + "\" sent to \"" + cluster_id_ + "\"";
   }
+  confirm_ended(snapshot.finished_placements, snapshot.refused_placements);
   if (!model::snapshot_is_current(position_, snapshot.epoch, snapshot.version)) {
     // Updates already carried the view past this snapshot.
     resync_ = Resync::Idle;
@@ -288,7 +296,8 @@ std::optional<std::string> ClusterState::on_snapshot(const model::ViewSnapshot& 
   }
   Holdings next = holdings_;
   std::set<std::string> touched;
-  settle(next, snapshot.applied_placements, snapshot.refused_placements, touched);
+  settle(next, snapshot.applied_placements, snapshot.refused_placements,
+         snapshot.finished_placements, touched);
   std::set<std::string> present;
   for (const model::NodeState& node : snapshot.nodes) {
     present.insert(node.name);
@@ -319,6 +328,10 @@ std::optional<std::string> ClusterState::on_snapshot(const model::ViewSnapshot& 
     return problem->to_string();
   }
   holdings_ = std::move(next);
+  // Refusals the snapshot repeats (the update that told them may be lost: found by `unisched
+  // simulate`); the actor hands back only those it still has a committer for, once.
+  refused_.insert(refused_.end(), snapshot.refused_placements.begin(),
+                  snapshot.refused_placements.end());
   refused_.insert(refused_.end(), lost.begin(), lost.end());
   counters_.placements_refused += lost.size();
   position_ = {snapshot.epoch, snapshot.version};
@@ -379,6 +392,12 @@ CommitOutcome ClusterState::commit(const Commit& commit, CommitMode mode) {
   if (!healthy_) {
     return refuse("cluster " + cluster_id_ + " is not healthy");
   }
+  if (committed_before(commit)) {
+    // The same commit again (duplicated on the way): answered as the first was, or a scheduler
+    // whose first answer was lost would take a conflict and leave the placements orphaned
+    // (found by `unisched simulate --faults duplicate,drop`).
+    return CommitOutcome{CommitStatus::Accepted, "already committed", revision_};
+  }
   if (mode == CommitMode::ClusterRevision && commit.revision != revision_) {
     return conflict("decided at revision " + std::to_string(commit.revision) + ", the view is at " +
                     std::to_string(revision_));
@@ -420,6 +439,7 @@ CommitOutcome ClusterState::commit(const Commit& commit, CommitMode mode) {
     holdings_.reservations[reservation.id] = reservation;
   }
   publish(std::move(changes), std::nullopt);  // cannot fail: every node exists and may exceed
+  note_committed(commit);
   ++counters_.commits;
   return {CommitStatus::Accepted, {}, revision_};
 }
@@ -427,6 +447,7 @@ CommitOutcome ClusterState::commit(const Commit& commit, CommitMode mode) {
 void ClusterState::release(const std::vector<std::string>& reservation_ids) {
   std::set<std::string> touched;
   for (const std::string& id : reservation_ids) {
+    releasing_.emplace(id, 0);
     if (const auto found = holdings_.reservations.find(id); found != holdings_.reservations.end()) {
       touched.insert(found->second.node);
       holdings_.reservations.erase(found);

@@ -122,6 +122,17 @@ class ClusterState {
   /// Drops reservations (a gang that could not be committed everywhere).
   void release(const std::vector<std::string>& reservation_ids);
 
+  /// What to send the agent again: orders of reservations it has not confirmed for a whole
+  /// resend period, and releases it has not confirmed (the agent reports a released placement
+  /// finished). Orders and releases may be lost on the way; the agent ignores repeats. A
+  /// release is given up after kReleaseResends tries (its placement then never ran there).
+  struct Resend {
+    std::vector<model::Reservation> orders;
+    std::vector<std::string> releases;
+  };
+  Resend take_resend();
+  static constexpr int kReleaseResends = 20;
+
   /// Placements the cluster refused since the last call, with reasons (to place again).
   std::vector<std::pair<std::string, std::string>> take_refused_placements();
 
@@ -165,8 +176,15 @@ class ClusterState {
   size_t log_node_budget() const;
   void settle(Holdings& holdings, const std::vector<std::string>& applied,
               const std::vector<std::pair<std::string, std::string>>& refused,
-              std::set<std::string>& touched);
+              const std::vector<std::string>& finished, std::set<std::string>& touched);
   void start_resync();
+  /// Whether every placement of `commit` was accepted here before (a repeated commit).
+  bool committed_before(const Commit& commit) const;
+  void note_committed(const Commit& commit);
+  static constexpr size_t kCommitsRemembered = 4096;
+  /// The agent reported these placements ended or refused: their releases are confirmed.
+  void confirm_ended(const std::vector<std::string>& finished,
+                     const std::vector<std::pair<std::string, std::string>>& refused);
   void replay_stash();
 
   std::string cluster_id_;
@@ -176,6 +194,10 @@ class ClusterState {
   std::map<std::string, uint64_t> node_revisions_;
   Holdings holdings_;
   std::vector<std::pair<std::string, std::string>> refused_;
+  std::map<std::string, int> order_ages_;  // reservation id -> resend periods unconfirmed
+  std::map<std::string, int> releasing_;   // released placement id -> resend periods unconfirmed
+  std::set<std::string> committed_ids_;    // placements accepted lately (the last ones)
+  std::deque<std::string> committed_order_;
   ClusterCounters counters_;
   bool healthy_ = false;  // healthy only once the supervisor says so
   Resync resync_ = Resync::Idle;

@@ -85,6 +85,7 @@ CAF_ADD_ATOM(unisched, unisched::atoms, observe_atom, "observe")
 CAF_ADD_ATOM(unisched, unisched::atoms, push_atom, "push")
 CAF_ADD_ATOM(unisched, unisched::atoms, probe_atom, "probe")
 CAF_ADD_ATOM(unisched, unisched::atoms, retry_atom, "retry")
+CAF_ADD_ATOM(unisched, unisched::atoms, resend_atom, "resend")
 // Queries and commands.
 CAF_ADD_ATOM(unisched, unisched::atoms, view_atom, "view")
 CAF_ADD_ATOM(unisched, unisched::atoms, summary_atom, "summary")

@@ -6,55 +6,16 @@
 #include "actors/agent_state.hpp"
 #include "actors/cluster_state.hpp"
 #include "policy/pipeline.hpp"
+#include "tests/commit_fixtures.hpp"
 #include "tests/policy_fixtures.hpp"
-#include "tests/simulation_fixtures.hpp"
 
 using namespace unisched;
 using actors::CommitMode;
 using actors::CommitStatus;
 
-namespace {
-
-/// A quiet simulated cluster (no background churn) whose centre view is current and healthy.
-struct Pair {
-  actors::AgentState agent{testing::simulated(1, 0.0, 0.0), 1};
-  actors::ClusterState centre{"sim"};
-
-  Pair() {
-    sync();
-    centre.set_healthy(true);
-  }
-  void sync() {
-    agent.observe();
-    if (auto update = agent.next_update()) {
-      BOOST_TEST_REQUIRE((centre.on_update(*update).status == actors::AckStatus::Applied));
-    }
-  }
-  /// The agent carries out what the centre accepted.
-  void carry_out(const actors::Commit& commit) {
-    agent.carry_out(commit.reservations);
-    sync();
-  }
-};
-
-model::Reservation reservation(const std::string& id, const std::string& node, int64_t cpu,
-                               std::vector<int32_t> devices = {}, std::vector<int32_t> ports = {}) {
-  return model::Reservation{id, node, cpu, int64_t{1} << 30, std::move(devices), std::move(ports),
-                            {}, {}};
-}
-
-actors::Commit commit_at(const actors::ClusterState& centre, std::vector<model::Reservation> r) {
-  actors::Commit commit;
-  commit.request_id = r.front().id;
-  commit.revision = centre.revision();
-  for (const auto& x : r) {
-    commit.node_revisions[x.node] = centre.snapshot().node_revisions.at(x.node);
-  }
-  commit.reservations = std::move(r);
-  return commit;
-}
-
-}  // namespace
+using testing::commit_at;
+using testing::Pair;
+using testing::reservation;
 
 BOOST_AUTO_TEST_SUITE(commit)
 

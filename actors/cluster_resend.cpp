@@ -1,0 +1,63 @@
+// ClusterState's answers to a network that loses, repeats and reorders (actors/cluster_state.hpp):
+// orders and releases the agent has not confirmed are sent again, and a commit that arrives
+// twice is accepted once.
+#include <algorithm>
+
+#include "actors/cluster_state.hpp"
+
+namespace unisched::actors {
+
+void ClusterState::confirm_ended(const std::vector<std::string>& finished,
+                                 const std::vector<std::pair<std::string, std::string>>& refused) {
+  for (const std::string& id : finished) {
+    releasing_.erase(id);
+  }
+  for (const auto& [id, reason] : refused) {
+    releasing_.erase(id);
+  }
+}
+
+bool ClusterState::committed_before(const Commit& commit) const {
+  return !commit.reservations.empty() &&
+         std::all_of(commit.reservations.begin(), commit.reservations.end(),
+                     [&](const model::Reservation& r) { return committed_ids_.count(r.id) > 0; });
+}
+
+void ClusterState::note_committed(const Commit& commit) {
+  for (const model::Reservation& reservation : commit.reservations) {
+    if (committed_ids_.insert(reservation.id).second) {
+      committed_order_.push_back(reservation.id);
+    }
+  }
+  while (committed_order_.size() > kCommitsRemembered) {
+    committed_ids_.erase(committed_order_.front());
+    committed_order_.pop_front();
+  }
+}
+
+ClusterState::Resend ClusterState::take_resend() {
+  Resend resend;
+  std::map<std::string, int> ages;
+  for (const auto& [id, reservation] : holdings_.reservations) {
+    const auto known = order_ages_.find(id);
+    const int age = (known == order_ages_.end() ? 0 : known->second) + 1;
+    ages.emplace(id, age);
+    if (age >= 2) {  // a whole period without the agent's word
+      resend.orders.push_back(reservation);
+    }
+  }
+  order_ages_.swap(ages);
+  for (auto it = releasing_.begin(); it != releasing_.end();) {
+    if (++it->second > kReleaseResends) {
+      it = releasing_.erase(it);
+      continue;
+    }
+    if (it->second >= 2) {
+      resend.releases.push_back(it->first);
+    }
+    ++it;
+  }
+  return resend;
+}
+
+}  // namespace unisched::actors

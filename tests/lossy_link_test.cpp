@@ -1,0 +1,80 @@
+// What travels between an agent and its ClusterActor may be lost, repeated or overtaken (found
+// by `unisched simulate`): orders and releases are sent again until the agent confirms them, the
+// agent carries each placement out once, and what ended is told again in snapshots.
+#include <boost/test/unit_test.hpp>
+
+#include "tests/commit_fixtures.hpp"
+
+using namespace unisched;
+using actors::CommitMode;
+using actors::CommitStatus;
+using testing::commit_at;
+using testing::Pair;
+using testing::reservation;
+
+BOOST_AUTO_TEST_SUITE(lossy_link)
+
+BOOST_AUTO_TEST_CASE(an_order_the_agent_never_confirms_is_sent_again_until_it_does) {
+  Pair pair;
+  const auto commit = commit_at(pair.centre, {reservation("job/0", "sim-gpu-0", 1000)});
+  BOOST_TEST_REQUIRE(
+      (pair.centre.commit(commit, CommitMode::ClusterRevision).status == CommitStatus::Accepted));
+  // The order is lost: one period is not yet reason to resend, two are.
+  BOOST_TEST(pair.centre.take_resend().orders.empty());
+  const auto resend = pair.centre.take_resend();
+  BOOST_TEST_REQUIRE(resend.orders.size() == 1u);
+  BOOST_TEST(resend.orders.front().id == "job/0");
+  pair.carry_out(commit);  // the resent order arrives and is confirmed
+  BOOST_TEST(pair.centre.reservations() == 0u);
+  BOOST_TEST(pair.centre.take_resend().orders.empty());
+}
+
+BOOST_AUTO_TEST_CASE(an_order_carried_out_twice_runs_once) {
+  Pair pair;
+  const auto commit = commit_at(pair.centre, {reservation("job/0", "sim-gpu-0", 1000)});
+  BOOST_TEST_REQUIRE(
+      (pair.centre.commit(commit, CommitMode::ClusterRevision).status == CommitStatus::Accepted));
+  pair.agent.carry_out(commit.reservations);
+  pair.agent.carry_out(commit.reservations);  // duplicated on the way
+  pair.agent.observe();
+  const auto update = pair.agent.next_update();
+  BOOST_TEST_REQUIRE(update.has_value());
+  BOOST_TEST(update->applied_placements == std::vector<std::string>{"job/0"});
+  BOOST_TEST(update->refused_placements.empty());
+  BOOST_TEST(pair.agent.counters().placements_applied == 1u);
+}
+
+BOOST_AUTO_TEST_CASE(a_lost_release_is_sent_again_and_a_late_order_after_it_is_ignored) {
+  Pair pair;
+  pair.centre.release({"job/0"});  // the scheduler gave up on it; its order may be on the way
+  BOOST_TEST(pair.centre.take_resend().releases.empty());
+  BOOST_TEST((pair.centre.take_resend().releases == std::vector<std::string>{"job/0"}));
+  pair.agent.finish({"job/0"});  // the resent release arrives: never run here, told as ended
+  pair.agent.carry_out({reservation("job/0", "sim-gpu-0", 1000)});  // the late order
+  pair.sync();
+  BOOST_TEST(pair.agent.counters().placements_applied == 0u);
+  BOOST_TEST(pair.centre.take_resend().releases.empty());  // confirmed
+  BOOST_TEST((pair.agent.snapshot().finished_placements == std::vector<std::string>{"job/0"}));
+}
+
+BOOST_AUTO_TEST_CASE(a_placement_whose_applied_report_was_lost_settles_when_it_finishes) {
+  Pair pair;
+  const auto commit = commit_at(pair.centre, {reservation("job/0", "sim-gpu-0", 1000)});
+  BOOST_TEST_REQUIRE(
+      (pair.centre.commit(commit, CommitMode::ClusterRevision).status == CommitStatus::Accepted));
+  pair.agent.carry_out(commit.reservations);
+  pair.agent.observe();
+  BOOST_TEST_REQUIRE(pair.agent.next_update().has_value());  // lost: the centre never sees it
+  pair.agent.finish({"job/0"});
+  pair.agent.observe();
+  const auto later = pair.agent.next_update();
+  BOOST_TEST_REQUIRE(later.has_value());
+  // A gap: the centre resyncs from the snapshot, which tells the work ended.
+  BOOST_TEST((pair.centre.on_update(*later).status == actors::AckStatus::Gap));
+  BOOST_TEST_REQUIRE(pair.centre.take_resync_request());
+  BOOST_TEST(!pair.centre.on_snapshot(pair.agent.snapshot()).has_value());
+  BOOST_TEST(pair.centre.reservations() == 0u);
+  BOOST_TEST(pair.centre.take_resend().orders.empty());
+}
+
+BOOST_AUTO_TEST_SUITE_END()
