@@ -6,6 +6,7 @@
 #include <caf/stateful_actor.hpp>
 #include <caf/typed_event_based_actor.hpp>
 
+#include <deque>
 #include <map>
 #include <memory>
 #include <optional>
@@ -29,6 +30,10 @@ struct SchedulerData {
   uint64_t tickets = 0;
   std::map<uint64_t, caf::typed_response_promise<v1::SchedulingDecision>> waiting;
   std::map<std::string, DecisionListenerActor> submitters;  // request id -> who to tell of changes
+  std::map<std::string, std::vector<v1::ReleaseOrder>> held_releases;  // cluster -> releases
+  // cluster -> placements released there lately, sent again should its ClusterActor restart
+  // before the agent carried the release out (the ClusterActor's resends die with it).
+  std::map<std::string, std::deque<std::string>> recent_releases;
   static inline const char* name = "scheduler";
 };
 
@@ -57,6 +62,37 @@ policy::ClusterInfo info_of(const v1::ClusterRegistration& registration) {
   return info;
 }
 
+/// How often a release is sent before the scheduler gives up on hearing it arrived.
+constexpr int kReleaseTries = 10;
+
+/// Sends a release to its cluster until the ClusterActor acknowledges it (found by `unisched
+/// simulate --faults drop`: a lost release left a placement running that no decision held).
+/// While the cluster's ClusterActor is being restarted, held until the new one is subscribed.
+void send_release(Self self, v1::ReleaseOrder release, int tries) {
+  const std::string cluster = release.cluster_id();
+  const auto actor = self->state.cluster_actors.find(cluster);
+  if (actor == self->state.cluster_actors.end()) {
+    self->state.held_releases[cluster].push_back(std::move(release));
+    return;
+  }
+  self->request(actor->second, std::chrono::seconds(1), release)
+      .then(
+          [=](v1::Ack&) {
+            constexpr size_t kRecentReleases = 512;
+            auto& recent = self->state.recent_releases[cluster];
+            recent.insert(recent.end(), release.placement_ids().begin(),
+                          release.placement_ids().end());
+            while (recent.size() > kRecentReleases) {
+              recent.pop_front();
+            }
+          },
+          [=](caf::error&) {
+            if (tries > 1) {
+              send_release(self, release, tries - 1);
+            }
+          });
+}
+
 void subscribe(Self self, const std::string& id) {
   const auto retry = [=](caf::error&) {
     self->delayed_send(self, std::chrono::milliseconds(100), subscribe_atom_v, id);
@@ -70,6 +106,10 @@ void subscribe(Self self, const std::string& id) {
                     [=](v1::ClusterSnapshot& snapshot) {
                       self->state.cluster_actors[id] = cluster_actor;
                       self->monitor(cluster_actor);
+                      for (v1::ReleaseOrder& held : self->state.held_releases[id]) {
+                        send_release(self, std::move(held), kReleaseTries);
+                      }
+                      self->state.held_releases.erase(id);
                       replace_view(self, snapshot);
                       carry_out(self, self->state.core->advance(self->clock().now()));
                     },
@@ -192,10 +232,7 @@ void carry_out(Self self, SchedulerCommands commands) {
   auto& state = self->state;
   send_quota_releases(self, commands);
   for (v1::ReleaseOrder& release : commands.releases) {
-    if (const auto actor = state.cluster_actors.find(release.cluster_id());
-        actor != state.cluster_actors.end()) {
-      self->send(actor->second, std::move(release));
-    }
+    send_release(self, std::move(release), kReleaseTries);
   }
   for (auto& [ticket, decision] : commands.replies) {
     if (auto promise = state.waiting.find(ticket); promise != state.waiting.end()) {
@@ -242,9 +279,17 @@ SchedulerActor::behavior_type scheduler(Self self, ClusterDirectoryActor directo
   self->set_down_handler([=](caf::down_msg& down) {
     for (auto it = self->state.cluster_actors.begin(); it != self->state.cluster_actors.end();) {
       if (it->second == down.source) {  // a restarted ClusterActor: follow the new one
-        self->state.core->lose_cluster(it->first);
-        subscribe(self, it->first);
+        const std::string cluster = it->first;
+        self->state.core->lose_cluster(cluster);
+        subscribe(self, cluster);
         it = self->state.cluster_actors.erase(it);
+        carry_out(self, self->state.core->on_cluster_actor_lost(cluster, self->clock().now()));
+        if (auto recent = self->state.recent_releases.extract(cluster); !recent.empty()) {
+          v1::ReleaseOrder again;
+          again.set_cluster_id(cluster);
+          again.mutable_placement_ids()->Add(recent.mapped().begin(), recent.mapped().end());
+          send_release(self, std::move(again), kReleaseTries);  // held until resubscribed
+        }
       } else {
         ++it;
       }
@@ -278,6 +323,7 @@ SchedulerActor::behavior_type scheduler(Self self, ClusterDirectoryActor directo
                      refused.id(), refused.reason());
         carry_out(self, self->state.core->on_refused_placement(refused.id(), refused.reason(),
                                                                self->clock().now()));
+        return v1::Ack{};  // a refusal told twice is placed again once
       },
       [=](const v1::SettledPlacements& settled) {
         carry_out(self, self->state.core->on_settled(

@@ -37,7 +37,8 @@ struct SchedulerState::Round {
   uint64_t id = 0;
   std::unique_ptr<Work> work;
   std::map<std::string, std::vector<v1::SchedulingDecision::Replica>> replicas;  // per cluster
-  std::set<std::string> outstanding;  // clusters yet to answer
+  std::set<std::string> outstanding;             // clusters yet to answer
+  std::map<std::string, uint64_t> incarnations;  // each cluster's when its commit went out
   std::vector<std::string> accepted;
   std::set<std::string> failed;
   std::vector<v1::SchedulingDecision::Diagnosis> failures;  // why the failed clusters failed

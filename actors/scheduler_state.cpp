@@ -127,6 +127,7 @@ SchedulerState::FeedResult SchedulerState::apply_feed(const model::ViewUpdate& u
 void SchedulerState::lose_cluster(const std::string& cluster) {
   if (auto found = clusters_.find(cluster); found != clusters_.end()) {
     found->second.subscribed = false;
+    ++found->second.incarnation;
   }
 }
 
@@ -185,9 +186,15 @@ SchedulerCommands SchedulerState::attempt(std::unique_ptr<Work> work, Clock::tim
   const policy::Decision decision =
       policy::decide(remaining, candidates, policy_, decision_seed(*work), work->avoid);
   if (decision.placements.empty()) {
+    std::vector<std::string> notes;
+    if (candidates.empty()) {  // found by `unisched simulate`: such decisions gave no reason
+      notes.push_back(clusters_.empty() ? "no cluster has joined this scheduler"
+                                        : "no cluster's view has reached this scheduler yet (" +
+                                              std::to_string(clusters_.size()) + " joined)");
+    }
     return finish(*work,
                   work->placed.empty() ? Decision::UNSCHEDULABLE : Decision::PARTIALLY_PLACED,
-                  diagnoses_of(decision), {}, now);
+                  diagnoses_of(decision), notes, now);
   }
   return start_round(std::move(work), decision);
 }
@@ -197,6 +204,7 @@ SchedulerCommands SchedulerState::start_round(std::unique_ptr<Work> work,
   round_ = std::make_unique<Round>();
   Round& round = *round_;
   round.id = ++rounds_;
+  refused_early_.clear();  // what the last round did not keep was released
   round.partial = decision.status == policy::DecisionStatus::PartiallyPlaced;
   round.partial_diagnoses = diagnoses_of(decision);
   std::map<std::string, v1::CommitRequest> commits;
@@ -224,6 +232,7 @@ SchedulerCommands SchedulerState::start_round(std::unique_ptr<Work> work,
     replica.mutable_device_milli()->Add(placement.device_milli.begin(),
                                         placement.device_milli.end());
     round.replicas[placement.cluster].push_back(std::move(replica));
+    round.incarnations[placement.cluster] = local.incarnation;
     if (settings_.quotas && !work->spec.queue.empty()) {
       round.quota[placement_id] = quota_placement(local, placement, placement_id, work->spec);
     }
@@ -243,6 +252,13 @@ SchedulerCommands SchedulerState::on_commit_result(uint64_t round, const std::st
     return {};  // an answer to a round that is over
   }
   SchedulerCommands out;
+  if (result == CommitResult::Accepted &&
+      clusters_.at(cluster).incarnation != round_->incarnations[cluster]) {
+    // Accepted by a ClusterActor that has since gone: its reservation went with it and its
+    // order may never reach the cluster. Handled as no answer: released there, decided again
+    // (found by `unisched simulate --faults cluster-actor-crash,drop`).
+    result = CommitResult::TimedOut;
+  }
   switch (result) {
     case CommitResult::Accepted:
       summary_.set_commits(summary_.commits() + 1);
@@ -353,7 +369,7 @@ SchedulerCommands SchedulerState::finish(Work& work, Decision::Status status,
     out.quota_withdrawals.push_back(work.id);  // its admission hold, if the take did not replace it
   }
   if (!work.replaces.empty()) {
-    replace_replica(work, decision, out);
+    replace_replica(work, decision, out, now);
   } else {
     switch (status) {
       case Decision::PLACED:
@@ -366,7 +382,7 @@ SchedulerCommands SchedulerState::finish(Work& work, Decision::Status status,
         summary_.set_unschedulable(summary_.unschedulable() + 1);
     }
     if (decision.replicas_size() > 0) {
-      track(work, decision, out);
+      track(work, decision, out, now);
     }
     if (work.ticket != 0) {
       out.replies.emplace_back(work.ticket, std::move(decision));

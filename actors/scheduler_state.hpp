@@ -130,6 +130,10 @@ class SchedulerState {
   /// The cluster could not carry a committed placement out: place that replica again.
   SchedulerCommands on_refused_placement(const std::string& placement_id, const std::string& reason,
                                          Clock::time_point now);
+  /// The cluster's ClusterActor went away: it forgot the placements the cluster had not
+  /// confirmed yet, and an order for one may have been lost with it, so none may ever run. Each
+  /// is released there (should its order still arrive, the release ends it) and placed again.
+  SchedulerCommands on_cluster_actor_lost(const std::string& cluster, Clock::time_point now);
   /// The cluster carried these placements out: nothing more will come of them.
   SchedulerCommands on_settled(const std::vector<std::string>& placement_ids);
 
@@ -146,6 +150,7 @@ class SchedulerState {
     uint64_t revision = 0;
     std::map<std::string, uint64_t> node_revisions;
     bool subscribed = false;
+    uint64_t incarnation = 0;  ///< how often its ClusterActor was lost
   };
   /// One request (or one refused replica of one) on its way to a decision.
   struct Work {
@@ -200,9 +205,13 @@ class SchedulerState {
                            std::vector<std::string> notes, Clock::time_point now);
   /// Tells the policy's observers of the replicas `decision` placed.
   void observe(const Work& work, const v1::SchedulingDecision& decision);
-  void track(const Work& work, const v1::SchedulingDecision& decision, SchedulerCommands& out);
+  void track(const Work& work, const v1::SchedulingDecision& decision, SchedulerCommands& out,
+             Clock::time_point now);
   void replace_replica(const Work& work, const v1::SchedulingDecision& decision,
-                       SchedulerCommands& out);
+                       SchedulerCommands& out, Clock::time_point now);
+  /// Places again the replicas of `decision` whose refusal came before the decision was made.
+  void place_refused_early(const v1::SchedulingDecision& decision, SchedulerCommands& out,
+                           Clock::time_point now);
   void forget_if_settled(const std::string& request_id, SchedulerCommands& out);
   void bound_tracking(SchedulerCommands& out);
   uint64_t decision_seed(const Work& work) const;
@@ -226,6 +235,7 @@ class SchedulerState {
   std::map<std::string, Tracked> tracked_;                // request id -> what was decided
   std::deque<std::string> tracked_order_;                 // oldest first
   std::map<std::string, std::string> placement_request_;  // placement id -> request id
+  std::map<std::string, std::string> refused_early_;      // of the open round: placement -> reason
   v1::SchedulerSummary summary_;
 };
 

@@ -32,7 +32,8 @@ void SchedulerState::observe(const Work& work, const Decision& decision) {
   }
 }
 
-void SchedulerState::track(const Work& work, const Decision& decision, SchedulerCommands& out) {
+void SchedulerState::track(const Work& work, const Decision& decision, SchedulerCommands& out,
+                           Clock::time_point now) {
   observe(work, decision);
   Tracked& tracked = tracked_[work.request_id];
   tracked.spec = work.spec;
@@ -43,10 +44,23 @@ void SchedulerState::track(const Work& work, const Decision& decision, Scheduler
   }
   tracked_order_.push_back(work.request_id);
   bound_tracking(out);
+  place_refused_early(decision, out, now);
+}
+
+void SchedulerState::place_refused_early(const Decision& decision, SchedulerCommands& out,
+                                         Clock::time_point now) {
+  for (const auto& replica : decision.replicas()) {
+    const auto early = refused_early_.find(replica.placement_id());
+    if (early != refused_early_.end()) {
+      const std::string reason = early->second;
+      refused_early_.erase(early);
+      out.append(on_refused_placement(replica.placement_id(), reason, now));
+    }
+  }
 }
 
 void SchedulerState::replace_replica(const Work& work, const Decision& placed,
-                                     SchedulerCommands& out) {
+                                     SchedulerCommands& out, Clock::time_point now) {
   const auto found = tracked_.find(work.request_id);
   if (found == tracked_.end()) {
     return;  // forgotten meanwhile (tracking is bounded); the new placements go untracked
@@ -89,6 +103,7 @@ void SchedulerState::replace_replica(const Work& work, const Decision& placed,
   decision.set_status(status_for(tracked.spec.replicas, decision.replicas_size()));
   out.updates.push_back(decision);
   forget_if_settled(work.request_id, out);
+  place_refused_early(placed, out, now);
 }
 
 void SchedulerState::forget_if_settled(const std::string& request_id, SchedulerCommands& out) {
@@ -132,6 +147,11 @@ SchedulerCommands SchedulerState::on_refused_placement(const std::string& placem
                                                        Clock::time_point now) {
   const auto owner = placement_request_.find(placement_id);
   if (owner == placement_request_.end()) {
+    // The refusal overtook the commit's answer (found by `unisched simulate --faults reorder`):
+    // kept until the round that committed it is decided.
+    if (round_) {
+      refused_early_[placement_id] = reason;
+    }
     return {};
   }
   const std::string request_id = owner->second;
@@ -161,6 +181,29 @@ SchedulerCommands SchedulerState::on_refused_placement(const std::string& placem
     out.quota_releases.push_back(placement_id);  // the replacement takes quota of its own
   }
   out.append(enqueue(std::move(work), now));
+  return out;
+}
+
+SchedulerCommands SchedulerState::on_cluster_actor_lost(const std::string& cluster,
+                                                        Clock::time_point now) {
+  v1::ReleaseOrder release;
+  release.set_cluster_id(cluster);
+  for (const auto& [request_id, tracked] : tracked_) {
+    for (const auto& replica : tracked.decision.replicas()) {
+      if (replica.cluster() == cluster && tracked.unsettled.count(replica.placement_id()) > 0) {
+        release.add_placement_ids(replica.placement_id());
+      }
+    }
+  }
+  SchedulerCommands out;
+  if (release.placement_ids().empty()) {
+    return out;
+  }
+  out.releases.push_back(release);
+  for (const std::string& id : release.placement_ids()) {
+    out.append(on_refused_placement(
+        id, "its ClusterActor restarted before the cluster confirmed it", now));
+  }
   return out;
 }
 
