@@ -134,6 +134,9 @@ LocalAgentActor::behavior_type agent_actor(Self self,
         bind(self, std::move(cluster_actor));
       },
       [=](const v1::PlacementOrder& order) {
+        spdlog::debug("agent {}: ordered to carry out {} placements, first {}",
+                      self->state.core->cluster_id(), order.placements_size(),
+                      order.placements_size() > 0 ? order.placements(0).id() : "");
         std::vector<model::Reservation> placements;
         for (const auto& placement : order.placements()) {
           placements.push_back(messages::from_proto(placement));

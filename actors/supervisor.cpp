@@ -27,7 +27,8 @@ struct ClusterEntry {
   std::string id;
   AgentActor agent;
   ClusterActor cluster_actor;
-  std::string home;  // the shard hosting its ClusterActor; empty: the supervisor's own node
+  std::string home;         // the shard hosting its ClusterActor; empty: the supervisor's own node
+  bool agent_gone = false;  // the registered agent exited: a new one may take its place
 };
 
 /// A process hosting ClusterActors for the supervisor (unisched shard).
@@ -171,6 +172,7 @@ void start_cluster_actor(Self self, const std::string& id,
 /// and the cluster counts as healthy once its view is known to match the agent.
 ClusterActor readmit(Self self, ClusterEntry& entry, AgentActor agent) {
   entry.agent = std::move(agent);
+  entry.agent_gone = false;
   self->monitor(entry.agent);
   self->send(entry.agent, bind_atom_v, ClusterIngestActor{entry.cluster_actor},
              endpoint_of(self->state, entry));
@@ -204,6 +206,7 @@ void on_down(Self self, const caf::down_msg& down) {
       return;
     }
     if (down.source == entry.agent) {
+      entry.agent_gone = true;
       carry_out(self, self->state.core->on_agent_lost(id, to_string(down.reason)));
       return;
     }
@@ -233,11 +236,13 @@ const ClusterEntry* running(const SupervisorData& state, const std::string& id,
 }
 
 /// An agent registers its cluster: a new cluster gets a ClusterActor on its home; a lost one's
-/// new agent is readmitted; a live one cannot be registered twice.
+/// (or one whose agent exited) new agent is readmitted; a live one cannot be registered twice.
 caf::result<ClusterActor> on_register(Self self, const std::string& id, AgentActor agent) {
   const auto known = self->state.clusters.find(id);
   if (known != self->state.clusters.end()) {
-    if (self->state.core->state(id) != Lifecycle::Lost) {
+    // Lost, or its agent gone while the ClusterActor restarted (the lifecycle then moved on
+    // to resyncing): found by `unisched simulate --faults agent-crash,cluster-actor-crash`.
+    if (self->state.core->state(id) != Lifecycle::Lost && !known->second.agent_gone) {
       return messages::make_error(messages::Error::AlreadyRegistered,
                                   "cluster \"" + id + "\" is already registered");
     }

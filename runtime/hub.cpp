@@ -10,6 +10,7 @@
 #include <chrono>
 #include <memory>
 #include <optional>
+#include <set>
 
 #include "actors/stray_errors.hpp"
 #include "messages/caf_types.hpp"
@@ -39,6 +40,7 @@ struct HubData {
   std::shared_ptr<QuotaBook> quotas;
   std::shared_ptr<ProfileBook> profiles;
   std::multimap<std::string, caf::typed_response_promise<v1::RequestStatus>> waiting;
+  std::map<caf::actor_addr, std::set<std::string>> in_flight;  // scheduler -> requests it decides
   static inline const char* name = "hub";
 };
 
@@ -72,18 +74,24 @@ std::string refuse_shard(const HubData& state, const v1::ShardRegistration& shar
   return token_refusal(state.shard_tokens, "shard", shard.shard_id(), shard.token());
 }
 
-void on_decision(Self self, const v1::SchedulingDecision& decision) {
+/// Answers whoever waits for the request's decision, once it is one.
+void answer_waiting(Self self, const std::string& id) {
   auto& state = self->state;
-  state.book->decide(decision);
-  const v1::RequestStatus* status = state.book->find(decision.request_id());
+  const v1::RequestStatus* status = state.book->find(id);
   if (status == nullptr || status->phase() == v1::RequestStatus::QUEUED) {
     return;  // not decided yet: whoever waits for the decision waits on
   }
-  auto [first, last] = state.waiting.equal_range(decision.request_id());
+  auto [first, last] = state.waiting.equal_range(id);
   for (auto it = first; it != last; ++it) {
     it->second.deliver(*status);
   }
   state.waiting.erase(first, last);
+}
+
+void on_decision(Self self, const v1::SchedulingDecision& decision) {
+  auto& state = self->state;
+  state.book->decide(decision);
+  answer_waiting(self, decision.request_id());
   if (state.book->journal_failed()) {
     spdlog::error("hub: the request journal cannot be written; decisions survive no restart");
   }
@@ -105,15 +113,51 @@ void schedule(Self self, RequestBook::ToSchedule work) {
   const actors::SchedulerActor& scheduler =
       state.schedulers[state.next_scheduler++ % state.schedulers.size()];
   const std::string id = work.id;
+  const caf::actor_addr deciding = scheduler.address();
+  state.in_flight[deciding].insert(id);
   self->request(scheduler, caf::infinite, submit_atom_v, work.id, work.spec)
-      .then([=](v1::SchedulingDecision& decision) { on_decision(self, decision); },
-            [=](caf::error& error) {
-              v1::SchedulingDecision failed;
-              failed.set_request_id(id);
-              failed.set_status(v1::SchedulingDecision::UNSCHEDULABLE);
-              failed.add_reasons("scheduler: " + to_string(error));
-              on_decision(self, failed);
-            });
+      .then(
+          [=](v1::SchedulingDecision& decision) {
+            self->state.in_flight[deciding].erase(id);
+            on_decision(self, decision);
+          },
+          [=](caf::error& error) {
+            self->state.in_flight[deciding].erase(id);
+            v1::SchedulingDecision failed;
+            failed.set_request_id(id);
+            failed.set_status(v1::SchedulingDecision::UNSCHEDULABLE);
+            failed.add_reasons("scheduler: " + to_string(error));
+            on_decision(self, failed);
+          });
+}
+
+/// A scheduler stopped: the requests it was deciding will get no answer. They are given up as
+/// LOST (what it may have placed stays on the clusters, as after a hub restart), and it takes
+/// no more work. Found by `unisched simulate --faults scheduler-crash,drop`: such requests
+/// stayed PENDING for ever.
+void on_scheduler_down(Self self, const caf::down_msg& down) {
+  auto& state = self->state;
+  state.schedulers.erase(std::remove_if(state.schedulers.begin(), state.schedulers.end(),
+                                        [&](const actors::SchedulerActor& scheduler) {
+                                          return scheduler.address() == down.source;
+                                        }),
+                         state.schedulers.end());
+  const auto deciding = state.in_flight.find(down.source);
+  if (deciding == state.in_flight.end()) {
+    return;
+  }
+  const std::set<std::string> ids = std::move(deciding->second);
+  state.in_flight.erase(deciding);
+  spdlog::error("hub: a scheduler stopped ({}) while deciding {} requests; they are LOST",
+                to_string(down.reason), ids.size());
+  for (const std::string& id : ids) {
+    if (state.book->lose(id,
+                         "its scheduler stopped before deciding; placements made before "
+                         "that stay on their clusters as " +
+                             id + "/<n>; submit it again under a new name")) {
+      answer_waiting(self, id);
+    }
+  }
 }
 
 /// Collects, for each of `ids`, the cluster's view, summary and home into one ClusterViews.
@@ -320,6 +364,10 @@ actors::HubActor::behavior_type hub(Self self, actors::SupervisorActor superviso
     state.declared[id] = std::move(declared);
   }
   actors::log_stray_errors(self, "hub");
+  for (const actors::SchedulerActor& scheduler : state.schedulers) {
+    self->monitor(scheduler);
+  }
+  self->set_down_handler([=](caf::down_msg& down) { on_scheduler_down(self, down); });
   return {
       [=](register_atom, const v1::ClusterRegistration& registration, actors::AgentActor agent) {
         return on_register(self, registration, agent);
