@@ -28,9 +28,9 @@ bool configure_logging(const std::string& level_name) {
 
 int main(int argc, char** argv) {
   using namespace unisched::cli;
-  const std::vector<Verb> verbs = {run_verb(),      serve_verb(),  shard_verb(),  agent_verb(),
-                                   apply_verb(),    submit_verb(), get_verb(),    describe_verb(),
-                                   validate_verb(), replay_verb(), version_verb()};
+  const std::vector<Verb> verbs = {run_verb(),      serve_verb(),  shard_verb(),    agent_verb(),
+                                   apply_verb(),    submit_verb(), get_verb(),      describe_verb(),
+                                   validate_verb(), replay_verb(), simulate_verb(), version_verb()};
   const std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty() || args[0] == "help" || args[0] == "--help" || args[0] == "-h") {
     std::fputs(program_help(verbs).c_str(), args.empty() ? stderr : stdout);

@@ -16,5 +16,6 @@ Verb describe_verb();
 Verb validate_verb();
 Verb replay_verb();
 Verb version_verb();
+Verb simulate_verb();
 
 }  // namespace unisched::cli
