@@ -285,10 +285,29 @@ SchedulerCommands SchedulerState::on_commit_result(uint64_t round, const std::st
   return out;
 }
 
+/// A ClusterActor that accepted its commit and went away before the round closed took the
+/// reservation with it, and its order may never reach the cluster: that cluster counts as failed
+/// and is released (found by `unisched simulate --faults cluster-actor-crash`, seed 983).
+void SchedulerState::forget_accepts_of_lost_cluster_actors(SchedulerCommands& out) {
+  Round& round = *round_;
+  for (auto it = round.accepted.begin(); it != round.accepted.end();) {
+    if (clusters_.at(*it).incarnation == round.incarnations[*it]) {
+      ++it;
+      continue;
+    }
+    round.failed.insert(*it);
+    round.failures.push_back(
+        diagnosis(*it, "commit", "its ClusterActor restarted before the round was decided"));
+    out.releases.push_back(release_of(*it, round.replicas.at(*it)));
+    it = round.accepted.erase(it);
+  }
+}
+
 SchedulerCommands SchedulerState::close_round(Clock::time_point now) {
   Round& round = *round_;
   Work& work = *round.work;
   SchedulerCommands out;
+  forget_accepts_of_lost_cluster_actors(out);
   // A gang keeps nothing unless everything held; nothing is kept without its quota either.
   const bool all_or_nothing =
       (work.spec.distribution.gang && !round.failed.empty()) || round.failed.count("quota") > 0;

@@ -182,6 +182,7 @@ class SchedulerState {
   };
 
   SchedulerCommands attempt(std::unique_ptr<Work> work, Clock::time_point now);
+  void forget_accepts_of_lost_cluster_actors(SchedulerCommands& out);
   SchedulerCommands start_round(std::unique_ptr<Work> work, const policy::Decision& decision);
   /// What the placement takes of its queue's budget.
   v1::QuotaPlacement quota_placement(const LocalCluster& local,

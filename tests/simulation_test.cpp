@@ -122,6 +122,8 @@ BOOST_AUTO_TEST_CASE(the_seeds_that_found_defects_run_clean) {
       {441, crashes, "a new agent did not release what an earlier run of it started"},
       {3076, messages, "a refusal that overtook its commit's answer was dropped"},
       {3370, messages, "a refusal told only in a snapshot was never handed back"},
+      {983, messages + ",cluster-actor-crash",
+       "a commit accepted by a ClusterActor that died before its round closed was kept"},
   };
   for (const Found& defect : found) {
     RunSettings settings;
