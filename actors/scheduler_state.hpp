@@ -179,6 +179,7 @@ class SchedulerState {
     std::set<std::string> unsettled;
     size_t replacing = 0;                  ///< its refused replicas being placed again
     std::set<policy::NodeRef> refused_on;  ///< nodes that refused its replicas
+    bool gang_released = false;            ///< a gang given up after a replica found no place
   };
 
   SchedulerCommands attempt(std::unique_ptr<Work> work, Clock::time_point now);
@@ -214,6 +215,10 @@ class SchedulerState {
   void place_refused_early(const v1::SchedulingDecision& decision, SchedulerCommands& out,
                            Clock::time_point now);
   void forget_if_settled(const std::string& request_id, SchedulerCommands& out);
+  /// Releases the replicas of `decision` at their clusters (and their quota) and stops tracking
+  /// them.
+  void release_replicas(const v1::SchedulingDecision& decision, SchedulerCommands& out);
+  void give_up_gang(Tracked& tracked, SchedulerCommands& out);
   void bound_tracking(SchedulerCommands& out);
   uint64_t decision_seed(const Work& work) const;
   SchedulerCommands enqueue(std::unique_ptr<Work> work, Clock::time_point now);

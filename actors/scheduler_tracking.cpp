@@ -2,7 +2,9 @@
 // placements until their cluster settles them, placing refused replicas again, and forgetting
 // what is settled (or, past the bound, the oldest).
 #include <algorithm>
+#include <map>
 
+#include "actors/scheduler_round.hpp"
 #include "actors/scheduler_state.hpp"
 #include "policy/demand.hpp"
 
@@ -67,6 +69,11 @@ void SchedulerState::replace_replica(const Work& work, const Decision& placed,
   }
   Tracked& tracked = found->second;
   --tracked.replacing;
+  if (tracked.gang_released) {  // the gang was given up meanwhile: this replica goes too
+    release_replicas(placed, out);
+    forget_if_settled(work.request_id, out);
+    return;
+  }
   Decision& decision = tracked.decision;
   auto* replicas = decision.mutable_replicas();
   replicas->erase(std::remove_if(replicas->begin(), replicas->end(),
@@ -100,10 +107,41 @@ void SchedulerState::replace_replica(const Work& work, const Decision& placed,
   for (const auto& found_diagnosis : placed.diagnoses()) {
     *decision.add_diagnoses() = found_diagnosis;
   }
+  if (placed.replicas_size() == 0 && tracked.spec.distribution.gang) {
+    give_up_gang(tracked, out);
+  }
   decision.set_status(status_for(tracked.spec.replicas, decision.replicas_size()));
   out.updates.push_back(decision);
   forget_if_settled(work.request_id, out);
   place_refused_early(placed, out, now);
+}
+
+void SchedulerState::release_replicas(const Decision& decision, SchedulerCommands& out) {
+  std::map<std::string, std::vector<Decision::Replica>> by_cluster;
+  for (const auto& replica : decision.replicas()) {
+    by_cluster[replica.cluster()].push_back(replica);
+    placement_request_.erase(replica.placement_id());
+    if (settings_.quotas) {
+      out.quota_releases.push_back(replica.placement_id());
+    }
+  }
+  for (const auto& [cluster, replicas] : by_cluster) {
+    out.releases.push_back(release_of(cluster, replicas));
+  }
+}
+
+/// A gang is all or nothing: when a refused replica finds no place again, the others are
+/// released and the request is unschedulable (found by `unisched simulate`, seed 5980 with agent
+/// and ClusterActor crashes: such gangs stayed partially placed).
+void SchedulerState::give_up_gang(Tracked& tracked, SchedulerCommands& out) {
+  Decision& decision = tracked.decision;
+  release_replicas(decision, out);
+  decision.add_reasons("a gang is all or nothing: its other " +
+                       std::to_string(decision.replicas_size()) + " replicas were released");
+  decision.clear_replicas();
+  decision.clear_quota_placements();
+  tracked.unsettled.clear();
+  tracked.gang_released = true;
 }
 
 void SchedulerState::forget_if_settled(const std::string& request_id, SchedulerCommands& out) {

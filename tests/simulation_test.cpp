@@ -124,6 +124,7 @@ BOOST_AUTO_TEST_CASE(the_seeds_that_found_defects_run_clean) {
       {3370, messages, "a refusal told only in a snapshot was never handed back"},
       {983, messages + ",cluster-actor-crash",
        "a commit accepted by a ClusterActor that died before its round closed was kept"},
+      {5980, crashes, "a gang whose refused replica found no place again stayed partially placed"},
   };
   for (const Found& defect : found) {
     RunSettings settings;
