@@ -301,9 +301,12 @@ std::vector<std::string> RequestBook::finish(const std::string& cluster,
       continue;
     }
     if (!placed_there(found->second, cluster, placement)) {
-      // The work may end before its decision gets here (a slow reply): kept for the decision.
-      if (found->second.phase() == v1::RequestStatus::PENDING ||
-          found->second.phase() == v1::RequestStatus::QUEUED) {
+      // The work may end before its decision, or the decision's update for a replica placed
+      // again, gets here (a slow reply): kept for the decision (found by `unisched simulate`,
+      // seeds 3 and 7756).
+      const auto phase = found->second.phase();
+      if (phase == v1::RequestStatus::PENDING || phase == v1::RequestStatus::QUEUED ||
+          phase == v1::RequestStatus::PLACED || phase == v1::RequestStatus::PARTIALLY_PLACED) {
         ended_early_[found->first].emplace(cluster, placement);
       }
       continue;

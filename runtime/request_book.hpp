@@ -77,8 +77,9 @@ class RequestBook {
 
   /// Records that these placements' work ended on `cluster` ("<request>/<n>..."): only replicas
   /// the decision put on that cluster count, so no cluster can end another's work. A request
-  /// whose placed replicas all ended is FINISHED. Work can end before its decision arrives (a
-  /// slow reply): for an undecided request the ends are kept and count once it is decided.
+  /// whose placed replicas all ended is FINISHED. Work can end before its decision (or the update
+  /// of a decision that placed a replica again) arrives: such ends are kept and count once the
+  /// decision names their placements.
   /// Returns the requests that changed.
   std::vector<std::string> finish(const std::string& cluster,
                                   const std::vector<std::string>& placement_ids);

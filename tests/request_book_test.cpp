@@ -181,6 +181,17 @@ BOOST_AUTO_TEST_CASE(work_that_ends_before_its_decision_arrives_still_finishes_t
   BOOST_TEST(book.find("other")->phase() == v1::RequestStatus::PLACED);
 }
 
+BOOST_AUTO_TEST_CASE(a_replica_placed_again_that_ends_before_the_update_still_finishes_it) {
+  RequestBook book;
+  submit(book, request_yaml("batch"));
+  BOOST_TEST(book.decide(placed("batch")));
+  BOOST_TEST(book.finish("c1", {"batch/0-again/0"}).empty());  // the update is still on its way
+  v1::SchedulingDecision update = placed("batch");
+  update.mutable_replicas(0)->set_placement_id("batch/0-again/0");
+  BOOST_TEST(book.decide(update));
+  BOOST_TEST(book.find("batch")->phase() == v1::RequestStatus::FINISHED);
+}
+
 BOOST_AUTO_TEST_CASE(decisions_update_the_phase_and_unknown_ones_are_refused) {
   RequestBook book;
   submit(book, request_yaml("serve"));
