@@ -105,7 +105,7 @@ BOOST_AUTO_TEST_CASE(output_json_reads_back) {
 }
 
 BOOST_AUTO_TEST_CASE(every_verb_has_help) {
-  for (const char* verb : {"run", "serve", "agent", "get", "validate", "version"}) {
+  for (const char* verb : {"run", "serve", "agent", "get", "validate", "simulate", "version"}) {
     const auto result = run(std::string(verb) + " --help");
     BOOST_TEST(result.exit_code == 0, verb);
     BOOST_TEST(result.out.find("Usage:\n  unisched " + std::string(verb)) != std::string::npos,
@@ -254,6 +254,27 @@ BOOST_AUTO_TEST_CASE(run_refuses_bad_flags_and_bad_profiles) {
   const auto bad = run("run --log-level=off --profiles " + kSource + "/tests/data/mixed.yaml");
   BOOST_TEST(bad.exit_code == 1);
   BOOST_TEST(bad.err.find("fix the profiles above first") != std::string::npos, bad.err);
+}
+
+BOOST_AUTO_TEST_CASE(simulate_refuses_bad_flags_and_names_the_fault_kinds) {
+  const std::pair<const char*, const char*> usage[] = {
+      {"simulate --faults bogus", "--faults: unknown fault kind \"bogus\" (known: drop,"},
+      {"simulate --faults ,", "--faults: no fault kind named"},
+      {"simulate --runs 0", "--runs must be a whole number from 1 to 100000000"},
+      {"simulate --seed -1", "--seed must be a whole number from 0"},
+      {"simulate --clusters 27", "--clusters must be a whole number from 1 to 26"},
+      {"simulate --report xml", "--report must be table or json"},
+  };
+  for (const auto& [arguments, message] : usage) {
+    const auto result = run(arguments);
+    BOOST_TEST(result.exit_code == 2, arguments);
+    BOOST_TEST(result.err.find(message) != std::string::npos, arguments << " said: " << result.err);
+  }
+  const auto one = run("simulate --runs 1 --seed 2 --faults drop --report json");
+  BOOST_TEST(one.exit_code == 0, one.err);
+  const Json report = parse_json(one.out);
+  BOOST_TEST(number(report, "runs") == 1);
+  BOOST_TEST(number(report, "violations") == 0);
 }
 
 BOOST_AUTO_TEST_CASE(missing_file_is_a_problem) {
