@@ -28,7 +28,7 @@ void AgentState::observe() {
     // The work ended by itself: its quota is free again. Told even when this run of the agent
     // did not start it (an earlier run did, before a restart): the cluster knows it ended.
     running_.erase(id);
-    if (finished_recently_.count(id) == 0) {
+    if (!finished_recently_.contains(id)) {
       finished_to_report_.push_back(id);
       remember_finished(id);
     }
@@ -104,7 +104,7 @@ std::optional<model::ViewUpdate> AgentState::next_update() {
 
 bool AgentState::carried_out_before(const std::string& id) const {
   return running_.count(id) > 0 || pending_placements_.count(id) > 0 ||
-         finished_recently_.count(id) > 0 || refused_recently_.count(id) > 0;
+         finished_recently_.contains(id) || refused_recently_.count(id) > 0;
 }
 
 void AgentState::carry_out(const std::vector<model::Reservation>& placements) {
@@ -155,7 +155,7 @@ void AgentState::finish(const std::vector<std::string>& placement_ids) {
     adapter_->release(id);
     // Reported even for a placement never carried out here (its order was lost, or arrives
     // later and is then ignored): the centre learns the release took effect.
-    if (finished_recently_.count(id) == 0) {
+    if (!finished_recently_.contains(id)) {
       finished_to_report_.push_back(id);
       remember_finished(id);
     }
@@ -163,14 +163,7 @@ void AgentState::finish(const std::vector<std::string>& placement_ids) {
 }
 
 void AgentState::remember_finished(const std::string& id) {
-  if (!finished_recently_.insert(id).second) {
-    return;
-  }
-  recently_finished_.push_back(id);
-  if (recently_finished_.size() > kOutcomesRemembered) {
-    finished_recently_.erase(recently_finished_.front());
-    recently_finished_.pop_front();
-  }
+  finished_recently_.insert(id);
 }
 
 model::ViewSnapshot AgentState::snapshot() {
@@ -194,7 +187,8 @@ model::ViewSnapshot AgentState::snapshot() {
     }
   }
   snapshot.refused_placements.assign(recently_refused_.begin(), recently_refused_.end());
-  snapshot.finished_placements.assign(recently_finished_.begin(), recently_finished_.end());
+  snapshot.finished_placements.assign(finished_recently_.in_order().begin(),
+                                      finished_recently_.in_order().end());
   return snapshot;
 }
 

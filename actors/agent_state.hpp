@@ -9,6 +9,7 @@
 #include <optional>
 #include <set>
 
+#include "actors/recent_ids.hpp"
 #include "adapters/cluster_adapter.hpp"
 #include "model/delta_coalescer.hpp"
 #include "model/view_update.hpp"
@@ -97,8 +98,7 @@ class AgentState {
   std::set<std::string> pending_placements_;  // the cluster has not decided yet
   std::deque<std::pair<std::string, std::string>> recently_refused_;
   std::set<std::string> refused_recently_;  // the ids of recently_refused_
-  std::deque<std::string> recently_finished_;
-  std::set<std::string> finished_recently_;  // the ids of recently_finished_
+  RecentIds finished_recently_{kOutcomesRemembered};
   AgentCounters counters_;
 };
 

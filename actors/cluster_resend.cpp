@@ -20,18 +20,12 @@ void ClusterState::confirm_ended(const std::vector<std::string>& finished,
 bool ClusterState::committed_before(const Commit& commit) const {
   return !commit.reservations.empty() &&
          std::all_of(commit.reservations.begin(), commit.reservations.end(),
-                     [&](const model::Reservation& r) { return committed_ids_.count(r.id) > 0; });
+                     [&](const model::Reservation& r) { return committed_.contains(r.id); });
 }
 
 void ClusterState::note_committed(const Commit& commit) {
   for (const model::Reservation& reservation : commit.reservations) {
-    if (committed_ids_.insert(reservation.id).second) {
-      committed_order_.push_back(reservation.id);
-    }
-  }
-  while (committed_order_.size() > kCommitsRemembered) {
-    committed_ids_.erase(committed_order_.front());
-    committed_order_.pop_front();
+    committed_.insert(reservation.id);
   }
 }
 

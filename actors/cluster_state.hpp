@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "actors/recent_ids.hpp"
 #include "model/cluster_view.hpp"
 #include "model/reservation.hpp"
 #include "model/version_gate.hpp"
@@ -194,10 +195,9 @@ class ClusterState {
   std::map<std::string, uint64_t> node_revisions_;
   Holdings holdings_;
   std::vector<std::pair<std::string, std::string>> refused_;
-  std::map<std::string, int> order_ages_;  // reservation id -> resend periods unconfirmed
-  std::map<std::string, int> releasing_;   // released placement id -> resend periods unconfirmed
-  std::set<std::string> committed_ids_;    // placements accepted lately (the last ones)
-  std::deque<std::string> committed_order_;
+  std::map<std::string, int> order_ages_;    // reservation id -> resend periods unconfirmed
+  std::map<std::string, int> releasing_;     // released placement id -> resend periods unconfirmed
+  RecentIds committed_{kCommitsRemembered};  // placements accepted lately
   ClusterCounters counters_;
   bool healthy_ = false;  // healthy only once the supervisor says so
   Resync resync_ = Resync::Idle;

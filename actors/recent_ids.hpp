@@ -1,0 +1,37 @@
+// The last N distinct ids seen, oldest first: what an agent or a ClusterActor remembers to answer
+// a repeated message (an order, a commit) the way it answered the first. Plain C++.
+#pragma once
+
+#include <deque>
+#include <set>
+#include <string>
+
+namespace unisched::actors {
+
+class RecentIds {
+ public:
+  explicit RecentIds(size_t capacity) : capacity_(capacity) {}
+
+  /// Remembers `id`, forgetting the oldest past the capacity; false when it was remembered.
+  bool insert(const std::string& id) {
+    if (!ids_.insert(id).second) {
+      return false;
+    }
+    order_.push_back(id);
+    if (order_.size() > capacity_) {
+      ids_.erase(order_.front());
+      order_.pop_front();
+    }
+    return true;
+  }
+  bool contains(const std::string& id) const { return ids_.count(id) > 0; }
+  /// Oldest first.
+  const std::deque<std::string>& in_order() const { return order_; }
+
+ private:
+  size_t capacity_;
+  std::set<std::string> ids_;
+  std::deque<std::string> order_;
+};
+
+}  // namespace unisched::actors
