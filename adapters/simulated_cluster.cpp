@@ -47,7 +47,8 @@ SimulatedCluster::SimulatedCluster(model::ClusterResourceProfile profile, Simula
     nodes_.emplace(std::move(name), std::move(node));
   }
   next_node_ = nodes_.size();
-  for (const auto& [name, node] : nodes_) {
+  for (const auto& entry : nodes_) {
+    const model::NodeState& node = entry.second;
     if (std::none_of(shapes_.begin(), shapes_.end(), [&](const model::NodeState& shape) {
           return shape.node_group == node.node_group;
         })) {

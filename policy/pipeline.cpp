@@ -325,8 +325,9 @@ class ReplicaPlacer {
     bool complete = true;
     Overlay overlay;
     for (const auto& [cluster_id, share] : shares) {
-      const auto cluster = std::find_if(feasible.begin(), feasible.end(),
-                                        [&](const auto* c) { return c->info->id == cluster_id; });
+      const auto cluster =
+          std::find_if(feasible.begin(), feasible.end(),
+                       [&, &id = cluster_id](const auto* c) { return c->info->id == id; });
       if (!place_in({*cluster}, share, overlay, decision.placements)) {
         decision.diagnoses.push_back(
             {cluster_id, "distribution", "holds fewer than its share of " + std::to_string(share)});
