@@ -110,6 +110,27 @@ BOOST_AUTO_TEST_CASE(what_cannot_be_used_is_named) {
   BOOST_TEST(message(read_kubeconfig(dir.path() + "/absent").status()).find("cannot read") == 0u);
 }
 
+// Found by fuzzing (tests/fuzz/corpus/kubeconfig/crash-*): yaml-cpp throws when a key is looked
+// up in a scalar or a sequence, which ended the process.
+BOOST_AUTO_TEST_CASE(a_kubeconfig_of_the_wrong_shape_is_refused_not_thrown) {
+  ScratchDirectory dir;
+  const auto refusal = [&](const std::string& text) {
+    const std::string file = dir.write("shape", text);
+    const auto access = read_kubeconfig(file);
+    return access.ok() ? std::string("accepted") : message(access.status());
+  };
+  BOOST_TEST(refusal("just a string\n") ==
+             dir.path() + "/shape: not a kubeconfig: its top level must be a mapping");
+  BOOST_TEST(refusal("- a\n- b\n").find("not a kubeconfig") != std::string::npos);
+  BOOST_TEST(refusal("current-context: c\ncontexts: [{name: c, context: scalar}]\n")
+                 .find("contexts[0].context: Invalid type: must be a mapping") !=
+             std::string::npos);
+  BOOST_TEST(refusal("current-context: c\ncontexts: [{name: c, context: {cluster: k, user: u}}]\n"
+                     "clusters: [{name: k, cluster: {server: 'https://h'}}]\n"
+                     "users: [{name: u, user: [exec]}]\n")
+                 .find("users[0].user: Invalid type: must be a mapping") != std::string::npos);
+}
+
 BOOST_AUTO_TEST_CASE(in_a_pod_the_service_account_is_used) {
   ScratchDirectory dir;
   dir.write("account/token", "pod-token");

@@ -25,20 +25,26 @@ std::optional<std::string> read_text(const std::filesystem::path& path) {
   return text.str();
 }
 
+/// `node[key]` when `node` is a mapping with that key; an undefined node otherwise (yaml-cpp
+/// throws on a key looked up in a scalar or a sequence).
+YAML::Node child(const YAML::Node& node, const char* key) {
+  return node && node.IsMap() && node[key] ? node[key] : YAML::Node(YAML::NodeType::Undefined);
+}
+
+std::string scalar(const YAML::Node& node, const char* key) {
+  const YAML::Node value = child(node, key);
+  return value && value.IsScalar() ? value.as<std::string>() : std::string();
+}
+
 /// The entry of `list` (clusters, users, contexts) named `name`, with its index.
 std::optional<YAML::Node> named(const YAML::Node& list, const std::string& name, size_t& index) {
   for (index = 0; list.IsSequence() && index < list.size(); ++index) {
     const YAML::Node entry = list[index];
-    if (entry.IsMap() && entry["name"] && entry["name"].IsScalar() &&
-        entry["name"].as<std::string>() == name) {
+    if (entry.IsMap() && scalar(entry, "name") == name) {
       return entry;
     }
   }
   return std::nullopt;
-}
-
-std::string scalar(const YAML::Node& node, const char* key) {
-  return node && node[key] && node[key].IsScalar() ? node[key].as<std::string>() : std::string();
 }
 
 /// A credential given inline (KEY-data, base64) or as a file (KEY, relative to the kubeconfig).
@@ -66,7 +72,10 @@ absl::StatusOr<std::string> material(const YAML::Node& owner, const std::string&
 
 std::optional<std::string> read_cluster(const YAML::Node& entry, const std::string& path,
                                         const std::filesystem::path& base, ClusterAccess& access) {
-  const YAML::Node cluster = entry["cluster"];
+  const YAML::Node cluster = child(entry, "cluster");
+  if (cluster && !cluster.IsMap()) {
+    return path + ".cluster: Invalid type: must be a mapping";
+  }
   access.server = scalar(cluster, "server");
   if (access.server.rfind("https://", 0) != 0) {
     return path + ".cluster.server: Invalid value: \"" + access.server +
@@ -83,9 +92,12 @@ std::optional<std::string> read_cluster(const YAML::Node& entry, const std::stri
 
 std::optional<std::string> read_user(const YAML::Node& entry, const std::string& path,
                                      const std::filesystem::path& base, ClusterAccess& access) {
-  const YAML::Node user = entry["user"];
+  const YAML::Node user = child(entry, "user");
+  if (user && !user.IsMap()) {
+    return path + ".user: Invalid type: must be a mapping";
+  }
   for (const char* unsupported : {"exec", "auth-provider"}) {
-    if (user && user[unsupported]) {
+    if (child(user, unsupported)) {
       return path + ".user." + unsupported +
              ": not supported yet: give the user a token, a token file or a client certificate "
              "(e.g. a service account's token)";
@@ -131,6 +143,9 @@ absl::StatusOr<ClusterAccess> read_kubeconfig(const std::string& path, const std
   } catch (const YAML::Exception& error) {
     return absl::InvalidArgumentError(path + ": not YAML: " + error.what());
   }
+  if (!config.IsMap()) {
+    return absl::InvalidArgumentError(path + ": not a kubeconfig: its top level must be a mapping");
+  }
   ClusterAccess access;
   access.source = path;
   access.context = context.empty() ? scalar(config, "current-context") : context;
@@ -139,16 +154,19 @@ absl::StatusOr<ClusterAccess> read_kubeconfig(const std::string& path, const std
                                       ": current-context: Required value (or give --context)");
   }
   size_t index = 0;
-  const auto chosen = named(config["contexts"], access.context, index);
+  const auto chosen = named(child(config, "contexts"), access.context, index);
   if (!chosen) {
     return absl::InvalidArgumentError(path + ": contexts: no context named \"" + access.context +
                                       "\"");
   }
   const std::string context_path = path + ": contexts[" + std::to_string(index) + "]";
-  const std::string cluster_name = scalar((*chosen)["context"], "cluster");
-  const std::string user_name = scalar((*chosen)["context"], "user");
+  if (const YAML::Node context = child(*chosen, "context"); context && !context.IsMap()) {
+    return absl::InvalidArgumentError(context_path + ".context: Invalid type: must be a mapping");
+  }
+  const std::string cluster_name = scalar(child(*chosen, "context"), "cluster");
+  const std::string user_name = scalar(child(*chosen, "context"), "user");
   const std::filesystem::path base = std::filesystem::path(path).parent_path();
-  const auto cluster = named(config["clusters"], cluster_name, index);
+  const auto cluster = named(child(config, "clusters"), cluster_name, index);
   if (!cluster) {
     return absl::InvalidArgumentError(context_path + ".context.cluster: no cluster named \"" +
                                       cluster_name + "\"");
@@ -158,7 +176,7 @@ absl::StatusOr<ClusterAccess> read_kubeconfig(const std::string& path, const std
     return absl::InvalidArgumentError(*problem);
   }
   if (!user_name.empty()) {
-    const auto user = named(config["users"], user_name, index);
+    const auto user = named(child(config, "users"), user_name, index);
     if (!user) {
       return absl::InvalidArgumentError(context_path + ".context.user: no user named \"" +
                                         user_name + "\"");
