@@ -268,10 +268,18 @@ BOOST_AUTO_TEST_CASE(malformed_objects_are_skipped_with_a_reason_and_nothing_els
       {"metadata", {{"name", "kvm"}}},
       {"status",
        {{"allocatable", {{"cpu", "4"}, {"memory", "8Gi"}, {"devices.kubevirt.io/kvm", "1k"}}}}}};
+  // Found by fuzzing (tests/fuzz/corpus/kube_json/oom-*): each GPU unit became a device.
+  const Json gpu_billion = {
+      {"metadata", {{"name", "gpus"}}},
+      {"status", {{"allocatable", {{"cpu", "4"}, {"memory", "8Gi"}, {"nvidia.com/gpu", "1G"}}}}}};
   const auto list = nodes_of(
       reader,
-      Json{{"kind", "NodeList"}, {"items", {good, no_name, bad_cpu, counter, nullptr}}}.dump());
-  BOOST_TEST_REQUIRE(list.items.size() == 2u);
+      Json{{"kind", "NodeList"}, {"items", {good, no_name, bad_cpu, counter, nullptr, gpu_billion}}}
+          .dump());
+  BOOST_TEST_REQUIRE(list.items.size() == 3u);
+  BOOST_TEST(list.items[2].node.devices.empty());
+  BOOST_TEST(list.items[2].notes.at(0).find("1000000000 units: counted as no devices") !=
+             std::string::npos);
   BOOST_TEST(list.items[0].node.name == "good");
   BOOST_TEST(!list.items[0].node.schedulable);  // no Ready condition
   BOOST_TEST(list.items[1].node.devices.empty());

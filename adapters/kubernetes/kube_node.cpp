@@ -11,6 +11,9 @@ namespace {
 /// Extended resources of an unknown kind above this many units are counters, not devices
 /// (e.g. devices.kubevirt.io/kvm: 1k).
 constexpr int64_t kMaxOtherDevices = 64;
+/// More accelerators of one resource than any machine holds is a broken or hostile object (one
+/// "nvidia.com/gpu: 1G" would otherwise make a billion devices): no devices are counted.
+constexpr int64_t kMaxAcceleratorDevices = 1'024;
 
 /// Labels a request may select by: where the node is, what it runs on, what it runs.
 constexpr std::array<std::string_view, 12> kKeptLabels = {
@@ -126,7 +129,9 @@ void add_devices(const std::map<std::string, std::string>& allocatable,
       reading.notes.push_back("status.allocatable[" + resource + "]: not an extended resource");
       continue;
     }
-    if (kind->type == model::AcceleratorType::Other && *count > kMaxOtherDevices) {
+    const int64_t most =
+        kind->type == model::AcceleratorType::Other ? kMaxOtherDevices : kMaxAcceleratorDevices;
+    if (*count > most) {
       reading.notes.push_back("status.allocatable[" + resource + "]: " + std::to_string(*count) +
                               " units: counted as no devices");
       continue;
