@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
 # Usage: tools/dev.sh run [unisched flags...] | test | build | test-asan [ctest flags...]
+#                    | fuzz SECONDS [TARGET...]
 #   run    install what is missing, build, and run the main job, `unisched run` (extra
 #          arguments are added to it, e.g. tools/dev.sh run --duration 30s --report json)
-#   test   install what is missing, build, and run every test with ctest
+#   test   install what is missing, build, and run every test with ctest, then each fuzz
+#          target for a few seconds (built with clang in ./build-fuzz)
 #   build  install what is missing and build
 #   test-asan  the same tests built with AddressSanitizer and UndefinedBehaviorSanitizer, in
 #          ./build-asan (extra arguments go to ctest, e.g. -R quota)
+#   fuzz   run each fuzz target (all, or those named) for SECONDS, adding what it finds to
+#          tests/fuzz/corpus, then minimise the corpus; crashes go to build-fuzz/tests/fuzz/artifacts
 # Works on a fresh Debian 12 machine as root: missing packages come from apt-get; the one other
 # download is the Node.js gRPC test's npm packages (pinned by tests/grpc_node/package-lock.json).
 # Build output goes to ./build (override with UNISCHED_BUILD_DIR).
@@ -52,6 +56,40 @@ test_packages() {
   command -v kubectl >/dev/null || packages+=(kubernetes-client)
   # The Slurm tests start a real slurmctld and slurmd on loopback.
   packages+=(slurmctld slurmd slurm-client)
+  # The fuzz targets are built with clang's libFuzzer.
+  packages+=(clang libclang-rt-14-dev)
+}
+
+fuzz_build_dir=${UNISCHED_FUZZ_BUILD_DIR:-"$repo/build-fuzz"}
+
+build_fuzz() {
+  log "configuring and building the fuzz targets in $fuzz_build_dir"
+  CC=clang CXX=clang++ cmake -S "$repo" -B "$fuzz_build_dir" -G Ninja \
+    -DCMAKE_BUILD_TYPE=RelWithDebInfo -DUNISCHED_FUZZ=ON >/dev/null
+  cmake --build "$fuzz_build_dir" --parallel "$(nproc)"
+}
+
+# Runs each target for $1 seconds on its corpus in the repository, then merges what it found
+# into a minimal corpus that covers as much (libFuzzer's -merge=1) and puts that in its place.
+fuzz_campaign() {
+  local seconds=$1 target corpus minimal
+  shift
+  local targets=("$@")
+  [ ${#targets[@]} -gt 0 ] || mapfile -t targets < <(ls "$repo/tests/fuzz/corpus")
+  local logs="$fuzz_build_dir/tests/fuzz/logs"
+  mkdir -p "$fuzz_build_dir/tests/fuzz/artifacts" "$logs"
+  for target in "${targets[@]}"; do
+    corpus="$repo/tests/fuzz/corpus/$target"
+    log "fuzzing $target for ${seconds}s (log: $logs/$target.log)"
+    "$fuzz_build_dir/tests/fuzz/fuzz_$target" -max_total_time="$seconds" -timeout=10 \
+      -print_final_stats=1 -artifact_prefix="$fuzz_build_dir/tests/fuzz/artifacts/$target-" \
+      "$corpus" >"$logs/$target.log" 2>&1 || true
+    grep -E '^(stat::|SUMMARY)|DONE|fuzz property' "$logs/$target.log" >&2 || true
+    minimal=$(mktemp -d)
+    "$fuzz_build_dir/tests/fuzz/fuzz_$target" -merge=1 "$minimal" "$corpus" >/dev/null 2>&1
+    rm -rf "$corpus" && mv "$minimal" "$corpus" && chmod 755 "$corpus"
+    log "$target: corpus of $(ls "$corpus" | wc -l) inputs"
+  done
 }
 
 command=${1:-}
@@ -67,6 +105,15 @@ case "$command" in
     test_packages
     build
     ctest --test-dir "$build_dir" --output-on-failure --parallel "$(nproc)" --timeout 600
+    build_fuzz
+    ctest --test-dir "$fuzz_build_dir" --output-on-failure --parallel "$(nproc)" --timeout 300
+    ;;
+  fuzz)
+    [ $# -ge 1 ] || { sed -n '2,14p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+    test_packages
+    install_missing
+    build_fuzz
+    fuzz_campaign "$@"
     ;;
   test-asan)
     test_packages
@@ -84,7 +131,7 @@ case "$command" in
     build
     ;;
   *)
-    sed -n '2,11p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
+    sed -n '2,14p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
     exit 2
     ;;
 esac

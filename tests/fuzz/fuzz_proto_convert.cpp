@@ -1,0 +1,85 @@
+// Protobuf bytes into the model, as they arrive over CAF and gRPC (messages/convert and
+// messages/seed_convert). The first byte picks the message: unisched.v1 IncrementalUpdate,
+// ClusterSnapshot or Placement, or the seed's IncrementalUpdate as a first or a later update.
+// Whatever the bytes, decoding either refuses with a reason or gives a value whose wire form
+// decodes again to the same wire form.
+#include <google/protobuf/util/message_differencer.h>
+
+#include "messages/convert.hpp"
+#include "messages/seed_convert.hpp"
+#include "tests/fuzz/fuzz_check.hpp"
+
+namespace {
+
+namespace messages = unisched::messages;
+namespace v1 = unisched::v1;
+using google::protobuf::util::MessageDifferencer;
+
+template <class Wire>
+void check_decodes_stably(const Wire& wire) {
+  const auto decoded = messages::from_proto(wire);
+  if (!decoded) {
+    unisched::fuzz::check(!decoded.error().empty(), "a refusal gives its reason");
+    return;
+  }
+  const Wire encoded = messages::to_proto(*decoded);
+  const auto again = messages::from_proto(encoded);
+  unisched::fuzz::check(again.has_value(), "a decoded message encodes to one that decodes",
+                        encoded.DebugString() + (again ? "" : again.error()));
+  const Wire reencoded = messages::to_proto(*again);
+  unisched::fuzz::check(MessageDifferencer::Equals(encoded, reencoded),
+                        "decoding and encoding again changes nothing",
+                        encoded.DebugString() + "--- became ---\n" + reencoded.DebugString());
+}
+
+void check_placement(const v1::Placement& wire) {
+  v1::Placement encoded;
+  messages::to_proto(messages::from_proto(wire), encoded);
+  v1::Placement reencoded;
+  messages::to_proto(messages::from_proto(encoded), reencoded);
+  unisched::fuzz::check(MessageDifferencer::Equals(encoded, reencoded),
+                        "a placement decodes and encodes stably", encoded.DebugString());
+}
+
+template <class Converted>
+void check_seed(const Converted& converted) {
+  if (converted) {
+    check_decodes_stably(*converted);
+  } else {
+    unisched::fuzz::check(!converted.error().empty(), "a seed refusal gives its reason");
+  }
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  if (size == 0) {
+    return 0;
+  }
+  const uint8_t kind = data[0] % 5;
+  const void* bytes = data + 1;
+  const int length = static_cast<int>(size - 1);
+  if (kind == 0) {
+    v1::IncrementalUpdate wire;
+    if (wire.ParseFromArray(bytes, length))
+      check_decodes_stably(wire);
+  } else if (kind == 1) {
+    v1::ClusterSnapshot wire;
+    if (wire.ParseFromArray(bytes, length))
+      check_decodes_stably(wire);
+  } else if (kind == 2) {
+    v1::Placement wire;
+    if (wire.ParseFromArray(bytes, length))
+      check_placement(wire);
+  } else {
+    ::IncrementalUpdate wire;
+    if (!wire.ParseFromArray(bytes, length))
+      return 0;
+    if (kind == 3) {
+      check_seed(messages::seed_start(wire, 1));
+    } else {
+      check_seed(messages::seed_update(wire, 1));
+    }
+  }
+  return 0;
+}
