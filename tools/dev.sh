@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Usage: tools/dev.sh run [unisched flags...] | test | build | test-asan [ctest flags...]
-#                    | fuzz SECONDS [TARGET...]
+#                    | test-tsan [ctest flags...] | fuzz SECONDS [TARGET...]
 #   run    install what is missing, build, and run the main job, `unisched run` (extra
 #          arguments are added to it, e.g. tools/dev.sh run --duration 30s --report json)
 #   test   install what is missing, build, and run every test with ctest, then each fuzz
@@ -8,8 +8,10 @@
 #   build  install what is missing and build
 #   test-asan  the same tests built with AddressSanitizer and UndefinedBehaviorSanitizer, in
 #          ./build-asan (extra arguments go to ctest, e.g. -R quota)
+#   test-tsan  the actor tests (ctest label "actors") built with ThreadSanitizer, in ./build-tsan
 #   fuzz   run each fuzz target (all, or those named) for SECONDS, adding what it finds to
 #          tests/fuzz/corpus, then minimise the corpus; crashes go to build-fuzz/tests/fuzz/artifacts
+#          (once fixed, keep each in tests/fuzz/regressions)
 # Works on a fresh Debian 12 machine as root: missing packages come from apt-get; the one other
 # download is the Node.js gRPC test's npm packages (pinned by tests/grpc_node/package-lock.json).
 # Build output goes to ./build (override with UNISCHED_BUILD_DIR).
@@ -72,7 +74,7 @@ build_fuzz() {
 # Runs each target for $1 seconds on its corpus in the repository, then merges what it found
 # into a minimal corpus that covers as much (libFuzzer's -merge=1) and puts that in its place.
 fuzz_campaign() {
-  local seconds=$1 target corpus minimal
+  local seconds=$1 target corpus regressions minimal
   shift
   local targets=("$@")
   [ ${#targets[@]} -gt 0 ] || mapfile -t targets < <(ls "$repo/tests/fuzz/corpus")
@@ -80,10 +82,12 @@ fuzz_campaign() {
   mkdir -p "$fuzz_build_dir/tests/fuzz/artifacts" "$logs"
   for target in "${targets[@]}"; do
     corpus="$repo/tests/fuzz/corpus/$target"
+    regressions=()
+    [ -d "$repo/tests/fuzz/regressions/$target" ] && regressions=("$repo/tests/fuzz/regressions/$target")
     log "fuzzing $target for ${seconds}s (log: $logs/$target.log)"
     "$fuzz_build_dir/tests/fuzz/fuzz_$target" -max_total_time="$seconds" -timeout=10 \
       -print_final_stats=1 -artifact_prefix="$fuzz_build_dir/tests/fuzz/artifacts/$target-" \
-      "$corpus" >"$logs/$target.log" 2>&1 || true
+      "$corpus" "${regressions[@]}" >"$logs/$target.log" 2>&1 || true
     grep -E '^(stat::|SUMMARY)|DONE|fuzz property' "$logs/$target.log" >&2 || true
     minimal=$(mktemp -d)
     "$fuzz_build_dir/tests/fuzz/fuzz_$target" -merge=1 "$minimal" "$corpus" >/dev/null 2>&1
@@ -109,7 +113,7 @@ case "$command" in
     ctest --test-dir "$fuzz_build_dir" --output-on-failure --parallel "$(nproc)" --timeout 300
     ;;
   fuzz)
-    [ $# -ge 1 ] || { sed -n '2,14p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+    [ $# -ge 1 ] || { sed -n '2,17p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit 2; }
     test_packages
     install_missing
     build_fuzz
@@ -127,11 +131,19 @@ case "$command" in
       LSAN_OPTIONS=suppressions="$repo/tests/lsan.supp" \
       ctest --test-dir "$build_dir" --output-on-failure --parallel "$(nproc)" --timeout 900 "$@"
     ;;
+  test-tsan)
+    test_packages
+    build_dir=${UNISCHED_TSAN_BUILD_DIR:-"$repo/build-tsan"}
+    build -DUNISCHED_TSAN=ON
+    TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1:suppressions="$repo/tests/tsan.supp" \
+      ctest --test-dir "$build_dir" --output-on-failure --parallel "$(nproc)" --timeout 900 \
+      -L actors "$@"
+    ;;
   build)
     build
     ;;
   *)
-    sed -n '2,14p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
+    sed -n '2,17p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
     exit 2
     ;;
 esac
