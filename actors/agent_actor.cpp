@@ -8,9 +8,11 @@
 #include <optional>
 
 #include "actors/agent_state.hpp"
+#include "actors/snapshot_transfer.hpp"
 #include "actors/stray_errors.hpp"
 #include "messages/caf_types.hpp"
 #include "messages/convert.hpp"
+#include "messages/snapshot_parts.hpp"
 
 namespace unisched::actors {
 namespace {
@@ -22,6 +24,7 @@ struct AgentActorData {
   ClusterIngestActor cluster_actor;
   AgentSettings settings;
   bool online = true;
+  messages::SnapshotParts snapshot_parts;  // of the snapshot being pulled, for its later parts
   static inline const char* name = "agent_actor";
 };
 
@@ -49,20 +52,18 @@ void push_snapshot(Self self) {
   AgentState& core = *self->state.core;
   spdlog::info("agent {}: the cluster was listed again; pushing a full snapshot at version {}",
                core.cluster_id(), core.version());
-  self->request(self->state.cluster_actor, self->state.settings.push_timeout, push_atom_v,
-                messages::to_proto(core.snapshot()))
-      .then(
-          [=](v1::Ack& ack) {
-            if (ack.status() == v1::Ack::REJECTED) {
-              spdlog::error("agent {}: snapshot refused: {}", self->state.core->cluster_id(),
-                            ack.error());
-            }
-          },
-          [=](caf::error& error) {
-            // The next update leaves a gap, and the ClusterActor pulls a snapshot itself.
-            spdlog::debug("agent {}: no ack for the snapshot: {}", self->state.core->cluster_id(),
-                          to_string(error));
-          });
+  push_snapshot_parts(self, self->state.cluster_actor, self->state.settings.push_timeout,
+                      messages::split_snapshot(messages::to_proto(core.snapshot())),
+                      [=](const caf::expected<v1::Ack>& ack) {
+                        if (!ack) {
+                          // The next update leaves a gap: the ClusterActor pulls a snapshot.
+                          spdlog::debug("agent {}: no ack for the snapshot: {}",
+                                        self->state.core->cluster_id(), to_string(ack.error()));
+                        } else if (ack->status() == v1::Ack::REJECTED) {
+                          spdlog::error("agent {}: snapshot refused: {}",
+                                        self->state.core->cluster_id(), ack->error());
+                        }
+                      });
 }
 
 void push(Self self) {
@@ -108,11 +109,18 @@ LocalAgentActor::behavior_type agent_actor(Self self,
         }
         self->delayed_send(self, self->state.settings.push_interval, push_atom_v);
       },
-      [=](const v1::SnapshotRequest&) -> caf::result<v1::ClusterSnapshot> {
+      [=](const v1::SnapshotRequest& request) -> caf::result<v1::ClusterSnapshot> {
         if (!self->state.online) {
           return self->make_response_promise<v1::ClusterSnapshot>();  // never answered
         }
-        return messages::to_proto(self->state.core->snapshot());
+        if (request.part() == 0) {
+          return self->state.snapshot_parts.start(messages::to_proto(self->state.core->snapshot()));
+        }
+        auto part = self->state.snapshot_parts.part(request);
+        if (!part) {
+          return messages::make_error(messages::Error::Unavailable, part.error());
+        }
+        return std::move(part.value());
       },
       [=](const v1::HealthProbe& probe) -> caf::result<v1::HealthStatus> {
         if (!self->state.online) {

@@ -10,9 +10,11 @@
 #include <optional>
 
 #include "actors/cluster_state.hpp"
+#include "actors/snapshot_transfer.hpp"
 #include "actors/stray_errors.hpp"
 #include "messages/caf_types.hpp"
 #include "messages/convert.hpp"
+#include "messages/snapshot_parts.hpp"
 
 namespace unisched::actors {
 namespace {
@@ -34,8 +36,9 @@ struct ClusterActorData {
   std::vector<Subscriber> subscribers;
   std::vector<caf::response_promise> resync_waiters;
   std::map<std::string, CommitterActor>
-      committers;                    // placement id -> the scheduler that committed it
-  Clock::time_point last_confirmed;  // on the actor clock (virtual in deterministic tests)
+      committers;                            // placement id -> the scheduler that committed it
+  Clock::time_point last_confirmed;          // on the actor clock (virtual in deterministic tests)
+  messages::SnapshotAssembler pushed_parts;  // of the snapshot the agent is pushing
   static inline const char* name = "cluster_actor";
 };
 
@@ -181,10 +184,21 @@ void on_snapshot(Self self, const v1::ClusterSnapshot& message) {
   after_snapshot(self, *snapshot);
 }
 
-/// The agent's whole state, pushed rather than pulled (an agent that starts over): applied at
-/// once, answered with the position it gave the view or why it was refused.
-v1::Ack on_pushed_snapshot(Self self, const v1::ClusterSnapshot& message) {
+/// The agent's whole state, pushed rather than pulled (an agent that starts over): applied once
+/// its last part arrived, answered with the position it gave the view or why it was refused.
+v1::Ack on_pushed_snapshot(Self self, const v1::ClusterSnapshot& pushed) {
   ClusterState& core = *self->state.core;
+  auto taken = self->state.pushed_parts.add(pushed);
+  if (!taken || !taken.value()) {
+    v1::Ack ack = make_ack(core, pushed.epoch(),
+                           {taken ? AckStatus::Applied : AckStatus::Rejected,
+                            core.position().version, taken ? std::string() : taken.error()});
+    if (taken) {
+      ack.set_status(v1::Ack::PART_TAKEN);
+    }
+    return ack;
+  }
+  const v1::ClusterSnapshot& message = *taken.value();
   auto snapshot = messages::from_proto(message);
   auto problem =
       snapshot ? core.on_snapshot(*snapshot) : std::optional<std::string>(snapshot.error());
@@ -201,21 +215,23 @@ v1::Ack on_pushed_snapshot(Self self, const v1::ClusterSnapshot& message) {
 }
 
 void pull_snapshot_if_needed(Self self) {
-  ClusterState& core = *self->state.core;
-  if (!self->state.agent || !core.take_resync_request()) {
+  if (!self->state.agent || !self->state.core->take_resync_request()) {
     return;
   }
   v1::SnapshotRequest request;
-  request.mutable_cluster()->set_cluster_id(core.cluster_id());
+  request.mutable_cluster()->set_cluster_id(self->state.core->cluster_id());
   request.set_reason("the view needs a full resync");
-  self->request(self->state.agent, self->state.settings.pull_timeout, std::move(request))
-      .then([=](v1::ClusterSnapshot& snapshot) { on_snapshot(self, snapshot); },
-            [=](caf::error& error) {
-              spdlog::debug("cluster {}: snapshot pull failed: {}", self->state.core->cluster_id(),
-                            to_string(error));
-              self->state.core->on_resync_failed();
-              self->delayed_send(self, self->state.settings.retry_backoff, retry_atom_v);
-            });
+  pull_snapshot_parts(self, self->state.agent, self->state.settings.pull_timeout,
+                      std::move(request), [=](const caf::expected<v1::ClusterSnapshot>& snapshot) {
+                        if (snapshot) {
+                          on_snapshot(self, *snapshot);
+                          return;
+                        }
+                        spdlog::debug("cluster {}: snapshot pull failed: {}",
+                                      self->state.core->cluster_id(), to_string(snapshot.error()));
+                        self->state.core->on_resync_failed();
+                        self->delayed_send(self, self->state.settings.retry_backoff, retry_atom_v);
+                      });
 }
 
 v1::ClusterSummary summarize(const Self self) {

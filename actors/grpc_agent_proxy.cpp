@@ -8,8 +8,10 @@
 #include <optional>
 #include <vector>
 
+#include "actors/snapshot_transfer.hpp"
 #include "messages/caf_types.hpp"
 #include "messages/errors.hpp"
+#include "messages/snapshot_parts.hpp"
 
 namespace unisched::actors {
 namespace {
@@ -27,6 +29,8 @@ struct ProxyData {
   uint64_t centre_version = 0;  // what the ClusterActor acknowledged last
   std::vector<caf::typed_response_promise<v1::ClusterSnapshot>> snapshot_pulls;
   std::optional<v1::ClusterSnapshot> held_snapshot;  // pushed before anyone asked
+  messages::SnapshotAssembler pushed_parts;          // of the snapshot the agent is pushing
+  messages::SnapshotParts pulled_parts;              // of the snapshot the centre is pulling
   std::vector<v1::PlacementOrder> orders;
   std::vector<v1::ReleaseOrder> releases;
   static inline const char* name = "grpc_agent_proxy";
@@ -59,22 +63,24 @@ caf::result<v1::Ack> start_over(Self self, v1::ClusterSnapshot snapshot) {
   }
   const uint64_t epoch = snapshot.epoch();
   const uint64_t version = snapshot.version();
-  self->request(self->state.cluster_actor, self->state.settings.push_timeout, push_atom_v,
-                std::move(snapshot))
-      .then(
-          [=](v1::Ack& ack) mutable {
-            self->state.centre_version = ack.version();
-            if (ack.status() == v1::Ack::APPLIED) {
-              heard(self, epoch, version);
-            }
-            for (auto& pull : self->state.snapshot_pulls) {
-              pull.deliver(messages::make_error(messages::Error::Unavailable,
-                                                "superseded: the agent started over"));
-            }
-            self->state.snapshot_pulls.clear();
-            promise.deliver(ack);
-          },
-          [=](caf::error& error) mutable { promise.deliver(std::move(error)); });
+  push_snapshot_parts(self, self->state.cluster_actor, self->state.settings.push_timeout,
+                      messages::split_snapshot(std::move(snapshot)),
+                      [=](const caf::expected<v1::Ack>& ack) mutable {
+                        if (!ack) {
+                          promise.deliver(ack.error());
+                          return;
+                        }
+                        self->state.centre_version = ack->version();
+                        if (ack->status() == v1::Ack::APPLIED) {
+                          heard(self, epoch, version);
+                        }
+                        for (auto& pull : self->state.snapshot_pulls) {
+                          pull.deliver(messages::make_error(messages::Error::Unavailable,
+                                                            "superseded: the agent started over"));
+                        }
+                        self->state.snapshot_pulls.clear();
+                        promise.deliver(*ack);
+                      });
   return promise;
 }
 
@@ -116,21 +122,32 @@ caf::result<v1::Ack> pass_update(Self self, v1::IncrementalUpdate& update) {
   return promise;
 }
 
-/// A snapshot the agent pushed: answers the pulls waiting for one, or is held for the next.
-v1::Ack take_snapshot(Self self, const v1::ClusterSnapshot& snapshot) {
-  heard(self, snapshot.epoch(), snapshot.version());
+/// A snapshot the agent pushed (whole, or its last part): answers the pulls waiting for one,
+/// or is held for the next.
+v1::Ack take_snapshot(Self self, const v1::ClusterSnapshot& pushed) {
   auto& state = self->state;
   v1::Ack ack;
   ack.set_cluster_id(state.cluster_id);
-  ack.set_epoch(snapshot.epoch());
-  ack.set_version(snapshot.version());
+  ack.set_epoch(pushed.epoch());
+  ack.set_version(pushed.version());
+  auto taken = state.pushed_parts.add(pushed);
+  if (!taken || !taken.value()) {
+    ack.set_status(taken ? v1::Ack::PART_TAKEN : v1::Ack::REJECTED);
+    ack.set_error(taken ? std::string() : taken.error());
+    return ack;
+  }
+  const v1::ClusterSnapshot& snapshot = *taken.value();
+  heard(self, snapshot.epoch(), snapshot.version());
   ack.set_status(v1::Ack::APPLIED);
   if (state.snapshot_pulls.empty()) {
     state.held_snapshot = snapshot;
     ack.set_error("kept for the centre's next snapshot pull");
   }
-  for (auto& pull : state.snapshot_pulls) {
-    pull.deliver(snapshot);
+  if (!state.snapshot_pulls.empty()) {
+    const v1::ClusterSnapshot first = state.pulled_parts.start(snapshot);
+    for (auto& pull : state.snapshot_pulls) {
+      pull.deliver(first);
+    }
   }
   state.snapshot_pulls.clear();
   return ack;
@@ -164,14 +181,22 @@ caf::result<v1::HealthStatus> answer_probe(Self self) {
   return status;
 }
 
-/// The ClusterActor's pull: the snapshot held if it is current, else one the agent pushes next.
-caf::result<v1::ClusterSnapshot> answer_pull(Self self) {
+/// The ClusterActor's pull: a later part of the snapshot being pulled; or the snapshot held if
+/// it is current, else one the agent pushes next (their first part).
+caf::result<v1::ClusterSnapshot> answer_pull(Self self, const v1::SnapshotRequest& request) {
   auto& state = self->state;
+  if (request.part() > 0) {
+    auto part = state.pulled_parts.part(request);
+    if (!part) {
+      return messages::make_error(messages::Error::Unavailable, part.error());
+    }
+    return std::move(part.value());
+  }
   if (state.held_snapshot && state.held_snapshot->epoch() == state.epoch &&
       state.held_snapshot->version() >= state.version) {
     v1::ClusterSnapshot snapshot = std::move(*state.held_snapshot);
     state.held_snapshot.reset();
-    return snapshot;
+    return state.pulled_parts.start(std::move(snapshot));
   }
   state.held_snapshot.reset();
   // The ClusterActor pulls once at a time: an older pull has timed out there already.
@@ -202,7 +227,7 @@ GrpcAgentProxyActor::behavior_type proxy(Self self, std::string cluster_id,
       },
       // From the centre, as the cluster's agent.
       [=](const v1::HealthProbe&) { return answer_probe(self); },
-      [=](const v1::SnapshotRequest&) { return answer_pull(self); },
+      [=](const v1::SnapshotRequest& request) { return answer_pull(self, request); },
       [=](bind_atom, ClusterIngestActor cluster_actor, const std::string&) {
         self->state.cluster_actor = std::move(cluster_actor);
       },

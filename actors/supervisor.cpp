@@ -12,6 +12,7 @@
 #include <optional>
 #include <set>
 
+#include "actors/snapshot_transfer.hpp"
 #include "actors/stray_errors.hpp"
 #include "actors/supervisor_state.hpp"
 #include "messages/caf_types.hpp"
@@ -326,7 +327,17 @@ SupervisorActor::behavior_type supervisor(Self self, SupervisorSettings settings
         v1::SnapshotRequest request;
         request.mutable_cluster()->set_cluster_id(id);
         request.set_reason("asked by a client");
-        return self->delegate(found->agent, std::move(request));
+        auto promise = self->make_response_promise<v1::ClusterSnapshot>();
+        pull_snapshot_parts(self, found->agent, self->state.settings.resync_timeout,
+                            std::move(request),
+                            [=](const caf::expected<v1::ClusterSnapshot>& snapshot) mutable {
+                              if (snapshot) {
+                                promise.deliver(*snapshot);
+                              } else {
+                                promise.deliver(snapshot.error());
+                              }
+                            });
+        return promise;
       },
       [=](shard_atom, const std::string& id) -> caf::result<v1::ClusterHome> {
         caf::error problem;

@@ -11,6 +11,7 @@
 #include "actors/actor_types.hpp"
 #include "messages/caf_types.hpp"
 #include "messages/convert.hpp"
+#include "messages/snapshot_parts.hpp"
 #include "policy/framework.hpp"
 #include "runtime/cluster_queries.hpp"
 #include "runtime/workload.hpp"
@@ -87,26 +88,47 @@ void restart_dead_agents(caf::actor_system& system, Fleet& fleet,
   }
 }
 
+/// The agent's snapshot, pulled part by part; nullopt when it does not answer.
+std::optional<v1::ClusterSnapshot> pull_snapshot(caf::scoped_actor& self,
+                                                 const actors::LocalAgentActor& agent) {
+  messages::SnapshotAssembler parts;
+  v1::SnapshotRequest request;
+  std::optional<v1::ClusterSnapshot> whole;
+  for (bool asking = true; asking;) {
+    asking = false;
+    self->request(agent, std::chrono::seconds(2), request)
+        .receive(
+            [&](v1::ClusterSnapshot& part) {
+              auto taken = parts.add(std::move(part));
+              if (taken && !taken.value()) {
+                request = parts.next_request();
+                asking = true;
+              } else if (taken) {
+                whole = std::move(*taken.value());
+              }
+            },
+            [&](caf::error&) {});
+  }
+  return whole;
+}
+
 /// Nodes whose cluster (as its agent last reported it) holds more than they can.
 uint64_t count_overcommits(caf::scoped_actor& self,
                            const std::vector<actors::LocalAgentActor>& agents) {
   uint64_t overcommits = 0;
   for (const actors::LocalAgentActor& agent : agents) {
-    self->request(agent, std::chrono::seconds(2), v1::SnapshotRequest{})
-        .receive(
-            [&](v1::ClusterSnapshot& message) {
-              const auto snapshot = messages::from_proto(message);
-              if (!snapshot) {
-                return;
-              }
-              for (const model::NodeState& node : snapshot->nodes) {
-                // The same rule every update from an agent is held to.
-                const auto problem = model::check_node(node);
-                overcommits += problem && (problem->error == model::ViewError::OverAllocated ||
-                                           problem->error == model::ViewError::InvalidDevice);
-              }
-            },
-            [&](caf::error&) {});
+    const auto message = pull_snapshot(self, agent);
+    const auto snapshot = message ? messages::from_proto(*message)
+                                  : model::Expected<model::ViewSnapshot, std::string>("no answer");
+    if (!snapshot) {
+      continue;
+    }
+    for (const model::NodeState& node : snapshot->nodes) {
+      // The same rule every update from an agent is held to.
+      const auto problem = model::check_node(node);
+      overcommits += problem && (problem->error == model::ViewError::OverAllocated ||
+                                 problem->error == model::ViewError::InvalidDevice);
+    }
   }
   return overcommits;
 }

@@ -6,8 +6,10 @@
 #include <boost/test/unit_test.hpp>
 
 #include "actors/agent_actor.hpp"
+#include "actors/grpc_agent_proxy.hpp"
 #include "actors/supervisor.hpp"
 #include "messages/convert.hpp"
+#include "messages/snapshot_parts.hpp"
 #include "tests/deterministic_system.hpp"
 #include "tests/simulation_fixtures.hpp"
 
@@ -282,6 +284,64 @@ BOOST_AUTO_TEST_CASE(subscribers_receive_every_update_in_order) {
     version = update.version();
   }
   caf::anon_send_exit(subscriber, caf::exit_reason::user_shutdown);
+}
+
+// A cluster of more nodes than one message carries: its snapshots travel in parts whether the
+// agent pushes them (a relist), the ClusterActor pulls them (a resync) or a client asks.
+BOOST_AUTO_TEST_CASE(a_large_clusters_snapshots_travel_in_parts) {
+  model::ClusterResourceProfile profile = testing::small_profile();
+  profile.spec.node_groups.front().count = 11'000;
+  adapters::SimulationOptions options;
+  options.seed = 31;
+  auto relisting = std::make_shared<testing::RelistingCluster>(
+      std::make_unique<adapters::SimulatedCluster>(profile, options));
+  const int64_t nodes = static_cast<int64_t>(relisting->list_nodes().size());
+  BOOST_TEST_REQUIRE(nodes > static_cast<int64_t>(messages::kMaxNodesPerSnapshotPart));
+  RunningCluster cluster(31, relisting);
+  cluster.harness.run_until([&] { return cluster.summary().nodes() == nodes; }, "every node");
+  const auto listed = cluster.summary();
+  relisting->relist_next();
+  cluster.harness.run_until([&] { return cluster.summary().resyncs() > listed.resyncs(); },
+                            "the relist pushed in parts");
+  caf::anon_send(cluster.cluster_actor(), resync_atom_v);
+  cluster.harness.run_until([&] { return cluster.summary().resyncs() > listed.resyncs() + 1; },
+                            "a resync pulled in parts");
+  BOOST_TEST(cluster.summary().nodes() == nodes);
+  BOOST_TEST(cluster.summary().rejected() == 0u);
+  const auto source =
+      cluster.harness.ask<v1::ClusterSnapshot>(cluster.supervisor, view_atom_v, std::string("sim"));
+  BOOST_TEST(source.nodes_size() == nodes);  // what a client sees: the whole, not a part
+  BOOST_TEST(source.parts() == 0u);
+}
+
+// An agent in another language pushes a large snapshot in parts through gRPC; the proxy keeps
+// it and hands it to the ClusterActor's pull part by part.
+BOOST_AUTO_TEST_CASE(the_grpc_proxy_collects_pushed_parts_and_answers_pulls_in_parts) {
+  DeterministicSystem harness;
+  const auto proxy = actors::spawn_grpc_agent_proxy(*harness.system, "big", {});
+  v1::ClusterSnapshot whole;
+  whole.set_cluster_id("big");
+  whole.set_epoch(1);
+  whole.set_version(4);
+  for (int i = 0; i < 10'500; ++i) {
+    whole.add_nodes()->set_name("n" + std::to_string(i));
+  }
+  const auto parts = messages::split_snapshot(whole);
+  BOOST_TEST_REQUIRE(parts.size() == 2u);
+  BOOST_TEST(harness.ask<v1::Ack>(proxy, push_atom_v, parts[0]).status() == v1::Ack::PART_TAKEN);
+  const auto kept = harness.ask<v1::Ack>(proxy, push_atom_v, parts[1]);
+  BOOST_TEST(kept.status() == v1::Ack::APPLIED);
+  BOOST_TEST(kept.error() == "kept for the centre's next snapshot pull");
+  messages::SnapshotAssembler pulled;
+  auto taken = pulled.add(harness.ask<v1::ClusterSnapshot>(proxy, v1::SnapshotRequest{}));
+  BOOST_TEST_REQUIRE((taken.has_value() && !taken.value().has_value()));
+  taken = pulled.add(harness.ask<v1::ClusterSnapshot>(proxy, pulled.next_request()));
+  BOOST_TEST_REQUIRE((taken.has_value() && taken.value().has_value()));
+  BOOST_TEST(taken.value()->nodes_size() == 10'500);
+  auto stray = parts[1];
+  stray.set_version(9);
+  BOOST_TEST(harness.ask<v1::Ack>(proxy, push_atom_v, stray).status() == v1::Ack::REJECTED);
+  caf::anon_send_exit(proxy, caf::exit_reason::user_shutdown);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

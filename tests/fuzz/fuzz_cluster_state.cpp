@@ -1,13 +1,15 @@
 // A sequence of agent updates, snapshots, commits, releases and probes into ClusterState, the
-// ClusterActor's logic. The input is a list of operations, each an operation byte, a 16-bit
-// length and that many bytes of protobuf (see README.md). After every operation: the view's
-// totals equal the sum of its nodes, the revision never goes back, the view schedulers get
-// decodes, and an accepted commit leaves every node it touched within its capacity.
+// ClusterActor's logic (snapshots through the collector of their parts). The input is a list of
+// operations, each an operation byte, a 16-bit length and that many bytes of protobuf (see
+// README.md). After every operation: the view's totals equal the sum of its nodes, the revision
+// never goes back, the view schedulers get decodes, and an accepted commit leaves every node it
+// touched within its capacity.
 #include <map>
 #include <set>
 
 #include "actors/cluster_state.hpp"
 #include "messages/convert.hpp"
+#include "messages/snapshot_parts.hpp"
 #include "tests/fuzz/fuzz_check.hpp"
 
 namespace {
@@ -54,10 +56,17 @@ void apply_update(ClusterState& state, const std::string& payload) {
   state.on_update(std::move(taken));
 }
 
-void apply_snapshot(ClusterState& state, const std::string& payload) {
-  v1::ClusterSnapshot wire;
-  if (!wire.ParseFromString(payload))
+/// A snapshot, or one part of one, collected as the ClusterActor collects them.
+void apply_snapshot(ClusterState& state, messages::SnapshotAssembler& parts,
+                    const std::string& payload) {
+  v1::ClusterSnapshot part;
+  if (!part.ParseFromString(payload))
     return;
+  const auto taken = parts.add(part);
+  if (!taken || !taken.value())
+    return;
+  const v1::ClusterSnapshot& wire = *taken.value();
+  check(wire.part() == 0 && wire.parts() == 0, "a collected snapshot is whole");
   const auto decoded = messages::from_proto(wire);
   if (!decoded)
     return;
@@ -141,6 +150,7 @@ void check_view(const ClusterState& state, uint64_t& last_revision) {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   ClusterState state(kCluster);
+  messages::SnapshotAssembler parts;
   Operations operations(data, size);
   uint8_t op = 0;
   std::string payload;
@@ -150,7 +160,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (op == 0) {
       apply_update(state, payload);
     } else if (op == 1) {
-      apply_snapshot(state, payload);
+      apply_snapshot(state, parts, payload);
     } else if (op == 2) {
       apply_commit(state, payload);
     } else {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "messages/seed_metadata.pb.h"
+#include "messages/snapshot_parts.hpp"
 #include "messages/unisched.pb.h"
 #include "runtime/journal.hpp"
 
@@ -141,6 +142,11 @@ void cluster_state_seeds(const fs::path& dir) {
         start + operation(2, node_level.SerializeAsString()) +
             operation(0, update(2, v1::NodeDelta::REMOVE, "node-b").SerializeAsString()) +
             operation(5, position.SerializeAsString()) + operation(4, std::string(1, '\0')));
+  std::string in_parts;
+  for (const auto& part : unisched::messages::split_snapshot(snapshot(), 1)) {
+    in_parts += operation(1, part.SerializeAsString());
+  }
+  write(dir, "snapshot-in-parts", in_parts + operation(2, commit.SerializeAsString()));
   write(dir, "gap-then-resync",
         start + operation(0, update(3, v1::NodeDelta::ADD, "node-c").SerializeAsString()) +
             operation(7, "") + operation(1, snapshot().SerializeAsString()));

@@ -1,0 +1,91 @@
+// Moving a snapshot that may be in parts (messages/snapshot_parts) between actors: pushed part
+// by part, each once the receiver took the one before (Ack PART_TAKEN), or pulled part by part
+// (SnapshotRequest.part). At most one part of a snapshot is in flight, so no message grows with
+// the cluster. Used by the agent, the ClusterActor, the supervisor and the gRPC agent proxy.
+#pragma once
+
+#include <caf/expected.hpp>
+
+#include <functional>
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include "messages/caf_types.hpp"
+#include "messages/errors.hpp"
+#include "messages/snapshot_parts.hpp"
+
+namespace unisched::actors {
+
+/// Sends `parts` (one whole snapshot, or its parts in order) to `receiver` as (push, part);
+/// `done` receives the Ack of the last part, or the refusal or error that stopped the push.
+template <class Self, class Receiver, class Done>
+void push_snapshot_parts(Self self, Receiver receiver, caf::timespan timeout,
+                         std::vector<v1::ClusterSnapshot> parts, Done on_done) {
+  auto done = std::make_shared<Done>(std::move(on_done));  // may be a mutable callable
+  auto remaining = std::make_shared<std::vector<v1::ClusterSnapshot>>(std::move(parts));
+  auto next = std::make_shared<size_t>(0);
+  auto send_next = std::make_shared<std::function<void()>>();
+  *send_next = [=] {
+    v1::ClusterSnapshot part = std::move((*remaining)[(*next)++]);
+    self->request(receiver, timeout, atoms::push_atom_v, std::move(part))
+        .then(
+            [=](v1::Ack& ack) {
+              if (ack.status() == v1::Ack::PART_TAKEN && *next < remaining->size()) {
+                (*send_next)();
+                return;
+              }
+              *send_next = nullptr;  // breaks the cycle through its own capture
+              if (ack.status() == v1::Ack::PART_TAKEN) {
+                (*done)(caf::expected<v1::Ack>(
+                    messages::make_error(messages::Error::InvalidArgument,
+                                         "the receiver still waits for parts after the last")));
+              } else {
+                (*done)(caf::expected<v1::Ack>(std::move(ack)));
+              }
+            },
+            [=](caf::error& error) {
+              *send_next = nullptr;
+              (*done)(caf::expected<v1::Ack>(std::move(error)));
+            });
+  };
+  (*send_next)();
+}
+
+/// Asks `agent` for its snapshot with `first` (part 0), then for each later part; `done`
+/// receives the whole snapshot, or the error that stopped the pull (a part no longer kept, no
+/// answer within `timeout`).
+template <class Self, class Agent, class Done>
+void pull_snapshot_parts(Self self, Agent agent, caf::timespan timeout, v1::SnapshotRequest first,
+                         Done on_done) {
+  auto done = std::make_shared<Done>(std::move(on_done));  // may be a mutable callable
+  auto parts = std::make_shared<messages::SnapshotAssembler>();
+  auto ask = std::make_shared<std::function<void(v1::SnapshotRequest)>>();
+  *ask = [=](v1::SnapshotRequest request) {
+    *request.mutable_cluster() = first.cluster();
+    request.set_reason(first.reason());
+    self->request(agent, timeout, std::move(request))
+        .then(
+            [=](v1::ClusterSnapshot& part) {
+              auto taken = parts->add(std::move(part));
+              if (taken && !taken.value()) {
+                (*ask)(parts->next_request());
+                return;
+              }
+              *ask = nullptr;
+              if (!taken) {
+                (*done)(caf::expected<v1::ClusterSnapshot>(
+                    messages::make_error(messages::Error::Unavailable, taken.error())));
+              } else {
+                (*done)(caf::expected<v1::ClusterSnapshot>(std::move(*taken.value())));
+              }
+            },
+            [=](caf::error& error) {
+              *ask = nullptr;
+              (*done)(caf::expected<v1::ClusterSnapshot>(std::move(error)));
+            });
+  };
+  (*ask)(std::move(first));
+}
+
+}  // namespace unisched::actors

@@ -1,0 +1,139 @@
+// Snapshots in parts (messages/snapshot_parts): split, collected in order, pulled part by part.
+#include <google/protobuf/util/message_differencer.h>
+
+#include <boost/test/unit_test.hpp>
+
+#include "messages/snapshot_parts.hpp"
+
+using namespace unisched;
+using messages::SnapshotAssembler;
+using messages::SnapshotParts;
+using messages::split_snapshot;
+
+namespace {
+
+v1::ClusterSnapshot snapshot_of(int nodes, uint64_t version = 7) {
+  v1::ClusterSnapshot snapshot;
+  snapshot.set_cluster_id("big");
+  snapshot.set_epoch(3);
+  snapshot.set_version(version);
+  snapshot.set_agent_version(5);
+  for (int i = 0; i < nodes; ++i) {
+    auto* node = snapshot.add_nodes();
+    node->set_name("n" + std::to_string(i));
+    (*snapshot.mutable_node_revisions())[node->name()] = 100 + i;
+  }
+  snapshot.add_applied_placements("train/0");
+  snapshot.mutable_resources()->set_bandwidth_bps(10);
+  return snapshot;
+}
+
+/// Feeds every part; the whole snapshot the last one completes.
+v1::ClusterSnapshot collect(SnapshotAssembler& assembler, std::vector<v1::ClusterSnapshot> parts) {
+  for (size_t i = 0; i + 1 < parts.size(); ++i) {
+    const auto taken = assembler.add(parts[i]);
+    BOOST_TEST_REQUIRE(taken.has_value());
+    BOOST_TEST_REQUIRE(!taken.value().has_value());
+  }
+  auto last = assembler.add(parts.back());
+  BOOST_TEST_REQUIRE(last.has_value());
+  BOOST_TEST_REQUIRE(last.value().has_value());
+  return *last.value();
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(snapshot_parts)
+
+BOOST_AUTO_TEST_CASE(a_snapshot_that_fits_travels_whole) {
+  const auto parts = split_snapshot(snapshot_of(3), 3);
+  BOOST_TEST_REQUIRE(parts.size() == 1u);
+  BOOST_TEST(parts[0].parts() == 0u);
+  SnapshotAssembler assembler;
+  BOOST_TEST(collect(assembler, parts).nodes_size() == 3);
+}
+
+BOOST_AUTO_TEST_CASE(parts_carry_their_nodes_and_come_back_whole) {
+  const v1::ClusterSnapshot whole = snapshot_of(7);
+  const auto parts = split_snapshot(whole, 3);
+  BOOST_TEST_REQUIRE(parts.size() == 3u);
+  for (uint32_t i = 0; i < 3; ++i) {
+    BOOST_TEST(parts[i].part() == i);
+    BOOST_TEST(parts[i].parts() == 3u);
+    BOOST_TEST(parts[i].version() == 7u);
+    BOOST_TEST(parts[i].node_revisions_size() == parts[i].nodes_size());
+  }
+  BOOST_TEST(parts[2].nodes_size() == 1);
+  BOOST_TEST(parts[0].applied_placements_size() == 1);  // what is not per node: in part 0 only
+  BOOST_TEST(parts[1].applied_placements_size() == 0);
+  SnapshotAssembler assembler;
+  const v1::ClusterSnapshot again = collect(assembler, parts);
+  BOOST_TEST(google::protobuf::util::MessageDifferencer::Equals(again, whole));
+  BOOST_TEST(!assembler.collecting());
+}
+
+BOOST_AUTO_TEST_CASE(a_repeated_part_is_ignored_and_a_stray_one_refused_by_name) {
+  const auto parts = split_snapshot(snapshot_of(7), 3);
+  SnapshotAssembler assembler;
+  BOOST_TEST(!assembler.add(parts[0]).value().has_value());
+  BOOST_TEST(!assembler.add(parts[0]).value().has_value());  // part 0 again starts over
+  BOOST_TEST(!assembler.add(parts[1]).value().has_value());
+  BOOST_TEST(!assembler.add(parts[1]).value().has_value());  // a resent part: nothing changes
+  BOOST_TEST(assembler.next_request().part() == 2u);
+  BOOST_TEST(assembler.next_request().version() == 7u);
+  const auto other = split_snapshot(snapshot_of(7, 8), 3);
+  const auto stray = assembler.add(other[2]);
+  BOOST_TEST_REQUIRE(!stray.has_value());
+  BOOST_TEST(stray.error() ==
+             "part 2 of 3 at version 8: expected part 2 of the snapshot at version 7");
+  BOOST_TEST(!assembler.collecting());  // dropped: the receiver starts again
+  const auto orphan = assembler.add(parts[2]);
+  BOOST_TEST_REQUIRE(!orphan.has_value());
+  BOOST_TEST(orphan.error().find("expected part 0") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(parts_out_of_bounds_are_refused) {
+  auto part = snapshot_of(1);
+  part.set_part(3);
+  part.set_parts(3);
+  SnapshotAssembler assembler;
+  BOOST_TEST(!assembler.add(part).has_value());
+  part.set_part(0);
+  part.set_parts(messages::kMaxSnapshotParts + 1);
+  BOOST_TEST(assembler.add(part).error().find("at most 1000 parts") != std::string::npos);
+  auto crowded = snapshot_of(static_cast<int>(messages::kMaxNodesPerSnapshotPart) + 1);
+  crowded.set_parts(2);
+  BOOST_TEST(!assembler.add(crowded).has_value());
+  auto numbered_whole = snapshot_of(1);
+  numbered_whole.set_part(1);
+  BOOST_TEST(assembler.add(numbered_whole).error() ==
+             "part: Invalid value: 1: a whole snapshot (parts 0) has no part number");
+}
+
+BOOST_AUTO_TEST_CASE(a_sender_answers_pulls_of_later_parts_while_it_keeps_them) {
+  SnapshotParts kept;
+  const auto first = kept.start(snapshot_of(25'000));  // 10,000 nodes per part
+  BOOST_TEST(first.part() == 0u);
+  BOOST_TEST(first.parts() == 3u);
+  SnapshotAssembler assembler;
+  BOOST_TEST(!assembler.add(first).value().has_value());
+  while (assembler.collecting()) {
+    const auto part = kept.part(assembler.next_request());
+    BOOST_TEST_REQUIRE(part.has_value());
+    const auto taken = assembler.add(part.value());
+    BOOST_TEST_REQUIRE(taken.has_value());
+    if (taken.value()) {
+      BOOST_TEST(taken.value()->nodes_size() == 25'000);
+    }
+  }
+  v1::SnapshotRequest gone;
+  gone.set_part(1);
+  gone.set_version(6);
+  BOOST_TEST(kept.part(gone).error() ==
+             "part 1 of the snapshot at version 6 is no longer kept: pull again from part 0");
+  kept.start(snapshot_of(2));  // a snapshot that fits replaces the parts kept
+  gone.set_version(7);
+  BOOST_TEST(!kept.part(gone).has_value());
+}
+
+BOOST_AUTO_TEST_SUITE_END()
