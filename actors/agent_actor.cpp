@@ -5,7 +5,9 @@
 #include <caf/stateful_actor.hpp>
 #include <caf/typed_event_based_actor.hpp>
 
+#include <algorithm>
 #include <optional>
+#include <vector>
 
 #include "actors/agent_state.hpp"
 #include "actors/snapshot_transfer.hpp"
@@ -25,17 +27,22 @@ struct AgentActorData {
   AgentSettings settings;
   bool online = true;
   messages::SnapshotParts snapshot_parts;  // of the snapshot being pulled, for its later parts
+  std::vector<v1::IncrementalUpdate> throttled;  // refused over the rate: sent again, in order
+  bool retry_scheduled = false;
   static inline const char* name = "agent_actor";
 };
 
 using Self = LocalAgentActor::stateful_pointer<AgentActorData>;
 
-void send_update(Self self, const model::ViewUpdate& update) {
-  self->request(self->state.cluster_actor, self->state.settings.push_timeout,
-                messages::to_proto(update))
+void hold_throttled(Self self, v1::IncrementalUpdate update, uint32_t retry_after_ms);
+
+void send_update(Self self, v1::IncrementalUpdate update) {
+  self->request(self->state.cluster_actor, self->state.settings.push_timeout, update)
       .then(
-          [=](v1::Ack& ack) {
-            if (ack.status() == v1::Ack::REJECTED) {
+          [=](v1::Ack& ack) mutable {
+            if (ack.status() == v1::Ack::THROTTLED) {
+              hold_throttled(self, std::move(update), ack.retry_after_ms());
+            } else if (ack.status() == v1::Ack::REJECTED) {
               spdlog::error("agent {}: update {} rejected: {}", self->state.core->cluster_id(),
                             ack.version(), ack.error());
             }
@@ -44,6 +51,42 @@ void send_update(Self self, const model::ViewUpdate& update) {
             // The ClusterActor finds the gap and pulls a snapshot; nothing to repeat here.
             spdlog::debug("agent {}: no ack: {}", self->state.core->cluster_id(), to_string(error));
           });
+}
+
+/// The centre refuses every update for a while: this one and those after it go again, in
+/// version order, once the wait is over (new ones wait behind them).
+void hold_throttled(Self self, v1::IncrementalUpdate update, uint32_t retry_after_ms) {
+  auto& held = self->state.throttled;
+  const auto at = std::upper_bound(held.begin(), held.end(), update.version(),
+                                   [](uint64_t version, const v1::IncrementalUpdate& other) {
+                                     return version < other.version();
+                                   });
+  held.insert(at, std::move(update));
+  if (!self->state.retry_scheduled) {
+    self->state.retry_scheduled = true;
+    spdlog::debug("agent {}: over the centre's update rate; sending again in {} ms",
+                  self->state.core->cluster_id(), retry_after_ms);
+    self->delayed_send(self, std::chrono::milliseconds(retry_after_ms), retry_atom_v);
+  }
+}
+
+void send_new_updates(Self self) {
+  // More changes than one update carries (a large cluster's first listing) go out as
+  // consecutive versions, in order, at once.
+  while (auto update = self->state.core->next_update()) {
+    send_update(self, messages::to_proto(*update));
+  }
+}
+
+void send_throttled_again(Self self) {
+  self->state.retry_scheduled = false;
+  auto held = std::move(self->state.throttled);
+  self->state.throttled.clear();
+  // Only these: new changes wait for the next push, merged into one update, so an agent over
+  // its rate sends fewer, larger updates instead of a backlog that never drains.
+  for (auto& update : held) {
+    send_update(self, std::move(update));
+  }
 }
 
 /// After a relist the agent's state goes whole, as an agent that starts over sends it: the
@@ -74,11 +117,10 @@ void push(Self self) {
     push_snapshot(self);
     return;
   }
-  // More changes than one update carries (a large cluster's first listing) go out as
-  // consecutive versions, in order, at once.
-  while (auto update = self->state.core->next_update()) {
-    send_update(self, *update);
+  if (!self->state.throttled.empty() || self->state.retry_scheduled) {
+    return;  // new updates go after the throttled ones
   }
+  send_new_updates(self);
 }
 
 void bind(Self self, ClusterIngestActor cluster_actor) {
@@ -103,6 +145,7 @@ LocalAgentActor::behavior_type agent_actor(Self self,
         self->state.core->observe();
         self->delayed_send(self, self->state.settings.observe_interval, observe_atom_v);
       },
+      [=](retry_atom) { send_throttled_again(self); },
       [=](push_atom) {
         if (self->state.online) {
           push(self);

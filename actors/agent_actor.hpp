@@ -33,7 +33,7 @@ struct AgentSettings {
 /// An agent actor of this process: the agent protocol, its timers and the partition switch.
 using LocalAgentActor =
     AgentActor::extend<caf::reacts_to<atoms::observe_atom>, caf::reacts_to<atoms::push_atom>,
-                       caf::reacts_to<atoms::online_atom, bool>>;
+                       caf::reacts_to<atoms::retry_atom>, caf::reacts_to<atoms::online_atom, bool>>;
 
 /// `epoch` must differ from any earlier run's for the same cluster.
 LocalAgentActor spawn_agent_actor(caf::actor_system& system,

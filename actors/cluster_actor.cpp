@@ -39,6 +39,8 @@ struct ClusterActorData {
       committers;                            // placement id -> the scheduler that committed it
   Clock::time_point last_confirmed;          // on the actor clock (virtual in deterministic tests)
   messages::SnapshotAssembler pushed_parts;  // of the snapshot the agent is pushing
+  UpdateRateLimit rate_limit;
+  uint64_t refused_at_last_position = 0;  // rate_limit.refused() when the agent last reported
   static inline const char* name = "cluster_actor";
 };
 
@@ -244,6 +246,7 @@ v1::ClusterSummary summarize(const Self self) {
   summary.set_nodes(core.view().size());
   summary.set_updates_applied(counters.updates_applied);
   summary.set_deltas_applied(counters.deltas_applied);
+  summary.set_throttled(self->state.rate_limit.refused());
   summary.set_duplicates(counters.duplicates);
   summary.set_gaps(counters.gaps);
   summary.set_resyncs(counters.resyncs);
@@ -272,6 +275,23 @@ v1::ClusterSummary summarize(const Self self) {
 
 /// An update from the agent: applied by the core, then its consequences (settled and refused
 /// placements, subscribers, a snapshot pull after a gap).
+/// The answer to an update over the cluster's rate: nothing taken, send it again after `wait`.
+v1::Ack throttled(Self self, const v1::IncrementalUpdate& message, std::chrono::milliseconds wait) {
+  const ClusterState& core = *self->state.core;
+  const UpdateRateLimits& limits = self->state.settings.update_limits;
+  v1::Ack ack;
+  ack.set_cluster_id(core.cluster_id());
+  ack.set_epoch(message.epoch());
+  ack.set_version(core.position().version);
+  ack.set_status(v1::Ack::THROTTLED);
+  ack.set_retry_after_ms(static_cast<uint32_t>(wait.count()));
+  ack.set_error(fmt::format(
+      "over the cluster's update rate ({:g} updates/s, {:g} node changes/s): send update {} "
+      "again in {} ms",
+      limits.updates_per_second, limits.node_changes_per_second, message.version(), wait.count()));
+  return ack;
+}
+
 v1::Ack on_update(Self self, v1::IncrementalUpdate& message) {
   ClusterState& core = *self->state.core;
   if (self->current_sender() != caf::actor_cast<caf::strong_actor_ptr>(self->state.agent)) {
@@ -280,6 +300,10 @@ v1::Ack on_update(Self self, v1::IncrementalUpdate& message) {
                  core.cluster_id(), message.version());
     return make_ack(core, message.epoch(),
                     core.reject_update("sender: not the cluster's registered agent"));
+  }
+  if (const auto wait =
+          self->state.rate_limit.admit(message.node_deltas_size(), self->clock().now())) {
+    return throttled(self, message, *wait);
   }
   auto update = messages::from_proto(message);
   std::vector<std::string> applied_placements;
@@ -393,6 +417,7 @@ ClusterActor::behavior_type cluster_actor(Self self, std::string cluster_id, Age
   self->state.last_confirmed = self->clock().now();
   self->state.agent = std::move(agent);
   self->state.settings = settings;
+  self->state.rate_limit = UpdateRateLimit(settings.update_limits);
   self->state.owner = owner;
   self->monitor(owner);
   log_stray_errors(self, "cluster " + self->state.core->cluster_id());
@@ -460,7 +485,12 @@ ClusterActor::behavior_type cluster_actor(Self self, std::string cluster_id, Age
         if (core.position().epoch == epoch && core.position().version == version) {
           self->state.last_confirmed = self->clock().now();
         }
-        core.on_agent_position(epoch, version);
+        // Updates refused over the rate since the last report are on their way again, not
+        // lost: the position says nothing about a gap until the agent is in step once more.
+        const uint64_t refused = self->state.rate_limit.refused();
+        if (refused == std::exchange(self->state.refused_at_last_position, refused)) {
+          core.on_agent_position(epoch, version);
+        }
         pull_snapshot_if_needed(self);
       },
       [=](bind_atom, AgentActor agent) {

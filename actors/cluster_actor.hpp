@@ -16,6 +16,7 @@
 #include <string>
 
 #include "actors/cluster_interface.hpp"
+#include "actors/update_rate_limit.hpp"
 
 namespace unisched::actors {
 
@@ -24,6 +25,12 @@ struct ClusterActorSettings {
   std::chrono::milliseconds retry_backoff{200};  ///< pause before pulling again after a failure
   /// How often orders and releases the agent has not confirmed are sent again.
   std::chrono::milliseconds resend_interval{500};
+  /// The most the agent may push: over it, updates are answered THROTTLED with a wait.
+  UpdateRateLimits update_limits{kDefaultUpdatesPerSecond, kDefaultNodeChangesPerSecond};
+  /// Far above what a cluster's changes need (a 5,000-node cluster whose nodes all change every
+  /// 10 s makes 500 changes/s), far below what ties up the centre.
+  static constexpr double kDefaultUpdatesPerSecond = 200;
+  static constexpr double kDefaultNodeChangesPerSecond = 100'000;
 };
 
 /// The ClusterActor stops when `owner` (its supervisor, only watched) stops.

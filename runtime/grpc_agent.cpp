@@ -11,6 +11,7 @@
 
 #include "actors/agent_state.hpp"
 #include "messages/convert.hpp"
+#include "messages/snapshot_parts.hpp"
 #include "messages/unisched.grpc.pb.h"
 
 namespace unisched::runtime {
@@ -138,8 +139,16 @@ class GrpcAgent {
         }
         continue;
       }
+      const v1::IncrementalUpdate message = messages::to_proto(*update);
       v1::Ack ack;
-      if (!stream->Write(messages::to_proto(*update)) || !stream->Read(&ack)) {
+      bool streaming = true;
+      do {  // over the centre's rate: the same update again once the wait is over
+        if (ack.status() == v1::Ack::THROTTLED) {
+          pause(std::chrono::milliseconds(ack.retry_after_ms()), stop);
+        }
+        streaming = stream->Write(message) && stream->Read(&ack);
+      } while (streaming && ack.status() == v1::Ack::THROTTLED && !stop());
+      if (!streaming) {
         break;  // the status says why
       }
       carry_out(ack);
@@ -168,15 +177,20 @@ class GrpcAgent {
     return result.ok() || result.error_code() == grpc::StatusCode::NOT_FOUND;
   }
 
+  /// The whole state, in parts when it is large: each part once the one before was taken.
   void send_snapshot() {
-    grpc::ClientContext context;
-    add_metadata(context);
-    context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(10));
-    v1::Ack ack;
-    const grpc::Status result =
-        stub_->PushFullSnapshot(&context, messages::to_proto(core_.snapshot()), &ack);
-    if (!result.ok()) {
-      spdlog::warn("agent {}: snapshot not taken: {}", core_.cluster_id(), result.error_message());
+    for (const v1::ClusterSnapshot& part :
+         messages::split_snapshot(messages::to_proto(core_.snapshot()))) {
+      grpc::ClientContext context;
+      add_metadata(context);
+      context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(10));
+      v1::Ack ack;
+      const grpc::Status result = stub_->PushFullSnapshot(&context, part, &ack);
+      if (!result.ok() || (ack.status() != v1::Ack::PART_TAKEN && part.part() + 1 < part.parts())) {
+        spdlog::warn("agent {}: snapshot not taken: {}", core_.cluster_id(),
+                     result.ok() ? ack.error() : result.error_message());
+        return;
+      }
     }
   }
 

@@ -259,6 +259,8 @@ class SeedMetadataService final : public ::ClusterMetadataService::Service {
         return {};
       case v1::Ack::REJECTED:
         return {Status(StatusCode::INVALID_ARGUMENT, ack->error()), std::nullopt, {}};
+      case v1::Ack::THROTTLED:  // nothing taken: the seed's agent streams again from its version
+        return {Status(StatusCode::RESOURCE_EXHAUSTED, ack->error()), std::nullopt, {}};
       default:  // the centre lost the thread (its view was restarted): it needs the whole state
         set_position(cluster, epoch, ack->version());
         return {Status::OK, ::Ack::GAP,

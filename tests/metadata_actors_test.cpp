@@ -45,11 +45,12 @@ struct RunningCluster {
   actors::LocalAgentActor agent;
 
   explicit RunningCluster(uint64_t seed,
-                          std::shared_ptr<adapters::ClusterAdapter> adapter = nullptr) {
+                          std::shared_ptr<adapters::ClusterAdapter> adapter = nullptr,
+                          const actors::SupervisorSettings& settings = fast_supervisor()) {
     if (!adapter) {
       adapter = testing::simulated(seed, 5.0, 200.0);
     }
-    supervisor = actors::spawn_supervisor(*harness.system, fast_supervisor());
+    supervisor = actors::spawn_supervisor(*harness.system, settings);
     agent = actors::spawn_agent_actor(*harness.system, adapter, seed, fast_agent());
     harness.ask<actors::ClusterActor>(supervisor, register_atom_v, std::string("sim"),
                                       actors::AgentActor{agent});
@@ -312,6 +313,24 @@ BOOST_AUTO_TEST_CASE(a_large_clusters_snapshots_travel_in_parts) {
       cluster.harness.ask<v1::ClusterSnapshot>(cluster.supervisor, view_atom_v, std::string("sim"));
   BOOST_TEST(source.nodes_size() == nodes);  // what a client sees: the whole, not a part
   BOOST_TEST(source.parts() == 0u);
+}
+
+// An agent that pushes faster than its cluster's limit is answered THROTTLED and sends the same
+// updates again, in order, after the wait: nothing is lost and no gap forces a resync.
+BOOST_AUTO_TEST_CASE(an_agent_over_its_update_rate_is_slowed_without_a_gap) {
+  actors::SupervisorSettings settings = fast_supervisor();
+  settings.cluster.update_limits = {20, 400};  // the agent pushes 50 updates/s of ~10 changes
+  RunningCluster cluster(41, nullptr, settings);
+  cluster.harness.run_until([&] { return cluster.summary().throttled() >= 10; },
+                            "updates throttled");
+  const auto throttled = cluster.summary();
+  cluster.harness.run_until(
+      [&] { return cluster.summary().updates_applied() >= throttled.updates_applied() + 20; },
+      "updates applied after the waits");
+  BOOST_TEST(cluster.summary().gaps() == 0u);
+  BOOST_TEST(cluster.summary().resyncs() == 0u);
+  BOOST_TEST(cluster.summary().rejected() == 0u);
+  cluster.expect_converged("under the rate limit");
 }
 
 // An agent in another language pushes a large snapshot in parts through gRPC; the proxy keeps

@@ -59,8 +59,11 @@ CentreActor::behavior_type centre(CentreActor::pointer self,
       [=](register_atom, const std::string& id,
           int32_t index) -> caf::result<actors::ClusterActor> {
         const auto agent = caf::actor_cast<actors::AgentActor>(self->current_sender());
+        // No update rate limit: the bench measures what the ingest path itself can take.
+        actors::ClusterActorSettings settings;
+        settings.update_limits = {};
         const actors::ClusterActor cluster = actors::spawn_cluster_actor(
-            self->system(), id, agent, caf::actor_cast<caf::strong_actor_ptr>(self), {});
+            self->system(), id, agent, caf::actor_cast<caf::strong_actor_ptr>(self), settings);
         self->send(cluster, health_atom_v, true);
         if (visibility) {
           self->spawn<caf::linked>(view_mirror, cluster, index, visibility);
