@@ -128,6 +128,10 @@ BOOST_AUTO_TEST_CASE(usage_errors_exit_2_and_say_why) {
       {"validate -R=yes -f x", "takes no value"},
       {"validate stray", "unexpected argument \"stray\""},
       {"validate -f x --log-level=loud", "--log-level must be"},
+      {"serve --cluster-update-rate fast",
+       "--cluster-update-rate must be a whole number from 0 to 1000000, not \"fast\""},
+      {"shard --hub 127.0.0.1:1 --cluster-change-rate -5",
+       "--cluster-change-rate must be a whole number from 0 to 100000000"},
   };
   for (const auto& [arguments, message] : cases) {
     const auto result = run(arguments);

@@ -190,4 +190,24 @@ Flag node_sample_flag() {
           "(default 0: every node); for fleets of many thousand nodes"};
 }
 
+std::vector<Flag> update_limit_flags() {
+  return {{"cluster-update-rate", '\0', "N", false,
+           "updates a second each cluster's agent may push; over it they wait (default 200; "
+           "0: no limit)"},
+          {"cluster-change-rate", '\0', "N", false,
+           "node changes a second each cluster's agent may push (default 100000; 0: no limit)"}};
+}
+
+bool read_update_limits(const ParsedArgs& args, actors::UpdateRateLimits& limits,
+                        std::string& error) {
+  int64_t updates = static_cast<int64_t>(limits.updates_per_second);
+  int64_t changes = static_cast<int64_t>(limits.node_changes_per_second);
+  if (!read_int(args, "cluster-update-rate", 0, 1'000'000, updates, error) ||
+      !read_int(args, "cluster-change-rate", 0, 100'000'000, changes, error)) {
+    return false;
+  }
+  limits = {static_cast<double>(updates), static_cast<double>(changes)};
+  return true;
+}
+
 }  // namespace unisched::cli

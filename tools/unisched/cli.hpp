@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "actors/update_rate_limit.hpp"
+
 namespace unisched::cli {
 
 struct Flag {
@@ -62,6 +64,14 @@ bool read_int(const ParsedArgs& args, const std::string& flag, int64_t min, int6
 
 /// The --node-sample flag of the verbs that run schedulers.
 Flag node_sample_flag();
+
+/// The per-cluster update rate flags of the verbs that hold ClusterActors (serve, shard).
+std::vector<Flag> update_limit_flags();
+
+/// Reads those flags into `limits`, leaving the defaults where a flag is absent; false, with
+/// `error` naming the flag, when one is not a whole number in range.
+bool read_update_limits(const ParsedArgs& args, actors::UpdateRateLimits& limits,
+                        std::string& error);
 
 /// Parses a duration such as "500ms", "10s" or "2m"; false when it is not one.
 bool parse_duration(const std::string& text, std::chrono::milliseconds& out);

@@ -121,6 +121,7 @@ struct ServeOptions {
   runtime::Tokens shard_tokens;
   policy::Policy policy;
   int64_t schedulers = 2;
+  actors::SupervisorSettings supervisor;
 };
 
 /// The options, or nullopt after printing why not; `exit_code` is then 2 for a usage error, 1
@@ -158,7 +159,8 @@ std::optional<ServeOptions> read_serve_options(const ParsedArgs& args, int& exit
   options.policy = std::move(*policy);
   int64_t node_sample = 0;
   if (!read_int(args, "node-sample", 0, 100000, node_sample, error) ||
-      !read_int(args, "schedulers", 1, 99, options.schedulers, error)) {
+      !read_int(args, "schedulers", 1, 99, options.schedulers, error) ||
+      !read_update_limits(args, options.supervisor.cluster.update_limits, error)) {
     std::fprintf(stderr, "error: %s\n", error.c_str());
     return std::nullopt;
   }
@@ -190,8 +192,7 @@ int run_serve(const ParsedArgs& args) {
   if (!system) {
     return 1;
   }
-  const actors::SupervisorActor supervisor =
-      actors::spawn_supervisor(*system, actors::SupervisorSettings{});
+  const actors::SupervisorActor supervisor = actors::spawn_supervisor(*system, options->supervisor);
   const actors::QuotaActor ledger = actors::spawn_quota_actor(*system);
   restore_ledger(ledger, *quotas, *book);
   std::vector<actors::SchedulerActor> schedulers;
@@ -282,6 +283,9 @@ Verb serve_verb() {
              "them"},
             {"grpc", '\0', "HOST:PORT", false,
              "also serve ClusterMetadataService over gRPC, for agents in any language"}};
+        for (Flag& flag : update_limit_flags()) {
+          flags.push_back(std::move(flag));
+        }
         for (Flag& flag : tls_flags()) {
           flags.push_back(std::move(flag));
         }

@@ -59,6 +59,11 @@ int run_shard(const ParsedArgs& args) {
   if (!may_listen(args, tls, *listen, "listen")) {
     return 2;
   }
+  actors::ClusterActorSettings cluster_settings;
+  if (!read_update_limits(args, cluster_settings.update_limits, error)) {
+    std::fprintf(stderr, "error: %s\n", error.c_str());
+    return 2;
+  }
   if (args.has("id")) {
     if (const std::string reason = model::check_dns1123_label(args.value("id")); !reason.empty()) {
       std::fprintf(stderr, "error: --id %s: %s\n", model::printable(args.value("id")).c_str(),
@@ -72,8 +77,7 @@ int run_shard(const ParsedArgs& args) {
   if (!system) {
     return 1;
   }
-  const actors::ShardActor shard =
-      actors::spawn_shard_actor(*system, actors::ClusterActorSettings{});
+  const actors::ShardActor shard = actors::spawn_shard_actor(*system, cluster_settings);
   const auto port = runtime::publish(*system, shard, *listen, tls, error);
   if (!port) {
     std::fprintf(stderr, "error: cannot listen on %s: %s\n", listen->to_string().c_str(),
@@ -119,6 +123,9 @@ Verb shard_verb() {
             {"token", '\0', "TOKEN", false,
              "the shard's own token, when the hub checks shard tokens"},
         };
+        for (Flag& flag : update_limit_flags()) {
+          flags.push_back(std::move(flag));
+        }
         for (Flag& flag : tls_flags()) {
           flags.push_back(std::move(flag));
         }
