@@ -82,6 +82,9 @@ void send_throttled_again(Self self) {
   self->state.retry_scheduled = false;
   auto held = std::move(self->state.throttled);
   self->state.throttled.clear();
+  if (!self->state.online) {
+    return;  // lost like any update of an agent cut off: the centre resyncs when it is back
+  }
   // Only these: new changes wait for the next push, merged into one update, so an agent over
   // its rate sends fewer, larger updates instead of a backlog that never drains.
   for (auto& update : held) {
