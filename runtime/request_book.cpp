@@ -57,6 +57,7 @@ bool RequestBook::make_room() {
   decided_.erase(decided_.begin());
   requests_.erase(oldest);
   accepted_at_.erase(oldest);
+  ended_early_.erase(oldest);
   ++forgotten_;
   return true;
 }
@@ -264,12 +265,20 @@ bool RequestBook::decide(const v1::SchedulingDecision& decision) {
   status.set_detail({});
   *status.mutable_decision() = decision;
   if (const auto early = ended_early_.find(decision.request_id()); early != ended_early_.end()) {
-    for (const auto& [cluster, placement] : early->second) {
-      if (placed_there(status, cluster, placement)) {
-        note_finished(status, placement);
+    // Ends of placements this decision does not hold stay kept: a later decision for a replica
+    // placed again may (found by `unisched simulate`, seed 7756).
+    auto& ends = early->second;
+    for (auto end = ends.begin(); end != ends.end();) {
+      if (placed_there(status, end->first, end->second)) {
+        note_finished(status, end->second);
+        end = ends.erase(end);
+      } else {
+        ++end;
       }
     }
-    ended_early_.erase(early);
+    if (ends.empty() || decision.status() == v1::SchedulingDecision::UNSCHEDULABLE) {
+      ended_early_.erase(early);
+    }
     mark_if_finished(status);  // appends
   } else {
     append(status);
@@ -303,10 +312,12 @@ std::vector<std::string> RequestBook::finish(const std::string& cluster,
     if (!placed_there(found->second, cluster, placement)) {
       // The work may end before its decision, or the decision's update for a replica placed
       // again, gets here (a slow reply): kept for the decision (found by `unisched simulate`,
-      // seeds 3 and 7756).
+      // seeds 3 and 7756). A FINISHED request too: its replicas that were released, and so
+      // reported ended, may be replaced by an update still on its way (seed 7756).
       const auto phase = found->second.phase();
       if (phase == v1::RequestStatus::PENDING || phase == v1::RequestStatus::QUEUED ||
-          phase == v1::RequestStatus::PLACED || phase == v1::RequestStatus::PARTIALLY_PLACED) {
+          phase == v1::RequestStatus::PLACED || phase == v1::RequestStatus::PARTIALLY_PLACED ||
+          phase == v1::RequestStatus::FINISHED) {
         ended_early_[found->first].emplace(cluster, placement);
       }
       continue;
@@ -345,6 +356,7 @@ void RequestBook::mark_if_finished(v1::RequestStatus& status) {
         return done.count(r.placement_id()) > 0;
       })) {
     status.set_phase(v1::RequestStatus::FINISHED);
+    ended_early_.erase(status.request_id());
   }
   append(status);
 }

@@ -109,7 +109,7 @@ void Observer::check_placed_work(const v1::RequestStatus& status) {
     }
     violation(absl::StrCat("request ", status.request_id(),
                            " is still PLACED though all its work (", replicas,
-                           ") ended; the hub heard of ", status.finished_size()));
+                           ") ended; the hub heard of ", absl::StrJoin(status.finished(), ", ")));
   }
 }
 

@@ -192,6 +192,30 @@ BOOST_AUTO_TEST_CASE(a_replica_placed_again_that_ends_before_the_update_still_fi
   BOOST_TEST(book.find("batch")->phase() == v1::RequestStatus::FINISHED);
 }
 
+// Found by `unisched simulate` (seed 7756, agent and ClusterActor crashes): every replica was
+// released (so reported ended) and placed again; the book read FINISHED, dropped the end of a
+// replacement that came before its update, and stayed PLACED once the updates arrived.
+BOOST_AUTO_TEST_CASE(ends_of_replacements_are_kept_while_the_released_originals_read_finished) {
+  RequestBook book;
+  submit(book, request_yaml("batch"));
+  v1::SchedulingDecision two = placed("batch");
+  *two.add_replicas() = two.replicas(0);
+  two.mutable_replicas(1)->set_placement_id("batch/1");
+  BOOST_TEST(book.decide(two));
+  book.finish("c1", {"batch/0", "batch/1"});  // both released
+  BOOST_TEST(book.find("batch")->phase() == v1::RequestStatus::FINISHED);
+  book.finish("c1", {"batch/0-again/0"});  // the replacement ended before its update
+  v1::SchedulingDecision update = two;
+  update.mutable_replicas(0)->set_placement_id("batch/0-again/0");
+  BOOST_TEST(book.decide(update));
+  BOOST_TEST(book.find("batch")->phase() == v1::RequestStatus::FINISHED);  // batch/1 ended too
+  update.mutable_replicas(1)->set_placement_id("batch/1-again/0");
+  BOOST_TEST(book.decide(update));
+  BOOST_TEST(book.find("batch")->phase() == v1::RequestStatus::PLACED);  // its replacement runs
+  book.finish("c1", {"batch/1-again/0"});
+  BOOST_TEST(book.find("batch")->phase() == v1::RequestStatus::FINISHED);
+}
+
 BOOST_AUTO_TEST_CASE(decisions_update_the_phase_and_unknown_ones_are_refused) {
   RequestBook book;
   submit(book, request_yaml("serve"));

@@ -125,6 +125,8 @@ BOOST_AUTO_TEST_CASE(the_seeds_that_found_defects_run_clean) {
       {983, messages + ",cluster-actor-crash",
        "a commit accepted by a ClusterActor that died before its round closed was kept"},
       {5980, crashes, "a gang whose refused replica found no place again stayed partially placed"},
+      {7756, crashes,
+       "the end of a replica placed again was dropped while its released original read FINISHED"},
   };
   for (const Found& defect : found) {
     RunSettings settings;
