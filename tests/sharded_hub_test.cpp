@@ -212,8 +212,8 @@ BOOST_AUTO_TEST_CASE(views_converge_and_placement_goes_on_after_an_agent_and_a_s
       BOOST_TEST(agent->stop() == 0, id);
     }
   }
-  BOOST_TEST(survivor.stop() == 0);
-  BOOST_TEST(hub.process->stop() == 0);
+  BOOST_TEST(survivor.stop() == 0, survivor.output());
+  BOOST_TEST(hub.process->stop() == 0, hub.process->output());
 }
 
 BOOST_AUTO_TEST_CASE(decisions_survive_a_hub_crash_through_the_journal) {
@@ -251,7 +251,7 @@ BOOST_AUTO_TEST_CASE(decisions_survive_a_hub_crash_through_the_journal) {
   const auto [again, decided] = hub.client("submit -f " + more + " --wait --timeout 30s");
   BOOST_TEST(again == 0, decided);
   BOOST_TEST(agent->stop() == 0);
-  BOOST_TEST(hub.process->stop() == 0);
+  BOOST_TEST(hub.process->stop() == 0, hub.process->output());
 }
 
 BOOST_AUTO_TEST_CASE(submitted_manifests_are_validated_at_the_hub) {
@@ -283,7 +283,7 @@ BOOST_AUTO_TEST_CASE(submitted_manifests_are_validated_at_the_hub) {
   const auto [unknown, message] = hub.client("describe cluster nowhere");
   BOOST_TEST(unknown == 3);  // not found: the code crossed the link, not only the text
   BOOST_TEST(message.find("no cluster") != std::string::npos, message);
-  BOOST_TEST(hub.process->stop() == 0);
+  BOOST_TEST(hub.process->stop() == 0, hub.process->output());
 }
 
 BOOST_AUTO_TEST_CASE(only_shards_with_their_own_token_are_admitted) {
@@ -334,7 +334,7 @@ BOOST_AUTO_TEST_CASE(only_shards_with_their_own_token_are_admitted) {
   BOOST_TEST(hub.process->output().find("shard rogue joined") == std::string::npos);
   BOOST_TEST(agent.stop() == 0);
   BOOST_TEST(admitted->stop() == 0);
-  BOOST_TEST(hub.process->stop() == 0);
+  BOOST_TEST(hub.process->stop() == 0, hub.process->output());
 }
 
 BOOST_AUTO_TEST_SUITE_END()
