@@ -53,4 +53,12 @@ inline actors::Commit commit_at(const actors::ClusterState& centre,
   return commit;
 }
 
+/// A commit of `r` at the centre's revision, which the centre must accept.
+inline actors::Commit accepted_commit(Pair& pair, std::vector<model::Reservation> r) {
+  const actors::Commit commit = commit_at(pair.centre, std::move(r));
+  BOOST_TEST_REQUIRE((pair.centre.commit(commit, actors::CommitMode::ClusterRevision).status ==
+                      actors::CommitStatus::Accepted));
+  return commit;
+}
+
 }  // namespace unisched::testing

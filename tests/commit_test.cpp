@@ -13,6 +13,7 @@ using namespace unisched;
 using actors::CommitMode;
 using actors::CommitStatus;
 
+using testing::accepted_commit;
 using testing::commit_at;
 using testing::Pair;
 using testing::reservation;
@@ -40,9 +41,7 @@ BOOST_AUTO_TEST_CASE(cluster_level_check_refuses_any_change_node_level_only_touc
 BOOST_AUTO_TEST_CASE(a_reservation_shows_at_once_and_settles_without_double_counting) {
   Pair pair;
   const int64_t before = pair.centre.view().find("sim-gpu-0")->allocated_cpu_milli;
-  const auto commit = commit_at(pair.centre, {reservation("a", "sim-gpu-0", 4000, {0, 1}, {8080})});
-  BOOST_TEST_REQUIRE(
-      (pair.centre.commit(commit, CommitMode::ClusterRevision).status == CommitStatus::Accepted));
+  const auto commit = accepted_commit(pair, {reservation("a", "sim-gpu-0", 4000, {0, 1}, {8080})});
   const model::NodeState* reserved = pair.centre.view().find("sim-gpu-0");
   BOOST_TEST(reserved->allocated_cpu_milli == before + 4000);
   BOOST_TEST(reserved->free_devices("A100") == 2);
@@ -56,9 +55,7 @@ BOOST_AUTO_TEST_CASE(a_reservation_shows_at_once_and_settles_without_double_coun
 
 BOOST_AUTO_TEST_CASE(a_placement_the_cluster_refuses_is_handed_back) {
   Pair pair;
-  const auto commit = commit_at(pair.centre, {reservation("a", "sim-gpu-0", 1000, {0})});
-  BOOST_TEST_REQUIRE(
-      (pair.centre.commit(commit, CommitMode::ClusterRevision).status == CommitStatus::Accepted));
+  const auto commit = accepted_commit(pair, {reservation("a", "sim-gpu-0", 1000, {0})});
   // Meanwhile something else took the device on the cluster itself.
   pair.agent.adapter().apply({"intruder", "sim-gpu-0", 0, 0, {0}, 1000, {}, {}});
   pair.carry_out(commit);
@@ -73,10 +70,8 @@ BOOST_AUTO_TEST_CASE(a_placement_the_cluster_refuses_is_handed_back) {
 BOOST_AUTO_TEST_CASE(released_reservations_leave_no_trace) {
   Pair pair;
   const auto before = pair.centre.snapshot();
-  const auto commit = commit_at(pair.centre, {reservation("g/0", "sim-gpu-0", 1000, {0}),
-                                              reservation("g/1", "sim-gpu-1", 1000, {0})});
-  BOOST_TEST_REQUIRE(
-      (pair.centre.commit(commit, CommitMode::ClusterRevision).status == CommitStatus::Accepted));
+  const auto commit = accepted_commit(pair, {reservation("g/0", "sim-gpu-0", 1000, {0}),
+                                             reservation("g/1", "sim-gpu-1", 1000, {0})});
   pair.centre.release({"g/0", "g/1"});
   BOOST_TEST(pair.centre.reservations() == 0u);
   testing::expect_view_matches(pair.centre.view(), before.nodes, "after release");

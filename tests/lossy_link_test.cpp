@@ -8,7 +8,7 @@
 using namespace unisched;
 using actors::CommitMode;
 using actors::CommitStatus;
-using testing::commit_at;
+using testing::accepted_commit;
 using testing::Pair;
 using testing::reservation;
 
@@ -16,9 +16,7 @@ BOOST_AUTO_TEST_SUITE(lossy_link)
 
 BOOST_AUTO_TEST_CASE(an_order_the_agent_never_confirms_is_sent_again_until_it_does) {
   Pair pair;
-  const auto commit = commit_at(pair.centre, {reservation("job/0", "sim-gpu-0", 1000)});
-  BOOST_TEST_REQUIRE(
-      (pair.centre.commit(commit, CommitMode::ClusterRevision).status == CommitStatus::Accepted));
+  const auto commit = accepted_commit(pair, {reservation("job/0", "sim-gpu-0", 1000)});
   // The order is lost: one period is not yet reason to resend, two are.
   BOOST_TEST(pair.centre.take_resend().orders.empty());
   const auto resend = pair.centre.take_resend();
@@ -31,9 +29,7 @@ BOOST_AUTO_TEST_CASE(an_order_the_agent_never_confirms_is_sent_again_until_it_do
 
 BOOST_AUTO_TEST_CASE(an_order_carried_out_twice_runs_once) {
   Pair pair;
-  const auto commit = commit_at(pair.centre, {reservation("job/0", "sim-gpu-0", 1000)});
-  BOOST_TEST_REQUIRE(
-      (pair.centre.commit(commit, CommitMode::ClusterRevision).status == CommitStatus::Accepted));
+  const auto commit = accepted_commit(pair, {reservation("job/0", "sim-gpu-0", 1000)});
   pair.agent.carry_out(commit.reservations);
   pair.agent.carry_out(commit.reservations);  // duplicated on the way
   pair.agent.observe();
@@ -59,9 +55,7 @@ BOOST_AUTO_TEST_CASE(a_lost_release_is_sent_again_and_a_late_order_after_it_is_i
 
 BOOST_AUTO_TEST_CASE(a_placement_whose_applied_report_was_lost_settles_when_it_finishes) {
   Pair pair;
-  const auto commit = commit_at(pair.centre, {reservation("job/0", "sim-gpu-0", 1000)});
-  BOOST_TEST_REQUIRE(
-      (pair.centre.commit(commit, CommitMode::ClusterRevision).status == CommitStatus::Accepted));
+  const auto commit = accepted_commit(pair, {reservation("job/0", "sim-gpu-0", 1000)});
   pair.agent.carry_out(commit.reservations);
   pair.agent.observe();
   BOOST_TEST_REQUIRE(pair.agent.next_update().has_value());  // lost: the centre never sees it
