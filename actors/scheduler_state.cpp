@@ -303,11 +303,48 @@ void SchedulerState::forget_accepts_of_lost_cluster_actors(SchedulerCommands& ou
   }
 }
 
+/// The same for replicas an earlier round of this work kept (a request placed over several
+/// rounds): their ClusterActor went away meanwhile, so they are released and decided again
+/// (found by `unisched simulate`, seed 9587 with agent and ClusterActor crashes: such replicas
+/// stayed in the decision and never ran).
+void SchedulerState::forget_placed_of_lost_cluster_actors(SchedulerCommands& out) {
+  Round& round = *round_;
+  Work& work = *round.work;
+  std::map<std::string, std::vector<Decision::Replica>> lost;
+  auto kept = std::remove_if(work.placed.begin(), work.placed.end(), [&](const auto& replica) {
+    const auto accepted_by = work.placed_incarnations.find(replica.placement_id());
+    if (accepted_by == work.placed_incarnations.end() ||
+        clusters_.at(replica.cluster()).incarnation == accepted_by->second) {
+      return false;
+    }
+    work.placed_incarnations.erase(accepted_by);
+    lost[replica.cluster()].push_back(replica);
+    return true;
+  });
+  work.placed.erase(kept, work.placed.end());
+  for (const auto& [cluster, replicas] : lost) {
+    round.failed.insert(cluster);
+    round.failures.push_back(
+        diagnosis(cluster, "commit", "its ClusterActor restarted before the request was decided"));
+    out.releases.push_back(release_of(cluster, replicas));
+    for (const auto& replica : replicas) {
+      const auto held = std::find_if(
+          work.quota_held.begin(), work.quota_held.end(),
+          [&](const v1::QuotaPlacement& quota) { return quota.id() == replica.placement_id(); });
+      if (held != work.quota_held.end()) {
+        work.quota_held.erase(held);
+        out.quota_releases.push_back(replica.placement_id());
+      }
+    }
+  }
+}
+
 SchedulerCommands SchedulerState::close_round(Clock::time_point now) {
   Round& round = *round_;
   Work& work = *round.work;
   SchedulerCommands out;
   forget_accepts_of_lost_cluster_actors(out);
+  forget_placed_of_lost_cluster_actors(out);
   // A gang keeps nothing unless everything held; nothing is kept without its quota either.
   const bool all_or_nothing =
       (work.spec.distribution.gang && !round.failed.empty()) || round.failed.count("quota") > 0;
@@ -320,6 +357,9 @@ SchedulerCommands SchedulerState::close_round(Clock::time_point now) {
       out.releases.push_back(release_of(cluster, replicas));
     } else {
       work.placed.insert(work.placed.end(), replicas.begin(), replicas.end());
+      for (const auto& replica : replicas) {
+        work.placed_incarnations[replica.placement_id()] = round.incarnations[cluster];
+      }
     }
   }
   if (round.failed.empty()) {

@@ -167,6 +167,8 @@ class SchedulerState {
     uint32_t attempts = 0;
     uint64_t next_replica = 0;
     std::vector<v1::SchedulingDecision::Replica> placed;
+    /// By placement id in `placed`: its cluster's ClusterActor incarnation when it accepted.
+    std::map<std::string, uint64_t> placed_incarnations;
     bool admitted = false;     ///< the ledger admitted it after it waited: it holds budget
     uint32_t quota_waits = 0;  ///< attempts that ended waiting for quota
     std::vector<v1::QuotaPlacement> quota_held;  ///< of `placed`
@@ -184,6 +186,7 @@ class SchedulerState {
 
   SchedulerCommands attempt(std::unique_ptr<Work> work, Clock::time_point now);
   void forget_accepts_of_lost_cluster_actors(SchedulerCommands& out);
+  void forget_placed_of_lost_cluster_actors(SchedulerCommands& out);
   SchedulerCommands start_round(std::unique_ptr<Work> work, const policy::Decision& decision);
   /// What the placement takes of its queue's budget.
   v1::QuotaPlacement quota_placement(const LocalCluster& local,

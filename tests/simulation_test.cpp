@@ -127,6 +127,8 @@ BOOST_AUTO_TEST_CASE(the_seeds_that_found_defects_run_clean) {
       {5980, crashes, "a gang whose refused replica found no place again stayed partially placed"},
       {7756, crashes,
        "the end of a replica placed again was dropped while its released original read FINISHED"},
+      {9587, crashes,
+       "replicas an earlier round kept stayed in the decision after their ClusterActor died"},
   };
   for (const Found& defect : found) {
     RunSettings settings;
