@@ -52,11 +52,12 @@ int run_simulate(const ParsedArgs& args) {
   }
   // The system under test logs as it would in production; thousands of runs of it would bury
   // the campaign's own lines, so it stays quiet unless --log-level asks otherwise.
-  auto progress_log = spdlog::stderr_color_st("simulate");
-  progress_log->set_level(spdlog::level::info);
   if (!args.has("log-level")) {
     spdlog::set_level(spdlog::level::off);
   }
+  // After the global level, which applies to every logger already made.
+  auto progress_log = spdlog::stderr_color_st("simulate");
+  progress_log->set_level(spdlog::level::info);
   simulation::Progress progress;
   progress.every = static_cast<uint64_t>(std::max<int64_t>(1, runs / 10));
   progress.note = [&](const std::string& line) { progress_log->info("{}", line); };
