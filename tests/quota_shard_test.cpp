@@ -151,11 +151,20 @@ BOOST_AUTO_TEST_CASE(racing_schedulers_never_pass_a_quota_on_clusters_hosted_by_
   }
   submit_interleaved(client, tenants, kPerTenant, 5, 40);
   const uint64_t total = static_cast<uint64_t>(kPerTenant) * tenants.size();
+  // Four schedulers race for two small clusters: on a loaded machine a request can lose 21
+  // commits in a row and give up as the scheduler's retry bound says, so the wait is for every
+  // request to settle, and only such give-ups, rare, may keep one from being placed.
+  v1::WorkloadReport report;
   ActorHarness::wait_until(
       [&] {
-        return centre.harness.ask<v1::WorkloadReport>(client, summary_atom_v).placed() == total;
+        report = centre.harness.ask<v1::WorkloadReport>(client, summary_atom_v);
+        return report.placed() + report.unschedulable() == total;
       },
-      "every request placed", std::chrono::minutes(3));
+      "every request settled", std::chrono::minutes(3));
+  BOOST_TEST(report.placed() >= total * 99 / 100);
+  for (const auto& [reason, count] : report.unschedulable_by_reason()) {
+    BOOST_TEST(reason == "commit", count << " requests unschedulable for " << reason);
+  }
   ActorHarness::wait_until(
       [&] {
         const std::lock_guard<std::mutex> lock(guard);
