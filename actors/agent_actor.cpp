@@ -199,6 +199,8 @@ LocalAgentActor::behavior_type agent_actor(Self self,
       },
       [=](const v1::ReleaseOrder& order) {
         self->state.core->finish({order.placement_ids().begin(), order.placement_ids().end()});
+        self->state.core->release_requests(
+            {order.request_ids().begin(), order.request_ids().end()});
       },
       [=](online_atom, bool online) {
         if (online != self->state.online) {

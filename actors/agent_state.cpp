@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "model/reservation.hpp"
+
 namespace unisched::actors {
 
 AgentState::AgentState(std::shared_ptr<adapters::ClusterAdapter> adapter, uint64_t epoch)
@@ -112,6 +114,10 @@ void AgentState::carry_out(const std::vector<model::Reservation>& placements) {
     if (carried_out_before(placement.id)) {
       continue;  // an order repeated (resent, or duplicated on the way): it counts once
     }
+    if (given_up_.contains(model::request_of_placement(placement.id))) {
+      refuse(placement.id, "its request was given up");
+      continue;
+    }
     // A share is a request's only device (the request's validation sees to it), so one share
     // speaks for every device of a placement.
     const int32_t milli =
@@ -160,6 +166,26 @@ void AgentState::finish(const std::vector<std::string>& placement_ids) {
       remember_finished(id);
     }
   }
+}
+
+void AgentState::release_requests(const std::vector<std::string>& request_ids) {
+  if (request_ids.empty()) {
+    return;
+  }
+  for (const std::string& request : request_ids) {
+    given_up_.insert(request);
+  }
+  std::set<std::string> known(running_.begin(), running_.end());  // pending ones included
+  for (std::string& id : adapter_->running_placements()) {
+    known.insert(std::move(id));
+  }
+  std::vector<std::string> ending;
+  for (const std::string& id : known) {
+    if (given_up_.contains(model::request_of_placement(id))) {
+      ending.push_back(id);
+    }
+  }
+  finish(ending);
 }
 
 void AgentState::remember_finished(const std::string& id) {

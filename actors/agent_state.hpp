@@ -64,6 +64,11 @@ class AgentState {
   /// then confirms that none will be).
   void finish(const std::vector<std::string>& placement_ids);
 
+  /// Ends every placement of these requests (given up at the centre): those carried out here
+  /// and those the adapter shows from an earlier run of the agent. Orders for their placements
+  /// are refused from now on (one may still be on its way).
+  void release_requests(const std::vector<std::string>& request_ids);
+
   adapters::ClusterAdapter& adapter() { return *adapter_; }
   /// Placements the cluster has not decided yet.
   size_t pending_placements() const { return pending_placements_.size(); }
@@ -99,6 +104,7 @@ class AgentState {
   std::deque<std::pair<std::string, std::string>> recently_refused_;
   std::set<std::string> refused_recently_;  // the ids of recently_refused_
   RecentIds finished_recently_{kOutcomesRemembered};
+  RecentIds given_up_{kOutcomesRemembered};  // requests whose placements are refused
   AgentCounters counters_;
 };
 

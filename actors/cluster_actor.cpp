@@ -375,6 +375,7 @@ void on_release(Self self, const v1::ReleaseOrder& order) {
   spdlog::debug("cluster {}: releasing {}", self->state.core->cluster_id(),
                 order.ShortDebugString());
   self->state.core->release(ids);
+  self->state.core->give_up({order.request_ids().begin(), order.request_ids().end()});
   for (const std::string& id : ids) {
     self->state.committers.erase(id);
   }
@@ -400,12 +401,15 @@ void resend_unconfirmed(Self self) {
     }
     self->send(self->state.agent, std::move(order));
   }
-  if (!resend.releases.empty()) {
-    spdlog::debug("cluster {}: sending {} unconfirmed releases again",
-                  self->state.core->cluster_id(), resend.releases.size());
+  if (!resend.releases.empty() || !resend.released_requests.empty()) {
+    spdlog::debug("cluster {}: sending {} unconfirmed releases and {} given-up requests again",
+                  self->state.core->cluster_id(), resend.releases.size(),
+                  resend.released_requests.size());
     v1::ReleaseOrder release;
     release.set_cluster_id(self->state.core->cluster_id());
     release.mutable_placement_ids()->Add(resend.releases.begin(), resend.releases.end());
+    release.mutable_request_ids()->Add(resend.released_requests.begin(),
+                                       resend.released_requests.end());
     self->send(self->state.agent, std::move(release));
   }
 }

@@ -1,9 +1,10 @@
 // ClusterState's answers to a network that loses, repeats and reorders (actors/cluster_state.hpp):
-// orders and releases the agent has not confirmed are sent again, and a commit that arrives
-// twice is accepted once.
+// orders and releases the agent has not confirmed are sent again, a commit that arrives twice is
+// accepted once, and what a given-up request placed is released wherever it shows up.
 #include <algorithm>
 
 #include "actors/cluster_state.hpp"
+#include "model/reservation.hpp"
 
 namespace unisched::actors {
 
@@ -29,6 +30,20 @@ void ClusterState::note_committed(const Commit& commit) {
   }
 }
 
+void ClusterState::give_up(const std::vector<std::string>& request_ids) {
+  std::vector<std::string> held;
+  for (const std::string& request : request_ids) {
+    given_up_.insert(request);
+    releasing_requests_.emplace(request, 0);
+  }
+  for (const auto& [id, reservation] : holdings_.reservations) {
+    if (given_up_.contains(model::request_of_placement(id))) {
+      held.push_back(id);
+    }
+  }
+  release(held);
+}
+
 ClusterState::Resend ClusterState::take_resend() {
   Resend resend;
   std::map<std::string, int> ages;
@@ -49,6 +64,15 @@ ClusterState::Resend ClusterState::take_resend() {
     if (it->second >= 2) {
       resend.releases.push_back(it->first);
     }
+    ++it;
+  }
+  // Unconfirmed, so sent every period; only healthy periods count, in which the agent answers.
+  for (auto it = releasing_requests_.begin(); it != releasing_requests_.end();) {
+    if (healthy_ && ++it->second > kReleaseResends) {
+      it = releasing_requests_.erase(it);
+      continue;
+    }
+    resend.released_requests.push_back(it->first);
     ++it;
   }
   return resend;

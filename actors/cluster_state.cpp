@@ -101,6 +101,12 @@ void ClusterState::settle(Holdings& holdings, const std::vector<std::string>& ap
       holdings.reservations.erase(found);
     }
   }
+  // An order that overtook its request's give-up ran: it is released with the next resend.
+  for (const std::string& id : applied) {
+    if (given_up_.contains(model::request_of_placement(id))) {
+      releasing_.emplace(id, 1);
+    }
+  }
 }
 
 UpdateOutcome ClusterState::apply(model::ViewUpdate& update) {
@@ -391,6 +397,9 @@ CommitOutcome ClusterState::commit(const Commit& commit, CommitMode mode) {
   };
   if (!healthy_) {
     return refuse("cluster " + cluster_id_ + " is not healthy");
+  }
+  if (given_up_.contains(commit.request_id)) {
+    return refuse("request " + commit.request_id + " was given up");
   }
   if (committed_before(commit)) {
     // The same commit again (duplicated on the way): answered as the first was, or a scheduler

@@ -123,6 +123,13 @@ class ClusterState {
   /// Drops reservations (a gang that could not be committed everywhere).
   void release(const std::vector<std::string>& reservation_ids);
 
+  /// Gives these requests up (LOST at the hub): drops their reservations as release() does,
+  /// refuses their commits from now on, releases any placement of theirs the agent reports
+  /// running, and has the agent release every placement of theirs (take_resend() sends that
+  /// again for kReleaseResends healthy periods: the agent does not confirm it).
+  void give_up(const std::vector<std::string>& request_ids);
+  bool given_up(const std::string& request_id) const { return given_up_.contains(request_id); }
+
   /// What to send the agent again: orders of reservations it has not confirmed for a whole
   /// resend period, and releases it has not confirmed (the agent reports a released placement
   /// finished). Orders and releases may be lost on the way; the agent ignores repeats. A
@@ -130,6 +137,7 @@ class ClusterState {
   struct Resend {
     std::vector<model::Reservation> orders;
     std::vector<std::string> releases;
+    std::vector<std::string> released_requests;  ///< given up: every placement of theirs
   };
   Resend take_resend();
   static constexpr int kReleaseResends = 20;
@@ -198,6 +206,8 @@ class ClusterState {
   std::map<std::string, int> order_ages_;    // reservation id -> resend periods unconfirmed
   std::map<std::string, int> releasing_;     // released placement id -> resend periods unconfirmed
   RecentIds committed_{kCommitsRemembered};  // placements accepted lately
+  RecentIds given_up_{kCommitsRemembered};   // requests whose commits are refused
+  std::map<std::string, int> releasing_requests_;  // given-up request -> healthy periods sent
   ClusterCounters counters_;
   bool healthy_ = false;  // healthy only once the supervisor says so
   Resync resync_ = Resync::Idle;

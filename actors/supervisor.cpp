@@ -7,11 +7,13 @@
 #include <caf/stateful_actor.hpp>
 #include <caf/typed_event_based_actor.hpp>
 
+#include <deque>
 #include <functional>
 #include <map>
 #include <optional>
 #include <set>
 
+#include "actors/recent_ids.hpp"
 #include "actors/snapshot_transfer.hpp"
 #include "actors/stray_errors.hpp"
 #include "actors/supervisor_state.hpp"
@@ -39,6 +41,9 @@ struct Shard {
   size_t clusters = 0;
 };
 
+/// How many given-up requests a ClusterActor started later is told of.
+constexpr size_t kGivenUpRemembered = 4096;
+
 struct SupervisorData {
   SupervisorSettings settings;
   std::optional<SupervisorState> core;  // each cluster's lifecycle
@@ -46,10 +51,43 @@ struct SupervisorData {
   std::map<std::string, Shard> shards;
   uint64_t probe_sequence = 0;
   PlacementListenerActor finished_listener;  // told of finished work the ClusterActors report
+  RecentIds given_up{kGivenUpRemembered};    // requests whose placements are released
   static inline const char* name = "supervisor";
 };
 
 using Self = SupervisorActor::stateful_pointer<SupervisorData>;
+
+/// Tells a ClusterActor to release every placement of these given-up requests.
+void send_given_up(Self self, const ClusterEntry& entry, const std::deque<std::string>& ids) {
+  if (ids.empty() || !entry.cluster_actor) {
+    return;
+  }
+  v1::ReleaseOrder release;
+  release.set_cluster_id(entry.id);
+  release.mutable_request_ids()->Add(ids.begin(), ids.end());
+  // Nothing to do with the answer: a ClusterActor that dies first is told again by adopt().
+  self->request(entry.cluster_actor, self->state.settings.resync_timeout, std::move(release))
+      .then([](v1::Ack&) {}, [](caf::error&) {});
+}
+
+/// Requests the hub gave up (LOST): what they placed is released on every cluster. Believed only
+/// from this process: a peer could otherwise end anyone's work.
+void on_given_up(Self self, const v1::GivenUpRequests& given_up) {
+  const caf::strong_actor_ptr& sender = self->current_sender();
+  if (!sender || sender->node() != self->node()) {
+    spdlog::warn("supervisor: given-up requests not from this process; dropped");
+    return;
+  }
+  const std::deque<std::string> ids(given_up.request_ids().begin(), given_up.request_ids().end());
+  for (const std::string& id : ids) {
+    self->state.given_up.insert(id);
+  }
+  spdlog::info("supervisor: releasing the placements of {} given-up requests ({})", ids.size(),
+               given_up.reason());
+  for (const auto& [id, entry] : self->state.clusters) {
+    send_given_up(self, entry, ids);
+  }
+}
 
 void carry_out(Self self, const SupervisorCommands& commands);
 
@@ -131,6 +169,8 @@ void adopt(Self self, ClusterEntry& entry, ClusterActor cluster_actor, const std
   self->send(entry.cluster_actor, bind_atom_v, PlacementListenerActor{self});
   self->send(entry.agent, bind_atom_v, ClusterIngestActor{entry.cluster_actor},
              endpoint_of(self->state, entry));
+  // A new ClusterActor (or one restarted) knows nothing of requests given up before it.
+  send_given_up(self, entry, self->state.given_up.in_order());
   spdlog::info("cluster {}: ClusterActor on {}", entry.id, home.empty() ? "the hub" : home);
 }
 
@@ -376,6 +416,7 @@ SupervisorActor::behavior_type supervisor(Self self, SupervisorSettings settings
         self->state.finished_listener = std::move(listener);
       },
       [=](const v1::FinishedPlacements& finished) { pass_on_finished(self, finished); },
+      [=](const v1::GivenUpRequests& given_up) { on_given_up(self, given_up); },
       [=](probe_atom) {
         probe_all(self);
         self->delayed_send(self, self->state.settings.probe_interval, probe_atom_v);

@@ -23,6 +23,8 @@ using ClusterDirectoryActor =
 ///   (bind, listener)                  who learns of finished work (bound once)
 ///   FinishedPlacements                from a cluster's current ClusterActor only: passed on
 ///                                     to the listener
+///   GivenUpRequests                   from this process only (the hub): every ClusterActor,
+///                                     now and when started later, releases their placements
 ///   (probe)                           its own timer: probe every agent
 using SupervisorActor = ClusterDirectoryActor::extend<
     caf::replies_to<atoms::register_atom, std::string, AgentActor>::with<ClusterActor>,
@@ -32,6 +34,7 @@ using SupervisorActor = ClusterDirectoryActor::extend<
     caf::replies_to<atoms::shard_atom, std::string>::with<v1::ClusterHome>,
     caf::replies_to<atoms::view_atom, std::string>::with<v1::ClusterSnapshot>,
     caf::reacts_to<atoms::bind_atom, PlacementListenerActor>,
-    caf::reacts_to<v1::FinishedPlacements>, caf::reacts_to<atoms::probe_atom>>;
+    caf::reacts_to<v1::FinishedPlacements>, caf::reacts_to<v1::GivenUpRequests>,
+    caf::reacts_to<atoms::probe_atom>>;
 
 }  // namespace unisched::actors

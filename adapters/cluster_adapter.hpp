@@ -69,6 +69,11 @@ class ClusterAdapter {
   /// Frees a placement's resources; false when no such placement is running.
   virtual bool release(const std::string& placement_id) = 0;
 
+  /// The placements running or pending on the cluster as it shows them, including those an
+  /// earlier run of the agent made: what a release of every placement of a request looks
+  /// through (the agent that made them may have restarted since).
+  virtual std::vector<std::string> running_placements() const = 0;
+
   /// Placements whose work ended on the cluster by itself since the previous call (a pod that
   /// completed or failed after it ran, or was deleted by someone else), never ones released
   /// through release(). Their resources free up in the poll_changes() that follows. After a

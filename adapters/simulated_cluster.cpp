@@ -12,6 +12,8 @@ constexpr int64_t kMiB = int64_t{1} << 20;
 
 /// Utilisation the background load drifts towards.
 constexpr double kTargetUtilisation = 0.5;
+/// Names the pods of the simulated background load, apart from placements.
+constexpr const char* kBackgroundPrefix = "background-";
 
 }  // namespace
 
@@ -163,14 +165,14 @@ void SimulatedCluster::pod_arrival() {
                                : std::uniform_int_distribution<int32_t>(1, 9)(random_) * 100;
   }
   if (fits(*node, pod)) {
-    place("background-" + std::to_string(next_pod_++), std::move(pod));
+    place(kBackgroundPrefix + std::to_string(next_pod_++), std::move(pod));
   }
 }
 
 void SimulatedCluster::pod_departure() {
   std::vector<std::string> background;
   for (const auto& [id, pod] : pods_) {
-    if (id.rfind("background-", 0) == 0) {
+    if (id.rfind(kBackgroundPrefix, 0) == 0) {
       background.push_back(id);
     }
   }
@@ -265,6 +267,16 @@ bool SimulatedCluster::release(const std::string& placement_id) {
   unplace(pod->second);
   pods_.erase(pod);
   return true;
+}
+
+std::vector<std::string> SimulatedCluster::running_placements() const {
+  std::vector<std::string> ids;
+  for (const auto& [id, pod] : pods_) {
+    if (id.rfind(kBackgroundPrefix, 0) != 0) {
+      ids.push_back(id);
+    }
+  }
+  return ids;
 }
 
 void SimulatedCluster::record(model::NodeChangeKind kind, const model::NodeState& node) {

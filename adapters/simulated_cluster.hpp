@@ -40,6 +40,7 @@ class SimulatedCluster final : public ClusterAdapter {
   model::ClusterResources resources() const override { return resources_; }
   PlacementOutcome apply(const Placement& placement) override;
   bool release(const std::string& placement_id) override;
+  std::vector<std::string> running_placements() const override;
 
   /// Simulated steps taken so far.
   uint64_t steps() const { return steps_; }

@@ -44,6 +44,7 @@ void register_message_types(caf::actor_system_config& config) {
   config.add_message_type<v1::QuotaRestore>("unisched.v1.QuotaRestore");
   config.add_message_type<v1::QuotaLeaseUse>("unisched.v1.QuotaLeaseUse");
   config.add_message_type<v1::QuotaLeaseRevoke>("unisched.v1.QuotaLeaseRevoke");
+  config.add_message_type<v1::GivenUpRequests>("unisched.v1.GivenUpRequests");
 }
 
 }  // namespace unisched::messages

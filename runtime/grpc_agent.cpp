@@ -113,6 +113,7 @@ class GrpcAgent {
     }
     for (const auto& release : ack.releases()) {
       core_.finish({release.placement_ids().begin(), release.placement_ids().end()});
+      core_.release_requests({release.request_ids().begin(), release.request_ids().end()});
     }
   }
 

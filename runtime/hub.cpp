@@ -131,10 +131,22 @@ void schedule(Self self, RequestBook::ToSchedule work) {
           });
 }
 
+/// Has every cluster release what these given-up requests placed.
+void release_given_up(Self self, std::vector<std::string> ids, const std::string& reason) {
+  if (ids.empty()) {
+    return;
+  }
+  v1::GivenUpRequests given_up;
+  given_up.mutable_request_ids()->Add(std::make_move_iterator(ids.begin()),
+                                      std::make_move_iterator(ids.end()));
+  given_up.set_reason(reason);
+  self->send(self->state.supervisor, std::move(given_up));
+}
+
 /// A scheduler stopped: the requests it was deciding will get no answer. They are given up as
-/// LOST (what it may have placed stays on the clusters, as after a hub restart), and it takes
-/// no more work. Found by `unisched simulate --faults scheduler-crash,drop`: such requests
-/// stayed PENDING for ever.
+/// LOST and what it placed for them is released (found by `unisched simulate --faults
+/// scheduler-crash`: it ran on), and it takes no more work. Found by `unisched simulate
+/// --faults scheduler-crash,drop`: such requests stayed PENDING for ever.
 void on_scheduler_down(Self self, const caf::down_msg& down) {
   auto& state = self->state;
   state.schedulers.erase(std::remove_if(state.schedulers.begin(), state.schedulers.end(),
@@ -150,14 +162,16 @@ void on_scheduler_down(Self self, const caf::down_msg& down) {
   state.in_flight.erase(deciding);
   spdlog::error("hub: a scheduler stopped ({}) while deciding {} requests; they are LOST",
                 to_string(down.reason), ids.size());
+  std::vector<std::string> lost;
   for (const std::string& id : ids) {
     if (state.book->lose(id,
-                         "its scheduler stopped before deciding; placements made before "
-                         "that stay on their clusters as " +
-                             id + "/<n>; submit it again under a new name")) {
+                         "its scheduler stopped before deciding; what it placed is released; "
+                         "submit it again under a new name")) {
       answer_waiting(self, id);
+      lost.push_back(id);
     }
   }
+  release_given_up(self, std::move(lost), "their scheduler stopped");
 }
 
 /// Collects, for each of `ids`, the cluster's view, summary and home into one ClusterViews.
@@ -364,6 +378,8 @@ actors::HubActor::behavior_type hub(Self self, actors::SupervisorActor superviso
     state.declared[id] = std::move(declared);
   }
   actors::log_stray_errors(self, "hub");
+  // Requests recovered as LOST may have placements running from before the restart.
+  release_given_up(self, state.book->lost_ids(), "recovered as LOST after a restart");
   for (const actors::SchedulerActor& scheduler : state.schedulers) {
     self->monitor(scheduler);
   }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include "model/reservation.hpp"
 #include "runtime/manifest_loader.hpp"
 
 namespace unisched::runtime {
@@ -25,12 +26,6 @@ v1::RequestStatus::Phase phase_of(v1::SchedulingDecision::Status status) {
     default:
       return v1::RequestStatus::UNSCHEDULABLE;
   }
-}
-
-/// The request a placement belongs to: its id up to the first '/' ("<request>/<n>", and a
-/// replica placed again "<request>/<n>-again/<m>"); request names hold no '/'.
-std::string request_of(const std::string& placement_id) {
-  return placement_id.substr(0, placement_id.find('/'));
 }
 
 }  // namespace
@@ -106,9 +101,8 @@ absl::Status RequestBook::recover(bool skip_damaged, std::vector<std::string>& w
         status.phase() == v1::RequestStatus::QUEUED) {
       status.set_phase(v1::RequestStatus::LOST);
       status.set_detail(
-          "the hub stopped before a decision was recorded; placements made before that stay on "
-          "their clusters as " +
-          id + "/<n>; submit it again under a new name to schedule it");
+          "the hub stopped before a decision was recorded; what was placed for it is released; "
+          "submit it again under a new name to schedule it");
     }
     compact.push_back(status.SerializeAsString());
   }
@@ -287,6 +281,16 @@ bool RequestBook::decide(const v1::SchedulingDecision& decision) {
   return true;
 }
 
+std::vector<std::string> RequestBook::lost_ids() const {
+  std::vector<std::string> ids;
+  for (const auto& [id, status] : requests_) {
+    if (status.phase() == v1::RequestStatus::LOST) {
+      ids.push_back(id);
+    }
+  }
+  return ids;
+}
+
 bool RequestBook::lose(const std::string& id, const std::string& reason) {
   const auto found = requests_.find(id);
   if (found == requests_.end() || (found->second.phase() != v1::RequestStatus::PENDING &&
@@ -305,7 +309,7 @@ std::vector<std::string> RequestBook::finish(const std::string& cluster,
                                              const std::vector<std::string>& placement_ids) {
   std::set<std::string> changed;
   for (const std::string& placement : placement_ids) {
-    const auto found = requests_.find(request_of(placement));
+    const auto found = requests_.find(model::request_of_placement(placement));
     if (found == requests_.end()) {
       continue;
     }

@@ -5,8 +5,8 @@
 // The journal (runtime/journal.hpp) gets a RequestStatus record on every accept and every
 // decision, flushed each time. On start the last record per request wins: decided requests come
 // back as they were (recovered); requests still pending when the hub stopped come back as LOST,
-// never silently dropped and never scheduled twice (placements made before the stop remain on
-// their clusters under "<request>/<n>"). A journal that cannot be read or written stops the start;
+// never silently dropped and never scheduled twice (the hub has what was placed for them
+// released on every cluster: lost_ids()). A journal that cannot be read or written stops the start;
 // once running, a request is accepted only after its record is written.
 #pragma once
 
@@ -90,6 +90,8 @@ class RequestBook {
 
   const v1::RequestStatus* find(const std::string& id) const;
   v1::RequestList list() const;
+  /// The requests given up as LOST (those recovered so included).
+  std::vector<std::string> lost_ids() const;
   bool journal_failed() const { return journal_failed_; }
 
  private:

@@ -34,6 +34,9 @@ class ObservedCluster final : public adapters::ClusterAdapter {
   model::ClusterResources resources() const override { return inner_->resources(); }
   adapters::PlacementOutcome apply(const adapters::Placement& placement) override;
   bool release(const std::string& placement_id) override;
+  std::vector<std::string> running_placements() const override {
+    return inner_->running_placements();
+  }
   std::vector<std::string> poll_finished() override;
 
   /// Placements running now whose work ends by itself (the others run until released).

@@ -203,9 +203,17 @@ BOOST_AUTO_TEST_CASE(placements_become_bound_pods_and_kubelet_refusals_come_back
   BOOST_TEST(outcome_of(*cluster, "infer/1").reason.find("whole units") != std::string::npos);
   expect_same(view, *cluster, server, "with a GPU pod");
   BOOST_TEST(view.nodes.at(gpu_node).devices[0].allocated_milli == model::kWholeDeviceMilli);
-  // Release deletes the pod; the node is free again.
-  BOOST_TEST(cluster->release("train/0"));
-  BOOST_TEST(!cluster->release("never-placed"));
+  BOOST_TEST((cluster->running_placements() == std::vector<std::string>{"infer/0", "train/0"}));
+  // A restarted agent's adapter finds the pods an earlier run created, and its release deletes
+  // the pod; the node is free again.
+  auto restarted = connect(server, "placing-again");
+  eventually(
+      [&] {
+        return restarted->running_placements() == std::vector<std::string>{"infer/0", "train/0"};
+      },
+      "the running pods found again by their annotation");
+  BOOST_TEST(restarted->release("train/0"));
+  BOOST_TEST(!restarted->release("never-placed"));
   eventually(
       [&] {
         view.poll(*cluster);

@@ -34,6 +34,13 @@ class DeferringCluster final : public adapters::ClusterAdapter {
     released_.push_back(id);
     return inner_->release(id);
   }
+  std::vector<std::string> running_placements() const override {
+    std::vector<std::string> ids = inner_->running_placements();
+    for (const auto& [id, placement] : waiting_) {
+      ids.push_back(id);
+    }
+    return ids;
+  }
   std::vector<LaterOutcome> poll_outcomes() override { return std::move(decided_); }
   std::vector<std::string> poll_finished() override { return std::exchange(ended_, {}); }
 

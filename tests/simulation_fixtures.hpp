@@ -76,6 +76,9 @@ class RelistingCluster final : public adapters::ClusterAdapter {
     return cluster_->apply(placement);
   }
   bool release(const std::string& id) override { return cluster_->release(id); }
+  std::vector<std::string> running_placements() const override {
+    return cluster_->running_placements();
+  }
   bool take_relisted() override { return std::exchange(relisted_, false); }
 
  private:

@@ -129,6 +129,10 @@ BOOST_AUTO_TEST_CASE(the_seeds_that_found_defects_run_clean) {
        "the end of a replica placed again was dropped while its released original read FINISHED"},
       {9587, crashes,
        "replicas an earlier round kept stayed in the decision after their ClusterActor died"},
+      {130, crashes + ",scheduler-crash",
+       "what a scheduler that stopped mid-decision had placed kept running under a LOST request"},
+      {143, crashes + ",scheduler-crash",
+       "a LOST request's placement the agent already ran was never released"},
   };
   for (const Found& defect : found) {
     RunSettings settings;

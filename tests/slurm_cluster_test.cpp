@@ -211,6 +211,7 @@ BOOST_AUTO_TEST_CASE(placements_run_as_batch_jobs_pinned_to_their_node,
   // A restarted adapter finds its running job again: no duplicate, and release cancels it.
   auto restarted = in_process().connect();
   BOOST_TEST((restarted->apply(train) == adapters::PlacementOutcome::DuplicateId));
+  BOOST_TEST((restarted->running_placements() == std::vector<std::string>{"train/0"}));
   BOOST_TEST(restarted->release("train/0"));
   eventually([&] { return slurm.run("squeue -h -n unisched").second.empty(); },
              "no unisched job left", std::chrono::seconds(20));

@@ -296,12 +296,34 @@ bool KubernetesCluster::release(const std::string& placement_id) {
   std::lock_guard<std::mutex> guard(mutex_);
   pending_.erase(placement_id);
   const auto where = pod_of_.find(placement_id);
-  if (where == pod_of_.end()) {
-    return false;
+  if (where != pod_of_.end()) {
+    writer_->remove(where->second.first, where->second.second);
+    pod_of_.erase(where);
+    return true;
   }
-  writer_->remove(where->second.first, where->second.second);
-  pod_of_.erase(where);
-  return true;
+  // A pod an earlier run of the agent created: found by its annotation among the pods watched.
+  for (const auto& [key, pod] : pods_) {
+    if (pod.placement_id == placement_id && !pod.terminated() && !pod.deleted) {
+      const size_t slash = key.find('/');
+      writer_->remove(key.substr(0, slash), key.substr(slash + 1));
+      return true;
+    }
+  }
+  return false;
+}
+
+std::vector<std::string> KubernetesCluster::running_placements() const {
+  std::lock_guard<std::mutex> guard(mutex_);
+  std::set<std::string> ids;
+  for (const auto& [id, due] : pending_) {
+    ids.insert(id);
+  }
+  for (const auto& [key, pod] : pods_) {
+    if (!pod.placement_id.empty() && !pod.terminated() && !pod.deleted) {
+      ids.insert(pod.placement_id);
+    }
+  }
+  return {ids.begin(), ids.end()};
 }
 
 }  // namespace unisched::adapters::kubernetes

@@ -53,7 +53,9 @@ class KubernetesCluster final : public ClusterAdapter {
   PlacementOutcome apply(const Placement& placement) override;
   std::vector<LaterOutcome> poll_outcomes() override;
   std::vector<std::string> poll_finished() override;
+  /// Deletes the placement's pod, also one an earlier run of the agent created.
   bool release(const std::string& placement_id) override;
+  std::vector<std::string> running_placements() const override;
   /// True once after a reflector listed again (a 410, a refused watch, a restarted server).
   bool take_relisted() override;
 

@@ -109,6 +109,15 @@ std::vector<uint32_t> JobTracker::expire(Clock::time_point now) {
   return cancel;
 }
 
+std::vector<std::string> JobTracker::placements() const {
+  std::vector<std::string> ids;
+  ids.reserve(placements_.size());
+  for (const auto& [id, tracked] : placements_) {
+    ids.push_back(id);
+  }
+  return ids;
+}
+
 std::optional<uint32_t> JobTracker::release(const std::string& placement) {
   const auto found = placements_.find(placement);
   if (found == placements_.end()) {

@@ -29,6 +29,8 @@ class JobTracker {
   static std::optional<std::string> placement_in(const std::string& comment);
 
   bool knows(const std::string& placement) const { return placements_.count(placement) > 0; }
+  /// Every placement whose job runs or pends, adopted ones included.
+  std::vector<std::string> placements() const;
   void submitted(const std::string& placement, uint32_t job, const std::string& node,
                  Clock::time_point now);
   /// Slurm refused to take the job at all.

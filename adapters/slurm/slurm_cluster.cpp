@@ -246,6 +246,11 @@ std::vector<std::string> SlurmCluster::poll_finished() {
   return jobs_.take_finished();
 }
 
+std::vector<std::string> SlurmCluster::running_placements() const {
+  std::lock_guard<std::mutex> guard(mutex_);
+  return jobs_.placements();
+}
+
 bool SlurmCluster::release(const std::string& placement_id) {
   std::optional<uint32_t> job;
   {

@@ -52,6 +52,7 @@ class SlurmCluster final : public ClusterAdapter {
   std::vector<std::string> poll_finished() override;
   /// Cancels the placement's job.
   bool release(const std::string& placement_id) override;
+  std::vector<std::string> running_placements() const override;
 
   /// Loads that reported a change, and nodes skipped because Slurm sent what cannot be read.
   uint64_t loads() const { return loads_.load(); }
