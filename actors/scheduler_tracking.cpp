@@ -69,6 +69,7 @@ void SchedulerState::replace_replica(const Work& work, const Decision& placed,
   }
   Tracked& tracked = found->second;
   --tracked.replacing;
+  tracked.decision.set_replacing(tracked.replacing);
   if (tracked.gang_released) {  // the gang was given up meanwhile: this replica goes too
     release_replicas(placed, out);
     forget_if_settled(work.request_id, out);
@@ -197,6 +198,7 @@ SchedulerCommands SchedulerState::on_refused_placement(const std::string& placem
   Tracked& tracked = tracked_.at(request_id);
   tracked.unsettled.erase(placement_id);
   ++tracked.replacing;
+  tracked.decision.set_replacing(tracked.replacing);
   for (const auto& replica : tracked.decision.replicas()) {
     if (replica.placement_id() == placement_id) {
       tracked.refused_on.insert({replica.cluster(), replica.node()});
@@ -215,6 +217,9 @@ SchedulerCommands SchedulerState::on_refused_placement(const std::string& placem
   work->spec.distribution.weights.clear();
   work->submitted = now;
   SchedulerCommands out;
+  // The submitter learns the request is back in this scheduler's hands: should the scheduler
+  // stop now, the hub gives it up (and releases it) rather than keep a decision that lies.
+  out.updates.push_back(tracked.decision);
   if (settings_.quotas) {
     out.quota_releases.push_back(placement_id);  // the replacement takes quota of its own
   }

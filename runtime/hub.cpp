@@ -165,8 +165,9 @@ void on_scheduler_down(Self self, const caf::down_msg& down) {
   std::vector<std::string> lost;
   for (const std::string& id : ids) {
     if (state.book->lose(id,
-                         "its scheduler stopped before deciding; what it placed is released; "
-                         "submit it again under a new name")) {
+                         "its scheduler stopped before deciding it (or while placing a refused "
+                         "replica again); what it placed is released; submit it again under a "
+                         "new name")) {
       answer_waiting(self, id);
       lost.push_back(id);
     }
@@ -420,6 +421,14 @@ actors::HubActor::behavior_type hub(Self self, actors::SupervisorActor superviso
       [=](v1::SchedulingDecision& changed) {
         // A scheduler placed a refused replica again: the request's decision as it now stands.
         if (from_a_scheduler(self)) {
+          // While a refused replica is placed again, the request is its scheduler's again.
+          auto& deciding =
+              self->state.in_flight[caf::actor_cast<caf::actor_addr>(self->current_sender())];
+          if (changed.replacing() > 0) {
+            deciding.insert(changed.request_id());
+          } else {
+            deciding.erase(changed.request_id());
+          }
           on_decision(self, changed);
         } else {
           spdlog::warn("hub: a decision of request {} not from a scheduler; dropped",

@@ -246,7 +246,8 @@ void RequestBook::take_back(const std::map<std::string, ManifestSource>& batch,
 
 bool RequestBook::decide(const v1::SchedulingDecision& decision) {
   const auto found = requests_.find(decision.request_id());
-  if (found == requests_.end()) {
+  // A request given up stays so: what it placed is being released everywhere.
+  if (found == requests_.end() || found->second.phase() == v1::RequestStatus::LOST) {
     return false;
   }
   v1::RequestStatus& status = found->second;
@@ -293,9 +294,17 @@ std::vector<std::string> RequestBook::lost_ids() const {
 
 bool RequestBook::lose(const std::string& id, const std::string& reason) {
   const auto found = requests_.find(id);
-  if (found == requests_.end() || (found->second.phase() != v1::RequestStatus::PENDING &&
-                                   found->second.phase() != v1::RequestStatus::QUEUED)) {
+  if (found == requests_.end()) {
     return false;
+  }
+  switch (found->second.phase()) {
+    case v1::RequestStatus::PENDING:
+    case v1::RequestStatus::QUEUED:
+    case v1::RequestStatus::PLACED:
+    case v1::RequestStatus::PARTIALLY_PLACED:
+      break;
+    default:
+      return false;
   }
   found->second.set_phase(v1::RequestStatus::LOST);
   found->second.set_detail(reason);

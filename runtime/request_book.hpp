@@ -67,12 +67,13 @@ class RequestBook {
   v1::SubmissionReply submit(const v1::ManifestSubmission& submission,
                              std::vector<ToSchedule>& to_schedule, Declarations& declared);
 
-  /// Records a scheduler's decision; false for an unknown request. A QUEUED one is not final:
-  /// the request waits for quota, and its reason is the detail.
+  /// Records a scheduler's decision; false for an unknown request or one given up (LOST). A
+  /// QUEUED one is not final: the request waits for quota, and its reason is the detail.
   bool decide(const v1::SchedulingDecision& decision);
 
-  /// Gives an undecided request up as LOST with `reason` (its scheduler stopped before
-  /// deciding); false when it is unknown or already decided.
+  /// Gives a request up as LOST with `reason` (its scheduler stopped before deciding it, or
+  /// while placing a refused replica again); false when it is unknown or has ended
+  /// (unschedulable, finished, lost).
   bool lose(const std::string& id, const std::string& reason);
 
   /// Records that these placements' work ended on `cluster` ("<request>/<n>..."): only replicas

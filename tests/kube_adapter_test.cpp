@@ -221,6 +221,8 @@ BOOST_AUTO_TEST_CASE(placements_become_bound_pods_and_kubelet_refusals_come_back
       },
       "the released pod's cpu freed");
   expect_same(view, *cluster, server, "after the release");
+  // To the first adapter, the pod was deleted by someone else: its work ended.
+  BOOST_TEST((cluster->poll_finished() == std::vector<std::string>{"train/0"}));
   // Work that ends by itself (the kubelet reports its pod Succeeded) is reported finished, once;
   // released work never is (the centre asked for that end and knows of it).
   Placement batch{"batch/0", node,        500, int64_t{1} << 30, {}, model::kWholeDeviceMilli,

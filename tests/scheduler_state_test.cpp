@@ -366,16 +366,19 @@ BOOST_AUTO_TEST_CASE(a_replica_refused_by_its_node_is_placed_again_on_another) {
   const auto first = done.replies[0].second.replicas(0);
   const SchedulerCommands again =
       bench.run(bench.scheduler.on_refused_placement(first.placement_id(), "OutOfcpu", bench.now));
-  BOOST_TEST_REQUIRE(again.updates.size() == 1u);
-  BOOST_TEST_REQUIRE(again.updates[0].replicas_size() == 1);
-  const auto second = again.updates[0].replicas(0);
+  // First the request is back in the scheduler's hands, then placed again.
+  BOOST_TEST_REQUIRE(again.updates.size() == 2u);
+  BOOST_TEST(again.updates[0].replacing() == 1u);
+  BOOST_TEST(again.updates[1].replacing() == 0u);
+  BOOST_TEST_REQUIRE(again.updates[1].replicas_size() == 1);
+  const auto second = again.updates[1].replicas(0);
   BOOST_TEST(second.node() != first.node());
   // Refused there too: no node is left that has not refused it.
   const SchedulerCommands last =
       bench.run(bench.scheduler.on_refused_placement(second.placement_id(), "OutOfcpu", bench.now));
-  BOOST_TEST_REQUIRE(last.updates.size() == 1u);
-  BOOST_TEST(last.updates[0].replicas_size() == 0);
-  BOOST_TEST(last.updates[0].status() == Decision::UNSCHEDULABLE);
+  BOOST_TEST_REQUIRE(last.updates.size() == 2u);
+  BOOST_TEST(last.updates[1].replicas_size() == 0);
+  BOOST_TEST(last.updates[1].status() == Decision::UNSCHEDULABLE);
 }
 
 BOOST_AUTO_TEST_CASE(a_refused_replica_is_placed_again_and_its_request_told) {
@@ -389,8 +392,9 @@ BOOST_AUTO_TEST_CASE(a_refused_replica_is_placed_again_and_its_request_told) {
   const SchedulerCommands again =
       bench.run(bench.scheduler.on_refused_placement(refused, "image pull failed", bench.now));
   BOOST_TEST(again.replies.empty());  // nobody waits for a reply: the request was answered
-  BOOST_TEST_REQUIRE(again.updates.size() == 1u);
-  const Decision& update = again.updates[0];
+  BOOST_TEST_REQUIRE(again.updates.size() == 2u);
+  BOOST_TEST(again.updates[0].replacing() == 1u);
+  const Decision& update = again.updates[1];
   BOOST_TEST(update.request_id() == "web");
   BOOST_TEST(update.status() == Decision::PLACED);
   BOOST_TEST_REQUIRE(update.replicas_size() == 2);

@@ -130,10 +130,13 @@ BOOST_AUTO_TEST_CASE(the_submitter_hears_when_a_refused_replica_is_placed_again)
   refused.set_id(first);
   refused.set_reason("OutOfcpu");
   caf::anon_send(scheduler, refused);
-  fleet.harness.run_until([&] { return heard->size() == 2u; }, "the changed decision");
-  BOOST_TEST_REQUIRE(heard->at(1).replicas_size() == 1);
-  BOOST_TEST(heard->at(1).replicas(0).placement_id() != first);
-  BOOST_TEST(heard->at(1).replicas(0).node() != heard->at(0).replicas(0).node());
+  // First that it is being placed again, then the changed decision.
+  fleet.harness.run_until([&] { return heard->size() == 3u; }, "the changed decision");
+  BOOST_TEST(heard->at(1).replacing() == 1u);
+  BOOST_TEST(heard->at(2).replacing() == 0u);
+  BOOST_TEST_REQUIRE(heard->at(2).replicas_size() == 1);
+  BOOST_TEST(heard->at(2).replicas(0).placement_id() != first);
+  BOOST_TEST(heard->at(2).replicas(0).node() != heard->at(0).replicas(0).node());
   caf::anon_send_exit(submitter, caf::exit_reason::user_shutdown);
 }
 

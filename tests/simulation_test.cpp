@@ -133,6 +133,10 @@ BOOST_AUTO_TEST_CASE(the_seeds_that_found_defects_run_clean) {
        "what a scheduler that stopped mid-decision had placed kept running under a LOST request"},
       {143, crashes + ",scheduler-crash",
        "a LOST request's placement the agent already ran was never released"},
+      {199, crashes + ",scheduler-crash",
+       "a scheduler stopped while placing refused replicas again; the hub kept the old decision"},
+      {924, crashes + ",scheduler-crash",
+       "the hub kept a decision whose refused replica its stopped scheduler was placing again"},
   };
   for (const Found& defect : found) {
     RunSettings settings;
