@@ -172,7 +172,10 @@ void AgentState::release_requests(const std::vector<std::string>& request_ids) {
   if (request_ids.empty()) {
     return;
   }
-  for (const std::string& request : request_ids) {
+  // Matched against this order's requests, not the remembered ones: an order may name more
+  // requests than are remembered.
+  const std::set<std::string> requests(request_ids.begin(), request_ids.end());
+  for (const std::string& request : requests) {
     given_up_.insert(request);
   }
   std::set<std::string> known(running_.begin(), running_.end());  // pending ones included
@@ -181,7 +184,7 @@ void AgentState::release_requests(const std::vector<std::string>& request_ids) {
   }
   std::vector<std::string> ending;
   for (const std::string& id : known) {
-    if (given_up_.contains(model::request_of_placement(id))) {
+    if (requests.count(model::request_of_placement(id)) > 0) {
       ending.push_back(id);
     }
   }

@@ -31,13 +31,15 @@ void ClusterState::note_committed(const Commit& commit) {
 }
 
 void ClusterState::give_up(const std::vector<std::string>& request_ids) {
+  // Matched against these requests, not the remembered ones (there may be more of them).
+  const std::set<std::string> requests(request_ids.begin(), request_ids.end());
   std::vector<std::string> held;
-  for (const std::string& request : request_ids) {
+  for (const std::string& request : requests) {
     given_up_.insert(request);
     releasing_requests_.emplace(request, 0);
   }
   for (const auto& [id, reservation] : holdings_.reservations) {
-    if (given_up_.contains(model::request_of_placement(id))) {
+    if (requests.count(model::request_of_placement(id)) > 0) {
       held.push_back(id);
     }
   }

@@ -87,6 +87,24 @@ BOOST_AUTO_TEST_CASE(an_agent_that_restarted_releases_what_its_earlier_run_place
   BOOST_TEST(update->finished_placements == std::vector<std::string>{"r5/0"});
 }
 
+BOOST_AUTO_TEST_CASE(an_order_naming_more_requests_than_are_remembered_releases_them_all) {
+  Pair pair;
+  pair.carry_out(accepted_commit(pair, {reservation("r0/0", "sim-gpu-0", 1000, {0})}));
+  std::vector<std::string> requests{"r0"};
+  for (int i = 0; i < 2000; ++i) {  // more than the agent and the ClusterActor remember
+    requests.push_back("other-" + std::to_string(i));
+  }
+  pair.agent.release_requests(requests);
+  BOOST_TEST(running(pair.agent).empty());
+  accepted_commit(pair, {reservation("r0/1", "sim-cpu-0", 500)});  // held, not carried out
+  requests.resize(5000, "more");
+  for (size_t i = 2001; i < requests.size(); ++i) {
+    requests[i] = "more-" + std::to_string(i);
+  }
+  pair.centre.give_up(requests);
+  BOOST_TEST(pair.centre.reservations() == 0u);
+}
+
 BOOST_AUTO_TEST_CASE(a_placement_of_a_given_up_request_reported_running_is_released) {
   Pair pair;
   pair.centre.give_up({"r4"});

@@ -27,6 +27,11 @@ std::string most_common(const std::map<std::string, NodeReading>& nodes, const s
   return best;
 }
 
+/// A live pod of a placement unisched made: what release() deletes and running_placements() lists.
+bool holds_placement(const PodReading& pod) {
+  return !pod.placement_id.empty() && !pod.terminated() && !pod.deleted;
+}
+
 }  // namespace
 
 KubernetesCluster::KubernetesCluster(KubernetesOptions options) : options_(std::move(options)) {}
@@ -303,7 +308,7 @@ bool KubernetesCluster::release(const std::string& placement_id) {
   }
   // A pod an earlier run of the agent created: found by its annotation among the pods watched.
   for (const auto& [key, pod] : pods_) {
-    if (pod.placement_id == placement_id && !pod.terminated() && !pod.deleted) {
+    if (pod.placement_id == placement_id && holds_placement(pod)) {
       const size_t slash = key.find('/');
       writer_->remove(key.substr(0, slash), key.substr(slash + 1));
       return true;
@@ -319,7 +324,7 @@ std::vector<std::string> KubernetesCluster::running_placements() const {
     ids.insert(id);
   }
   for (const auto& [key, pod] : pods_) {
-    if (!pod.placement_id.empty() && !pod.terminated() && !pod.deleted) {
+    if (holds_placement(pod)) {
       ids.insert(pod.placement_id);
     }
   }
