@@ -45,6 +45,11 @@ void AgentState::observe() {
     for (model::NodeState& node : adapter_->list_nodes()) {
       changes.push_back(model::NodeChange{model::NodeChangeKind::Add, std::move(node)});
     }
+    // What an earlier run of the agent carried out still runs: snapshots list it, so the centre
+    // tells it from an order that never arrived.
+    for (std::string& id : adapter_->running_placements()) {
+      running_.insert(std::move(id));
+    }
     listed_ = true;
   }
   for (model::NodeChange& change : adapter_->poll_changes()) {

@@ -46,6 +46,36 @@ struct ClusterActorData {
 
 using Self = ClusterActor::stateful_pointer<ClusterActorData>;
 
+v1::PlacementReport report_placements(const ClusterState& core, const v1::PlacementQuery& query) {
+  v1::PlacementReport report;
+  report.set_synced(core.synced());
+  if (query.list_held()) {
+    for (std::string& id : core.held_placements()) {
+      report.add_held(std::move(id));
+    }
+  }
+  for (const std::string& id : query.placement_ids()) {
+    switch (core.placement_state(id)) {
+      case ClusterState::PlacementState::Pending:
+        report.add_states(v1::PlacementReport::PENDING);
+        break;
+      case ClusterState::PlacementState::Running:
+        report.add_states(v1::PlacementReport::RUNNING);
+        break;
+      case ClusterState::PlacementState::Ended:
+        report.add_states(v1::PlacementReport::ENDED);
+        break;
+      case ClusterState::PlacementState::Refused:
+        report.add_states(v1::PlacementReport::REFUSED);
+        break;
+      case ClusterState::PlacementState::Unknown:
+        report.add_states(v1::PlacementReport::UNKNOWN);
+        break;
+    }
+  }
+  return report;
+}
+
 v1::Ack make_ack(const ClusterState& core, uint64_t epoch, const UpdateOutcome& outcome) {
   v1::Ack ack;
   ack.set_cluster_id(core.cluster_id());
@@ -247,6 +277,7 @@ v1::ClusterSummary summarize(const Self self) {
   summary.set_updates_applied(counters.updates_applied);
   summary.set_deltas_applied(counters.deltas_applied);
   summary.set_throttled(self->state.rate_limit.refused());
+  summary.set_reservations(core.reservations());
   summary.set_duplicates(counters.duplicates);
   summary.set_gaps(counters.gaps);
   summary.set_resyncs(counters.resyncs);
@@ -484,6 +515,7 @@ ClusterActor::behavior_type cluster_actor(Self self, std::string cluster_id, Age
         return make_ack(*self->state.core, self->state.core->position().epoch,
                         {AckStatus::Applied, self->state.core->position().version, {}});
       },
+      [=](const v1::PlacementQuery& query) { return report_placements(*self->state.core, query); },
       [=](position_atom, uint64_t epoch, uint64_t version) {
         ClusterState& core = *self->state.core;
         if (core.position().epoch == epoch && core.position().version == version) {

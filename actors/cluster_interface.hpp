@@ -36,6 +36,8 @@ using CommitterActor = caf::typed_actor<caf::replies_to<v1::RefusedPlacement>::w
 ///   CommitRequest                 -> CommitReply (compare-and-set on the versions decided on)
 ///   ReleaseOrder -> Ack              drops reservations (a gang that did not commit); the Ack
 ///                                    tells the scheduler it arrived (it sends it again if not)
+///   PlacementQuery                -> PlacementReport: what became of these placements (the hub
+///                                    asks for decisions no scheduler follows any more)
 ///   (position, epoch, version)       the agent's position from a probe (finds lost updates)
 ///   (bind, agent)                    the agent to pull snapshots from
 ///   (bind, listener)                 who to tell of placements whose work finished (from the
@@ -50,6 +52,7 @@ using ClusterActor = ClusterIngestActor::extend<
     caf::reacts_to<atoms::health_atom, bool>,
     caf::replies_to<v1::CommitRequest>::with<v1::CommitReply>,
     caf::replies_to<v1::ReleaseOrder>::with<v1::Ack>,
+    caf::replies_to<v1::PlacementQuery>::with<v1::PlacementReport>,
     caf::reacts_to<atoms::position_atom, uint64_t, uint64_t>,
     caf::reacts_to<atoms::bind_atom, AgentActor>,
     caf::reacts_to<atoms::bind_atom, PlacementListenerActor>, caf::reacts_to<atoms::retry_atom>,

@@ -1,12 +1,38 @@
 // ClusterState's answers to a network that loses, repeats and reorders (actors/cluster_state.hpp):
 // orders and releases the agent has not confirmed are sent again, a commit that arrives twice is
-// accepted once, and what a given-up request placed is released wherever it shows up.
+// accepted once, what a given-up request placed is released wherever it shows up, and what
+// became of a placement is told to the hub that lost track of it.
 #include <algorithm>
 
 #include "actors/cluster_state.hpp"
 #include "model/reservation.hpp"
 
 namespace unisched::actors {
+
+ClusterState::PlacementState ClusterState::placement_state(const std::string& placement_id) const {
+  if (holdings_.reservations.count(placement_id) > 0) {
+    return PlacementState::Pending;
+  }
+  switch (placements_.state(placement_id)) {
+    case PlacementLedger::State::Running:
+      return PlacementState::Running;
+    case PlacementLedger::State::Ended:
+      return PlacementState::Ended;
+    case PlacementLedger::State::Refused:
+      return PlacementState::Refused;
+    case PlacementLedger::State::Unknown:
+      break;
+  }
+  return PlacementState::Unknown;
+}
+
+std::vector<std::string> ClusterState::held_placements() const {
+  std::vector<std::string> held(placements_.running().begin(), placements_.running().end());
+  for (const auto& [id, reservation] : holdings_.reservations) {
+    held.push_back(id);
+  }
+  return held;
+}
 
 void ClusterState::confirm_ended(const std::vector<std::string>& finished,
                                  const std::vector<std::pair<std::string, std::string>>& refused) {

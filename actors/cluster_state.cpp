@@ -46,6 +46,7 @@ UpdateOutcome ClusterState::on_update(model::ViewUpdate update) {
             "update for cluster \"" + update.cluster_id + "\" sent to \"" + cluster_id_ + "\""};
   }
   confirm_ended(update.finished_placements, update.refused_placements);
+  placements_.note_outcomes(update.finished_placements, update.refused_placements);
   switch (model::judge_update(position_, update.epoch, update.base_version, update.version)) {
     case model::UpdateVerdict::Malformed:
       ++counters_.rejected;
@@ -179,6 +180,8 @@ UpdateOutcome ClusterState::apply(model::ViewUpdate& update) {
     return reject(problem->to_string());
   }
   holdings_ = std::move(next);
+  placements_.note_running(update.applied_placements);
+  placements_.note_outcomes({}, lost);
   counters_.placements_confirmed += update.applied_placements.size();
   counters_.placements_refused += update.refused_placements.size() + lost.size();
   refused_.insert(refused_.end(), update.refused_placements.begin(),
@@ -288,6 +291,7 @@ std::optional<std::string> ClusterState::on_snapshot(const model::ViewSnapshot& 
     return "snapshot of cluster \"" + snapshot.cluster_id + "\" sent to \"" + cluster_id_ + "\"";
   }
   confirm_ended(snapshot.finished_placements, snapshot.refused_placements);
+  placements_.note_outcomes(snapshot.finished_placements, snapshot.refused_placements);
   if (!model::snapshot_is_current(position_, snapshot.epoch, snapshot.version)) {
     // Updates already carried the view past this snapshot.
     resync_ = Resync::Idle;
@@ -334,6 +338,8 @@ std::optional<std::string> ClusterState::on_snapshot(const model::ViewSnapshot& 
     return problem->to_string();
   }
   holdings_ = std::move(next);
+  placements_.replace_running(snapshot.applied_placements);
+  placements_.note_outcomes({}, lost);
   // Refusals the snapshot repeats (the update that told them may be lost: found by `unisched
   // simulate`); the actor hands back only those it still has a committer for, once.
   refused_.insert(refused_.end(), snapshot.refused_placements.begin(),

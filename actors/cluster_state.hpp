@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "actors/placement_ledger.hpp"
 #include "actors/recent_ids.hpp"
 #include "model/cluster_view.hpp"
 #include "model/reservation.hpp"
@@ -142,6 +143,16 @@ class ClusterState {
   Resend take_resend();
   static constexpr int kReleaseResends = 20;
 
+  enum class PlacementState { Unknown, Pending, Running, Ended, Refused };
+  /// What became of a placement here: reserved and not carried out yet, running, ended or
+  /// refused lately (as the agent reported), or unknown.
+  PlacementState placement_state(const std::string& placement_id) const;
+  /// Every placement reserved or running here.
+  std::vector<std::string> held_placements() const;
+  /// Whether the view holds what the agent reported (not started, not resyncing): only then
+  /// does an unknown placement mean this cluster never got its order.
+  bool synced() const { return position_.version > 0 && resync_ == Resync::Idle; }
+
   /// Placements the cluster refused since the last call, with reasons (to place again).
   std::vector<std::pair<std::string, std::string>> take_refused_placements();
 
@@ -202,6 +213,7 @@ class ClusterState {
   uint64_t revision_ = 0;
   std::map<std::string, uint64_t> node_revisions_;
   Holdings holdings_;
+  PlacementLedger placements_;
   std::vector<std::pair<std::string, std::string>> refused_;
   std::map<std::string, int> order_ages_;    // reservation id -> resend periods unconfirmed
   std::map<std::string, int> releasing_;     // released placement id -> resend periods unconfirmed

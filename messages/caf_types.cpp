@@ -45,6 +45,8 @@ void register_message_types(caf::actor_system_config& config) {
   config.add_message_type<v1::QuotaLeaseUse>("unisched.v1.QuotaLeaseUse");
   config.add_message_type<v1::QuotaLeaseRevoke>("unisched.v1.QuotaLeaseRevoke");
   config.add_message_type<v1::GivenUpRequests>("unisched.v1.GivenUpRequests");
+  config.add_message_type<v1::PlacementQuery>("unisched.v1.PlacementQuery");
+  config.add_message_type<v1::PlacementReport>("unisched.v1.PlacementReport");
 }
 
 }  // namespace unisched::messages

@@ -78,6 +78,8 @@ CAF_ADD_TYPE_ID(unisched, (unisched::v1::QuotaRestore))
 CAF_ADD_TYPE_ID(unisched, (unisched::v1::QuotaLeaseUse))
 CAF_ADD_TYPE_ID(unisched, (unisched::v1::QuotaLeaseRevoke))
 CAF_ADD_TYPE_ID(unisched, (unisched::v1::GivenUpRequests))
+CAF_ADD_TYPE_ID(unisched, (unisched::v1::PlacementQuery))
+CAF_ADD_TYPE_ID(unisched, (unisched::v1::PlacementReport))
 // Requests reach schedulers in one process as model types (no wire form yet).
 CAF_ADD_TYPE_ID(unisched, (unisched::model::SchedulingRequestSpec))
 

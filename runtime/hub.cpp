@@ -17,8 +17,10 @@
 #include "messages/errors.hpp"
 #include "model/names.hpp"
 #include "model/printable.hpp"
+#include "runtime/hub_data.hpp"
 #include "runtime/manifest_loader.hpp"
 #include "runtime/quota_book.hpp"
+#include "runtime/reconciliation.hpp"
 #include "runtime/request_book.hpp"
 #include "runtime/tokens.hpp"
 
@@ -27,24 +29,7 @@ namespace {
 
 using namespace unisched::atoms;
 
-struct HubData {
-  actors::SupervisorActor supervisor;
-  std::vector<actors::SchedulerActor> schedulers;
-  size_t next_scheduler = 0;
-  std::map<std::string, std::string> tokens;
-  std::map<std::string, std::string> shard_tokens;
-  std::map<std::string, v1::ClusterRegistration> clusters;  // registered with an agent
-  std::map<std::string, v1::ClusterRegistration> declared;  // applied profiles
-  std::shared_ptr<RequestBook> book;
-  actors::QuotaActor quota;
-  std::shared_ptr<QuotaBook> quotas;
-  std::shared_ptr<ProfileBook> profiles;
-  std::multimap<std::string, caf::typed_response_promise<v1::RequestStatus>> waiting;
-  std::map<caf::actor_addr, std::set<std::string>> in_flight;  // scheduler -> requests it decides
-  static inline const char* name = "hub";
-};
-
-using Self = actors::HubActor::stateful_pointer<HubData>;
+using Self = HubSelf;
 
 v1::ClusterRegistration declared_registration(const model::ClusterResourceProfile& profile) {
   v1::ClusterRegistration registration;
@@ -74,7 +59,8 @@ std::string refuse_shard(const HubData& state, const v1::ShardRegistration& shar
   return token_refusal(state.shard_tokens, "shard", shard.shard_id(), shard.token());
 }
 
-/// Answers whoever waits for the request's decision, once it is one.
+}  // namespace
+
 void answer_waiting(Self self, const std::string& id) {
   auto& state = self->state;
   const v1::RequestStatus* status = state.book->find(id);
@@ -88,9 +74,15 @@ void answer_waiting(Self self, const std::string& id) {
   state.waiting.erase(first, last);
 }
 
-void on_decision(Self self, const v1::SchedulingDecision& decision) {
+namespace {
+
+/// `decider`: the scheduler's actor id.
+void on_decision(Self self, const v1::SchedulingDecision& decision, caf::actor_id decider) {
   auto& state = self->state;
   state.book->decide(decision);
+  if (const v1::RequestStatus* status = state.book->find(decision.request_id())) {
+    state.reconciliation.decided(*status, decider);
+  }
   answer_waiting(self, decision.request_id());
   if (state.book->journal_failed()) {
     spdlog::error("hub: the request journal cannot be written; decisions survive no restart");
@@ -119,7 +111,7 @@ void schedule(Self self, RequestBook::ToSchedule work) {
       .then(
           [=](v1::SchedulingDecision& decision) {
             self->state.in_flight[deciding].erase(id);
-            on_decision(self, decision);
+            on_decision(self, decision, deciding.id());
           },
           [=](caf::error& error) {
             self->state.in_flight[deciding].erase(id);
@@ -127,11 +119,12 @@ void schedule(Self self, RequestBook::ToSchedule work) {
             failed.set_request_id(id);
             failed.set_status(v1::SchedulingDecision::UNSCHEDULABLE);
             failed.add_reasons("scheduler: " + to_string(error));
-            on_decision(self, failed);
+            on_decision(self, failed, deciding.id());
           });
 }
 
-/// Has every cluster release what these given-up requests placed.
+}  // namespace
+
 void release_given_up(Self self, std::vector<std::string> ids, const std::string& reason) {
   if (ids.empty()) {
     return;
@@ -143,17 +136,14 @@ void release_given_up(Self self, std::vector<std::string> ids, const std::string
   self->send(self->state.supervisor, std::move(given_up));
 }
 
+namespace {
+
 /// A scheduler stopped: the requests it was deciding will get no answer. They are given up as
 /// LOST and what it placed for them is released (found by `unisched simulate --faults
-/// scheduler-crash`: it ran on), and it takes no more work. Found by `unisched simulate
-/// --faults scheduler-crash,drop`: such requests stayed PENDING for ever.
-void on_scheduler_down(Self self, const caf::down_msg& down) {
+/// scheduler-crash`: it ran on). Found by `unisched simulate --faults scheduler-crash,drop`: such
+/// requests stayed PENDING for ever.
+void lose_undecided(Self self, const caf::down_msg& down) {
   auto& state = self->state;
-  state.schedulers.erase(std::remove_if(state.schedulers.begin(), state.schedulers.end(),
-                                        [&](const actors::SchedulerActor& scheduler) {
-                                          return scheduler.address() == down.source;
-                                        }),
-                         state.schedulers.end());
   const auto deciding = state.in_flight.find(down.source);
   if (deciding == state.in_flight.end()) {
     return;
@@ -168,11 +158,30 @@ void on_scheduler_down(Self self, const caf::down_msg& down) {
                          "its scheduler stopped before deciding it (or while placing a refused "
                          "replica again); what it placed is released; submit it again under a "
                          "new name")) {
+      state.reconciliation.forget(id);
       answer_waiting(self, id);
       lost.push_back(id);
     }
   }
   release_given_up(self, std::move(lost), "their scheduler stopped");
+}
+
+/// A scheduler stopped: it takes no more work, what it was deciding is lost, and what it decided
+/// is followed by the hub until it runs (found by `unisched simulate --faults
+/// scheduler-crash,cluster-actor-crash`: orders a restarted ClusterActor forgot never ran).
+void on_scheduler_down(Self self, const caf::down_msg& down) {
+  auto& state = self->state;
+  state.schedulers.erase(std::remove_if(state.schedulers.begin(), state.schedulers.end(),
+                                        [&](const actors::SchedulerActor& scheduler) {
+                                          return scheduler.address() == down.source;
+                                        }),
+                         state.schedulers.end());
+  lose_undecided(self, down);
+  for (const std::string& id : state.reconciliation.scheduler_stopped(down.source.id())) {
+    if (const v1::RequestStatus* status = state.book->find(id)) {
+      state.reconciliation.follow(*status);
+    }
+  }
 }
 
 /// Collects, for each of `ids`, the cluster's view, summary and home into one ClusterViews.
@@ -374,6 +383,7 @@ actors::HubActor::behavior_type hub(Self self, actors::SupervisorActor superviso
   state.quota = std::move(settings.quota);
   state.quotas = settings.quotas ? settings.quotas : std::make_shared<QuotaBook>();
   state.profiles = settings.profiles ? settings.profiles : std::make_shared<ProfileBook>();
+  state.collect_interval = settings.collect_interval;
   for (v1::ClusterRegistration& declared : state.profiles->values()) {
     const std::string id = declared.identity().cluster_id();
     state.declared[id] = std::move(declared);
@@ -381,6 +391,14 @@ actors::HubActor::behavior_type hub(Self self, actors::SupervisorActor superviso
   actors::log_stray_errors(self, "hub");
   // Requests recovered as LOST may have placements running from before the restart.
   release_given_up(self, state.book->lost_ids(), "recovered as LOST after a restart");
+  // Requests recovered as placed: orders for them may have been lost with the old centre.
+  const v1::RequestList recovered = state.book->list();
+  for (const v1::RequestStatus& status : recovered.requests()) {
+    if (status.recovered()) {
+      state.reconciliation.follow(status);
+    }
+  }
+  start_reconciling(self);
   for (const actors::SchedulerActor& scheduler : state.schedulers) {
     self->monitor(scheduler);
   }
@@ -429,13 +447,22 @@ actors::HubActor::behavior_type hub(Self self, actors::SupervisorActor superviso
           } else {
             deciding.erase(changed.request_id());
           }
-          on_decision(self, changed);
+          on_decision(self, changed, self->current_sender()->id());
         } else {
           spdlog::warn("hub: a decision of request {} not from a scheduler; dropped",
                        model::printable(changed.request_id()));
         }
       },
-      [=](requests_atom) -> caf::result<v1::RequestList> { return self->state.book->list(); },
+      [=](requests_atom) -> caf::result<v1::RequestList> {
+        v1::RequestList list = self->state.book->list();
+        list.set_reconciling(reconciling(self->state));
+        return list;
+      },
+      [=](resend_atom) {
+        if (self->current_sender() == caf::actor_cast<caf::strong_actor_ptr>(self)) {  // its timer
+          on_reconcile_tick(self);
+        }
+      },
       [=](quotas_atom) -> caf::result<v1::QuotaList> {
         if (!self->state.quota) {
           return v1::QuotaList{};
@@ -456,8 +483,14 @@ actors::HubActor::behavior_type hub(Self self, actors::SupervisorActor superviso
                        model::printable(finished.cluster_id()));
           return;
         }
-        self->state.book->finish(finished.cluster_id(), {finished.placement_ids().begin(),
-                                                         finished.placement_ids().end()});
+        for (const std::string& id : self->state.book->finish(
+                 finished.cluster_id(),
+                 {finished.placement_ids().begin(), finished.placement_ids().end()})) {
+          const v1::RequestStatus* status = self->state.book->find(id);
+          if (status != nullptr && status->phase() == v1::RequestStatus::FINISHED) {
+            self->state.reconciliation.forget(id);
+          }
+        }
         if (self->state.quota) {
           self->send(self->state.quota, finished);
         }

@@ -12,6 +12,7 @@
 
 #include <caf/fwd.hpp>
 
+#include <chrono>
 #include <map>
 #include <memory>
 #include <string>
@@ -37,6 +38,9 @@ struct HubSettings {
   std::shared_ptr<QuotaBook> quotas;
   /// The applied cluster profiles, recovered by the caller; null: a book without a journal.
   std::shared_ptr<ProfileBook> profiles;
+  /// How often every cluster is asked what it holds, to release placements no decision holds
+  /// (zero: never).
+  std::chrono::milliseconds collect_interval{std::chrono::seconds(10)};
 };
 
 actors::HubActor spawn_hub(caf::actor_system& system, const actors::SupervisorActor& supervisor,

@@ -66,6 +66,11 @@ bool SimulatedSystem::views_caught_up() {
         view->epoch() != truth->epoch()) {
       return false;
     }
+    // Orders still on their way (sent again until the agent confirms them).
+    const auto summary = ask<v1::ClusterSummary>(*actor, summary_atom_v);
+    if (!summary || summary->reservations() > 0) {
+      return false;
+    }
   }
   return true;
 }

@@ -200,6 +200,7 @@ void SimulatedSystem::start_centre() {
   }
   runtime::HubSettings hub_settings;
   hub_settings.book = book;
+  hub_settings.collect_interval = std::chrono::seconds(1);
   centre.hub = runtime::spawn_hub(*system_, centre.supervisor, centre.schedulers, hub_settings);
   caf::anon_send(centre.supervisor, bind_atom_v, actors::PlacementListenerActor{centre.hub});
   centre_ = std::move(centre);

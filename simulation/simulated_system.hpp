@@ -56,7 +56,8 @@ class SimulatedSystem {
 
   /// The hub's book; nullopt when it does not answer without time moving.
   std::optional<v1::RequestList> requests();
-  /// Whether every cluster's view stands at its agent's version and nothing is held.
+  /// Whether every cluster's view stands at its agent's version, nothing is held, and no
+  /// ClusterActor holds an order its agent has not carried out.
   bool views_caught_up();
   /// Placements running on the clusters whose work ends by itself.
   size_t finite_work_running() const;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <optional>
 #include <random>
 
 #include <unistd.h>
@@ -152,14 +153,14 @@ void carry_out(SimulatedSystem& system, const Planned& event, FaultCounts& fault
   }
 }
 
-/// At rest: every accepted request decided, no work due to end, every view at its agent's
-/// version.
+/// At rest: every accepted request decided, none whose placements the hub still checks, no
+/// work due to end, every view at its agent's version.
 bool at_rest(SimulatedSystem& system) {
   if (system.finite_work_running() > 0) {
     return false;
   }
   const auto list = system.requests();
-  if (!list) {
+  if (!list || list->reconciling() > 0) {
     return false;
   }
   for (const v1::RequestStatus& status : list->requests()) {
@@ -192,19 +193,23 @@ void run_in(const RunSettings& settings, const std::string& journal, RunReport& 
   }
   system.heal_all();
   system.release_held();
-  // At rest twice in a row, a check period apart: what an agent observed but has not pushed
-  // yet (it pushes every 50 ms) has then arrived.
+  // At rest at every check for 1.5 s: what an agent observed but has not pushed yet (it pushes
+  // every 50 ms) has then arrived, and the hub has asked every cluster what it holds (every
+  // second in the simulation) and found nothing to release.
   const int64_t settle_until = system.now_ms() + settings.settle_limit.count();
-  bool rested_before = false;
+  constexpr int64_t kRestMs = 1500;
+  std::optional<int64_t> rested_since;
   while (system.now_ms() < settle_until) {
     system.step(step);
     if (system.now_ms() % 250 == 0) {
-      const bool rested = at_rest(system);
-      if (rested && rested_before) {
+      if (!at_rest(system)) {
+        rested_since.reset();
+      } else if (!rested_since) {
+        rested_since = system.now_ms();
+      } else if (system.now_ms() - *rested_since >= kRestMs) {
         report.settled = true;
         break;
       }
-      rested_before = rested;
     }
   }
   if (!report.settled) {

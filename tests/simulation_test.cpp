@@ -137,6 +137,12 @@ BOOST_AUTO_TEST_CASE(the_seeds_that_found_defects_run_clean) {
        "a scheduler stopped while placing refused replicas again; the hub kept the old decision"},
       {924, crashes + ",scheduler-crash",
        "the hub kept a decision whose refused replica its stopped scheduler was placing again"},
+      {1720, crashes + ",scheduler-crash",
+       "orders of a stopped scheduler's decision died with a ClusterActor and nobody placed them"},
+      {653, crashes + ",scheduler-crash",
+       "the run counted as at rest while a ClusterActor still sent orders the agent had not run"},
+      {7, messages + ",hub-crash",
+       "a decision recovered after a hub crash kept a replica whose order died with the centre"},
   };
   for (const Found& defect : found) {
     RunSettings settings;

@@ -1,0 +1,62 @@
+// The hub actor's state and what the files that make up its behaviour share (runtime/hub.cpp,
+// runtime/hub_reconcile.cpp). Internal to the runtime: clients include runtime/hub.hpp.
+#pragma once
+
+#include <caf/actor_addr.hpp>
+#include <caf/stateful_actor.hpp>
+#include <caf/typed_event_based_actor.hpp>
+#include <caf/typed_response_promise.hpp>
+
+#include <chrono>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "actors/hub_interface.hpp"
+#include "runtime/reconciliation.hpp"
+
+namespace unisched::runtime {
+
+class ProfileBook;
+class QuotaBook;
+class RequestBook;
+
+struct HubData {
+  actors::SupervisorActor supervisor;
+  std::vector<actors::SchedulerActor> schedulers;
+  size_t next_scheduler = 0;
+  std::map<std::string, std::string> tokens;
+  std::map<std::string, std::string> shard_tokens;
+  std::map<std::string, v1::ClusterRegistration> clusters;  // registered with an agent
+  std::map<std::string, v1::ClusterRegistration> declared;  // applied profiles
+  std::shared_ptr<RequestBook> book;
+  actors::QuotaActor quota;
+  std::shared_ptr<QuotaBook> quotas;
+  std::shared_ptr<ProfileBook> profiles;
+  std::multimap<std::string, caf::typed_response_promise<v1::RequestStatus>> waiting;
+  std::map<caf::actor_addr, std::set<std::string>> in_flight;  // scheduler -> requests it decides
+  Reconciliation reconciliation;  // decided requests no scheduler follows any more
+  std::chrono::milliseconds collect_interval{};
+  uint64_t ticks = 0;                    // of the reconciliation timer
+  std::map<std::string, size_t> strays;  // cluster -> placements no decision held, last asked
+  static inline const char* name = "hub";
+};
+
+using HubSelf = actors::HubActor::stateful_pointer<HubData>;
+
+/// Answers whoever waits for the request's decision, once it is one.
+void answer_waiting(HubSelf self, const std::string& id);
+/// Has every cluster release what these given-up requests placed.
+void release_given_up(HubSelf self, std::vector<std::string> ids, const std::string& reason);
+
+/// Starts the hub's reconciliation timer (runtime/hub_reconcile.cpp).
+void start_reconciling(HubSelf self);
+/// One beat of that timer: asks clusters about placements no scheduler follows, and now and
+/// then collects placements no decision holds.
+void on_reconcile_tick(HubSelf self);
+/// Requests whose placements the hub is still checking, and strays it is still releasing.
+uint64_t reconciling(const HubData& state);
+
+}  // namespace unisched::runtime

@@ -1,0 +1,128 @@
+// The hub's reconciliation: decided requests no scheduler follows any more (runtime/
+// reconciliation.hpp), and placements a cluster holds that no decision holds, released as a
+// garbage collector would (a release lost with a scheduler or a centre that stopped).
+#include <spdlog/spdlog.h>
+#include <caf/actor_cast.hpp>
+#include <caf/stateful_actor.hpp>
+
+#include <algorithm>
+
+#include "messages/caf_types.hpp"
+#include "runtime/hub_data.hpp"
+#include "runtime/request_book.hpp"
+
+namespace unisched::runtime {
+namespace {
+
+using namespace unisched::atoms;
+
+/// How often the hub asks clusters about placements no scheduler follows.
+constexpr auto kReconcileInterval = std::chrono::seconds(1);
+constexpr auto kAnswerTimeout = std::chrono::seconds(3);
+
+/// Gives up what the reconciliation found will never run (a cluster refused or never received
+/// a placement, and no scheduler places it again).
+void give_up_unreconciled(HubSelf self, const std::vector<Reconciliation::GiveUp>& give_up) {
+  std::vector<std::string> lost;
+  for (const Reconciliation::GiveUp& request : give_up) {
+    if (self->state.book->lose(request.request_id, request.reason)) {
+      spdlog::warn("hub: request {} is LOST: {}", request.request_id, request.reason);
+      answer_waiting(self, request.request_id);
+      lost.push_back(request.request_id);
+    }
+  }
+  release_given_up(self, std::move(lost), "a placement of theirs will never run");
+}
+
+/// Asks `cluster`'s ClusterActor `query` and hands its answer to `then`; no answer (no
+/// ClusterActor now, a timeout) is asked again next time.
+template <class Then>
+void ask_cluster(HubSelf self, const std::string& cluster, v1::PlacementQuery query, Then then) {
+  self->request(self->state.supervisor, kAnswerTimeout, clusters_atom_v, cluster)
+      .then(
+          [=](actors::ClusterActor& cluster_actor) {
+            self->request(cluster_actor, kAnswerTimeout, query)
+                .then([=](v1::PlacementReport& report) { then(cluster_actor, report); },
+                      [](caf::error&) {});
+          },
+          [](caf::error&) {});
+}
+
+/// Asks each cluster about the placements the reconciliation follows.
+void reconcile(HubSelf self) {
+  for (auto& [cluster, asked] : self->state.reconciliation.questions()) {
+    v1::PlacementQuery query;
+    query.mutable_placement_ids()->Add(asked.begin(), asked.end());
+    ask_cluster(self, cluster, std::move(query),
+                [=, cluster = cluster, asked = asked](const actors::ClusterActor&,
+                                                      const v1::PlacementReport& report) {
+                  give_up_unreconciled(
+                      self, self->state.reconciliation.on_report(cluster, asked, report));
+                });
+  }
+}
+
+bool deciding(const HubData& state, const std::string& request) {
+  return std::any_of(state.in_flight.begin(), state.in_flight.end(),
+                     [&](const auto& scheduler) { return scheduler.second.count(request) > 0; });
+}
+
+/// Asks every cluster what it holds and releases what no decision holds there.
+void collect_strays(HubSelf self) {
+  for (const auto& [id, registration] : self->state.clusters) {
+    v1::PlacementQuery query;
+    query.set_list_held(true);
+    ask_cluster(self, id, std::move(query),
+                [=, cluster = id](const actors::ClusterActor& cluster_actor,
+                                  const v1::PlacementReport& report) {
+                  if (!report.synced()) {
+                    return;
+                  }
+                  auto& state = self->state;
+                  const std::vector<std::string> strays = find_strays(
+                      cluster, {report.held().begin(), report.held().end()}, *state.book,
+                      [&](const std::string& request) { return deciding(state, request); });
+                  state.strays[cluster] = strays.size();
+                  if (strays.empty()) {
+                    return;
+                  }
+                  spdlog::warn(
+                      "hub: cluster {} holds {} placements no decision holds (first {}); "
+                      "releasing them",
+                      cluster, strays.size(), strays.front());
+                  v1::ReleaseOrder release;
+                  release.set_cluster_id(cluster);
+                  release.mutable_placement_ids()->Add(strays.begin(), strays.end());
+                  self->request(cluster_actor, kAnswerTimeout, std::move(release))
+                      .then([](v1::Ack&) {}, [](caf::error&) {});  // found again if lost
+                });
+  }
+}
+
+}  // namespace
+
+void start_reconciling(HubSelf self) {
+  self->delayed_send(self, kReconcileInterval, resend_atom_v);
+}
+
+void on_reconcile_tick(HubSelf self) {
+  auto& state = self->state;
+  reconcile(self);
+  const auto every = std::max<int64_t>(
+      1, state.collect_interval /
+             std::chrono::duration_cast<std::chrono::milliseconds>(kReconcileInterval));
+  if (state.collect_interval.count() > 0 && ++state.ticks % every == 0) {
+    collect_strays(self);
+  }
+  start_reconciling(self);
+}
+
+uint64_t reconciling(const HubData& state) {
+  uint64_t count = state.reconciliation.followed_requests();
+  for (const auto& [cluster, strays] : state.strays) {
+    count += strays;
+  }
+  return count;
+}
+
+}  // namespace unisched::runtime
