@@ -176,12 +176,16 @@ BOOST_AUTO_TEST_CASE(views_converge_and_placement_goes_on_after_an_agent_and_a_s
         cluster + "'s agent connected to " + shard + " directly", std::chrono::seconds(10));
   }
 
-  // The client's requests are decided; how much of each fits depends on the simulated churn,
-  // but the gang of 8-GPU replicas always fits the A100 cluster.
+  // The client's requests are decided; how much of each fits depends on the simulated churn.
+  // The gang of 8-GPU replicas fits only the A100 cluster, and only while four of its nodes have
+  // no background pod on a GPU: the longer the fleet takes to start (a loaded machine), the
+  // fewer do. Either way it is decided there, whole or not at all.
   const auto [submitted, decisions] =
       hub.client("submit -f " + kRequests + " --wait --timeout 30s");
   BOOST_TEST(
-      decisions.find("schedulingrequest/llm-pretrain placed: 4 replicas") != std::string::npos,
+      (decisions.find("schedulingrequest/llm-pretrain placed: 4 replicas") != std::string::npos ||
+       decisions.find("a100-uswest: distribution: cannot hold all 4 replicas together") !=
+           std::string::npos),
       decisions);
   BOOST_TEST(decisions.find("unknown") == std::string::npos, decisions);
 
