@@ -136,6 +136,21 @@ void release_given_up(Self self, std::vector<std::string> ids, const std::string
   self->send(self->state.supervisor, std::move(given_up));
 }
 
+void record_finished(Self self, const v1::FinishedPlacements& finished) {
+  auto& state = self->state;
+  for (const std::string& id :
+       state.book->finish(finished.cluster_id(),
+                          {finished.placement_ids().begin(), finished.placement_ids().end()})) {
+    const v1::RequestStatus* status = state.book->find(id);
+    if (status != nullptr && status->phase() == v1::RequestStatus::FINISHED) {
+      state.reconciliation.forget(id);
+    }
+  }
+  if (state.quota) {
+    self->send(state.quota, finished);
+  }
+}
+
 namespace {
 
 /// A scheduler stopped: the requests it was deciding will get no answer. They are given up as
@@ -483,17 +498,7 @@ actors::HubActor::behavior_type hub(Self self, actors::SupervisorActor superviso
                        model::printable(finished.cluster_id()));
           return;
         }
-        for (const std::string& id : self->state.book->finish(
-                 finished.cluster_id(),
-                 {finished.placement_ids().begin(), finished.placement_ids().end()})) {
-          const v1::RequestStatus* status = self->state.book->find(id);
-          if (status != nullptr && status->phase() == v1::RequestStatus::FINISHED) {
-            self->state.reconciliation.forget(id);
-          }
-        }
-        if (self->state.quota) {
-          self->send(self->state.quota, finished);
-        }
+        record_finished(self, finished);
       },
       [=](requests_atom, const std::string& id, bool wait) -> caf::result<v1::RequestStatus> {
         const v1::RequestStatus* status = self->state.book->find(id);

@@ -51,6 +51,9 @@ void answer_waiting(HubSelf self, const std::string& id);
 /// Has every cluster release what these given-up requests placed.
 void release_given_up(HubSelf self, std::vector<std::string> ids, const std::string& reason);
 
+/// Records that these placements' work ended (the book, the quota ledger).
+void record_finished(HubSelf self, const v1::FinishedPlacements& finished);
+
 /// Starts the hub's reconciliation timer (runtime/hub_reconcile.cpp).
 void start_reconciling(HubSelf self);
 /// One beat of that timer: asks clusters about placements no scheduler follows, and now and

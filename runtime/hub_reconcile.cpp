@@ -56,8 +56,21 @@ void reconcile(HubSelf self) {
     ask_cluster(self, cluster, std::move(query),
                 [=, cluster = cluster, asked = asked](const actors::ClusterActor&,
                                                       const v1::PlacementReport& report) {
-                  give_up_unreconciled(
-                      self, self->state.reconciliation.on_report(cluster, asked, report));
+                  Reconciliation::Outcome outcome =
+                      self->state.reconciliation.on_report(cluster, asked, report);
+                  spdlog::debug(
+                      "hub: cluster {} ({}) on {} placements no scheduler follows: "
+                      "{} ended, {} requests given up",
+                      cluster, report.synced() ? "in step" : "not in step", asked.size(),
+                      outcome.ended.size(), outcome.give_up.size());
+                  give_up_unreconciled(self, outcome.give_up);
+                  if (!outcome.ended.empty()) {
+                    v1::FinishedPlacements finished;
+                    finished.set_cluster_id(cluster);
+                    finished.mutable_placement_ids()->Add(outcome.ended.begin(),
+                                                          outcome.ended.end());
+                    record_finished(self, finished);
+                  }
                 });
   }
 }

@@ -84,12 +84,12 @@ std::map<std::string, std::vector<std::string>> Reconciliation::questions() cons
   return by_cluster;
 }
 
-std::vector<Reconciliation::GiveUp> Reconciliation::on_report(const std::string& cluster,
-                                                              const std::vector<std::string>& asked,
-                                                              const v1::PlacementReport& report) {
-  std::vector<GiveUp> give_up;
+Reconciliation::Outcome Reconciliation::on_report(const std::string& cluster,
+                                                  const std::vector<std::string>& asked,
+                                                  const v1::PlacementReport& report) {
+  Outcome outcome;
   if (!report.synced()) {
-    return give_up;  // nothing it says means anything yet
+    return outcome;  // nothing it says means anything yet
   }
   const size_t answered = std::min<size_t>(asked.size(), report.states_size());
   for (size_t i = 0; i < answered; ++i) {
@@ -100,8 +100,11 @@ std::vector<Reconciliation::GiveUp> Reconciliation::on_report(const std::string&
     Followed& followed = found->second;
     std::string reason;
     switch (report.states(static_cast<int>(i))) {
-      case v1::PlacementReport::RUNNING:
       case v1::PlacementReport::ENDED:
+        outcome.ended.push_back(asked[i]);
+        drop_placement(asked[i]);
+        continue;
+      case v1::PlacementReport::RUNNING:
         drop_placement(asked[i]);  // the cluster follows it from here
         continue;
       case v1::PlacementReport::PENDING:
@@ -118,13 +121,13 @@ std::vector<Reconciliation::GiveUp> Reconciliation::on_report(const std::string&
         break;
     }
     const std::string request_id = followed.request_id;
-    give_up.push_back(
+    outcome.give_up.push_back(
         {request_id, reason + ", and no scheduler follows the request any more to place it "
                               "again (its scheduler stopped, or the hub restarted); what it "
                               "placed is released; submit it again under a new name"});
     forget(request_id);
   }
-  return give_up;
+  return outcome;
 }
 
 std::vector<std::string> find_strays(const std::string& cluster,

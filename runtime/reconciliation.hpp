@@ -46,10 +46,15 @@ class Reconciliation {
     std::string request_id;
     std::string reason;
   };
-  /// The cluster's answer about `asked` (as questions() listed them). Returns the requests to
-  /// give up; those are no longer followed.
-  std::vector<GiveUp> on_report(const std::string& cluster, const std::vector<std::string>& asked,
-                                const v1::PlacementReport& report);
+  struct Outcome {
+    std::vector<GiveUp> give_up;  ///< no longer followed
+    /// Placements the cluster says ended: the hub records them as it records FinishedPlacements
+    /// (the report of their end may have been lost with a centre that stopped).
+    std::vector<std::string> ended;
+  };
+  /// The cluster's answer about `asked` (as questions() listed them).
+  Outcome on_report(const std::string& cluster, const std::vector<std::string>& asked,
+                    const v1::PlacementReport& report);
 
  private:
   struct Followed {

@@ -103,6 +103,15 @@ absl::Status RequestBook::recover(bool skip_damaged, std::vector<std::string>& w
       status.set_detail(
           "the hub stopped before a decision was recorded; what was placed for it is released; "
           "submit it again under a new name to schedule it");
+    } else if (status.decision().replacing() > 0 &&
+               (status.phase() == v1::RequestStatus::PLACED ||
+                status.phase() == v1::RequestStatus::PARTIALLY_PLACED)) {
+      // Its scheduler was placing a refused replica again: as undecided as a pending one
+      // (found by `unisched simulate`, seed 9293).
+      status.set_phase(v1::RequestStatus::LOST);
+      status.set_detail(
+          "the hub stopped while its scheduler placed a refused replica again; what was placed "
+          "for it is released; submit it again under a new name to schedule it");
     }
     compact.push_back(status.SerializeAsString());
   }

@@ -131,10 +131,12 @@ BOOST_AUTO_TEST_CASE(placements_that_run_or_ended_are_no_longer_followed) {
   auto questions = hub.questions();
   BOOST_TEST(questions["a"] == std::vector<std::string>{"r1/0"});
   BOOST_TEST(questions["b"] == std::vector<std::string>{"r1/1"});
-  BOOST_TEST(hub.on_report("a", {"r1/0"}, report({v1::PlacementReport::RUNNING})).empty());
-  BOOST_TEST(hub.on_report("b", {"r1/1"}, report({v1::PlacementReport::PENDING})).empty());
+  BOOST_TEST(hub.on_report("a", {"r1/0"}, report({v1::PlacementReport::RUNNING})).give_up.empty());
+  BOOST_TEST(hub.on_report("b", {"r1/1"}, report({v1::PlacementReport::PENDING})).give_up.empty());
   BOOST_TEST(!hub.idle());
-  BOOST_TEST(hub.on_report("b", {"r1/1"}, report({v1::PlacementReport::ENDED})).empty());
+  const auto ended = hub.on_report("b", {"r1/1"}, report({v1::PlacementReport::ENDED}));
+  BOOST_TEST(ended.give_up.empty());
+  BOOST_TEST(ended.ended == std::vector<std::string>{"r1/1"});  // recorded as finished
   BOOST_TEST(hub.idle());
   BOOST_TEST(hub.followed_requests() == 0u);
 }
@@ -146,19 +148,20 @@ BOOST_AUTO_TEST_CASE(a_placement_unknown_time_after_time_gives_its_request_up) {
   const std::vector<std::string> asked{"r1/0", "r2/0"};
   const auto unknown = v1::PlacementReport::UNKNOWN;
   for (int i = 1; i < Reconciliation::kUnknownLimit; ++i) {
-    BOOST_TEST(hub.on_report("a", asked, report({unknown, unknown})).empty());
+    BOOST_TEST(hub.on_report("a", asked, report({unknown, unknown})).give_up.empty());
     // A cluster whose view is not in step with its agent says nothing.
-    BOOST_TEST(hub.on_report("a", asked, report({unknown, unknown}, false)).empty());
+    BOOST_TEST(hub.on_report("a", asked, report({unknown, unknown}, false)).give_up.empty());
   }
   // r1/0 reaches the limit; pending resets r2/0's count: its ClusterActor still sends the order.
-  const auto first = hub.on_report("a", asked, report({unknown, v1::PlacementReport::PENDING}));
+  const auto first =
+      hub.on_report("a", asked, report({unknown, v1::PlacementReport::PENDING})).give_up;
   BOOST_TEST_REQUIRE(first.size() == 1u);
   BOOST_TEST(first[0].request_id == "r1");
   BOOST_TEST(hub.followed_requests() == 1u);
   for (int i = 1; i < Reconciliation::kUnknownLimit; ++i) {
-    BOOST_TEST(hub.on_report("a", asked, report({unknown, unknown})).empty());
+    BOOST_TEST(hub.on_report("a", asked, report({unknown, unknown})).give_up.empty());
   }
-  const auto later = hub.on_report("a", {"r2/0"}, report({unknown}));
+  const auto later = hub.on_report("a", {"r2/0"}, report({unknown})).give_up;
   BOOST_TEST_REQUIRE(later.size() == 1u);
   BOOST_TEST(later[0].request_id == "r2");
   BOOST_TEST(later[0].reason.find("cluster a never received the order for its placement r2/0") ==
@@ -169,12 +172,13 @@ BOOST_AUTO_TEST_CASE(a_placement_unknown_time_after_time_gives_its_request_up) {
 BOOST_AUTO_TEST_CASE(a_refused_placement_gives_its_request_up_at_once) {
   Reconciliation hub;
   hub.follow(placed("r1", {"a", "b"}));
-  const auto given_up = hub.on_report("b", {"r1/1"}, report({v1::PlacementReport::REFUSED}));
+  const auto given_up =
+      hub.on_report("b", {"r1/1"}, report({v1::PlacementReport::REFUSED})).give_up;
   BOOST_TEST_REQUIRE(given_up.size() == 1u);
   BOOST_TEST(given_up[0].reason.find("cluster b refused its placement r1/1") == 0u);
   BOOST_TEST(hub.idle());  // its other placement is no longer asked about either
   // An answer that arrives after the request was given up changes nothing.
-  BOOST_TEST(hub.on_report("a", {"r1/0"}, report({v1::PlacementReport::UNKNOWN})).empty());
+  BOOST_TEST(hub.on_report("a", {"r1/0"}, report({v1::PlacementReport::UNKNOWN})).give_up.empty());
 }
 
 BOOST_AUTO_TEST_CASE(what_a_stopped_scheduler_decided_is_followed_until_it_ends) {

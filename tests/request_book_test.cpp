@@ -264,6 +264,27 @@ BOOST_AUTO_TEST_CASE(the_journal_recovers_decisions_and_reports_pending_requests
   BOOST_TEST(again.list().requests_size() == 2);
 }
 
+BOOST_AUTO_TEST_CASE(a_request_whose_refused_replica_was_being_placed_again_recovers_as_lost) {
+  ScratchDirectory dir;
+  const std::string journal = dir.path() + "/requests.journal";
+  {
+    RequestBook book(journal);
+    recover(book);
+    submit(book, request_yaml("replacing") + "---\n" + request_yaml("settled"));
+    v1::SchedulingDecision being_replaced = placed("replacing");
+    being_replaced.set_replacing(1);  // its scheduler was placing a refused replica again
+    BOOST_TEST(book.decide(being_replaced));
+    BOOST_TEST(book.decide(placed("settled")));
+  }
+  RequestBook restarted(journal);
+  BOOST_TEST(recover(restarted).empty());
+  BOOST_TEST(restarted.find("replacing")->phase() == v1::RequestStatus::LOST);
+  BOOST_TEST(restarted.find("replacing")->detail().find("placed a refused replica again") !=
+             std::string::npos);
+  BOOST_TEST(restarted.find("settled")->phase() == v1::RequestStatus::PLACED);
+  BOOST_TEST(restarted.lost_ids() == std::vector<std::string>{"replacing"});  // released
+}
+
 BOOST_AUTO_TEST_CASE(a_torn_tail_is_cut_with_a_warning_and_what_came_before_kept) {
   ScratchDirectory dir;
   const std::string journal = dir.path() + "/requests.journal";

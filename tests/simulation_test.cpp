@@ -143,6 +143,8 @@ BOOST_AUTO_TEST_CASE(the_seeds_that_found_defects_run_clean) {
        "the run counted as at rest while a ClusterActor still sent orders the agent had not run"},
       {7, messages + ",hub-crash",
        "a decision recovered after a hub crash kept a replica whose order died with the centre"},
+      {9293, "all",
+       "a request recovered while a refused replica was placed again read PLACED for ever"},
   };
   for (const Found& defect : found) {
     RunSettings settings;
