@@ -3,6 +3,7 @@
 // MIG and AMD label sets), watch events, Status bodies, and malformed input.
 #include "adapters/kubernetes/kube_objects.hpp"
 
+#include <algorithm>
 #include <boost/test/unit_test.hpp>
 
 #include <string>
@@ -254,6 +255,30 @@ BOOST_AUTO_TEST_CASE(watch_events_bookmarks_and_expiry_are_told_apart,
   BOOST_TEST_REQUIRE(!expired.has_value());
   BOOST_TEST(expired.error().find("410 Expired") != std::string::npos);
   BOOST_TEST(reader.status(k8s_file("kubeclient-list-410-expired-status.json"))->code == 410);
+}
+
+// Found by fuzzing (tests/fuzz/regressions/kube_json/crash-35e890...): the memory in a MIG
+// profile's name overflowed, and the node read had a negative device memory.
+BOOST_AUTO_TEST_CASE(a_mig_profile_with_an_absurd_memory_is_read_as_unknown_memory) {
+  KubeReader reader;
+  const Json node = {{"metadata", {{"name", "mig"}}},
+                     {"status",
+                      {{"allocatable",
+                        {{"cpu", "4"},
+                         {"memory", "8Gi"},
+                         {"nvidia.com/mig-1g.40000000000000000000gb", "1"},
+                         {"nvidia.com/mig-3g.20gb", "1"}}}}}};
+  const auto list = nodes_of(reader, Json{{"kind", "NodeList"}, {"items", {node}}}.dump());
+  BOOST_TEST_REQUIRE(list.items.size() == 1u);
+  const auto& devices = list.items[0].node.devices;
+  BOOST_TEST_REQUIRE(devices.size() == 2u);
+  for (const auto& device : devices) {
+    BOOST_TEST(device.memory_bytes >= 0);
+  }
+  const bool has_20gb = std::any_of(devices.begin(), devices.end(), [](const auto& device) {
+    return device.memory_bytes == int64_t{20'000'000'000};
+  });
+  BOOST_TEST(has_20gb);  // a real profile keeps its memory
 }
 
 BOOST_AUTO_TEST_CASE(malformed_objects_are_skipped_with_a_reason_and_nothing_else_is_lost) {

@@ -67,12 +67,18 @@ int64_t profile_memory(std::string_view profile) {
   if (dot == std::string_view::npos || gb == std::string_view::npos || gb <= dot + 1) {
     return 0;
   }
+  // More than a petabyte is no real slice: read as unknown, before the number overflows (found
+  // by the kube_json fuzz target).
+  constexpr int64_t kMostGigabytes = 1'000'000;
   int64_t value = 0;
   for (const char c : profile.substr(dot + 1, gb - dot - 1)) {
     if (c < '0' || c > '9') {
       return 0;
     }
     value = value * 10 + (c - '0');
+    if (value > kMostGigabytes) {
+      return 0;
+    }
   }
   return value * 1'000'000'000;
 }
