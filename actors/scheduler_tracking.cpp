@@ -51,13 +51,19 @@ void SchedulerState::track(const Work& work, const Decision& decision, Scheduler
 
 void SchedulerState::place_refused_early(const Decision& decision, SchedulerCommands& out,
                                          Clock::time_point now) {
+  // All taken out first: placing one again may start a round, which forgets the refusals kept
+  // for the round before (found by `unisched simulate`, seed 2843: the second of two refused
+  // replicas stayed in the decision and never ran).
+  std::vector<std::pair<std::string, std::string>> refused;
   for (const auto& replica : decision.replicas()) {
     const auto early = refused_early_.find(replica.placement_id());
     if (early != refused_early_.end()) {
-      const std::string reason = early->second;
+      refused.emplace_back(early->first, early->second);
       refused_early_.erase(early);
-      out.append(on_refused_placement(replica.placement_id(), reason, now));
     }
+  }
+  for (const auto& [placement_id, reason] : refused) {
+    out.append(on_refused_placement(placement_id, reason, now));
   }
 }
 

@@ -413,6 +413,40 @@ BOOST_AUTO_TEST_CASE(a_refused_replica_is_placed_again_and_its_request_told) {
   BOOST_TEST(bench.scheduler.on_settled({again_id}).forgotten.size() == 1u);
 }
 
+// Found by `unisched simulate`, seed 2843: placing the first again started a round, which forgot
+// the second refusal, and the second replica stayed in the decision without running.
+BOOST_AUTO_TEST_CASE(every_replica_refused_before_its_round_closed_is_placed_again) {
+  Bench bench;
+  bench.add("a", {testing::node("n1", 8000, 32), testing::node("n2", 8000, 32),
+                  testing::node("n3", 8000, 32), testing::node("n4", 8000, 32)});
+  const auto two =
+      testing::request("  replicas: 2\n  resources:\n    cpu: \"1\"\n    memory: 1Gi\n");
+  SchedulerCommands submitted = bench.scheduler.submit("web", two, 3, bench.now);
+  std::vector<std::string> placed;
+  for (const auto& commit : submitted.commits) {
+    for (const auto& placement : commit.placements()) {
+      placed.push_back(placement.id());
+    }
+  }
+  BOOST_TEST_REQUIRE(placed.size() == 2u);
+  // Both refusals overtake the commit's answer.
+  for (const std::string& id : placed) {
+    BOOST_TEST(
+        bench.scheduler.on_refused_placement(id, "image pull failed", bench.now).updates.empty());
+  }
+  SchedulerCommands all = bench.run(std::move(submitted));
+  for (int i = 0; i < 10 && bench.scheduler.waiting() > 0; ++i) {
+    all.append(bench.run(bench.scheduler.advance(bench.now)));
+  }
+  BOOST_TEST_REQUIRE(!all.updates.empty());
+  const Decision& last = all.updates.back();
+  BOOST_TEST(last.replacing() == 0u);
+  BOOST_TEST_REQUIRE(last.replicas_size() == 2);
+  for (const auto& replica : last.replicas()) {
+    BOOST_TEST(replica.placement_id().find("-again/") != std::string::npos, replica.placement_id());
+  }
+}
+
 BOOST_AUTO_TEST_CASE(the_queue_refuses_when_full_and_says_so) {
   SchedulerSettings settings;
   settings.max_queue = 2;

@@ -145,6 +145,8 @@ BOOST_AUTO_TEST_CASE(the_seeds_that_found_defects_run_clean) {
        "a decision recovered after a hub crash kept a replica whose order died with the centre"},
       {9293, "all",
        "a request recovered while a refused replica was placed again read PLACED for ever"},
+      {2843, "all",
+       "of two replicas refused before their round closed, only the first was placed again"},
   };
   for (const Found& defect : found) {
     RunSettings settings;
