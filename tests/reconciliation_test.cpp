@@ -169,6 +169,21 @@ BOOST_AUTO_TEST_CASE(a_placement_unknown_time_after_time_gives_its_request_up) {
   BOOST_TEST(hub.idle());
 }
 
+BOOST_AUTO_TEST_CASE(a_report_shorter_than_the_question_or_about_another_cluster_changes_nothing) {
+  Reconciliation hub;
+  hub.follow(placed("r1", {"a"}));
+  hub.follow(placed("r2", {"a"}));
+  const auto unknown = v1::PlacementReport::UNKNOWN;
+  for (int i = 0; i < 2 * Reconciliation::kUnknownLimit; ++i) {
+    // One state for two placements: r2/0 goes unanswered, not unknown.
+    BOOST_TEST(hub.on_report("a", {"r1/0", "r2/0"}, report({v1::PlacementReport::PENDING}))
+                   .give_up.empty());
+    // A cluster that does not hold the placement has no say about it.
+    BOOST_TEST(hub.on_report("b", {"r1/0", "r2/0"}, report({unknown, unknown})).give_up.empty());
+  }
+  BOOST_TEST(hub.followed_requests() == 2u);
+}
+
 BOOST_AUTO_TEST_CASE(a_refused_placement_gives_its_request_up_at_once) {
   Reconciliation hub;
   hub.follow(placed("r1", {"a", "b"}));
