@@ -277,9 +277,18 @@ const ClusterEntry* running(const SupervisorData& state, const std::string& id,
 }
 
 /// An agent registers its cluster: a new cluster gets a ClusterActor on its home; a lost one's
-/// (or one whose agent exited) new agent is readmitted; a live one cannot be registered twice.
+/// (or one whose agent exited) new agent is readmitted; the registered agent registering again is
+/// bound again; another agent cannot register a live cluster.
 caf::result<ClusterActor> on_register(Self self, const std::string& id, AgentActor agent) {
   const auto known = self->state.clusters.find(id);
+  if (known != self->state.clusters.end() && known->second.agent == agent &&
+      known->second.cluster_actor && !known->second.agent_gone) {
+    // The same agent again: our answer, or the bind that followed it, was lost on the way (a
+    // link cut off and healed). Bound once more, it pushes what it holds (seed 7949).
+    self->send(agent, bind_atom_v, ClusterIngestActor{known->second.cluster_actor},
+               endpoint_of(self->state, known->second));
+    return known->second.cluster_actor;
+  }
   if (known != self->state.clusters.end()) {
     // Lost, or its agent gone while the ClusterActor restarted (the lifecycle then moved on
     // to resyncing): found by `unisched simulate --faults agent-crash,cluster-actor-crash`.

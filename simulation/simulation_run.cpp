@@ -1,6 +1,7 @@
 #include "simulation/simulation_run.hpp"
 
 #include <absl/strings/str_cat.h>
+#include <spdlog/spdlog.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -111,7 +112,35 @@ std::vector<Planned> plan(const RunSettings& settings, std::mt19937_64& random) 
   return events;
 }
 
+const char* describe(Action action) {
+  switch (action) {
+    case Action::Submit:
+      return "submit";
+    case Action::CrashAgent:
+      return "crash agent";
+    case Action::StartAgent:
+      return "start agent";
+    case Action::CrashClusterActor:
+      return "crash ClusterActor";
+    case Action::CrashScheduler:
+      return "crash scheduler";
+    case Action::CrashCentre:
+      return "crash centre";
+    case Action::StartCentre:
+      return "start centre";
+    case Action::CutOff:
+      return "cut off agent";
+    case Action::Heal:
+      return "heal";
+  }
+  return "?";
+}
+
 void carry_out(SimulatedSystem& system, const Planned& event, FaultCounts& faults) {
+  if (event.action != Action::Submit) {
+    spdlog::debug("simulation: t={}ms {} {}", system.now_ms(), describe(event.action),
+                  event.target);
+  }
   switch (event.action) {
     case Action::Submit:
       system.submit(event.requests);

@@ -150,12 +150,16 @@ BOOST_AUTO_TEST_CASE(a_restarted_agent_registers_again_and_is_resynced) {
   const auto supervisor = actors::spawn_supervisor(*harness.system, fast_supervisor());
   const std::shared_ptr<adapters::ClusterAdapter> shared(adapter.get(), [](auto*) {});
   auto agent = actors::spawn_agent_actor(*harness.system, shared, 1, fast_agent());
-  harness.ask<actors::ClusterActor>(supervisor, register_atom_v, std::string("sim"),
-                                    actors::AgentActor{agent});
+  const auto cluster_actor = harness.ask<actors::ClusterActor>(
+      supervisor, register_atom_v, std::string("sim"), actors::AgentActor{agent});
   const auto summary = [&] {
     return harness.try_ask<v1::ClusterSummary>(supervisor, summary_atom_v, std::string("sim"));
   };
   harness.run_until([&] { return summary() && summary()->healthy(); }, "healthy");
+  // The same agent registering again (its answer lost on the way) is answered as before.
+  const auto again = harness.try_ask<actors::ClusterActor>(
+      supervisor, register_atom_v, std::string("sim"), actors::AgentActor{agent});
+  BOOST_TEST((again && *again == cluster_actor));
   // A live cluster cannot be registered a second time.
   const actors::AgentActor impostor =
       actors::spawn_agent_actor(*harness.system, testing::simulated(99), 3, fast_agent());

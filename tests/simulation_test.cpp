@@ -147,6 +147,8 @@ BOOST_AUTO_TEST_CASE(the_seeds_that_found_defects_run_clean) {
        "a request recovered while a refused replica was placed again read PLACED for ever"},
       {2843, "all",
        "of two replicas refused before their round closed, only the first was placed again"},
+      {7949, "all",
+       "an agent cut off when the centre restarted was refused on healing and never pushed again"},
   };
   for (const Found& defect : found) {
     RunSettings settings;
