@@ -96,6 +96,14 @@ BOOST_AUTO_TEST_CASE(rounding_and_caps_follow_kubernetes) {
   BOOST_TEST(canonical("1025Ki") == "1025Ki");
 }
 
+// Found by fuzzing (tests/fuzz/regressions/quantity): Kubernetes prints a binary amount that is
+// no whole multiple of 1024 with no suffix, and that string then reads as decimal.
+BOOST_AUTO_TEST_CASE(a_binary_amount_printed_bare_reads_back_as_decimal) {
+  BOOST_TEST(canonical("3062.5Ki") == "3136000");
+  BOOST_TEST(canonical("3136000") == "3136k");
+  BOOST_TEST(canonical("3136k") == "3136k");
+}
+
 BOOST_AUTO_TEST_CASE(a_capped_amount_remembers_what_was_written) {
   BOOST_TEST(Quantity::parse("16Ei")->capped_from() == "16Ei");
   BOOST_TEST(Quantity::parse("-99999999999999999999999Ki")->capped_from() ==
