@@ -476,6 +476,9 @@ actors::HubActor::behavior_type hub(Self self, actors::SupervisorActor superviso
       [=](resend_atom) {
         if (self->current_sender() == caf::actor_cast<caf::strong_actor_ptr>(self)) {  // its timer
           on_reconcile_tick(self);
+        } else {
+          // Each tick sets the next: a peer's ticks would multiply the questions to clusters.
+          spdlog::warn("hub: a reconciliation tick not from the hub itself; dropped");
         }
       },
       [=](quotas_atom) -> caf::result<v1::QuotaList> {

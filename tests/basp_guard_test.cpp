@@ -108,16 +108,22 @@ std::string fuzzed_message(std::mt19937_64& random) {
   return bytes;
 }
 
+/// How much a process may grow while refusing hostile packets. A bound on growth, not on the
+/// total, holds under AddressSanitizer too, whose shadow memory and quarantine add hundreds of MB
+/// from the start; a claim of 4 GiB taken at its word would pass it many times over.
+constexpr uint64_t kGrowthBound = uint64_t{128} << 20;
+
 uint16_t port_of(const std::string& address) {
   return static_cast<uint16_t>(std::stoi(address.substr(address.rfind(':') + 1)));
 }
 
 }  // namespace
 
-BOOST_AUTO_TEST_CASE(a_hub_on_plain_tcp_survives_hostile_packets_within_200_mb) {
+BOOST_AUTO_TEST_CASE(a_hub_on_plain_tcp_survives_hostile_packets_growing_under_128_mib) {
   Hub hub;
   const uint16_t port = port_of(hub.address);
   const pid_t pid = hub.process->pid();
+  const uint64_t before = resident_bytes(pid);
   {
     // Item 1 of issue 14: a server handshake with no payload and a non-zero data field.
     RawConnection crash(port);
@@ -143,7 +149,8 @@ BOOST_AUTO_TEST_CASE(a_hub_on_plain_tcp_survives_hostile_packets_within_200_mb) 
     BOOST_TEST(::kill(pid, 0) == 0, "the hub is gone:\n" << hub.process->output());
     const uint64_t resident = resident_bytes(pid);
     BOOST_TEST(resident > 0u);
-    BOOST_TEST(resident < 200u * 1024 * 1024, "the hub holds " << resident << " bytes");
+    BOOST_TEST(resident < before + kGrowthBound,
+               "the hub grew from " << before << " to " << resident << " bytes");
   }
   const auto [status, output] = hub.client("get clusters");
   BOOST_TEST(status == 0, output);
@@ -156,6 +163,7 @@ BOOST_AUTO_TEST_CASE(a_shard_survives_the_same_packets) {
   auto shard = hub.shard("shard-a");
   const std::string address = wait_for_listening(*shard, "the shard");
   const uint16_t port = port_of(address);
+  const uint64_t before = resident_bytes(shard->pid());
   {
     RawConnection crash(port);
     crash.send(basp_header_bytes(0, 0, 0, 0x1234, 0x55, 0x66));
@@ -166,7 +174,7 @@ BOOST_AUTO_TEST_CASE(a_shard_survives_the_same_packets) {
         "the shard refusing both headers");
   }
   BOOST_TEST(::kill(shard->pid(), 0) == 0, shard->output());
-  BOOST_TEST(resident_bytes(shard->pid()) < 200u * 1024 * 1024);
+  BOOST_TEST(resident_bytes(shard->pid()) < before + kGrowthBound);
   ActorHarness::wait_until(
       [&] { return hub.process->output().find("shard shard-a joined") != std::string::npos; },
       "the shard still joined");

@@ -191,7 +191,7 @@ BOOST_AUTO_TEST_CASE(racing_schedulers_at_the_hub_never_pass_a_cohort_on_shard_h
   BOOST_TEST(hub.process->stop() == 0);
 }
 
-BOOST_AUTO_TEST_CASE(a_peer_of_the_hub_can_neither_end_work_nor_change_a_decision) {
+BOOST_AUTO_TEST_CASE(a_peer_of_the_hub_cannot_end_work_change_a_decision_or_tick_its_timer) {
   Hub hub;
   auto agent = hub.agent("a100-nvlink-uswest.yaml");
   ActorHarness::wait_until([&] { return hub.has_health("a100-uswest", true); }, "registered",
@@ -216,13 +216,16 @@ BOOST_AUTO_TEST_CASE(a_peer_of_the_hub_can_neither_end_work_nor_change_a_decisio
   decision.set_request_id("job");
   decision.set_status(unisched::v1::SchedulingDecision::UNSCHEDULABLE);
   caf::anon_send(*hub_actor, decision);
+  // Nor may it set the hub's reconciliation timer going a second time.
+  caf::anon_send(*hub_actor, unisched::atoms::resend_atom_v);
   ActorHarness::wait_until(
       [&] {
         const std::string log = hub.process->output();
         return log.find("not from the supervisor; dropped") != std::string::npos &&
-               log.find("not from a scheduler; dropped") != std::string::npos;
+               log.find("not from a scheduler; dropped") != std::string::npos &&
+               log.find("tick not from the hub itself; dropped") != std::string::npos;
       },
-      "both refused", std::chrono::seconds(10));
+      "all three refused", std::chrono::seconds(10));
   BOOST_TEST(phase_of(hub, "job") == "PLACED");
   BOOST_TEST(text(quota_entry(hub, "team-a")["used"], "GPU") == "4");
   BOOST_TEST(agent->stop() == 0);
