@@ -52,11 +52,11 @@ void QuotaAdmission::enqueue(const QuotaTake& take, const ResourceAmounts& deman
 
 QuotaTakeResult QuotaAdmission::take(const QuotaTake& take, std::vector<std::string>& admitted) {
   if (waiting(take.work_id)) {
-    return {false, false, "already waiting for quota"};
+    return {false, false, "already waiting for quota", std::nullopt};
   }
   for (const auto& [id, placement] : take.commit.placements) {
     if (state_.holds(id)) {
-      return {false, true, "placement " + id + " already holds quota"};
+      return {false, true, "placement " + id + " already holds quota", std::nullopt};
     }
   }
   const std::string group = group_of(take.commit.queue);
@@ -67,7 +67,7 @@ QuotaTakeResult QuotaAdmission::take(const QuotaTake& take, std::vector<std::str
     const auto self = std::find(admitted.begin() + static_cast<std::ptrdiff_t>(before),
                                 admitted.end(), take.work_id);
     if (self == admitted.end()) {
-      return {false, false, "waiting behind earlier work of " + group};
+      return {false, false, "waiting behind earlier work of " + group, std::nullopt};
     }
     admitted.erase(self);  // first in line and it fits: it takes its budget at once
   }
@@ -83,14 +83,14 @@ QuotaTakeResult QuotaAdmission::take_or_wait(const QuotaTake& take,
   }
   auto refusal = state_.commit(commit);
   if (!refusal) {
-    return {true, false, {}};
+    return {true, false, {}, std::nullopt};
   }
   // Over budget: it waits, and gives back any admission hold for others meanwhile.
   state_.release({hold});
   enqueue(take, demand_of(take.commit));
   waiting_.at(take.work_id).refused_at = state_.revision();
   admit(admitted);
-  return {false, false, std::move(refusal->reason)};
+  return {false, false, std::move(refusal->reason), std::nullopt};
 }
 
 void QuotaAdmission::release(const std::vector<std::string>& ids,

@@ -300,8 +300,8 @@ BOOST_AUTO_TEST_CASE(a_large_clusters_snapshots_travel_in_parts) {
   options.seed = 31;
   auto relisting = std::make_shared<testing::RelistingCluster>(
       std::make_unique<adapters::SimulatedCluster>(profile, options));
-  const int64_t nodes = static_cast<int64_t>(relisting->list_nodes().size());
-  BOOST_TEST_REQUIRE(nodes > static_cast<int64_t>(messages::kMaxNodesPerSnapshotPart));
+  const uint64_t nodes = relisting->list_nodes().size();
+  BOOST_TEST_REQUIRE(nodes > static_cast<uint64_t>(messages::kMaxNodesPerSnapshotPart));
   RunningCluster cluster(31, relisting);
   cluster.harness.run_until([&] { return cluster.summary().nodes() == nodes; }, "every node");
   const auto listed = cluster.summary();
@@ -315,7 +315,7 @@ BOOST_AUTO_TEST_CASE(a_large_clusters_snapshots_travel_in_parts) {
   BOOST_TEST(cluster.summary().rejected() == 0u);
   const auto source =
       cluster.harness.ask<v1::ClusterSnapshot>(cluster.supervisor, view_atom_v, std::string("sim"));
-  BOOST_TEST(source.nodes_size() == nodes);  // what a client sees: the whole, not a part
+  BOOST_TEST(static_cast<uint64_t>(source.nodes_size()) == nodes);  // the whole, not a part
   BOOST_TEST(source.parts() == 0u);
 }
 

@@ -50,12 +50,11 @@ struct ObservedHub {
       schedulers.push_back(
           actors::spawn_scheduler_actor(system, supervisor, {}, policy, settings, ledger));
     }
-    hub = runtime::spawn_hub(system, supervisor, schedulers,
-                             {{},
-                              {},
-                              std::make_shared<runtime::RequestBook>(""),
-                              ledger,
-                              std::make_shared<runtime::QuotaBook>("")});
+    runtime::HubSettings hub_settings;
+    hub_settings.book = std::make_shared<runtime::RequestBook>("");
+    hub_settings.quota = ledger;
+    hub_settings.quotas = std::make_shared<runtime::QuotaBook>("");
+    hub = runtime::spawn_hub(system, supervisor, schedulers, hub_settings);
     caf::anon_send(supervisor, bind_atom_v, actors::PlacementListenerActor{hub});
     const auto published = runtime::publish(system, hub, {"127.0.0.1", 0}, {}, error);
     BOOST_TEST_REQUIRE(published.has_value(), error);
