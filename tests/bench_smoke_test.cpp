@@ -180,6 +180,24 @@ BOOST_AUTO_TEST_CASE(kubernetes_ingest_lists_in_pages_and_watches_every_change) 
   BOOST_TEST(result.at("watch_events_per_s").get<double>() > 0);
 }
 
+BOOST_AUTO_TEST_CASE(etcd_runs_beside_unisched_and_gives_both_ratios) {
+  // A real etcd on loopback, its data on tmpfs, stopped and removed by the bench.
+  const auto run =
+      bench("--scenario etcd --nodes 50 --committers 2 --writers 2 --seconds 1 --storage tmpfs");
+  BOOST_TEST_REQUIRE(run.status == 0, run.out);
+  BOOST_TEST_REQUIRE(run.results.size() == 1u);
+  const auto& result = run.results[0];
+  check_common(result, "etcd");
+  BOOST_TEST(result.at("storage").get<std::string>() == "tmpfs");
+  BOOST_TEST(result.at("etcd_commits").get<uint64_t>() > 0u);
+  BOOST_TEST(result.at("etcd_conflict_rate").get<double>() >= 0);
+  BOOST_TEST(result.at("etcd_conflict_rate").get<double>() < 1);
+  check_latencies(result, "etcd_commit_p50_ms", "etcd_commit_p99_ms");
+  BOOST_TEST(result.at("etcd_status_puts_per_s").get<double>() > 0);
+  BOOST_TEST(result.at("ingest_ratio_one_per_update").get<double>() > 0);
+  BOOST_TEST(result.at("ingest_ratio_batched").get<double>() > 0);
+}
+
 BOOST_AUTO_TEST_CASE(bad_flags_are_usage_errors) {
   BOOST_TEST(bench("--scenario warp-speed").status == 2);
   BOOST_TEST(bench("--nodes many").status == 2);
@@ -189,6 +207,7 @@ BOOST_AUTO_TEST_CASE(bad_flags_are_usage_errors) {
   BOOST_TEST(bench("--scenario ingest-remote --transport pigeon").status == 2);
   BOOST_TEST(bench("--scenario schedule --mode eventual").status == 2);
   BOOST_TEST(bench("--scenario schedule --sample -1").status == 2);
+  BOOST_TEST(bench("--scenario etcd --storage floppy").status == 2);
 }
 
 BOOST_AUTO_TEST_CASE(an_unknown_policy_is_a_failed_run_not_a_result) {

@@ -24,6 +24,7 @@ packages=(
   libcaf-dev libprotobuf-dev protobuf-compiler libgrpc++-dev protobuf-compiler-grpc
   libabsl-dev libspdlog-dev libboost-test-dev libyaml-cpp-dev libbenchmark-dev nlohmann-json3-dev
   libcli11-dev libsimdjson-dev libcurl4-openssl-dev libslurm-dev
+  etcd-server golang-etcd-server-dev
 )
 
 log() { printf '[dev] %s\n' "$*" >&2; }

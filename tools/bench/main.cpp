@@ -15,11 +15,12 @@ namespace {
 
 constexpr const char* kUsage =
     "usage: unisched-bench [--scenario all|ingest|ingest-remote|resync|schedule|quota|"
-    "scale|full-sync-baseline|kube-ingest]\n"
+    "scale|full-sync-baseline|kube-ingest|etcd]\n"
     "         [--clusters N] [--nodes N] [--gpus N] [--deltas N] [--updates N] [--window N] "
     "[--rate N]\n"
     "         [--transport caf|grpc|both] [--schedulers N] [--mode cluster|node|both]\n"
-    "         [--policy NAME] [--sample N] [--seconds N] [--pairs N]\n";
+    "         [--policy NAME] [--sample N] [--seconds N] [--pairs N]\n"
+    "         [--committers N] [--writers N] [--storage disk|tmpfs|both]\n";
 
 int usage(const std::string& problem) {
   std::fprintf(stderr, "error: %s\n%s", problem.c_str(), kUsage);
