@@ -194,6 +194,8 @@ BOOST_AUTO_TEST_CASE(etcd_runs_beside_unisched_and_gives_both_ratios) {
   BOOST_TEST(result.at("etcd_conflict_rate").get<double>() < 1);
   check_latencies(result, "etcd_commit_p50_ms", "etcd_commit_p99_ms");
   BOOST_TEST(result.at("etcd_status_puts_per_s").get<double>() > 0);
+  BOOST_TEST(result.at("unisched_commits").get<uint64_t>() > 0u);
+  BOOST_TEST(result.at("commit_ratio").get<double>() > 0);
   BOOST_TEST(result.at("ingest_ratio_one_per_update").get<double>() > 0);
   BOOST_TEST(result.at("ingest_ratio_batched").get<double>() > 0);
 }

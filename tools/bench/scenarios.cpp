@@ -1,9 +1,8 @@
 #include "tools/bench/scenarios.hpp"
 
-#include <algorithm>
 #include <cstdio>
 
-#include "tools/bench/etcd_side.hpp"
+#include "tools/bench/etcd_scenario.hpp"
 #include "tools/bench/full_sync.hpp"
 #include "tools/bench/ingest.hpp"
 #include "tools/bench/ingest_grpc.hpp"
@@ -326,69 +325,6 @@ bool run_kube_ingest(const Flags& flags, const std::string&) {
       static_cast<unsigned long long>(result.pages), result.parse_nodes_per_s, events,
       result.watch_seconds, result.watch_events_per_s);
   return report_problem(result.problem);
-}
-
-/// etcd's side, then unisched's ingest of the same node status changes in the same run: as
-/// many agents as etcd has writers, each waiting for every Ack, one node change per update (as
-/// one put is one node), and batched as agents send them (up to 100 per update).
-bool run_etcd(const Flags& flags, const std::string&) {
-  EtcdParameters parameters;
-  parameters.nodes = flags.number("nodes", parameters.nodes);
-  parameters.committers = flags.number("committers", parameters.committers);
-  parameters.writers = flags.number("writers", parameters.writers);
-  parameters.seconds = flags.number("seconds", parameters.seconds);
-  const std::string storage = flags.text("storage", "both");
-  bool clean = true;
-  for (const bool in_memory : {false, true}) {
-    if (storage != "both" && storage != (in_memory ? "tmpfs" : "disk")) {
-      continue;
-    }
-    parameters.in_memory = in_memory;
-    std::fprintf(stderr, "etcd on %s: %d node keys, %d committers, %d status writers\n",
-                 in_memory ? "tmpfs" : "disk", parameters.nodes, parameters.committers,
-                 parameters.writers);
-    const EtcdResult etcd = etcd_side(parameters);
-    StreamParameters stream;  // rate: the pace of the visibility measure that follows
-    stream.clusters = parameters.writers;
-    stream.nodes = std::max(1, parameters.nodes / parameters.writers);
-    stream.deltas_per_update = 1;
-    stream.updates = 2000;
-    stream.rate = 100;
-    const IngestResult one = ingest_in_process(stream);
-    stream.deltas_per_update = std::min(100, stream.nodes);
-    stream.updates = 200;
-    const IngestResult batched = ingest_in_process(stream);
-    const std::string problem = !etcd.problem.empty()  ? etcd.problem
-                                : !one.problem.empty() ? one.problem
-                                                       : batched.problem;
-    JsonLine("etcd")
-        .text("storage", in_memory ? "tmpfs" : "disk")
-        .integer("nodes", parameters.nodes)
-        .integer("committers", parameters.committers)
-        .integer("writers", parameters.writers)
-        .integer("etcd_commits", static_cast<int64_t>(etcd.commits))
-        .number("etcd_commits_per_s", etcd.commits_per_s)
-        .number("etcd_conflict_rate", etcd.conflict_rate)
-        .number("etcd_commit_p50_ms", etcd.commit_p50_ms)
-        .number("etcd_commit_p99_ms", etcd.commit_p99_ms)
-        .number("etcd_status_puts_per_s", etcd.status_puts_per_s)
-        .number("unisched_deltas_per_s_one_per_update", one.deltas_per_s)
-        .number("unisched_deltas_per_s_batched", batched.deltas_per_s)
-        .number("ingest_ratio_one_per_update", one.deltas_per_s / etcd.status_puts_per_s)
-        .number("ingest_ratio_batched", batched.deltas_per_s / etcd.status_puts_per_s)
-        .flag("ok", problem.empty())
-        .print();
-    std::fprintf(stderr,
-                 "  etcd: %.0f compare-and-set commits/s (conflict rate %.2f%%, p50 %.2f ms, "
-                 "p99 %.2f ms), %.0f status puts/s; unisched ingest %.0f node changes/s one per "
-                 "update (%.1fx), %.0f batched (%.1fx)\n",
-                 etcd.commits_per_s, 100 * etcd.conflict_rate, etcd.commit_p50_ms,
-                 etcd.commit_p99_ms, etcd.status_puts_per_s, one.deltas_per_s,
-                 one.deltas_per_s / etcd.status_puts_per_s, batched.deltas_per_s,
-                 batched.deltas_per_s / etcd.status_puts_per_s);
-    clean = report_problem(problem) && clean;
-  }
-  return clean;
 }
 
 }  // namespace
