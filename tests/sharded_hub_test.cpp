@@ -122,11 +122,13 @@ struct ShardedFleet {
                        [&](const std::string& id) { return hub.has_health(id, true); });
   }
 
+  /// Each try reads the agent and then the view through the CLI; a push between the two makes
+  /// it miss, and on a loaded machine the reads are slow, so it may take many tries.
   void expect_views_match_agents(const std::string& when) {
     for (const std::string& id : live) {
       ActorHarness::wait_until([&] { return matches_agent(hub, id); },
                                id + "'s view equal to its agent's state " + when,
-                               std::chrono::seconds(20));
+                               std::chrono::seconds(60));
     }
   }
 
