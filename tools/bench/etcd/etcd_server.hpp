@@ -22,7 +22,6 @@ class EtcdServer {
   /// not within 30 s.
   std::string wait_until_ready();
   const std::string& problem() const { return problem_; }
-  const std::filesystem::path& data_directory() const { return dir_; }
 
  private:
   void start();
