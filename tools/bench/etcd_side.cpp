@@ -2,7 +2,6 @@
 
 #include <absl/strings/str_format.h>
 
-#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <mutex>
@@ -12,23 +11,13 @@
 
 #include "tools/bench/etcd/etcd_kv.hpp"
 #include "tools/bench/etcd/etcd_server.hpp"
+#include "tools/bench/fixtures.hpp"
 
 namespace unisched::bench {
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
 std::string node_key(const std::string& prefix, int node) {
   return absl::StrFormat("%s%05d", prefix, node);
-}
-
-double percentile(std::vector<double>& values, double share) {
-  if (values.empty()) {
-    return 0;
-  }
-  const size_t at = std::min(values.size() - 1, static_cast<size_t>(share * values.size()));
-  std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(at), values.end());
-  return values[at];
 }
 
 /// What the racing committers share: counts, latencies, the first error.
@@ -61,7 +50,7 @@ void commit_until(const std::string& endpoint, const EtcdParameters& parameters,
     }
     const auto start = Clock::now();
     const EtcdKv::Cas outcome = kv.compare_and_put(key, revision, value, error);
-    latencies.push_back(std::chrono::duration<double, std::milli>(Clock::now() - start).count());
+    latencies.push_back(milliseconds_since(start));
     commits += outcome == EtcdKv::Cas::Committed ? 1 : 0;
     conflicts += outcome == EtcdKv::Cas::Conflict ? 1 : 0;
   }

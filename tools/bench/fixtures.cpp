@@ -1,6 +1,8 @@
 #include "tools/bench/fixtures.hpp"
 
+#include <fcntl.h>
 #include <malloc.h>
+#include <spawn.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -8,6 +10,9 @@
 #include <fstream>
 #include <numeric>
 #include <random>
+#include <sstream>
+
+extern char** environ;
 
 namespace unisched::bench {
 
@@ -101,6 +106,31 @@ double cpu_seconds() {
   getrusage(RUSAGE_SELF, &usage);
   const auto seconds = [](const timeval& t) { return t.tv_sec + t.tv_usec / 1e6; };
   return seconds(usage.ru_utime) + seconds(usage.ru_stime);
+}
+
+std::string read_text(const std::filesystem::path& path) {
+  std::ifstream file(path);
+  std::ostringstream text;
+  text << file.rdbuf();
+  return text.str();
+}
+
+pid_t spawn_logged(std::vector<std::string> args, const std::filesystem::path& log) {
+  std::vector<char*> argv;
+  for (std::string& arg : args) {
+    argv.push_back(arg.data());
+  }
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_adddup2(&actions, 1, 2);
+  pid_t pid = 0;
+  if (posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ) != 0) {
+    pid = 0;
+  }
+  posix_spawn_file_actions_destroy(&actions);
+  return pid;
 }
 
 }  // namespace unisched::bench

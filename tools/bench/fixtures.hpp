@@ -1,9 +1,12 @@
-// What every bench scenario shares: synthetic nodes, percentiles, and the process's own
-// resource use (resident memory, CPU time) read from the kernel.
+// What every bench scenario shares: synthetic nodes, percentiles, the process's own resource
+// use (resident memory, CPU time) read from the kernel, and the child processes some start.
 #pragma once
+
+#include <sys/types.h>
 
 #include <chrono>
 #include <cstdint>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -47,5 +50,12 @@ int64_t heap_bytes_in_use();
 
 /// CPU time this process used so far (user + system), in seconds.
 double cpu_seconds();
+
+/// The whole text of a file; empty when it cannot be read.
+std::string read_text(const std::filesystem::path& path);
+
+/// Starts `args` (the first an absolute path) as a child process writing its stdout and stderr
+/// to `log`. Its pid, or 0 when it could not be started.
+pid_t spawn_logged(std::vector<std::string> args, const std::filesystem::path& log);
 
 }  // namespace unisched::bench

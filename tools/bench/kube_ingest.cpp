@@ -1,7 +1,5 @@
 #include "tools/bench/kube_ingest.hpp"
 
-#include <fcntl.h>
-#include <spawn.h>
 #include <sys/wait.h>
 
 #include <chrono>
@@ -9,33 +7,22 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <optional>
-#include <sstream>
 #include <thread>
 #include <vector>
 
 #include "adapters/kubernetes/api_client.hpp"
 #include "adapters/kubernetes/kubernetes_cluster.hpp"
 #include "runtime/json_report.hpp"
-
-extern char** environ;
+#include "tools/bench/fixtures.hpp"
 
 namespace unisched::bench {
 namespace {
 
 namespace k8s = adapters::kubernetes;
-using Clock = std::chrono::steady_clock;
 
 double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
-std::string read_text(const std::filesystem::path& path) {
-  std::ifstream file(path);
-  std::ostringstream text;
-  text << file.rdbuf();
-  return text.str();
 }
 
 /// The test API server in a child process, with its certificates, stopped when destroyed.
@@ -71,20 +58,10 @@ class TestApiServer {
                                      std::to_string(nodes),
                                      "--log-length",
                                      "1000000"};
-    std::vector<char*> argv;
-    for (auto& arg : args) {
-      argv.push_back(arg.data());
-    }
-    argv.push_back(nullptr);
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, 1, (d + "/server.log").c_str(),
-                                     O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    posix_spawn_file_actions_adddup2(&actions, 1, 2);
-    if (posix_spawn(&pid_, argv[0], &actions, nullptr, argv.data(), environ) != 0) {
+    pid_ = spawn_logged(std::move(args), dir_ / "server.log");
+    if (pid_ == 0) {
       problem_ = "cannot start node";
     }
-    posix_spawn_file_actions_destroy(&actions);
   }
 
   ~TestApiServer() {

@@ -1,23 +1,18 @@
 #include "tools/bench/etcd/etcd_server.hpp"
 
 #include <arpa/inet.h>
-#include <fcntl.h>
 #include <netinet/in.h>
-#include <spawn.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <csignal>
-#include <fstream>
-#include <sstream>
 #include <thread>
 #include <vector>
 
 #include "tools/bench/etcd/etcd_kv.hpp"
-
-extern char** environ;
+#include "tools/bench/fixtures.hpp"
 
 namespace unisched::bench {
 namespace {
@@ -38,13 +33,6 @@ int free_loopback_port() {
     ::close(fd);
   }
   return port;
-}
-
-std::string read_text(const std::filesystem::path& path) {
-  std::ifstream file(path);
-  std::ostringstream text;
-  text << file.rdbuf();
-  return text.str();
 }
 
 }  // namespace
@@ -78,21 +66,10 @@ void EtcdServer::start() {
                                    "--initial-cluster=unisched-bench=" + peer_url,
                                    "--logger=zap",
                                    "--log-level=warn"};
-  std::vector<char*> argv;
-  for (std::string& arg : args) {
-    argv.push_back(arg.data());
-  }
-  argv.push_back(nullptr);
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 1, (dir_ / "etcd.log").c_str(),
-                                   O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_adddup2(&actions, 1, 2);
-  if (posix_spawn(&pid_, argv[0], &actions, nullptr, argv.data(), environ) != 0) {
-    pid_ = 0;
+  pid_ = spawn_logged(std::move(args), dir_ / "etcd.log");
+  if (pid_ == 0) {
     problem_ = "cannot start /usr/bin/etcd (Debian's etcd-server; tools/dev.sh build installs it)";
   }
-  posix_spawn_file_actions_destroy(&actions);
 }
 
 std::string EtcdServer::wait_until_ready() {
