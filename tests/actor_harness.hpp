@@ -35,12 +35,12 @@ struct ActorHarness {
     BOOST_TEST_REQUIRE(bool(system));
   }
 
-  /// Asks `target`; nullopt on an error or after 2 s (for polling through restarts).
+  /// Asks `target`; nullopt on an error or after 2 s, scaled (for polling through restarts).
   template <class Reply, class Handle, class... Ts>
   std::optional<Reply> try_ask(const Handle& target, Ts&&... xs) {
     caf::scoped_actor self{*system};
     std::optional<Reply> reply;
-    self->request(target, std::chrono::seconds(2), std::forward<Ts>(xs)...)
+    self->request(target, scaled(std::chrono::seconds(2)), std::forward<Ts>(xs)...)
         .receive(
             [&](Reply& r) { reply = std::move(r); },
             [&](caf::error& error) { BOOST_TEST_MESSAGE("request failed: " << to_string(error)); });

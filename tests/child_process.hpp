@@ -12,6 +12,7 @@
 #include <thread>
 #include <vector>
 
+#include "tests/eventually.hpp"
 #include "tests/test_files.hpp"
 
 namespace unisched::testing {
@@ -39,8 +40,8 @@ class ChildProcess {
   ChildProcess(const ChildProcess&) = delete;
   ChildProcess& operator=(const ChildProcess&) = delete;
 
-  /// Sends `signal` (0: none, just wait) and waits up to 5 s for the exit (then SIGKILL); returns
-  /// the exit code, or -signal when a signal ended it.
+  /// Sends `signal` (0: none, just wait) and waits up to 5 s (scaled) for the exit (then SIGKILL);
+  /// returns the exit code, or -signal when a signal ended it.
   int stop(int signal = SIGTERM) {
     if (pid_ <= 0) {
       return status_;
@@ -48,7 +49,7 @@ class ChildProcess {
     if (signal != 0) {
       ::kill(pid_, signal);
     }
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+    const auto deadline = std::chrono::steady_clock::now() + scaled(std::chrono::seconds(5));
     int raw = 0;
     while (::waitpid(pid_, &raw, WNOHANG) == 0) {
       if (std::chrono::steady_clock::now() > deadline) {

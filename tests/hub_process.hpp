@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -102,12 +103,19 @@ struct Hub {
   }
 
   /// Runs `unisched ARGS --hub ADDRESS`; its exit status and its output (stdout then stderr).
+  /// Several may run at once, from different threads.
   std::pair<int, std::string> client(const std::string& args) const {
-    const std::string out = dir.path() + "/client.out";
-    const std::string err = dir.path() + "/client.err";
+    static std::atomic<int> calls{0};
+    const std::string name = dir.path() + "/client-" + std::to_string(++calls);
+    const std::string out = name + ".out";
+    const std::string err = name + ".err";
     const int status = std::system(
         (kBinary + " " + args + " --hub " + address + " >" + out + " 2>" + err).c_str());
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, read_file(out) + read_file(err)};
+    std::pair<int, std::string> result{WIFEXITED(status) ? WEXITSTATUS(status) : -1,
+                                       read_file(out) + read_file(err)};
+    std::remove(out.c_str());
+    std::remove(err.c_str());
+    return result;
   }
 
   /// `unisched get WHAT -o json`, parsed by a JSON parser; null when the call failed or did not

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "actors/quota_actor.hpp"
+#include "tests/eventually.hpp"
 #include "tests/policy_fixtures.hpp"
 
 namespace unisched::testing {
@@ -207,7 +208,8 @@ inline void check_drf_shares(const ContendedShares& shares, int64_t pool_gpus, M
 }
 
 /// Submits `per_tenant` one-GPU requests of each tenant, interleaved, to a workload client; each
-/// runs for a time drawn from [shortest, longest] ms by a seeded generator.
+/// runs for a time drawn from [shortest, longest] ms (scaled, so that deciding stays short beside
+/// running on a slower build) by a seeded generator.
 inline void submit_interleaved(const caf::actor& client, const std::vector<Tenant>& tenants,
                                int per_tenant, int64_t shortest, int64_t longest) {
   std::mt19937_64 random(42);
@@ -215,7 +217,8 @@ inline void submit_interleaved(const caf::actor& client, const std::vector<Tenan
   for (int i = 0; i < per_tenant; ++i) {
     for (const Tenant& tenant : tenants) {
       caf::anon_send(client, atoms::submit_atom_v, tenant.queue + "-r" + std::to_string(i),
-                     gpu_request(tenant.queue, 1), runs_for(random));
+                     gpu_request(tenant.queue, 1),
+                     static_cast<int64_t>(static_cast<double>(runs_for(random)) * wait_scale()));
     }
   }
 }
