@@ -130,6 +130,32 @@ BOOST_AUTO_TEST_CASE(the_cpp_agent_over_grpc_gets_placements_and_its_death_is_se
   BOOST_TEST(hub.process->stop() == 0);
 }
 
+// Over its cluster's update rate the gRPC door answers THROTTLED with a wait; the C++ agent sends
+// the same update again after it, so the view goes on without a gap or a resync.
+BOOST_AUTO_TEST_CASE(a_grpc_agent_over_its_update_rate_is_throttled_and_resends_in_order) {
+  Hub hub(0, {"--grpc", "127.0.0.1:0", "--cluster-update-rate", "4"});
+  ChildProcess agent(
+      {unisched::testing::kBinary, "agent", "--transport", "grpc", "--hub", grpc_address(hub),
+       "--profile", unisched::testing::kProfiles + "a100-nvlink-uswest.yaml", "--push-interval",
+       "20ms"},
+      hub.dir.path() + "/grpc-agent.log");
+  const auto counter = [&](const char* field) {
+    const auto cluster = hub.cluster("a100-uswest");
+    return cluster ? unisched::testing::number(*cluster, field) : 0;
+  };
+  ActorHarness::wait_until([&] { return counter("throttled") >= 5; },
+                           "updates throttled at the gRPC door", std::chrono::seconds(30));
+  const int64_t version = counter("version");
+  const int64_t resyncs = counter("resyncs");
+  ActorHarness::wait_until([&] { return counter("version") >= version + 10; },
+                           "the throttled agent's updates applied", std::chrono::seconds(30));
+  BOOST_TEST(counter("gaps") == 0);
+  BOOST_TEST(counter("resyncs") == resyncs);
+  BOOST_TEST(hub.has_health("a100-uswest", true));
+  BOOST_TEST(agent.stop() == 0, agent.output());
+  BOOST_TEST(hub.process->stop() == 0);
+}
+
 BOOST_AUTO_TEST_CASE(a_grpc_agent_with_the_wrong_token_is_refused_and_stops) {
   unisched::testing::ScratchDirectory dir;
   const std::string tokens = dir.write("tokens", "a100-uswest 0123456789abcdef0123\n");

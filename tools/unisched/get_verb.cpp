@@ -31,6 +31,8 @@ void print_clusters(const v1::ClusterList& list, bool json) {
                                               {"view_only", c.view_only()},
                                               {"updates_applied", c.updates_applied()},
                                               {"resyncs", c.resyncs()},
+                                              {"gaps", c.gaps()},
+                                              {"throttled", c.throttled()},
                                               {"staleness_ms", c.staleness_ms()}});
     }
     std::printf("%s\n", runtime::dump_json(out).c_str());
