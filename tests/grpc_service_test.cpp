@@ -284,6 +284,34 @@ BOOST_AUTO_TEST_CASE(a_client_generated_from_the_seeds_text_joins_as_a_view_only
   BOOST_TEST(hub.process->stop() == 0);
 }
 
+// The seed's door over a cluster's update rate: the stream ends RESOURCE_EXHAUSTED with nothing
+// taken, and the agent that streams the same version again loses nothing.
+BOOST_AUTO_TEST_CASE(a_seed_client_over_its_update_rate_is_refused_whole_and_resumes) {
+  const char* modules = std::getenv("UNISCHED_GRPC_NODE_DIR");
+  BOOST_TEST_REQUIRE(modules != nullptr, "UNISCHED_GRPC_NODE_DIR is not set (ctest sets it)");
+  unisched::testing::ScratchDirectory dir;
+  const std::string proto = proto_from_the_seed(dir);
+  const std::string tokens = dir.write("tokens", "seed-cluster 0123456789abcdef0123\n");
+  Hub hub(0, {"--grpc", "127.0.0.1:0", "--cluster-tokens", tokens, "--cluster-update-rate", "10"});
+  const std::string out = dir.path() + "/node.out";
+  const int status =
+      std::system(("cd " + std::string(modules) + " && timeout 120 node seed_client.js " +
+                   grpc_address(hub) + " " + proto + " " + UNISCHED_SOURCE_DIR +
+                   "/messages seed-cluster 0123456789abcdef0123 none none throttled >" + out +
+                   " 2>&1")
+                      .c_str());
+  const std::string steps = unisched::testing::read_file(out);
+  BOOST_TEST(WIFEXITED(status));
+  BOOST_TEST(WEXITSTATUS(status) == 0, steps);
+  BOOST_TEST(steps.find("every version applied up to 40") != std::string::npos, steps);
+  const auto cluster = hub.cluster("seed-cluster");
+  BOOST_TEST_REQUIRE(cluster.has_value());
+  BOOST_TEST(unisched::testing::number(*cluster, "version") == 40);
+  BOOST_TEST(unisched::testing::number(*cluster, "throttled") > 0);
+  BOOST_TEST(unisched::testing::number(*cluster, "gaps") == 0);
+  BOOST_TEST(hub.process->stop() == 0);
+}
+
 BOOST_AUTO_TEST_CASE(the_single_node_run_lets_grpc_agents_join_when_asked) {
   unisched::testing::ScratchDirectory dir;
   const std::string address = "127.0.0.1:" + std::to_string(unisched::testing::free_port());

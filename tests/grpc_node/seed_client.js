@@ -1,13 +1,14 @@
 // An agent written from the design document alone: the seed's ClusterMetadataService (section
 // 3.4) as printed, plus the definitions of the messages it leaves undefined, loaded by the
 // official @grpc/proto-loader and spoken by @grpc/grpc-js.
-// Usage: node seed_client.js HOST:PORT PROTO_FILE INCLUDE_DIR CLUSTER TOKEN OTHER_CLUSTER OTHER_TOKEN
-// Prints one line per step ("ok STEP ..."); exits 1 on a failure.
+// Usage: node seed_client.js HOST:PORT PROTO_FILE INCLUDE_DIR CLUSTER TOKEN OTHER_CLUSTER OTHER_TOKEN [throttled]
+// Prints one line per step ("ok STEP ..."); exits 1 on a failure. With "throttled" it only pushes
+// faster than a hub started with a low --cluster-update-rate allows.
 'use strict';
 const grpc = require('@grpc/grpc-js');
 const protoLoader = require('@grpc/proto-loader');
 
-const [address, protoFile, includeDir, cluster, token, otherCluster, otherToken] =
+const [address, protoFile, includeDir, cluster, token, otherCluster, otherToken, mode] =
   process.argv.slice(2);
 const definition = protoLoader.loadSync(protoFile, {
   keepCase: true, longs: String, enums: String, defaults: true, oneofs: true,
@@ -126,4 +127,30 @@ async function main() {
   client.close();
 }
 
-main().catch((error) => fail(error.stack));
+// Over the cluster's update rate a stream ends RESOURCE_EXHAUSTED and nothing of it is taken:
+// the agent waits and streams the same version again, and no version is skipped or lost.
+async function throttled() {
+  expectAck('pushed 1..3', await push([whole(), ...rest()]), 'APPLIED', 3, 3);
+  const last = 40;
+  let refusals = 0;
+  for (let version = 4; version <= last;) {
+    const result = await push([update(version, [{ op: 'UPDATE', node: node('n1', version) }])]);
+    if (result.code === grpc.status.RESOURCE_EXHAUSTED) {
+      if (++refusals > 1000) fail(`still refused at version ${version}: ${result.details}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      continue;
+    }
+    expectAck(`pushed ${version}`, result, 'APPLIED', version, 1);
+    ++version;
+  }
+  if (refusals === 0) fail('never throttled');
+  const reply = await unary('PullFullSnapshot', { clusterID: cluster });
+  const n1 = reply.reply ? reply.reply.nodes.find((n) => n.name === 'n1') : undefined;
+  if (reply.error || reply.reply.version !== String(last) || Number(n1.allocatedCpuMilli) !== last) {
+    fail(`after throttling: ${JSON.stringify(reply)}`);
+  }
+  console.log(`ok throttled ${refusals} times, every version applied up to ${last}`);
+  client.close();
+}
+
+(mode === 'throttled' ? throttled() : main()).catch((error) => fail(error.stack));
