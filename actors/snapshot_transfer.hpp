@@ -25,18 +25,18 @@ void push_snapshot_parts(Self self, Receiver receiver, caf::timespan timeout,
   auto done = std::make_shared<Done>(std::move(on_done));  // may be a mutable callable
   auto remaining = std::make_shared<std::vector<v1::ClusterSnapshot>>(std::move(parts));
   auto next = std::make_shared<size_t>(0);
+  // Each pending request holds the step that sends the next part; the step holds itself only
+  // weakly, so a request that never completes (its actor ended first) frees it all.
   auto send_next = std::make_shared<std::function<void()>>();
-  *send_next = [=] {
+  *send_next = [=, weak_step = std::weak_ptr<std::function<void()>>(send_next)] {
+    const auto step = weak_step.lock();
     v1::ClusterSnapshot part = std::move((*remaining)[(*next)++]);
     self->request(receiver, timeout, atoms::push_atom_v, std::move(part))
         .then(
             [=](v1::Ack& ack) {
               if (ack.status() == v1::Ack::PART_TAKEN && *next < remaining->size()) {
-                (*send_next)();
-                return;
-              }
-              *send_next = nullptr;  // breaks the cycle through its own capture
-              if (ack.status() == v1::Ack::PART_TAKEN) {
+                (*step)();
+              } else if (ack.status() == v1::Ack::PART_TAKEN) {
                 (*done)(caf::expected<v1::Ack>(
                     messages::make_error(messages::Error::InvalidArgument,
                                          "the receiver still waits for parts after the last")));
@@ -44,10 +44,7 @@ void push_snapshot_parts(Self self, Receiver receiver, caf::timespan timeout,
                 (*done)(caf::expected<v1::Ack>(std::move(ack)));
               }
             },
-            [=](caf::error& error) {
-              *send_next = nullptr;
-              (*done)(caf::expected<v1::Ack>(std::move(error)));
-            });
+            [=](caf::error& error) { (*done)(caf::expected<v1::Ack>(std::move(error))); });
   };
   (*send_next)();
 }
@@ -60,8 +57,11 @@ void pull_snapshot_parts(Self self, Agent agent, caf::timespan timeout, v1::Snap
                          Done on_done) {
   auto done = std::make_shared<Done>(std::move(on_done));  // may be a mutable callable
   auto parts = std::make_shared<messages::SnapshotAssembler>();
-  auto ask = std::make_shared<std::function<void(v1::SnapshotRequest)>>();
-  *ask = [=](v1::SnapshotRequest request) {
+  // As in push_snapshot_parts: the step holds itself weakly, the pending request strongly.
+  using Step = std::function<void(v1::SnapshotRequest)>;
+  auto ask = std::make_shared<Step>();
+  *ask = [=, weak_step = std::weak_ptr<Step>(ask)](v1::SnapshotRequest request) {
+    const auto step = weak_step.lock();
     *request.mutable_cluster() = first.cluster();
     request.set_reason(first.reason());
     self->request(agent, timeout, std::move(request))
@@ -69,11 +69,8 @@ void pull_snapshot_parts(Self self, Agent agent, caf::timespan timeout, v1::Snap
             [=](v1::ClusterSnapshot& part) {
               auto taken = parts->add(std::move(part));
               if (taken && !taken.value()) {
-                (*ask)(parts->next_request());
-                return;
-              }
-              *ask = nullptr;
-              if (!taken) {
+                (*step)(parts->next_request());
+              } else if (!taken) {
                 (*done)(caf::expected<v1::ClusterSnapshot>(
                     messages::make_error(messages::Error::Unavailable, taken.error())));
               } else {
@@ -81,7 +78,6 @@ void pull_snapshot_parts(Self self, Agent agent, caf::timespan timeout, v1::Snap
               }
             },
             [=](caf::error& error) {
-              *ask = nullptr;
               (*done)(caf::expected<v1::ClusterSnapshot>(std::move(error)));
             });
   };
