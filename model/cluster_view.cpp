@@ -20,8 +20,8 @@ const char* describe(ViewError error) {
       return "unknown node";
     case ViewError::DuplicateNode:
       return "node already present";
-    case ViewError::NegativeValue:
-      return "negative amount";
+    case ViewError::AmountOutOfRange:
+      return "amount out of range";
     case ViewError::OverAllocated:
       return "allocated exceeds allocatable";
     case ViewError::InvalidDevice:
@@ -57,9 +57,10 @@ std::optional<ViewProblem> check_node(const NodeState& node, Allocation allocati
       {"pod_count", node.pod_count},
   };
   for (const auto& [field, value] : amounts) {
-    if (value < 0) {
-      return problem(ViewError::NegativeValue, node.name,
-                     std::string(field) + " is " + std::to_string(value));
+    if (value < 0 || value > kMaxNodeAmount) {
+      return problem(ViewError::AmountOutOfRange, node.name,
+                     std::string(field) + " is " + std::to_string(value) + ", not between 0 and " +
+                         std::to_string(kMaxNodeAmount));
     }
   }
   if (allocation == Allocation::MustFit &&

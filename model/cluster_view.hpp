@@ -15,15 +15,20 @@
 
 namespace unisched::model {
 
+/// The most of cpu (milli), memory (bytes) or pods one node may report: 2^46 (64 TiB of memory,
+/// 70 billion cores). Far above any machine, and low enough that a view's totals (int64) hold the
+/// sum of 131,072 nodes that each report it.
+inline constexpr int64_t kMaxNodeAmount = int64_t{1} << 46;
+
 /// Why a batch of changes or a snapshot was refused.
 enum class ViewError {
-  EmptyName,      ///< a node without a name
-  UnknownNode,    ///< update or removal of a node the view does not hold
-  DuplicateNode,  ///< addition of a node the view already holds (or twice in one batch)
-  NegativeValue,  ///< a negative amount
-  OverAllocated,  ///< more allocated than allocatable (cpu, memory, pods)
-  InvalidDevice,  ///< a device without a model, or allocated outside 0..1000 milli
-  InvalidPort,    ///< host ports in use not ascending, repeated or outside 1..65535
+  EmptyName,         ///< a node without a name
+  UnknownNode,       ///< update or removal of a node the view does not hold
+  DuplicateNode,     ///< addition of a node the view already holds (or twice in one batch)
+  AmountOutOfRange,  ///< a negative amount, or one over kMaxNodeAmount
+  OverAllocated,     ///< more allocated than allocatable (cpu, memory, pods)
+  InvalidDevice,     ///< a device without a model, or allocated outside 0..1000 milli
+  InvalidPort,       ///< host ports in use not ascending, repeated or outside 1..65535
 };
 
 const char* describe(ViewError error);

@@ -48,7 +48,8 @@ BOOST_AUTO_TEST_CASE(malformed_updates_get_a_reason_and_leave_the_view_unchanged
       {update(1, {node_change(model::NodeChangeKind::Update, "n1", 10)}, "other"),
        "update for cluster \"other\" sent to \"c1\""},
       {update(1, {node_change(model::NodeChangeKind::Update, "n1", -5)}),
-       "negative amount: node \"n1\": allocated_cpu_milli is -5"},
+       "amount out of range: node \"n1\": allocated_cpu_milli is -5, not between 0 and "
+       "70368744177664"},
       {update(1, {node_change(model::NodeChangeKind::Update, "n1", 10),
                   node_change(model::NodeChangeKind::Remove, "ghost")}),
        "unknown node: node \"ghost\": removed but not present"},

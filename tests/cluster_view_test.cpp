@@ -93,7 +93,12 @@ BOOST_AUTO_TEST_CASE(inconsistent_changes_are_refused_and_change_nothing) {
   refuse({add(gpu_node("b", 4)), add(gpu_node("b", 4))}, ViewError::DuplicateNode,
          "the same node added twice");
   refuse({{NodeChangeKind::Update, busy}, {NodeChangeKind::Update, negative}},
-         ViewError::NegativeValue, "negative memory");
+         ViewError::AmountOutOfRange, "negative memory");
+  // Two nodes of nearly 2^63 bytes each would overflow the view's totals.
+  NodeState huge = gpu_node("a", 4);
+  huge.allocatable_memory_bytes = kMaxNodeAmount + 1;
+  refuse({{NodeChangeKind::Update, busy}, {NodeChangeKind::Update, huge}},
+         ViewError::AmountOutOfRange, "memory over the bound");
   refuse({{NodeChangeKind::Update, over}}, ViewError::OverAllocated, "cpu over allocatable");
   refuse({{NodeChangeKind::Update, bad_device}}, ViewError::InvalidDevice, "device over 1000");
   refuse({add(NodeState{})}, ViewError::EmptyName, "no name");

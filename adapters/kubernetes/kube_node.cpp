@@ -3,6 +3,7 @@
 
 #include "adapters/kubernetes/readers.hpp"
 #include "model/accelerator_names.hpp"
+#include "model/cluster_view.hpp"
 #include "model/quantity.hpp"
 
 namespace unisched::adapters::kubernetes {
@@ -258,7 +259,7 @@ model::Expected<NodeReading, std::string> read_node(Element object) {
     const auto found = allocatable.find(resource);
     const auto amount =
         found == allocatable.end() ? std::nullopt : amount_of(resource, found->second);
-    if (!amount) {
+    if (!amount || *amount > model::kMaxNodeAmount) {
       return "status.allocatable." + std::string(resource) + ": Invalid value: " +
              (found == allocatable.end() ? std::string("missing") : "\"" + found->second + "\"");
     }

@@ -4,6 +4,7 @@
 #include <absl/strings/string_view.h>
 
 #include "adapters/slurm/gres.hpp"
+#include "model/cluster_view.hpp"
 #include "model/names.hpp"
 
 namespace unisched::adapters::slurm {
@@ -101,7 +102,7 @@ absl::StatusOr<model::NodeState> node_state_of(const SlurmNode& node) {
                           std::to_string(node.cpus) + " cpus");
   }
   if (node.real_memory_mb < 0 || node.alloc_memory_mb < 0 ||
-      node.real_memory_mb > (int64_t{1} << 40) / kMiB * 1024) {
+      node.real_memory_mb > model::kMaxNodeAmount / kMiB) {
     return node_error(node, "RealMemory", "not a memory size in MiB");
   }
   model::NodeState out;
