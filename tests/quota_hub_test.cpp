@@ -123,7 +123,7 @@ BOOST_AUTO_TEST_CASE(quotas_hold_across_processes_and_come_back_after_a_hub_cras
                            "the rebuilt usage enforced", std::chrono::seconds(20));
   BOOST_TEST(agent->stop() == 0);
   BOOST_TEST(shard->stop() == 0);
-  BOOST_TEST(hub.process->stop() == 0);
+  BOOST_TEST(hub.process->stop() == 0, hub.process->output());
 }
 
 BOOST_AUTO_TEST_CASE(racing_schedulers_at_the_hub_never_pass_a_cohort_on_shard_hosted_clusters) {
@@ -188,7 +188,7 @@ BOOST_AUTO_TEST_CASE(racing_schedulers_at_the_hub_never_pass_a_cohort_on_shard_h
   BOOST_TEST(a100->stop() == 0);
   BOOST_TEST(h100->stop() == 0);
   BOOST_TEST(shard->stop() == 0);
-  BOOST_TEST(hub.process->stop() == 0);
+  BOOST_TEST(hub.process->stop() == 0, hub.process->output());
 }
 
 BOOST_AUTO_TEST_CASE(a_peer_of_the_hub_cannot_end_work_change_a_decision_or_tick_its_timer) {
@@ -229,7 +229,7 @@ BOOST_AUTO_TEST_CASE(a_peer_of_the_hub_cannot_end_work_change_a_decision_or_tick
   BOOST_TEST(phase_of(hub, "job") == "PLACED");
   BOOST_TEST(text(quota_entry(hub, "team-a")["used"], "GPU") == "4");
   BOOST_TEST(agent->stop() == 0);
-  BOOST_TEST(hub.process->stop() == 0);
+  BOOST_TEST(hub.process->stop() == 0, hub.process->output());
 }
 
 BOOST_AUTO_TEST_SUITE_END()

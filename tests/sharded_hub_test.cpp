@@ -22,11 +22,17 @@ namespace {
 
 const std::string kRequests = std::string(UNISCHED_SOURCE_DIR) + "/config/requests/examples.yaml";
 
+/// The entries under `key` of a client's JSON answer; none when the client failed (a slow or
+/// restarting process), so that a caller polling it asks again.
+Json entries(const Json& answer, const std::string& key) {
+  return answer.is_object() ? answer.value(key, Json::array()) : Json::array();
+}
+
 /// cluster_id -> shard_id ("" for the hub), from `get nodes -o json`.
 std::map<std::string, std::string> homes(const Hub& hub) {
   std::map<std::string, std::string> out;
   const Json views = hub.get("nodes");
-  for (const auto& home : views.value("homes", Json::array())) {
+  for (const auto& home : entries(views, "homes")) {
     out[text(home, "cluster_id")] = text(home, "shard_id");
   }
   return out;
@@ -38,8 +44,9 @@ uint16_t port_of(const std::string& address) {
 
 /// Nodes whose allocations exceed what they have, and devices above 1000 milli: must be none.
 std::vector<std::string> overcommits(const Json& views) {
+  BOOST_TEST_REQUIRE(views.is_object(), "no views to check for over-commits");
   std::vector<std::string> found;
-  for (const auto& cluster : views.value("clusters", Json::array())) {
+  for (const auto& cluster : entries(views, "clusters")) {
     for (const auto& node : cluster.value("nodes", Json::array())) {
       const std::string name = text(node, "name");
       if (number(node, "allocated_cpu_milli") > number(node, "allocatable_cpu_milli") ||
@@ -65,7 +72,7 @@ struct ClusterState {
 
 ClusterState state_of(const Json& views, bool agent_position) {
   ClusterState state;
-  for (const auto& cluster : views.value("clusters", Json::array())) {
+  for (const auto& cluster : entries(views, "clusters")) {
     state.epoch = number(cluster, "epoch");
     state.version = number(cluster, agent_position ? "agent_version" : "version");
     for (const auto& node : cluster.value("nodes", Json::array())) {
@@ -349,7 +356,7 @@ BOOST_AUTO_TEST_CASE(only_shards_with_their_own_token_are_admitted) {
     BOOST_TEST(rogue->stop(0) == 1, rogue->output());
     BOOST_TEST(rogue->output().find("admits shards only with tokens") != std::string::npos,
                rogue->output());
-    BOOST_TEST(hub.process->stop() == 0);
+    BOOST_TEST(hub.process->stop() == 0, hub.process->output());
   }
   Hub hub(0, {"--cluster-tokens", cluster_tokens, "--shard-tokens", shard_tokens});
   auto rogue = shard(hub, "rogue", "aaaaaaaaaaaaaaaaaaaa");       // a known token, not its own
