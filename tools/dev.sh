@@ -113,15 +113,17 @@ instrumented_caf() {
   local apt=(apt-get -qq -o Dir::Etc::SourceList=/dev/null -o Dir::Etc::SourceParts="$work/parts"
     -o Dir::State::Lists="$work/lists" -o Dir::Cache::pkgcache= -o Dir::Cache::srcpkgcache=)
   "${apt[@]}" update
-  # apt checks every file it fetches against the signed index; Debian's own patches (a missing
-  # include for newer compilers, nothing in the code) are not needed when only they fail to arrive.
+  # apt checks every file it fetches against the signed index. Some mirrors lack the packaging
+  # tarball: then the upstream tarball is built, checked here against the signed .dsc, with the
+  # one change Debian's build makes to the installed headers.
   (cd "$work" && "${apt[@]}" source --download-only "actor-framework=$version") ||
     log "apt-get source did not fetch every file of actor-framework $version; using the upstream tarball"
   orig=$(ls "$work"/actor-framework_*.orig.tar.gz)
-  grep -q "$(sha256sum "$orig" | cut -d' ' -f1)" "$work"/actor-framework_*.dsc
+  grep -q "$(sha256sum "$orig" | cut -d' ' -f1)" "$work"/actor-framework_*.dsc ||
+    { log "$orig does not match its .dsc"; return 1; }
   tar xzf "$orig" -C "$work"
   local source=("$work"/actor-framework-*/)
-  # The include GCC 12 needs, as Debian's packaging adds it.
+  # The include GCC 12 needs, which Debian's installed header has.
   grep -q '<limits>' "$source/libcaf_io/caf/io/network/receive_buffer.hpp" ||
     sed -i 's|#include <cstring>|#include <cstring>\n#include <limits>|' \
       "$source/libcaf_io/caf/io/network/receive_buffer.hpp"
