@@ -14,8 +14,8 @@ namespace unisched::testing {
 
 /// How many times longer than usual this build may take for anything a test waits on: 1, or
 /// UNISCHED_TEST_WAIT_SCALE (ctest sets it from tests/CMakeLists.txt: 4 under ASan, 8 under
-/// TSan, whose instrumented code runs several times slower). Only waits and the work a test paces in real time are scaled; no
-/// outcome a test checks depends on it.
+/// TSan, whose instrumented code runs several times slower). Only waits and the work a test paces
+/// in real time are scaled; no outcome a test checks depends on it.
 inline double wait_scale() {
   static const double scale = [] {
     const char* text = std::getenv("UNISCHED_TEST_WAIT_SCALE");
