@@ -57,25 +57,35 @@ std::string proto_from_the_seed(const unisched::testing::ScratchDirectory& dir) 
                    "syntax = \"proto3\";\n\n" + idl + "\n\n" + definitions);
 }
 
+/// Runs `node SCRIPT_AND_ARGUMENTS` where ctest installed the Node.js packages
+/// (UNISCHED_GRPC_NODE_DIR), for at most `seconds`; checks that it exited 0 and returns what it
+/// printed.
+std::string run_node_client(const unisched::testing::ScratchDirectory& dir,
+                            const std::string& script_and_arguments, int seconds) {
+  const char* modules = std::getenv("UNISCHED_GRPC_NODE_DIR");
+  BOOST_TEST_REQUIRE(modules != nullptr, "UNISCHED_GRPC_NODE_DIR is not set (ctest sets it)");
+  const std::string out = dir.path() + "/node.out";
+  const int status =
+      std::system(("cd " + std::string(modules) + " && timeout " + std::to_string(seconds) +
+                   " node " + script_and_arguments + " >" + out + " 2>&1")
+                      .c_str());
+  const std::string steps = unisched::testing::read_file(out);
+  BOOST_TEST(WIFEXITED(status));
+  BOOST_TEST(WEXITSTATUS(status) == 0, steps);
+  return steps;
+}
+
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(grpc_service)
 
 BOOST_AUTO_TEST_CASE(a_nodejs_client_registers_streams_recovers_from_a_gap_and_reads_back) {
-  const char* modules = std::getenv("UNISCHED_GRPC_NODE_DIR");
-  BOOST_TEST_REQUIRE(modules != nullptr, "UNISCHED_GRPC_NODE_DIR is not set (ctest sets it)");
-  const std::string client_dir = modules;
   unisched::testing::ScratchDirectory dir;
   const std::string tokens = dir.write("tokens", "node-cluster 0123456789abcdef0123\n");
   Hub hub(0, {"--grpc", "127.0.0.1:0", "--cluster-tokens", tokens});
-  const std::string out = dir.path() + "/node.out";
-  const int status =
-      std::system(("cd " + client_dir + " && timeout 60 node client.js " + grpc_address(hub) + " " +
-                   kProto + " node-cluster 0123456789abcdef0123 >" + out + " 2>&1")
-                      .c_str());
-  const std::string steps = unisched::testing::read_file(out);
-  BOOST_TEST(WIFEXITED(status));
-  BOOST_TEST(WEXITSTATUS(status) == 0, steps);
+  const std::string steps = run_node_client(
+      dir, "client.js " + grpc_address(hub) + " " + kProto + " node-cluster 0123456789abcdef0123",
+      60);
   for (const char* step :
        {"ok health SERVING", "ok reflection", "ok unauthenticated", "ok not-found",
         "ok hostile-ids refused", "ok streamed version 2", "ok invalid-argument",
@@ -241,24 +251,16 @@ BOOST_AUTO_TEST_CASE(a_grpc_agent_for_a_cluster_a_caf_agent_holds_is_refused) {
 }
 
 BOOST_AUTO_TEST_CASE(a_client_generated_from_the_seeds_text_joins_as_a_view_only_cluster) {
-  const char* modules = std::getenv("UNISCHED_GRPC_NODE_DIR");
-  BOOST_TEST_REQUIRE(modules != nullptr, "UNISCHED_GRPC_NODE_DIR is not set (ctest sets it)");
   unisched::testing::ScratchDirectory dir;
   const std::string proto = proto_from_the_seed(dir);
   const std::string tokens = dir.write(
       "tokens", "seed-cluster 0123456789abcdef0123\nquiet-cluster fedcba9876543210fedc\n");
   Hub hub(0, {"--grpc", "127.0.0.1:0", "--cluster-tokens", tokens});
-  const std::string out = dir.path() + "/node.out";
-  const int status =
-      std::system(("cd " + std::string(modules) + " && timeout 60 node seed_client.js " +
-                   grpc_address(hub) + " " + proto + " " + UNISCHED_SOURCE_DIR +
-                   "/messages seed-cluster 0123456789abcdef0123 "
-                   "quiet-cluster fedcba9876543210fedc >" +
-                   out + " 2>&1")
-                      .c_str());
-  const std::string steps = unisched::testing::read_file(out);
-  BOOST_TEST(WIFEXITED(status));
-  BOOST_TEST(WEXITSTATUS(status) == 0, steps);
+  const std::string steps = run_node_client(
+      dir,
+      "seed_client.js " + grpc_address(hub) + " " + proto + " " + UNISCHED_SOURCE_DIR +
+          "/messages seed-cluster 0123456789abcdef0123 quiet-cluster fedcba9876543210fedc",
+      60);
   for (const char* step :
        {"ok wrong-token UNAUTHENTICATED", "ok pushed 1..3 APPLIED version 3",
         "ok health HEALTHY version 3 view-only", "ok snapshot version 3", "ok not-found NOT_FOUND",
@@ -287,22 +289,15 @@ BOOST_AUTO_TEST_CASE(a_client_generated_from_the_seeds_text_joins_as_a_view_only
 // The seed's door over a cluster's update rate: the stream ends RESOURCE_EXHAUSTED with nothing
 // taken, and the agent that streams the same version again loses nothing.
 BOOST_AUTO_TEST_CASE(a_seed_client_over_its_update_rate_is_refused_whole_and_resumes) {
-  const char* modules = std::getenv("UNISCHED_GRPC_NODE_DIR");
-  BOOST_TEST_REQUIRE(modules != nullptr, "UNISCHED_GRPC_NODE_DIR is not set (ctest sets it)");
   unisched::testing::ScratchDirectory dir;
   const std::string proto = proto_from_the_seed(dir);
   const std::string tokens = dir.write("tokens", "seed-cluster 0123456789abcdef0123\n");
   Hub hub(0, {"--grpc", "127.0.0.1:0", "--cluster-tokens", tokens, "--cluster-update-rate", "10"});
-  const std::string out = dir.path() + "/node.out";
-  const int status =
-      std::system(("cd " + std::string(modules) + " && timeout 120 node seed_client.js " +
-                   grpc_address(hub) + " " + proto + " " + UNISCHED_SOURCE_DIR +
-                   "/messages seed-cluster 0123456789abcdef0123 none none throttled >" + out +
-                   " 2>&1")
-                      .c_str());
-  const std::string steps = unisched::testing::read_file(out);
-  BOOST_TEST(WIFEXITED(status));
-  BOOST_TEST(WEXITSTATUS(status) == 0, steps);
+  const std::string steps = run_node_client(
+      dir,
+      "seed_client.js " + grpc_address(hub) + " " + proto + " " + UNISCHED_SOURCE_DIR +
+          "/messages seed-cluster 0123456789abcdef0123 none none throttled",
+      120);
   BOOST_TEST(steps.find("every version applied up to 40") != std::string::npos, steps);
   const auto cluster = hub.cluster("seed-cluster");
   BOOST_TEST_REQUIRE(cluster.has_value());
