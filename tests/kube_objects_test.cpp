@@ -289,6 +289,9 @@ BOOST_AUTO_TEST_CASE(malformed_objects_are_skipped_with_a_reason_and_nothing_els
   const Json no_name = {{"metadata", {{"labels", nullptr}}}};
   const Json bad_cpu = {{"metadata", {{"name", "bad"}}},
                         {"status", {{"allocatable", {{"cpu", "lots"}, {"memory", "8Gi"}}}}}};
+  // Over the most a node may report (2^46 bytes): the view's totals must not overflow.
+  const Json vast_memory = {{"metadata", {{"name", "vast"}}},
+                            {"status", {{"allocatable", {{"cpu", "4"}, {"memory", "128Ti"}}}}}};
   const Json counter = {
       {"metadata", {{"name", "kvm"}}},
       {"status",
@@ -298,9 +301,9 @@ BOOST_AUTO_TEST_CASE(malformed_objects_are_skipped_with_a_reason_and_nothing_els
       {"metadata", {{"name", "gpus"}}},
       {"status", {{"allocatable", {{"cpu", "4"}, {"memory", "8Gi"}, {"nvidia.com/gpu", "1G"}}}}}};
   const auto list = nodes_of(
-      reader,
-      Json{{"kind", "NodeList"}, {"items", {good, no_name, bad_cpu, counter, nullptr, gpu_billion}}}
-          .dump());
+      reader, Json{{"kind", "NodeList"},
+                   {"items", {good, no_name, bad_cpu, counter, nullptr, gpu_billion, vast_memory}}}
+                  .dump());
   BOOST_TEST_REQUIRE(list.items.size() == 3u);
   BOOST_TEST(list.items[2].node.devices.empty());
   BOOST_TEST(list.items[2].notes.at(0).find("1000000000 units: counted as no devices") !=
@@ -309,11 +312,15 @@ BOOST_AUTO_TEST_CASE(malformed_objects_are_skipped_with_a_reason_and_nothing_els
   BOOST_TEST(!list.items[0].node.schedulable);  // no Ready condition
   BOOST_TEST(list.items[1].node.devices.empty());
   BOOST_TEST(list.items[1].notes.at(0).find("1000 units") != std::string::npos);
-  BOOST_TEST_REQUIRE(list.skipped.size() == 3u);
+  BOOST_TEST_REQUIRE(list.skipped.size() == 4u);
   BOOST_TEST(list.skipped[0].find("items[1]") == 0u);
   BOOST_TEST(list.skipped[0].find("metadata.name: Required value") != std::string::npos);
   BOOST_TEST(list.skipped[1].find("status.allocatable.cpu: Invalid value: \"lots\"") !=
              std::string::npos);
+  BOOST_TEST(list.skipped[3].find("items[6]") == 0u, list.skipped[3]);
+  BOOST_TEST(list.skipped[3].find("status.allocatable.memory: Invalid value: \"128Ti\"") !=
+                 std::string::npos,
+             list.skipped[3]);
   BOOST_TEST(!reader.node_list("{\"kind\":").has_value());
   BOOST_TEST(reader.node_list("{\"kind\":\"PodList\"}").error().find("expected NodeList") !=
              std::string::npos);

@@ -117,12 +117,15 @@ BOOST_AUTO_TEST_CASE(a_node_slurm_cannot_describe_is_refused_naming_node_and_fie
   bad_gres.gres = "gpu:a100:lots";
   SlurmNode many = gpu_node();
   many.gres = "gpu:a100:65";
+  SlurmNode vast = gpu_node();  // 128 TiB: over the most a node may report (2^46 bytes)
+  vast.real_memory_mb = int64_t{128} << 20;
   const std::vector<std::pair<SlurmNode, std::string>> cases = {
       {bad_used, "GresUsed: index 7 beyond"},
       {over, "CPUAlloc: allocated 17 of 16"},
       {bad_name, "NodeName"},
       {bad_gres, "Gres: GRES \"gpu:a100:lots\""},
       {many, "more than 64 GPUs"},
+      {vast, "RealMemory: not a memory size in MiB"},
   };
   for (const auto& [node, why] : cases) {
     const auto state = node_state_of(node);
