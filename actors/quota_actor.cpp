@@ -70,7 +70,9 @@ void tell_admitted(Self self, const std::vector<std::string>& admitted) {
 template <class MakeEvent>
 void observe(Self self, MakeEvent event) {
   if (self->state.settings.observer) {
-    self->state.settings.observer(event());
+    QuotaLedgerEvent built = event();
+    built.waiting_queues = self->state.admission.waiting_queues();
+    self->state.settings.observer(built);
   }
 }
 

@@ -8,6 +8,7 @@
 #include <caf/fwd.hpp>
 
 #include <functional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -17,11 +18,13 @@
 namespace unisched::actors {
 
 /// One change of the ledger as an observer sees it: placements that took budget, holdings
-/// asked to be given back (unknown ones included).
+/// asked to be given back (unknown ones included), and the queues with work waiting for budget
+/// after it (whether the budget is contended: fair shares are promised only then).
 struct QuotaLedgerEvent {
   std::string queue;
   std::vector<v1::QuotaPlacement> taken;
   std::vector<std::string> released;
+  std::set<std::string> waiting_queues;
 };
 
 struct QuotaActorSettings {

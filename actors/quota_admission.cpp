@@ -277,4 +277,14 @@ QuotaPending QuotaAdmission::pending(const std::string& queue) const {
   return out;
 }
 
+std::set<std::string> QuotaAdmission::waiting_queues() const {
+  std::set<std::string> out;
+  for (const auto& [queue, work] : by_queue_) {
+    if (!work.empty()) {
+      out.insert(queue);
+    }
+  }
+  return out;
+}
+
 }  // namespace unisched::actors

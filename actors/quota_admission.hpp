@@ -102,6 +102,8 @@ class QuotaAdmission {
   void restore(const QuotaCommit& commit) { state_.restore(commit); }
 
   QuotaPending pending(const std::string& queue) const;
+  /// The queues with work waiting now.
+  std::set<std::string> waiting_queues() const;
   bool waiting(const std::string& work_id) const { return waiting_.count(work_id) > 0; }
   const QuotaState& ledger() const { return state_; }
 

@@ -68,7 +68,7 @@ BOOST_AUTO_TEST_CASE(racing_schedulers_never_pass_a_quota_and_share_by_weighted_
     observer->tenants[tenant.queue] = tenant;
   }
   // Shares are sampled while every tenant still waits with at least 40 requests.
-  ContendedShares shares(tenants, kPerTenant, 40);
+  ContendedShares shares(tenants);
   observer->after_event = [&] { shares.sample(*observer); };
   QuotaFleet fleet({"c1", "c2"}, 4, [observer](const auto& event) { observer->on_event(event); });
   for (const Tenant& tenant : tenants) {

@@ -112,7 +112,7 @@ BOOST_AUTO_TEST_CASE(racing_schedulers_never_pass_a_quota_on_clusters_hosted_by_
   for (const Tenant& tenant : tenants) {
     observer->tenants[tenant.queue] = tenant;
   }
-  ContendedShares shares(tenants, kPerTenant, 40);
+  ContendedShares shares(tenants);
   observer->after_event = [&] { shares.sample(*observer); };
   ObservedHub centre(4, [&guard, observer](const actors::QuotaLedgerEvent& event) {
     const std::lock_guard<std::mutex> lock(guard);
