@@ -3,14 +3,18 @@
 // commit (over budget: QUEUED, with the quota and resource named), shown by `get quotas` and
 // `describe quota`, and after a hub crash they come back with their usage rebuilt from the
 // journalled decisions, counted once. Four schedulers racing in the hub on shard-hosted
-// clusters place exactly a cohort's pool and no more. A peer cannot free quota or change a
-// decision by sending what only the supervisor and the schedulers may send.
+// clusters place exactly a cohort's pool and no more. A peer cannot free quota, change a
+// decision or end requests by sending what only the hub, the supervisor and the schedulers may
+// send.
 #include <caf/send.hpp>
+#include <caf/typed_event_based_actor.hpp>
 
 #include <boost/test/unit_test.hpp>
 #include <map>
 #include <thread>
 
+#include "actors/shard_interface.hpp"
+#include "actors/supervisor_interface.hpp"
 #include "tests/hub_process.hpp"
 
 using unisched::testing::ActorHarness;
@@ -53,6 +57,26 @@ std::string cohort_quota(const std::string& queue, int gpus) {
   return "apiVersion: scheduling.cluster.io/v1\nkind: SchedulingQuota\nmetadata:\n  name: " +
          queue + "\nspec:\n  queue: " + queue + "\n  cohort: lab\n  hard:\n    GPU: \"" +
          std::to_string(gpus) + "\"\n";
+}
+
+/// A peer posing as a shard. The supervisor binds every shard it admits, so the peer learns the
+/// supervisor's handle from that message; it then says `request` was given up, which only the
+/// hub in the supervisor's own process may say.
+unisched::actors::ShardActor::behavior_type rogue_shard(unisched::actors::ShardActor::pointer self,
+                                                        std::string request) {
+  return {
+      [=](unisched::atoms::bind_atom) {
+        unisched::v1::GivenUpRequests given_up;
+        given_up.add_request_ids(request);
+        given_up.set_reason("a peer says so");
+        self->send(caf::actor_cast<unisched::actors::SupervisorActor>(self->current_sender()),
+                   std::move(given_up));
+      },
+      [](unisched::atoms::spawn_atom, const std::string&, unisched::actors::AgentActor,
+         const caf::strong_actor_ptr&) -> caf::result<unisched::actors::ClusterActor> {
+        return caf::sec::unexpected_message;
+      },
+  };
 }
 
 /// The phase of request `id` at the hub ("" when unknown).
@@ -191,7 +215,7 @@ BOOST_AUTO_TEST_CASE(racing_schedulers_at_the_hub_never_pass_a_cohort_on_shard_h
   BOOST_TEST(hub.process->stop() == 0, hub.process->output());
 }
 
-BOOST_AUTO_TEST_CASE(a_peer_of_the_hub_cannot_end_work_change_a_decision_or_tick_its_timer) {
+BOOST_AUTO_TEST_CASE(a_peer_of_the_hub_cannot_end_work_change_a_decision_give_up_or_tick) {
   Hub hub;
   auto agent = hub.agent("a100-nvlink-uswest.yaml");
   ActorHarness::wait_until([&] { return hub.has_health("a100-uswest", true); }, "registered",
@@ -218,16 +242,25 @@ BOOST_AUTO_TEST_CASE(a_peer_of_the_hub_cannot_end_work_change_a_decision_or_tick
   caf::anon_send(*hub_actor, decision);
   // Nor may it set the hub's reconciliation timer going a second time.
   caf::anon_send(*hub_actor, unisched::atoms::resend_atom_v);
+  // Nor, joined as a shard, tell the supervisor to release everything the request placed.
+  unisched::v1::ShardRegistration shard;
+  shard.set_shard_id("rogue");
+  shard.set_endpoint("127.0.0.1:1");
+  const auto rogue = peer.system->spawn(rogue_shard, std::string("job"));
+  peer.ask<unisched::v1::ShardRegistration>(*hub_actor, unisched::atoms::shard_atom_v, shard,
+                                            rogue);
   ActorHarness::wait_until(
       [&] {
         const std::string log = hub.process->output();
         return log.find("not from the supervisor; dropped") != std::string::npos &&
                log.find("not from a scheduler; dropped") != std::string::npos &&
-               log.find("tick not from the hub itself; dropped") != std::string::npos;
+               log.find("tick not from the hub itself; dropped") != std::string::npos &&
+               log.find("given-up requests not from this process; dropped") != std::string::npos;
       },
-      "all three refused", std::chrono::seconds(10));
+      "all four refused", std::chrono::seconds(10));
   BOOST_TEST(phase_of(hub, "job") == "PLACED");
   BOOST_TEST(text(quota_entry(hub, "team-a")["used"], "GPU") == "4");
+  caf::anon_send_exit(rogue, caf::exit_reason::user_shutdown);
   BOOST_TEST(agent->stop() == 0);
   BOOST_TEST(hub.process->stop() == 0, hub.process->output());
 }
