@@ -108,7 +108,7 @@ void notify_subscribers(Self self) {
     }
     if (auto changes = core.changes_since(subscriber.revision)) {
       for (const auto& update : *changes) {
-        self->send(subscriber.handle, messages::to_proto(*update));
+        self->send(subscriber.handle, messages::ViewFeed{update});
       }
     } else {
       self->send(subscriber.handle, messages::to_proto(core.snapshot()));

@@ -2,7 +2,8 @@
 // Its messages are typed in actors/cluster_interface.hpp. What they set in motion:
 // - a pushed snapshot (an agent that starts over) is applied at once unless older than the view;
 // - a subscriber gets the view now (version = the view's revision), then every change of the
-//   view as an IncrementalUpdate whose version is its revision, in order, or a ClusterSnapshot
+//   view as a ViewFeed (the change log's shared entry) whose version is its revision, in
+//   order, or a ClusterSnapshot
 //   when it must start over, and the cluster's health as (health, cluster_id, healthy);
 // - an accepted commit is reserved and sent to the agent as a PlacementOrder; a placement the
 //   cluster later refuses goes back to its committer as a RefusedPlacement, one it carried out

@@ -11,11 +11,12 @@
 namespace unisched::actors {
 
 /// Whoever follows a cluster's view (schedulers).
-///   IncrementalUpdate               every change of the view, its version the view's revision
+///   ViewFeed                        every change of the view, its version the view's revision
+///                                   (shared with the ClusterActor's change log in one process)
 ///   ClusterSnapshot                 the whole view, when the subscriber must start over
 ///   (health, cluster_id, healthy)   the cluster's health as the supervisor judges it
 using ViewSubscriberActor =
-    caf::typed_actor<caf::reacts_to<v1::IncrementalUpdate>, caf::reacts_to<v1::ClusterSnapshot>,
+    caf::typed_actor<caf::reacts_to<messages::ViewFeed>, caf::reacts_to<v1::ClusterSnapshot>,
                      caf::reacts_to<atoms::health_atom, std::string, bool>>;
 
 /// Whoever committed placements to a cluster (schedulers) hears how they ended there.

@@ -119,11 +119,12 @@ void subscribe(Self self, const std::string& id) {
 }
 
 /// One change of a cluster's view from the feed; out of step, it fetches the whole view.
-void on_feed(Self self, const v1::IncrementalUpdate& message) {
-  auto update = messages::from_proto(message);
-  const auto result =
-      update ? self->state.core->apply_feed(*update) : SchedulerState::FeedResult::NeedsView;
-  const auto actor = self->state.cluster_actors.find(message.cluster_id());
+void on_feed(Self self, const messages::ViewFeed& feed) {
+  if (!feed.update) {
+    return;
+  }
+  const auto result = self->state.core->apply_feed(*feed.update);
+  const auto actor = self->state.cluster_actors.find(feed.update->cluster_id);
   if (result != SchedulerState::FeedResult::NeedsView ||
       actor == self->state.cluster_actors.end()) {
     return;
@@ -312,7 +313,7 @@ SchedulerActor::behavior_type scheduler(Self self, ClusterDirectoryActor directo
       [=](summary_atom) -> caf::result<v1::SchedulerSummary> {
         return self->state.core->summary();
       },
-      [=](const v1::IncrementalUpdate& update) { on_feed(self, update); },
+      [=](const messages::ViewFeed& feed) { on_feed(self, feed); },
       [=](const v1::ClusterSnapshot& snapshot) { replace_view(self, snapshot); },
       [=](health_atom, const std::string& id, bool healthy) {
         self->state.core->set_healthy(id, healthy);

@@ -15,6 +15,7 @@
 #include <caf/allowed_unsafe_message_type.hpp>
 
 #include "messages/unisched.pb.h"
+#include "messages/view_feed.hpp"
 #include "model/scheduling_request.hpp"
 
 namespace unisched::v1 {
@@ -38,6 +39,27 @@ inspect(Inspector& f, Message& x) {
 }
 
 }  // namespace unisched::v1
+
+namespace unisched::messages {
+
+/// A view feed entry crosses a link as its IncrementalUpdate bytes; in one process CAF passes
+/// the shared entry itself and never calls this.
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, ViewFeed& x) {
+  std::string bytes;
+  if constexpr (Inspector::reads_state) {
+    bytes = encode_feed(x);
+    return f(caf::meta::type_name("unisched.ViewFeed"), bytes);
+  } else {
+    auto parse = caf::meta::load_callback([&]() -> caf::error {
+      return decode_feed(bytes, x).empty() ? caf::error{}
+                                           : caf::make_error(caf::sec::invalid_argument);
+    });
+    return f(caf::meta::type_name("unisched.ViewFeed"), bytes, parse);
+  }
+}
+
+}  // namespace unisched::messages
 
 CAF_BEGIN_TYPE_ID_BLOCK(unisched, caf::first_custom_type_id)
 
@@ -80,6 +102,7 @@ CAF_ADD_TYPE_ID(unisched, (unisched::v1::QuotaLeaseRevoke))
 CAF_ADD_TYPE_ID(unisched, (unisched::v1::GivenUpRequests))
 CAF_ADD_TYPE_ID(unisched, (unisched::v1::PlacementQuery))
 CAF_ADD_TYPE_ID(unisched, (unisched::v1::PlacementReport))
+CAF_ADD_TYPE_ID(unisched, (unisched::messages::ViewFeed))
 // Requests reach schedulers in one process as model types (no wire form yet).
 CAF_ADD_TYPE_ID(unisched, (unisched::model::SchedulingRequestSpec))
 

@@ -89,7 +89,8 @@ const FaultNetwork::Endpoint* FaultNetwork::endpoint_of(const caf::strong_actor_
 /// messages only by ending: a partition.
 bool faultable_content(const caf::message& content) {
   using namespace unisched::atoms;
-  return content.match_elements<v1::IncrementalUpdate>() || content.match_elements<v1::Ack>() ||
+  return content.match_elements<v1::IncrementalUpdate>() ||
+         content.match_elements<messages::ViewFeed>() || content.match_elements<v1::Ack>() ||
          content.match_elements<push_atom, v1::ClusterSnapshot>() ||
          content.match_elements<v1::CommitRequest>() || content.match_elements<v1::CommitReply>() ||
          content.match_elements<v1::PlacementOrder>() ||

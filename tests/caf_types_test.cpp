@@ -4,6 +4,7 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include "messages/caf_types.hpp"
 #include "messages/convert.hpp"
 #include "tests/actor_harness.hpp"
 
@@ -49,6 +50,45 @@ BOOST_AUTO_TEST_CASE(malformed_bytes_are_an_error_not_a_crash) {
     caf::binary_deserializer source{*harness.system, bytes};
     BOOST_TEST(static_cast<bool>(source(out)));
   }
+}
+
+// A view feed entry is shared inside a process; across a link it is its IncrementalUpdate.
+BOOST_AUTO_TEST_CASE(a_view_feed_entry_crosses_a_link_as_its_update_and_refuses_bad_bytes) {
+  testing::ActorHarness harness;
+  model::ViewUpdate update;
+  update.cluster_id = "c1";
+  update.epoch = 2;
+  update.base_version = 6;
+  update.version = 7;
+  model::NodeState node;
+  node.name = "n1";
+  node.allocatable_cpu_milli = 4000;
+  node.allocated_cpu_milli = 1000;
+  update.changes.push_back({model::NodeChangeKind::Add, node});
+  update.finished_placements = {"r/0"};
+  const messages::ViewFeed feed{std::make_shared<const model::ViewUpdate>(update)};
+  std::vector<char> buffer;
+  caf::binary_serializer sink{*harness.system, buffer};
+  BOOST_TEST_REQUIRE(!sink(feed));
+  messages::ViewFeed received;
+  caf::binary_deserializer source{*harness.system, buffer};
+  BOOST_TEST_REQUIRE(!source(received));
+  BOOST_TEST_REQUIRE(received.update != nullptr);
+  BOOST_TEST(received.update != feed.update);
+  BOOST_TEST(messages::to_proto(*received.update).SerializeAsString() ==
+             messages::to_proto(update).SerializeAsString());
+  BOOST_TEST(received.update->changes.at(0).node.allocated_cpu_milli == 1000);
+
+  // A change that is none of add, update or remove is refused, and nothing is kept.
+  v1::IncrementalUpdate bad = messages::to_proto(update);
+  bad.mutable_node_deltas(0)->set_op(static_cast<v1::NodeDelta::Op>(9));
+  std::vector<char> bad_buffer;
+  caf::binary_serializer bad_sink{*harness.system, bad_buffer};
+  BOOST_TEST_REQUIRE(!bad_sink(bad));  // the same bytes a ViewFeed of it would carry
+  messages::ViewFeed refused;
+  caf::binary_deserializer bad_source{*harness.system, bad_buffer};
+  BOOST_TEST(static_cast<bool>(bad_source(refused)));
+  BOOST_TEST(refused.update == nullptr);
 }
 
 BOOST_AUTO_TEST_CASE(a_placement_keeps_its_device_shares_on_the_wire) {

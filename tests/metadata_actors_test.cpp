@@ -265,7 +265,7 @@ BOOST_AUTO_TEST_CASE(subscribers_receive_every_update_in_order) {
   // What the subscriber received, in order: the view when it subscribed, then each message.
   struct Feed {
     uint64_t start = 0;
-    std::vector<v1::IncrementalUpdate> updates;
+    std::vector<std::shared_ptr<const model::ViewUpdate>> updates;
     int snapshots = 0;
   };
   auto feed = std::make_shared<Feed>();
@@ -276,7 +276,7 @@ BOOST_AUTO_TEST_CASE(subscribers_receive_every_update_in_order) {
                       caf::actor_cast<actors::ViewSubscriberActor>(self))
             .then([=](v1::ClusterSnapshot& snapshot) { feed->start = snapshot.version(); });
         return {
-            [=](v1::IncrementalUpdate& update) { feed->updates.push_back(std::move(update)); },
+            [=](const messages::ViewFeed& update) { feed->updates.push_back(update.update); },
             [=](v1::ClusterSnapshot&) { ++feed->snapshots; },
             [](atoms::health_atom, const std::string&, bool) {},
         };
@@ -285,8 +285,9 @@ BOOST_AUTO_TEST_CASE(subscribers_receive_every_update_in_order) {
   BOOST_TEST(feed->snapshots == 0);  // in step all along: no reason to start over
   uint64_t version = feed->start;
   for (const auto& update : feed->updates) {
-    BOOST_TEST(update.base_version() == version);
-    version = update.version();
+    BOOST_TEST_REQUIRE(update != nullptr);
+    BOOST_TEST(update->base_version == version);
+    version = update->version;
   }
   caf::anon_send_exit(subscriber, caf::exit_reason::user_shutdown);
 }

@@ -33,9 +33,9 @@ actors::ViewSubscriberActor::behavior_type view_mirror(actors::ViewSubscriberAct
                 caf::actor_cast<actors::ViewSubscriberActor>(self))
       .then([=](const v1::ClusterSnapshot& snapshot) { replace(snapshot); });
   return {
-      [=](const v1::IncrementalUpdate& message) {
+      [=](const messages::ViewFeed& feed) {
         // The work a SchedulerActor does for each change of the feed.
-        auto update = messages::from_proto(message);
+        const auto& update = feed.update;
         if (!update || view->apply(update->changes, model::Allocation::MayExceed)) {
           return;
         }
