@@ -349,8 +349,8 @@ std::optional<std::string> ClusterState::on_snapshot(const model::ViewSnapshot& 
   position_ = {snapshot.epoch, snapshot.version};
   ++revision_;
   node_revisions_.clear();
-  for (const model::NodeState& node : effective) {
-    node_revisions_[node.name] = revision_;
+  for (const model::NodeState* node : view_.sorted_nodes()) {  // `effective` was moved out
+    node_revisions_[node->name] = revision_;
   }
   ++counters_.resyncs;
   resync_ = Resync::Idle;

@@ -38,6 +38,26 @@ BOOST_AUTO_TEST_CASE(cluster_level_check_refuses_any_change_node_level_only_touc
   BOOST_TEST(pair.centre.counters().conflicts == 2u);
 }
 
+// A resync gives every node of the new view a revision, so that a scheduler deciding on that
+// view can commit to nodes that have not changed since. (They lost theirs: the view took the
+// snapshot's nodes over before their names were read, and every node-level commit after a
+// resync conflicted until its node changed again.)
+BOOST_AUTO_TEST_CASE(after_a_resync_every_node_has_a_revision_to_commit_against) {
+  Pair pair;
+  pair.centre.request_resync();
+  BOOST_TEST_REQUIRE(pair.centre.take_resync_request());
+  BOOST_TEST_REQUIRE(!pair.centre.on_snapshot(pair.agent.snapshot()).has_value());
+  const model::ViewSnapshot seen = pair.centre.snapshot();
+  BOOST_TEST_REQUIRE(seen.nodes.size() > 1u);
+  BOOST_TEST(seen.node_revisions.size() == seen.nodes.size());
+  for (const model::NodeState& node : seen.nodes) {
+    BOOST_TEST(seen.node_revisions.count(node.name) == 1u, node.name);
+  }
+  const auto commit = commit_at(pair.centre, {reservation("a", "sim-gpu-0", 1000)});
+  const auto outcome = pair.centre.commit(commit, CommitMode::NodeRevisions);
+  BOOST_TEST((outcome.status == CommitStatus::Accepted), outcome.reason);
+}
+
 BOOST_AUTO_TEST_CASE(a_reservation_shows_at_once_and_settles_without_double_counting) {
   Pair pair;
   const int64_t before = pair.centre.view().find("sim-gpu-0")->allocated_cpu_milli;
