@@ -90,7 +90,7 @@ struct AgentData {
   std::shared_ptr<VisibilityLog> visibility;
   std::shared_ptr<AgentRecord> record;
   ChangeVariants variants;    // node changes to cycle through
-  v1::ClusterSnapshot truth;  // full sync only: every node as the agent last changed it
+  v1::ClusterSnapshot truth;  // its nodes in full sync only: as the agent last changed them
   uint64_t next_version = 1;
   uint64_t last_version = 0;
   uint64_t acked = 0;
@@ -236,6 +236,15 @@ BenchAgentActor::behavior_type bench_agent(Agent* self, CentreActor centre, caf:
       [](const v1::PlacementOrder&) {},  // reservations stay reserved; nothing confirms them
       [](const v1::ReleaseOrder&) {},
       [=](const v1::SnapshotRequest&) -> caf::result<v1::ClusterSnapshot> {
+        if (!self->state.parameters.full_sync) {
+          // No truth is kept (it would count in the centre's memory): every node as listed, at
+          // the version the agent is at, built for this pull and dropped after it.
+          v1::ClusterSnapshot listed = self->state.truth;
+          for (int n = 0; n < self->state.parameters.nodes; ++n) {
+            *listed.add_nodes() = synthetic_node(n, 0, self->state.parameters.gpus);
+          }
+          return listed;
+        }
         self->state.record->bytes += self->state.truth.ByteSizeLong();
         return self->state.truth;
       },

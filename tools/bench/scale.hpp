@@ -1,5 +1,6 @@
 // Bench scenario `scale`: Karmada's test size (100 clusters x 5,000 nodes) in one process:
-// memory per node, then ingest and scheduling throughput at that size.
+// memory per node, then ingest, a full resync of one cluster, and scheduling throughput with
+// one scheduler and with two racing ones at that size.
 #pragma once
 
 #include <cstdint>
@@ -17,7 +18,9 @@ struct ScaleResult {
   int64_t views_heap_bytes = 0;      ///< heap in use for the same, without allocator slack
   int64_t with_scheduler_heap_bytes = 0;
   IngestResult ingest;
-  ScheduleResult schedule;
+  double resync_p50_ms = 0;  ///< one cluster pulls its agent's snapshot and applies it (median)
+  ScheduleResult schedule;   ///< one scheduler (its copies give the memory figure above)
+  ScheduleResult racing;     ///< two schedulers at once
   std::string problem;
 };
 

@@ -253,18 +253,27 @@ bool run_scale(const Flags& flags, const std::string&) {
       .number("heap_bytes_per_node_with_scheduler", result.with_scheduler_heap_bytes / nodes);
   line.number("deltas_per_s", result.ingest.deltas_per_s)
       .number("ingest_p99_ms", result.ingest.ack_p99_ms)
+      .number("resync_p50_ms", result.resync_p50_ms)
       .number("decisions_per_s", result.schedule.decisions_per_s)
+      .number("placed", static_cast<double>(result.schedule.placed))
       .number("p50_ms", result.schedule.p50_ms)
       .number("p99_ms", result.schedule.p99_ms)
+      .number("two_schedulers_decisions_per_s", result.racing.decisions_per_s)
+      .number("two_schedulers_placed", static_cast<double>(result.racing.placed))
+      .number("two_schedulers_p99_ms", result.racing.p99_ms)
+      .number("two_schedulers_conflict_rate", result.racing.conflict_rate)
       .flag("ok", result.problem.empty())
       .print();
   std::fprintf(stderr,
                "  listed in %.1f s; per node %.0f bytes resident (%.0f of heap data) in the "
-               "ClusterActors, %.0f (%.0f) with one scheduler's copies; %.0f node deltas/s; %.0f "
-               "decisions/s (p99 %.3f ms)\n",
+               "ClusterActors, %.0f (%.0f) with one scheduler's copies; %.0f node deltas/s; "
+               "resync of one cluster %.1f ms; %.0f decisions/s (p99 %.3f ms); two schedulers "
+               "%.0f decisions/s, %.2f%% conflicts\n",
                result.listing_seconds, result.views_bytes / nodes, result.views_heap_bytes / nodes,
                result.with_scheduler_bytes / nodes, result.with_scheduler_heap_bytes / nodes,
-               result.ingest.deltas_per_s, result.schedule.decisions_per_s, result.schedule.p99_ms);
+               result.ingest.deltas_per_s, result.resync_p50_ms, result.schedule.decisions_per_s,
+               result.schedule.p99_ms, result.racing.decisions_per_s,
+               100 * result.racing.conflict_rate);
   return report_problem(result.problem);
 }
 
