@@ -186,6 +186,10 @@ void SimulatedSystem::start_centre() {
   actors::SchedulerSettings scheduling;
   scheduling.draw_seed = settings_.seed + 1;
   scheduling.max_retries = 10;
+  // Both commit checks, on alternate seeds: node-level commits compare per-node revisions,
+  // which resyncs and restarts must rebuild as carefully as the view.
+  scheduling.commit_mode = settings_.seed % 2 == 1 ? actors::CommitMode::NodeRevisions
+                                                   : actors::CommitMode::ClusterRevision;
   scheduling.commit_timeout = std::chrono::milliseconds(1000);
   for (int i = 0; i < settings_.schedulers; ++i) {
     centre.schedulers.push_back(
