@@ -99,9 +99,10 @@ std::optional<ViewProblem> check_node(const NodeState& node, Allocation allocati
 
 ClusterView::ClusterView(const ClusterView& other) : resources_(other.resources_) {
   nodes_.reserve(other.nodes_.size());
+  slots_.reserve(other.nodes_.size());
   for (const auto& [name, node] : other.nodes_) {
     const NodeState& copy = nodes_.emplace(name, node).first->second;
-    by_name_.insert(&copy);
+    enlist(&copy);
     account(copy, +1);
   }
 }
@@ -152,7 +153,7 @@ void ClusterView::commit(Changes&& changes) {
       NodeState& node = existing->second;
       if (change.kind == NodeChangeKind::Remove) {
         account(node, -1);
-        by_name_.erase(&node);
+        delist(&node);
         nodes_.erase(existing);
         continue;
       }
@@ -185,7 +186,7 @@ void ClusterView::commit(Changes&& changes) {
       } else {
         added = &nodes_.emplace(std::move(name), change.node).first->second;
       }
-      by_name_.insert(added);
+      enlist(added);
       account(*added, +1);
     }
   }
@@ -218,6 +219,7 @@ std::optional<ViewProblem> ClusterView::replace(std::vector<NodeState> nodes,
     additions.push_back(NodeChange{NodeChangeKind::Add, std::move(node)});
   }
   fresh.nodes_.reserve(nodes.size());
+  fresh.slots_.reserve(nodes.size());
   if (auto invalid = fresh.apply(std::move(additions), allocation)) {
     return invalid;
   }
@@ -289,22 +291,21 @@ void ClusterView::visit_free_cpu(int64_t milli,
 }
 
 const NodeState* ClusterView::sample(uint64_t random) const {
-  // A random bucket of the hash table, then a random entry of it: no extra index to keep.
-  const size_t buckets = nodes_.bucket_count();
-  if (nodes_.empty()) {
-    return nullptr;
-  }
-  for (size_t step = 0; step < buckets; ++step) {
-    const size_t bucket = (random + step) % buckets;
-    const size_t entries = nodes_.bucket_size(bucket);
-    if (entries == 0) {
-      continue;
-    }
-    auto entry = nodes_.begin(bucket);
-    std::advance(entry, static_cast<long>((random >> 32) % entries));
-    return &entry->second;
-  }
-  return nullptr;
+  return slots_.empty() ? nullptr : slots_[random % slots_.size()];
+}
+
+void ClusterView::enlist(const NodeState* node) {
+  by_name_.insert(node);
+  slots_.push_back(node);
+}
+
+void ClusterView::delist(const NodeState* node) {
+  by_name_.erase(node);
+  // A scan of pointers held together: removals are rare beside updates, and a position kept
+  // per node would cost every node memory.
+  const auto slot = std::find(slots_.begin(), slots_.end(), node);
+  *slot = slots_.back();
+  slots_.pop_back();
 }
 
 namespace {

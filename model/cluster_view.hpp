@@ -112,8 +112,8 @@ class ClusterView {
   /// The same nodes in the same order, each handed to `visit` until it returns false.
   void visit_free_cpu(int64_t milli, const std::function<bool(const NodeState&)>& visit) const;
 
-  /// A node chosen by `random` (any 64-bit number), close to uniformly, in constant time on
-  /// average; null for an empty view.
+  /// A node chosen by `random` (any 64-bit number), uniformly, in constant time; null for an
+  /// empty view.
   const NodeState* sample(uint64_t random) const;
 
  private:
@@ -154,8 +154,15 @@ class ClusterView {
   /// Moves a changed node's index entries from its old keys to its new ones.
   void reindex(const NodeState& node, const IndexKeys& before, const IndexKeys& after);
 
+  /// Adds a held node to the name order and the sampling slots, or takes it out of both.
+  void enlist(const NodeState* node);
+  void delist(const NodeState* node);
+
   std::unordered_map<std::string, NodeState> nodes_;
   std::set<const NodeState*, ByName> by_name_;  // the same nodes, in name order
+  // The same nodes again, in no order, for sampling by position: drawing from the hash table's
+  // buckets was a third of a sampled decision (walking chains, divisions, cache misses).
+  std::vector<const NodeState*> slots_;
   ClusterTotals totals_;
   std::map<std::string, AcceleratorTotals> accelerators_;
   // model -> number of free devices on a node -> the nodes with exactly that many (>= 1)

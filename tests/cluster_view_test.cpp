@@ -172,6 +172,24 @@ BOOST_AUTO_TEST_CASE(samples_come_from_the_view_and_reach_every_node) {
     drawn.insert(node->name);
   }
   BOOST_TEST(drawn.size() == 50u);
+  // After removals (and in a copy), only the nodes left are drawn, every one of them.
+  std::vector<NodeChange> removals;
+  for (int i = 0; i < 50; i += 2) {
+    removals.push_back({NodeChangeKind::Remove, gpu_node("n" + std::to_string(i), 1)});
+  }
+  BOOST_TEST(!view.apply(std::move(removals)));
+  const ClusterView copy = view;
+  for (const ClusterView* sampled : {static_cast<const ClusterView*>(&view), &copy}) {
+    drawn.clear();
+    for (uint64_t draw = 0; draw < 5000; ++draw) {
+      const NodeState* node = sampled->sample(draw * 0x9e3779b97f4a7c15ull);
+      BOOST_TEST_REQUIRE(node != nullptr);
+      BOOST_TEST_REQUIRE(node == sampled->find(node->name));
+      drawn.insert(node->name);
+    }
+    BOOST_TEST(drawn.size() == 25u);
+    BOOST_TEST(drawn.count("n0") == 0u);
+  }
 }
 
 BOOST_AUTO_TEST_CASE(indexes_follow_updates_that_change_models_and_free_counts) {
