@@ -15,14 +15,12 @@ NodeState gpu_node(const std::string& name, int free_devices) {
   node.allocatable_memory_bytes = 1 << 30;
   node.max_pods = 10;
   for (int i = 0; i < 4; ++i) {
-    node.devices.push_back(Device{AcceleratorType::GPU,
-                                  "A100",
-                                  int64_t{80} << 30,
-                                  0,
-                                  Interconnect::NVLink,
-                                  i < free_devices ? 0 : kWholeDeviceMilli,
-                                  {},
-                                  0});
+    Device device;
+    device.model = "A100";
+    device.memory_bytes = int64_t{80} << 30;
+    device.interconnect = Interconnect::NVLink;
+    device.allocated_milli = i < free_devices ? 0 : kWholeDeviceMilli;
+    node.devices.push_back(device);
   }
   return node;
 }
@@ -211,8 +209,10 @@ BOOST_AUTO_TEST_CASE(indexes_follow_updates_that_change_models_and_free_counts) 
   NodeState many = gpu_node("m", 0);
   many.devices.clear();
   for (int i = 0; i < 10; ++i) {
-    many.devices.push_back(
-        Device{AcceleratorType::GPU, "M" + std::to_string(i), 1, 0, Interconnect::PCIe, 0, {}, 0});
+    Device device;
+    device.model = "M" + std::to_string(i);
+    device.memory_bytes = 1;
+    many.devices.push_back(device);
   }
   BOOST_TEST(!view.apply({add(many)}));
   many.devices[9].allocated_milli = kWholeDeviceMilli;

@@ -64,14 +64,8 @@ BOOST_AUTO_TEST_CASE(linked_devices_come_from_one_group) {
   auto n = node("n", 64000, 512);
   // Two NVLink groups of 4 devices; group 0 has one device busy.
   for (int i = 0; i < 8; ++i) {
-    n.devices.push_back(model::Device{model::AcceleratorType::GPU,
-                                      "A100",
-                                      int64_t{80} << 30,
-                                      i < 4 ? 0 : 1,
-                                      model::Interconnect::NVLink,
-                                      i == 0 ? 1000 : 0,
-                                      {},
-                                      0});
+    n.devices.push_back(unisched::testing::gpu_device(
+        "A100", int64_t{80} << 30, i < 4 ? 0 : 1, model::Interconnect::NVLink, i == 0 ? 1000 : 0));
   }
   const NodeFit three = fit_on_node(n, gpus(3, model::Interconnect::NVLink));
   BOOST_TEST_REQUIRE(three.fits());

@@ -9,6 +9,19 @@
 
 namespace unisched::testing {
 
+/// A GPU of `model`, linked to the devices of its `group` by `link`, `allocated_milli` in use.
+inline model::Device gpu_device(const std::string& model_name, int64_t memory_bytes, int32_t group,
+                                model::Interconnect link, int32_t allocated_milli = 0) {
+  model::Device device;
+  device.type = model::AcceleratorType::GPU;
+  device.model = model_name;
+  device.memory_bytes = memory_bytes;
+  device.topology_group = group;
+  device.interconnect = link;
+  device.allocated_milli = allocated_milli;
+  return device;
+}
+
 inline model::NodeState node(const std::string& name, int64_t cpu_milli, int64_t memory_gib,
                              int devices = 0,
                              model::Interconnect link = model::Interconnect::NVLink,
@@ -19,14 +32,8 @@ inline model::NodeState node(const std::string& name, int64_t cpu_milli, int64_t
   n.allocatable_memory_bytes = memory_gib << 30;
   n.max_pods = 110;
   for (int i = 0; i < devices; ++i) {
-    n.devices.push_back(model::Device{model::AcceleratorType::GPU,
-                                      device_model,
-                                      device_gib << 30,
-                                      link == model::Interconnect::PCIe ? i : 0,
-                                      link,
-                                      0,
-                                      {},
-                                      0});
+    n.devices.push_back(
+        gpu_device(device_model, device_gib << 30, link == model::Interconnect::PCIe ? i : 0, link));
   }
   return n;
 }
