@@ -32,8 +32,8 @@ inline model::NodeState node(const std::string& name, int64_t cpu_milli, int64_t
   n.allocatable_memory_bytes = memory_gib << 30;
   n.max_pods = 110;
   for (int i = 0; i < devices; ++i) {
-    n.devices.push_back(
-        gpu_device(device_model, device_gib << 30, link == model::Interconnect::PCIe ? i : 0, link));
+    n.devices.push_back(gpu_device(device_model, device_gib << 30,
+                                   link == model::Interconnect::PCIe ? i : 0, link));
   }
   return n;
 }
