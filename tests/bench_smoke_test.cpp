@@ -152,6 +152,11 @@ BOOST_AUTO_TEST_CASE(scale_reports_memory_per_node_and_both_throughputs) {
   BOOST_TEST(result.at("deltas_per_s").get<double>() > 0);
   BOOST_TEST(result.at("decisions_per_s").get<double>() > 0);
   check_latencies(result, "p50_ms", "p99_ms");
+  // A resync of one cluster, and two schedulers after the first (on what it left free).
+  BOOST_TEST(result.at("resync_p50_ms").get<double>() > 0);
+  BOOST_TEST(result.at("two_schedulers_decisions_per_s").get<double>() > 0);
+  const double conflicts = result.at("two_schedulers_conflict_rate").get<double>();
+  BOOST_TEST((conflicts >= 0 && conflicts <= 1));
 }
 
 BOOST_AUTO_TEST_CASE(full_sync_moves_about_nodes_over_changes_times_the_bytes) {

@@ -25,12 +25,16 @@ constexpr const char* kBenchQueue = "bench";
 
 /// One replica of 2 cores, 8 GiB and one A100, optionally pinned to one cluster, optionally
 /// charged to the bench's quota queue.
-model::SchedulingRequestSpec request_spec(const std::string& only_cluster = "",
-                                          bool queued = false) {
+/// What the bench's clients submit: 2 cpus, 8 GiB and an A100; `only_cluster`, when given,
+/// pins it there; without `device`, a small cpu-only request (a probe).
+model::SchedulingRequestSpec request_spec(const std::string& only_cluster = "", bool queued = false,
+                                          bool device = true) {
   std::string text =
       "apiVersion: scheduling.cluster.io/v1\nkind: SchedulingRequest\nmetadata:\n  name: bench\n"
-      "spec:\n  resources:\n    cpu: \"2\"\n    memory: 8Gi\n    accelerators:\n"
-      "      - model: NVIDIA-A100-SXM4-80GB\n        count: 1\n";
+      "spec:\n  resources:\n";
+  text += device ? "    cpu: \"2\"\n    memory: 8Gi\n    accelerators:\n"
+                   "      - model: NVIDIA-A100-SXM4-80GB\n        count: 1\n"
+                 : "    cpu: 100m\n    memory: 64Mi\n";
   if (!only_cluster.empty()) {
     text += "  placement:\n    affinity:\n      clusters: [" + only_cluster + "]\n";
   }
@@ -63,11 +67,12 @@ v1::SchedulerSummary summary_of(caf::scoped_actor& self, const actors::Scheduler
 }
 
 /// A scheduler subscribes to its clusters on its own time; it is ready once a request pinned to
-/// each cluster is placed there. Returns false after `attempts` tries of one cluster.
+/// each cluster is placed there (cpu only: a cluster whose devices an earlier run took still
+/// takes it). Returns false after `attempts` tries of one cluster.
 bool wait_subscribed(caf::scoped_actor& self, const actors::SchedulerActor& scheduler, int index,
                      int clusters, bool queued) {
   for (int c = 0; c < clusters; ++c) {
-    const auto pinned = request_spec(cluster_name(c), queued);
+    const auto pinned = request_spec(cluster_name(c), queued, false);
     bool placed = false;
     for (int attempt = 0; attempt < 500 && !placed; ++attempt) {
       self->request(scheduler, std::chrono::seconds(30), submit_atom_v,
