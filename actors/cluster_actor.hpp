@@ -3,8 +3,8 @@
 // - a pushed snapshot (an agent that starts over) is applied at once unless older than the view;
 // - a subscriber gets the view now (version = the view's revision), then every change of the
 //   view as a ViewFeed (the change log's shared entry) whose version is its revision, in
-//   order, or a ClusterSnapshot
-//   when it must start over, and the cluster's health as (health, cluster_id, healthy);
+//   order, or a ClusterSnapshot when it must start over, and the cluster's health as (health,
+//   cluster_id, healthy);
 // - an accepted commit is reserved and sent to the agent as a PlacementOrder; a placement the
 //   cluster later refuses goes back to its committer as a RefusedPlacement, one it carried out
 //   as SettledPlacements;
