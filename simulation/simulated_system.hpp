@@ -39,6 +39,7 @@ class SimulatedSystem {
   void release_held() { network_->release_due(true); }
 
   size_t clusters() const { return agents_.size(); }
+  const std::string& cluster_id(size_t cluster) const { return agents_[cluster].cluster_id; }
   void crash_agent(size_t cluster);
   void start_agent(size_t cluster);
   bool agent_running(size_t cluster) const { return static_cast<bool>(agents_[cluster].actor); }

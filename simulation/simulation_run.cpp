@@ -1,10 +1,12 @@
 #include "simulation/simulation_run.hpp"
 
 #include <absl/strings/str_cat.h>
+#include <absl/strings/str_join.h>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <random>
 
@@ -201,6 +203,52 @@ bool at_rest(SimulatedSystem& system) {
   return system.views_caught_up();
 }
 
+/// After the run: a small request pinned to each cluster is placed within 5 s. A system that
+/// keeps every invariant can still have stopped placing work (a resync once left node-level
+/// commits nothing to compare with, and each such commit conflicted until it was given up).
+void check_still_places(SimulatedSystem& system) {
+  std::vector<SimulatedRequest> probes;
+  for (size_t cluster = 0; cluster < system.clusters(); ++cluster) {
+    probes.push_back(probe_request(system.cluster_id(cluster)));
+  }
+  system.submit(probes);
+  const auto placed = [](const v1::RequestStatus& status) {
+    return status.phase() == v1::RequestStatus::PLACED ||
+           status.phase() == v1::RequestStatus::FINISHED;
+  };
+  std::map<std::string, v1::RequestStatus> last;
+  const int64_t until = system.now_ms() + 5000;
+  while (system.now_ms() < until) {
+    system.step(std::chrono::milliseconds(10));
+    if (system.now_ms() % 250 != 0) {
+      continue;
+    }
+    if (const auto list = system.requests()) {
+      for (const v1::RequestStatus& status : list->requests()) {
+        last[status.request_id()] = status;
+      }
+    }
+    if (std::all_of(probes.begin(), probes.end(), [&](const SimulatedRequest& probe) {
+          const auto found = last.find(probe.name);
+          return found != last.end() && placed(found->second);
+        })) {
+      return;
+    }
+  }
+  for (const SimulatedRequest& probe : probes) {
+    const auto found = last.find(probe.name);
+    if (found == last.end() || !placed(found->second)) {
+      system.observer().violation(absl::StrCat(
+          "after the faults, ", probe.name, " was not placed within 5 s: ",
+          found == last.end()
+              ? std::string("not in the book")
+              : absl::StrCat(v1::RequestStatus::Phase_Name(found->second.phase()), " ",
+                             found->second.detail(), " ",
+                             absl::StrJoin(found->second.decision().reasons(), "; "))));
+    }
+  }
+}
+
 void run_in(const RunSettings& settings, const std::string& journal, RunReport& report) {
   std::mt19937_64 random(settings.seed);
   std::vector<Planned> events = plan(settings, random);
@@ -246,6 +294,9 @@ void run_in(const RunSettings& settings, const std::string& journal, RunReport& 
                                              settings.settle_limit.count(), " ms"));
   }
   system.final_checks();
+  if (report.settled) {
+    check_still_places(system);
+  }
   if (report.faults.total() == 0) {
     system.observer().violation("no fault was injected");
   }

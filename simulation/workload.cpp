@@ -98,4 +98,13 @@ SimulatedRequest draw_request(int index, std::mt19937_64& random) {
   return request;
 }
 
+SimulatedRequest probe_request(const std::string& cluster_id) {
+  SimulatedRequest request;
+  request.name = absl::StrCat("probe-", cluster_id);
+  request.manifest =
+      document(request.name, 1, "    cpu: 100m\n    memory: 64Mi\n",
+               absl::StrCat("  placement:\n    affinity:\n      clusters: [", cluster_id, "]\n"));
+  return request;
+}
+
 }  // namespace unisched::simulation

@@ -25,4 +25,9 @@ model::ClusterResourceProfile simulation_profile(const std::string& cluster_id);
 /// The `index`th request of a run, drawn from `random`.
 SimulatedRequest draw_request(int index, std::mt19937_64& random);
 
+/// A small cpu-only request pinned to `cluster_id`: any healthy cluster of the run has room for
+/// it once the run's work is done, so it must be placed (the run's check that the system still
+/// places work after the faults).
+SimulatedRequest probe_request(const std::string& cluster_id);
+
 }  // namespace unisched::simulation

@@ -149,6 +149,9 @@ BOOST_AUTO_TEST_CASE(the_seeds_that_found_defects_run_clean) {
        "of two replicas refused before their round closed, only the first was placed again"},
       {7949, "all",
        "an agent cut off when the centre restarted was refused on healing and never pushed again"},
+      {7, "agent-crash",
+       "after a resync, every node-level commit to a node unchanged since conflicted (found by "
+       "the probes placed after the faults)"},
   };
   for (const Found& defect : found) {
     RunSettings settings;
