@@ -10,6 +10,26 @@
 
 using namespace unisched;
 
+namespace {
+
+/// `value` in CAF's binary form, as it crosses a link; fails the test if it cannot be written.
+template <class T>
+std::vector<char> to_wire(caf::actor_system& system, T value) {
+  std::vector<char> bytes;
+  caf::binary_serializer sink{system, bytes};
+  BOOST_TEST_REQUIRE(!sink(value));
+  return bytes;
+}
+
+/// Reads `bytes` as CAF's binary form of an `out`; the error when they are not one.
+template <class T>
+caf::error from_wire(caf::actor_system& system, const std::vector<char>& bytes, T& out) {
+  caf::binary_deserializer source{system, bytes};
+  return source(out);
+}
+
+}  // namespace
+
 BOOST_AUTO_TEST_SUITE(caf_types)
 
 BOOST_AUTO_TEST_CASE(a_protobuf_message_round_trips_through_caf_serialization) {
@@ -22,12 +42,9 @@ BOOST_AUTO_TEST_CASE(a_protobuf_message_round_trips_through_caf_serialization) {
   delta->set_op(v1::NodeDelta::ADD);
   delta->mutable_node()->set_name("n1");
   (*delta->mutable_node()->mutable_labels())["zone"] = "z1";
-  std::vector<char> buffer;
-  caf::binary_serializer sink{*harness.system, buffer};
-  BOOST_TEST_REQUIRE(!sink(update));
+  const std::vector<char> buffer = to_wire(*harness.system, update);
   v1::IncrementalUpdate copy;
-  caf::binary_deserializer source{*harness.system, buffer};
-  BOOST_TEST_REQUIRE(!source(copy));
+  BOOST_TEST_REQUIRE(!from_wire(*harness.system, buffer, copy));
   BOOST_TEST(copy.SerializeAsString() == update.SerializeAsString());
   BOOST_TEST(copy.node_deltas(0).node().labels().at("zone") == "z1");
 }
@@ -36,9 +53,7 @@ BOOST_AUTO_TEST_CASE(malformed_bytes_are_an_error_not_a_crash) {
   testing::ActorHarness harness;
   v1::IncrementalUpdate update;
   update.set_cluster_id("c1");
-  std::vector<char> buffer;
-  caf::binary_serializer sink{*harness.system, buffer};
-  BOOST_TEST_REQUIRE(!sink(update));
+  const std::vector<char> buffer = to_wire(*harness.system, update);
   // The payload "\x0a\x02c1" ends the buffer: make its field tag invalid (wire type 7), and
   // cut another copy short.
   BOOST_TEST_REQUIRE(buffer.size() > 4u);
@@ -47,8 +62,7 @@ BOOST_AUTO_TEST_CASE(malformed_bytes_are_an_error_not_a_crash) {
   std::vector<char> truncated(buffer.begin(), buffer.end() - 2);
   for (const auto& bytes : {corrupted, truncated}) {
     v1::IncrementalUpdate out;
-    caf::binary_deserializer source{*harness.system, bytes};
-    BOOST_TEST(static_cast<bool>(source(out)));
+    BOOST_TEST(static_cast<bool>(from_wire(*harness.system, bytes, out)));
   }
 }
 
@@ -67,12 +81,8 @@ BOOST_AUTO_TEST_CASE(a_view_feed_entry_crosses_a_link_as_its_update_and_refuses_
   update.changes.push_back({model::NodeChangeKind::Add, node});
   update.finished_placements = {"r/0"};
   const messages::ViewFeed feed{std::make_shared<const model::ViewUpdate>(update)};
-  std::vector<char> buffer;
-  caf::binary_serializer sink{*harness.system, buffer};
-  BOOST_TEST_REQUIRE(!sink(feed));
   messages::ViewFeed received;
-  caf::binary_deserializer source{*harness.system, buffer};
-  BOOST_TEST_REQUIRE(!source(received));
+  BOOST_TEST_REQUIRE(!from_wire(*harness.system, to_wire(*harness.system, feed), received));
   BOOST_TEST_REQUIRE(received.update != nullptr);
   BOOST_TEST(received.update != feed.update);
   BOOST_TEST(messages::to_proto(*received.update).SerializeAsString() ==
@@ -82,12 +92,9 @@ BOOST_AUTO_TEST_CASE(a_view_feed_entry_crosses_a_link_as_its_update_and_refuses_
   // A change that is none of add, update or remove is refused, and nothing is kept.
   v1::IncrementalUpdate bad = messages::to_proto(update);
   bad.mutable_node_deltas(0)->set_op(static_cast<v1::NodeDelta::Op>(9));
-  std::vector<char> bad_buffer;
-  caf::binary_serializer bad_sink{*harness.system, bad_buffer};
-  BOOST_TEST_REQUIRE(!bad_sink(bad));  // the same bytes a ViewFeed of it would carry
+  // Its bytes are the ones a ViewFeed of it would carry.
   messages::ViewFeed refused;
-  caf::binary_deserializer bad_source{*harness.system, bad_buffer};
-  BOOST_TEST(static_cast<bool>(bad_source(refused)));
+  BOOST_TEST(static_cast<bool>(from_wire(*harness.system, to_wire(*harness.system, bad), refused)));
   BOOST_TEST(refused.update == nullptr);
 }
 
