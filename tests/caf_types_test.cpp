@@ -96,6 +96,12 @@ BOOST_AUTO_TEST_CASE(a_view_feed_entry_crosses_a_link_as_its_update_and_refuses_
   messages::ViewFeed refused;
   BOOST_TEST(static_cast<bool>(from_wire(*harness.system, to_wire(*harness.system, bad), refused)));
   BOOST_TEST(refused.update == nullptr);
+  // Nor are bytes cut short kept.
+  std::vector<char> truncated = to_wire(*harness.system, feed);
+  truncated.resize(truncated.size() - 3);
+  messages::ViewFeed cut;
+  BOOST_TEST(static_cast<bool>(from_wire(*harness.system, truncated, cut)));
+  BOOST_TEST(cut.update == nullptr);
 }
 
 BOOST_AUTO_TEST_CASE(a_placement_keeps_its_device_shares_on_the_wire) {
