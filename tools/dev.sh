@@ -19,6 +19,10 @@ set -euo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build_dir=${UNISCHED_BUILD_DIR:-"$repo/build"}
+# ccache keys objects by paths relative to the clone and leaves the working directory out, so a
+# second clone of the same sources (CI's, in another folder) reuses what a first one compiled.
+# The cost: a cached object's debug information names the folder it was first compiled in.
+export CCACHE_BASEDIR=${CCACHE_BASEDIR:-"$repo"} CCACHE_NOHASHDIR=${CCACHE_NOHASHDIR:-true}
 packages=(
   cmake ninja-build g++ ccache pkg-config libssl-dev openssl zlib1g-dev
   libcaf-dev libprotobuf-dev protobuf-compiler libgrpc++-dev protobuf-compiler-grpc
