@@ -89,6 +89,46 @@ Status GrpcClusters::view_of(const grpc::ServerContext* context, const std::stri
   return Status::OK;
 }
 
+Status GrpcClusters::view_part(const grpc::ServerContext* context,
+                               const v1::SnapshotRequest& request, v1::ClusterSnapshot& out) {
+  const std::string& cluster = request.cluster().cluster_id();
+  if (request.part() > 0) {
+    std::deque<std::shared_ptr<const messages::SnapshotParts>> kept;
+    {
+      std::lock_guard<std::mutex> guard(mutex_);
+      if (const auto found = pulls_.find(cluster); found != pulls_.end()) {
+        kept = found->second;
+      }
+    }
+    for (const auto& pull : kept) {
+      if (auto part = pull->part(request)) {
+        out = std::move(part.value());
+        return Status::OK;
+      }
+    }
+    return Status(StatusCode::ABORTED, "part " + std::to_string(request.part()) +
+                                           " of the view at epoch " +
+                                           std::to_string(request.epoch()) + ", version " +
+                                           std::to_string(request.version()) +
+                                           " is no longer kept: pull again from part 0");
+  }
+  v1::ClusterSnapshot whole;
+  if (Status viewed = view_of(context, cluster, whole); !viewed.ok()) {
+    return viewed;
+  }
+  auto pull = std::make_shared<messages::SnapshotParts>();
+  out = pull->start(std::move(whole));
+  if (out.parts() > 1) {
+    std::lock_guard<std::mutex> guard(mutex_);
+    auto& kept = pulls_[cluster];
+    kept.push_front(std::move(pull));
+    if (kept.size() > kPullsKeptPerCluster) {
+      kept.pop_back();
+    }
+  }
+  return Status::OK;
+}
+
 actors::GrpcAgentProxyActor GrpcClusters::find(const std::string& cluster) {
   std::lock_guard<std::mutex> guard(mutex_);
   const auto found = proxies_.find(cluster);

@@ -8,13 +8,16 @@
 #include <caf/actor.hpp>
 #include <caf/fwd.hpp>
 
+#include <deque>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <set>
 #include <string>
 
 #include "actors/grpc_agent_proxy.hpp"
 #include "actors/hub_interface.hpp"
+#include "messages/snapshot_parts.hpp"
 #include "messages/unisched.pb.h"
 
 namespace unisched::runtime {
@@ -52,6 +55,13 @@ class GrpcClusters {
   grpc::Status view_of(const grpc::ServerContext* context, const std::string& cluster,
                        v1::ClusterSnapshot& out);
 
+  /// Part `request.part()` of the centre's view of the cluster the request names. A view that
+  /// fits in one message comes whole (parts 0). A larger one is split: part 0 answers a new pull
+  /// and keeps the other parts, which later requests name by part, epoch and version; ABORTED
+  /// when those are no longer kept (the client pulls again from part 0).
+  grpc::Status view_part(const grpc::ServerContext* context, const v1::SnapshotRequest& request,
+                         v1::ClusterSnapshot& out);
+
  private:
   grpc::Status register_cluster(const grpc::ServerContext* context, const std::string& cluster,
                                 actors::GrpcAgentProxyActor& out);
@@ -63,6 +73,10 @@ class GrpcClusters {
   std::mutex mutex_;
   std::map<std::string, actors::GrpcAgentProxyActor> proxies_;
   std::set<std::string> registering_;  // clusters whose registration is under way
+  /// The latest pulls split per cluster, newest first: two, so that two clients pulling while
+  /// the view changes do not keep dropping each other's parts.
+  static constexpr size_t kPullsKeptPerCluster = 2;
+  std::map<std::string, std::deque<std::shared_ptr<const messages::SnapshotParts>>> pulls_;
 };
 
 }  // namespace unisched::runtime

@@ -104,7 +104,7 @@ class MetadataService final : public v1::ClusterMetadataService::Service {
     if (!clusters_.find(cluster)) {
       return GrpcClusters::not_found(cluster);
     }
-    return clusters_.view_of(context, cluster, *reply);
+    return clusters_.view_part(context, *request, *reply);
   }
 
   Status PushFullSnapshot(ServerContext* context, const v1::ClusterSnapshot* snapshot,

@@ -2,10 +2,14 @@
 // the grpc_node_packages test fixture) and the C++ agent's gRPC mode, against `unisched serve
 // --grpc`.
 #include <boost/test/unit_test.hpp>
+#include <grpcpp/grpcpp.h>
 
 #include <cstdlib>
 #include <filesystem>
+#include <set>
 
+#include "messages/snapshot_parts.hpp"
+#include "messages/unisched.grpc.pb.h"
 #include "tests/hub_process.hpp"
 #include "tests/shared_data.hpp"
 
@@ -329,6 +333,76 @@ BOOST_AUTO_TEST_CASE(the_single_node_run_lets_grpc_agents_join_when_asked) {
                            "the run's summary", std::chrono::seconds(20));
   BOOST_TEST(run.stop(0) == 0);  // it ends by itself after --duration
   BOOST_TEST(run.output().find("overcommits 0") != std::string::npos, run.output());
+}
+
+// A view larger than one message is pulled part by part, as a client in another language
+// would: part 0 says how many parts follow, each later part is asked for by the epoch and version
+// part 0 carried, and a part of a view no longer kept is refused with the way to start again.
+BOOST_AUTO_TEST_CASE(a_large_clusters_view_is_pulled_over_grpc_in_parts) {
+  constexpr int kNodes = 10'500;
+  Hub hub(0, {"--grpc", "127.0.0.1:0"});
+  const std::string profile = hub.dir.write(
+      "large.yaml",
+      "apiVersion: scheduling.cluster.io/v1\nkind: ClusterResourceProfile\nmetadata:\n"
+      "  name: large\nspec:\n  clusterID: large\n  nodeGroups:\n    - name: compute\n"
+      "      count: " + std::to_string(kNodes) +
+      "\n      node:\n        cpu: \"64\"\n        memory: 256Gi\n        maxPods: 110\n");
+  ChildProcess agent({unisched::testing::kBinary, "agent", "--transport", "grpc", "--hub",
+                      grpc_address(hub), "--profile", profile},
+                     hub.dir.path() + "/large-agent.log");
+  ActorHarness::wait_until(
+      [&] {
+        const auto cluster = hub.cluster("large");
+        return cluster && unisched::testing::number(*cluster, "nodes") == kNodes;
+      },
+      "every node of the large cluster in the centre's view", std::chrono::seconds(60));
+
+  const auto stub = unisched::v1::ClusterMetadataService::NewStub(
+      grpc::CreateChannel(grpc_address(hub), grpc::InsecureChannelCredentials()));
+  const auto pull = [&](const unisched::v1::SnapshotRequest& request,
+                        unisched::v1::ClusterSnapshot& reply) {
+    grpc::ClientContext context;
+    context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(20));
+    return stub->PullFullSnapshot(&context, request, &reply);
+  };
+  unisched::v1::SnapshotRequest request;
+  request.mutable_cluster()->set_cluster_id("large");
+  unisched::v1::ClusterSnapshot first;
+  const grpc::Status pulled = pull(request, first);
+  BOOST_TEST_REQUIRE(pulled.ok(), pulled.error_message());
+  BOOST_TEST_REQUIRE(first.parts() == 2u);
+  BOOST_TEST(first.nodes_size() <= static_cast<int>(unisched::messages::kMaxNodesPerSnapshotPart));
+
+  unisched::messages::SnapshotAssembler assembler;
+  BOOST_TEST_REQUIRE(static_cast<bool>(assembler.add(first)));
+  unisched::v1::ClusterSnapshot second;
+  const grpc::Status next = pull(assembler.next_request(), second);
+  BOOST_TEST_REQUIRE(next.ok(), next.error_message());
+  auto whole = assembler.add(second);
+  BOOST_TEST_REQUIRE(static_cast<bool>(whole), (whole ? std::string() : whole.error()));
+  BOOST_TEST_REQUIRE(whole->has_value());
+  std::set<std::string> names;
+  for (const auto& node : (*whole)->nodes()) {
+    names.insert(node.name());
+  }
+  BOOST_TEST(names.size() == static_cast<size_t>(kNodes));
+
+  // A part of a version the centre does not keep, and a part past the last.
+  for (const auto& [part, version] : {std::pair<uint32_t, uint64_t>{1, first.version() + 1000},
+                                      std::pair<uint32_t, uint64_t>{7, first.version()}}) {
+    unisched::v1::SnapshotRequest stale;
+    stale.mutable_cluster()->set_cluster_id("large");
+    stale.set_part(part);
+    stale.set_epoch(first.epoch());
+    stale.set_version(version);
+    unisched::v1::ClusterSnapshot refused;
+    const grpc::Status status = pull(stale, refused);
+    BOOST_TEST(status.error_code() == grpc::StatusCode::ABORTED, status.error_message());
+    BOOST_TEST(status.error_message().find("pull again from part 0") != std::string::npos,
+               status.error_message());
+  }
+  BOOST_TEST(agent.stop() == 0);
+  BOOST_TEST(hub.process->stop() == 0);
 }
 
 BOOST_AUTO_TEST_SUITE_END()
