@@ -45,7 +45,7 @@ class GrpcClusters {
   actors::GrpcAgentProxyActor find(const std::string& cluster);
 
   /// The cluster's proxy; a cluster new to this service is registered with the hub first. The
-  /// lock guards the map only: it is not held while the hub answers.
+  /// lock guards the maps only: it is not held while the hub answers.
   grpc::Status proxy_for(const grpc::ServerContext* context, const std::string& cluster,
                          actors::GrpcAgentProxyActor& out);
 

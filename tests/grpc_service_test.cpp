@@ -1,8 +1,8 @@
 // The gRPC door end to end: a Node.js client built on the official @grpc/grpc-js (installed by
 // the grpc_node_packages test fixture) and the C++ agent's gRPC mode, against `unisched serve
 // --grpc`.
-#include <boost/test/unit_test.hpp>
 #include <grpcpp/grpcpp.h>
+#include <boost/test/unit_test.hpp>
 
 #include <cstdlib>
 #include <filesystem>
@@ -345,8 +345,9 @@ BOOST_AUTO_TEST_CASE(a_large_clusters_view_is_pulled_over_grpc_in_parts) {
       "large.yaml",
       "apiVersion: scheduling.cluster.io/v1\nkind: ClusterResourceProfile\nmetadata:\n"
       "  name: large\nspec:\n  clusterID: large\n  nodeGroups:\n    - name: compute\n"
-      "      count: " + std::to_string(kNodes) +
-      "\n      node:\n        cpu: \"64\"\n        memory: 256Gi\n        maxPods: 110\n");
+      "      count: " +
+          std::to_string(kNodes) +
+          "\n      node:\n        cpu: \"64\"\n        memory: 256Gi\n        maxPods: 110\n");
   ChildProcess agent({unisched::testing::kBinary, "agent", "--transport", "grpc", "--hub",
                       grpc_address(hub), "--profile", profile},
                      hub.dir.path() + "/large-agent.log");
