@@ -1,6 +1,7 @@
 // Micro-benchmarks of the hot paths (Google Benchmark): quantity parsing, decoding a request
-// with many labels, applying a delta to a view, rebuilding a view from a snapshot, one
-// scheduling decision over one cluster, and one sampled decision over a hundred. Built with the
+// with many labels, applying a delta to a view, rebuilding a view from a snapshot, both ends of a
+// full resync, one scheduling decision over one cluster, and one sampled decision over a
+// hundred. Built with the
 // project, never run by the tests:
 // ./build/tools/bench/micro/unisched-micro-bench
 #include <benchmark/benchmark.h>
@@ -9,6 +10,9 @@
 #include <string>
 #include <vector>
 
+#include "actors/cluster_state.hpp"
+#include "messages/convert.hpp"
+#include "messages/snapshot_parts.hpp"
 #include "model/cluster_view.hpp"
 #include "model/manifest.hpp"
 #include "model/quantity.hpp"
@@ -115,6 +119,43 @@ void view_replace(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * state.range(0));
 }
 BENCHMARK(view_replace)->Arg(5'000)->Arg(50'000)->Unit(benchmark::kMillisecond);
+
+/// A full snapshot of N nodes as an agent answers a pull: to the wire's types, split into the
+/// parts it keeps for later pulls, the first handed out; items are nodes.
+void snapshot_serve(benchmark::State& state) {
+  model::ViewSnapshot snapshot;
+  snapshot.cluster_id = "c1";
+  snapshot.epoch = 1;
+  snapshot.nodes = cluster_nodes(static_cast<int>(state.range(0)));
+  messages::SnapshotParts parts;
+  for (auto _ : state) {
+    ++snapshot.version;
+    benchmark::DoNotOptimize(parts.start(messages::to_proto(snapshot)));
+  }
+  state.SetItemsProcessed(state.iterations() * state.range(0));
+}
+BENCHMARK(snapshot_serve)->Arg(5'000)->Unit(benchmark::kMillisecond);
+
+/// The same snapshot taken by a ClusterActor's core (from the wire's types, checked, its view
+/// rebuilt, node revisions reset), one newer version after another; items are nodes.
+void snapshot_take(benchmark::State& state) {
+  model::ViewSnapshot snapshot;
+  snapshot.cluster_id = "c1";
+  snapshot.epoch = 1;
+  snapshot.nodes = cluster_nodes(static_cast<int>(state.range(0)));
+  v1::ClusterSnapshot message = messages::to_proto(snapshot);
+  actors::ClusterState core("c1");
+  for (auto _ : state) {
+    message.set_version(message.version() + 1);
+    auto taken = messages::from_proto(message);
+    if (!taken || core.on_snapshot(std::move(*taken))) {
+      state.SkipWithError("the snapshot was refused");
+      break;
+    }
+  }
+  state.SetItemsProcessed(state.iterations() * state.range(0));
+}
+BENCHMARK(snapshot_take)->Arg(5'000)->Unit(benchmark::kMillisecond);
 
 /// One decision (filters and scorers) for a 2-replica 4-GPU request over one cluster of N nodes.
 void decide_one_cluster(benchmark::State& state) {
