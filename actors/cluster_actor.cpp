@@ -188,13 +188,30 @@ void answer_resync_waiters(Self self) {
 
 void pull_snapshot_if_needed(Self self);
 
+/// What a snapshot says of placements besides the view, kept while the view takes its nodes.
+struct SnapshotPlacements {
+  std::vector<std::string> applied;
+  std::vector<std::string> finished;
+};
+
+/// Offers `snapshot` to the view, moving its nodes in; the reason when it was refused.
+std::optional<std::string> take_snapshot(ClusterState& core,
+                                         model::Expected<model::ViewSnapshot, std::string> snapshot,
+                                         SnapshotPlacements& placements) {
+  if (!snapshot) {
+    return snapshot.error();
+  }
+  placements = {snapshot->applied_placements, snapshot->finished_placements};
+  return core.on_snapshot(std::move(*snapshot));
+}
+
 /// What follows a snapshot the view took: the placements it settled, those it lost, and everyone
 /// waiting for the view.
-void after_snapshot(Self self, const model::ViewSnapshot& snapshot) {
+void after_snapshot(Self self, const SnapshotPlacements& placements) {
   self->state.last_confirmed = self->clock().now();
-  tell_finished(self, snapshot.finished_placements);  // again: the update that told it may be lost
-  forget_settled(self, snapshot.applied_placements);
-  forget_settled(self, snapshot.finished_placements);
+  tell_finished(self, placements.finished);  // again: the update that told it may be lost
+  forget_settled(self, placements.applied);
+  forget_settled(self, placements.finished);
   hand_back_refusals(self);
   notify_subscribers(self);
   answer_resync_waiters(self);
@@ -202,9 +219,8 @@ void after_snapshot(Self self, const model::ViewSnapshot& snapshot) {
 
 void on_snapshot(Self self, const v1::ClusterSnapshot& message) {
   ClusterState& core = *self->state.core;
-  auto snapshot = messages::from_proto(message);
-  auto problem =
-      snapshot ? core.on_snapshot(*snapshot) : std::optional<std::string>(snapshot.error());
+  SnapshotPlacements placements;
+  auto problem = take_snapshot(core, messages::from_proto(message), placements);
   if (problem) {
     spdlog::warn("cluster {}: snapshot refused: {}", core.cluster_id(), *problem);
     core.on_resync_failed();
@@ -213,7 +229,7 @@ void on_snapshot(Self self, const v1::ClusterSnapshot& message) {
   }
   spdlog::info("cluster {}: resynced from a full snapshot at version {} ({} nodes)",
                core.cluster_id(), core.position().version, core.view().size());
-  after_snapshot(self, *snapshot);
+  after_snapshot(self, placements);
 }
 
 /// The agent's whole state, pushed rather than pulled (an agent that starts over): applied once
@@ -231,9 +247,8 @@ v1::Ack on_pushed_snapshot(Self self, const v1::ClusterSnapshot& pushed) {
     return ack;
   }
   const v1::ClusterSnapshot& message = *taken.value();
-  auto snapshot = messages::from_proto(message);
-  auto problem =
-      snapshot ? core.on_snapshot(*snapshot) : std::optional<std::string>(snapshot.error());
+  SnapshotPlacements placements;
+  auto problem = take_snapshot(core, messages::from_proto(message), placements);
   if (problem) {
     spdlog::warn("cluster {}: pushed snapshot refused: {}", core.cluster_id(), *problem);
     core.on_resync_failed();
@@ -242,7 +257,7 @@ v1::Ack on_pushed_snapshot(Self self, const v1::ClusterSnapshot& pushed) {
   }
   spdlog::info("cluster {}: the agent started over at version {} ({} nodes)", core.cluster_id(),
                core.position().version, core.view().size());
-  after_snapshot(self, *snapshot);
+  after_snapshot(self, placements);
   return make_ack(core, core.position().epoch, {AckStatus::Applied, core.position().version, {}});
 }
 

@@ -285,7 +285,7 @@ bool ClusterState::take_resync_request() {
   return true;
 }
 
-std::optional<std::string> ClusterState::on_snapshot(const model::ViewSnapshot& snapshot) {
+std::optional<std::string> ClusterState::on_snapshot(model::ViewSnapshot snapshot) {
   if (snapshot.cluster_id != cluster_id_) {
     resync_ = Resync::Needed;
     return "snapshot of cluster \"" + snapshot.cluster_id + "\" sent to \"" + cluster_id_ + "\"";
@@ -308,11 +308,14 @@ std::optional<std::string> ClusterState::on_snapshot(const model::ViewSnapshot& 
   std::set<std::string> touched;
   settle(next, snapshot.applied_placements, snapshot.refused_placements,
          snapshot.finished_placements, touched);
-  std::set<std::string> present;
-  for (const model::NodeState& node : snapshot.nodes) {
-    present.insert(node.name);
-  }
   std::vector<std::pair<std::string, std::string>> lost;
+  std::unordered_set<std::string_view> present;  // the nodes' names, if a reservation may be lost
+  if (!next.reservations.empty()) {
+    present.reserve(snapshot.nodes.size());
+    for (const model::NodeState& node : snapshot.nodes) {
+      present.insert(node.name);
+    }
+  }
   for (auto it = next.reservations.begin(); it != next.reservations.end();) {
     if (present.count(it->second.node) == 0) {
       lost.emplace_back(it->first, "node " + it->second.node + " left the cluster");
@@ -324,12 +327,12 @@ std::optional<std::string> ClusterState::on_snapshot(const model::ViewSnapshot& 
   next.truth.clear();
   std::vector<model::NodeState> effective;
   effective.reserve(snapshot.nodes.size());
-  for (const model::NodeState& node : snapshot.nodes) {
+  for (model::NodeState& node : snapshot.nodes) {
     if (next.holds_on(node.name)) {
       next.truth[node.name] = node;
       effective.push_back(next.effective(node));
     } else {
-      effective.push_back(node);
+      effective.push_back(std::move(node));
     }
   }
   if (auto problem =
@@ -350,7 +353,7 @@ std::optional<std::string> ClusterState::on_snapshot(const model::ViewSnapshot& 
   ++revision_;
   node_revisions_.clear();
   for (const model::NodeState* node : view_.sorted_nodes()) {  // `effective` was moved out
-    node_revisions_[node->name] = revision_;
+    node_revisions_.emplace_hint(node_revisions_.end(), node->name, revision_);  // in name order
   }
   ++counters_.resyncs;
   resync_ = Resync::Idle;

@@ -105,8 +105,9 @@ class ClusterState {
   void request_resync();
 
   /// Applies a pulled snapshot if it is current and valid, then replays held-back updates.
-  /// Returns the reason when it cannot be applied (the resync is then needed again).
-  std::optional<std::string> on_snapshot(const model::ViewSnapshot& snapshot);
+  /// Returns the reason when it cannot be applied (the resync is then needed again). Taken by
+  /// value: the view takes the nodes over, so a caller done with the snapshot moves it in.
+  std::optional<std::string> on_snapshot(model::ViewSnapshot snapshot);
 
   /// The pull failed (no answer); the resync is needed again.
   void on_resync_failed();

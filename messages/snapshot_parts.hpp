@@ -46,14 +46,16 @@ class SnapshotAssembler {
 /// The parts of the last snapshot a sender split, kept to answer the pulls of its later parts.
 class SnapshotParts {
  public:
-  /// Splits `whole`, keeps its parts and returns the first.
+  /// Splits `whole`, keeps its later parts and returns the first.
   v1::ClusterSnapshot start(v1::ClusterSnapshot whole);
   /// A later part (request.part() > 0) of the snapshot kept; an error when it is no longer
   /// kept (the receiver then starts again from part 0, which start() answers).
   model::Expected<v1::ClusterSnapshot, std::string> part(const v1::SnapshotRequest& request) const;
 
  private:
-  std::vector<v1::ClusterSnapshot> parts_;
+  uint64_t epoch_ = 0;  // of the snapshot whose later parts are kept
+  uint64_t version_ = 0;
+  std::vector<v1::ClusterSnapshot> later_;  // parts 1.. of it
 };
 
 }  // namespace unisched::messages

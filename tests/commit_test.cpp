@@ -1,6 +1,8 @@
 // Compare-and-set commits and reservations, from decision to the cluster and back, without
 // actors.
 #include <boost/test/unit_test.hpp>
+
+#include <algorithm>
 #include <random>
 
 #include "actors/agent_state.hpp"
@@ -56,6 +58,30 @@ BOOST_AUTO_TEST_CASE(after_a_resync_every_node_has_a_revision_to_commit_against)
   const auto commit = commit_at(pair.centre, {reservation("a", "sim-gpu-0", 1000)});
   const auto outcome = pair.centre.commit(commit, CommitMode::NodeRevisions);
   BOOST_TEST((outcome.status == CommitStatus::Accepted), outcome.reason);
+}
+
+// A resync to a snapshot that no longer lists a node hands back what was reserved on it, and
+// keeps the reservations on the nodes it lists.
+BOOST_AUTO_TEST_CASE(a_resync_without_a_reserved_node_hands_its_reservation_back) {
+  Pair pair;
+  accepted_commit(pair, {reservation("a", "sim-gpu-0", 1000)});
+  accepted_commit(pair, {reservation("b", "sim-gpu-1", 1000)});
+  model::ViewSnapshot snapshot = pair.agent.snapshot();
+  const auto gone =
+      std::find_if(snapshot.nodes.begin(), snapshot.nodes.end(),
+                   [](const model::NodeState& node) { return node.name == "sim-gpu-0"; });
+  BOOST_TEST_REQUIRE((gone != snapshot.nodes.end()));
+  snapshot.nodes.erase(gone);
+  pair.centre.request_resync();
+  BOOST_TEST_REQUIRE(pair.centre.take_resync_request());
+  BOOST_TEST_REQUIRE(!pair.centre.on_snapshot(snapshot).has_value());
+  const auto refused = pair.centre.take_refused_placements();
+  BOOST_TEST_REQUIRE(refused.size() == 1u);
+  BOOST_TEST(refused[0].first == "a");
+  BOOST_TEST(refused[0].second == "node sim-gpu-0 left the cluster");
+  BOOST_TEST(pair.centre.reservations() == 1u);
+  BOOST_TEST(pair.centre.view().find("sim-gpu-0") == nullptr);
+  BOOST_TEST(pair.centre.view().size() == snapshot.nodes.size());
 }
 
 BOOST_AUTO_TEST_CASE(a_reservation_shows_at_once_and_settles_without_double_counting) {
