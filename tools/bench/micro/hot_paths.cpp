@@ -50,6 +50,15 @@ std::vector<model::NodeState> cluster_nodes(int count) {
   return nodes;
 }
 
+/// An agent's snapshot of cluster "c1" at epoch 1, version 0, of `count` GPU nodes.
+model::ViewSnapshot cluster_snapshot(int count) {
+  model::ViewSnapshot snapshot;
+  snapshot.cluster_id = "c1";
+  snapshot.epoch = 1;
+  snapshot.nodes = cluster_nodes(count);
+  return snapshot;
+}
+
 /// A request from the spec part of a manifest (indented by two spaces).
 model::SchedulingRequestSpec request_spec(const std::string& spec) {
   const auto decoded = model::decode_manifest(
@@ -123,10 +132,7 @@ BENCHMARK(view_replace)->Arg(5'000)->Arg(50'000)->Unit(benchmark::kMillisecond);
 /// A full snapshot of N nodes as an agent answers a pull: to the wire's types, split into the
 /// parts it keeps for later pulls, the first handed out; items are nodes.
 void snapshot_serve(benchmark::State& state) {
-  model::ViewSnapshot snapshot;
-  snapshot.cluster_id = "c1";
-  snapshot.epoch = 1;
-  snapshot.nodes = cluster_nodes(static_cast<int>(state.range(0)));
+  model::ViewSnapshot snapshot = cluster_snapshot(static_cast<int>(state.range(0)));
   messages::SnapshotParts parts;
   for (auto _ : state) {
     ++snapshot.version;
@@ -139,11 +145,8 @@ BENCHMARK(snapshot_serve)->Arg(5'000)->Unit(benchmark::kMillisecond);
 /// The same snapshot taken by a ClusterActor's core (from the wire's types, checked, its view
 /// rebuilt, node revisions reset), one newer version after another; items are nodes.
 void snapshot_take(benchmark::State& state) {
-  model::ViewSnapshot snapshot;
-  snapshot.cluster_id = "c1";
-  snapshot.epoch = 1;
-  snapshot.nodes = cluster_nodes(static_cast<int>(state.range(0)));
-  v1::ClusterSnapshot message = messages::to_proto(snapshot);
+  v1::ClusterSnapshot message =
+      messages::to_proto(cluster_snapshot(static_cast<int>(state.range(0))));
   actors::ClusterState core("c1");
   for (auto _ : state) {
     message.set_version(message.version() + 1);
