@@ -123,8 +123,8 @@ v1::SnapshotRequest SnapshotAssembler::next_request() const {
 
 v1::ClusterSnapshot SnapshotParts::start(v1::ClusterSnapshot whole) {
   std::vector<v1::ClusterSnapshot> parts = split_snapshot(std::move(whole));
-  // Moved, not copied: part 0 is answered once, and a copy of a whole view cost more than
-  // building it (snapshot_serve in the micro-benchmarks).
+  // Moved, not copied: part 0 is answered once, and copying a whole view cost about as much
+  // as building it (snapshot_serve in the micro-benchmarks).
   v1::ClusterSnapshot first = std::move(parts.front());
   epoch_ = first.epoch();
   version_ = first.version();

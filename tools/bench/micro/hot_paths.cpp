@@ -1,8 +1,7 @@
 // Micro-benchmarks of the hot paths (Google Benchmark): quantity parsing, decoding a request
 // with many labels, applying a delta to a view, rebuilding a view from a snapshot, both ends of a
 // full resync, one scheduling decision over one cluster, and one sampled decision over a
-// hundred. Built with the
-// project, never run by the tests:
+// hundred. Built with the project, never run by the tests:
 // ./build/tools/bench/micro/unisched-micro-bench
 #include <benchmark/benchmark.h>
 
