@@ -10,7 +10,7 @@
 namespace unisched::actors {
 
 ClusterState::PlacementState ClusterState::placement_state(const std::string& placement_id) const {
-  if (holdings_.reservations.count(placement_id) > 0) {
+  if (holdings_.contains(placement_id)) {
     return PlacementState::Pending;
   }
   switch (placements_.state(placement_id)) {
@@ -28,7 +28,7 @@ ClusterState::PlacementState ClusterState::placement_state(const std::string& pl
 
 std::vector<std::string> ClusterState::held_placements() const {
   std::vector<std::string> held(placements_.running().begin(), placements_.running().end());
-  for (const auto& [id, reservation] : holdings_.reservations) {
+  for (const auto& [id, reservation] : holdings_.reservations()) {
     held.push_back(id);
   }
   return held;
@@ -64,7 +64,7 @@ void ClusterState::give_up(const std::vector<std::string>& request_ids) {
     given_up_.insert(request);
     releasing_requests_.emplace(request, 0);
   }
-  for (const auto& [id, reservation] : holdings_.reservations) {
+  for (const auto& [id, reservation] : holdings_.reservations()) {
     if (requests.count(model::request_of_placement(id)) > 0) {
       held.push_back(id);
     }
@@ -75,7 +75,7 @@ void ClusterState::give_up(const std::vector<std::string>& request_ids) {
 ClusterState::Resend ClusterState::take_resend() {
   Resend resend;
   std::map<std::string, int> ages;
-  for (const auto& [id, reservation] : holdings_.reservations) {
+  for (const auto& [id, reservation] : holdings_.reservations()) {
     const auto known = order_ages_.find(id);
     const int age = (known == order_ages_.end() ? 0 : known->second) + 1;
     ages.emplace(id, age);

@@ -20,25 +20,6 @@ const char* describe(AckStatus status) {
   return "unknown";
 }
 
-model::NodeState ClusterState::Holdings::effective(const model::NodeState& truth_node) const {
-  model::NodeState node = truth_node;
-  for (const auto& [id, reservation] : reservations) {
-    if (reservation.node == node.name) {
-      model::apply_reservation(node, reservation, +1);
-    }
-  }
-  return node;
-}
-
-bool ClusterState::Holdings::holds_on(const std::string& node) const {
-  for (const auto& [id, reservation] : reservations) {
-    if (reservation.node == node) {
-      return true;
-    }
-  }
-  return false;
-}
-
 UpdateOutcome ClusterState::on_update(model::ViewUpdate update) {
   if (update.cluster_id != cluster_id_) {
     ++counters_.rejected;
@@ -82,24 +63,22 @@ UpdateOutcome ClusterState::reject_update(std::string reason) {
   return {AckStatus::Rejected, position_.version, std::move(reason)};
 }
 
-void ClusterState::settle(Holdings& holdings, const std::vector<std::string>& applied,
+void ClusterState::settle(ReservationHoldings& holdings, const std::vector<std::string>& applied,
                           const std::vector<std::pair<std::string, std::string>>& refused,
-                          const std::vector<std::string>& finished,
-                          std::set<std::string>& touched) {
+                          const std::vector<std::string>& finished, std::set<std::string>& touched,
+                          ReservationHoldings::Undo* undo) {
   // A finished placement ran: its reservation is settled even when the report that it was
   // applied was lost (found by `unisched simulate --faults partition`).
   for (const auto* ids : {&applied, &finished}) {
     for (const std::string& id : *ids) {
-      if (const auto found = holdings.reservations.find(id); found != holdings.reservations.end()) {
-        touched.insert(found->second.node);
-        holdings.reservations.erase(found);
+      if (auto node = holdings.erase(id, undo)) {
+        touched.insert(std::move(*node));
       }
     }
   }
   for (const auto& [id, reason] : refused) {
-    if (const auto found = holdings.reservations.find(id); found != holdings.reservations.end()) {
-      touched.insert(found->second.node);
-      holdings.reservations.erase(found);
+    if (auto node = holdings.erase(id, undo)) {
+      touched.insert(std::move(*node));
     }
   }
   // An order that overtook its request's give-up ran: it is released with the next resend.
@@ -127,11 +106,11 @@ UpdateOutcome ClusterState::apply(model::ViewUpdate& update) {
       }
     }
   }
-  // Work on copies: nothing changes unless the whole update applies.
-  Holdings next = holdings_;
+  // Nothing changes unless the whole update applies: what the holdings change is put back.
+  ReservationHoldings::Undo undo;
   std::set<std::string> touched;
-  settle(next, update.applied_placements, update.refused_placements, update.finished_placements,
-         touched);
+  settle(holdings_, update.applied_placements, update.refused_placements,
+         update.finished_placements, touched, &undo);
   std::vector<std::pair<std::string, std::string>> lost;
   // What schedulers see change: each node once (names are unique in an update, and a touched
   // node is one the update does not change).
@@ -141,32 +120,27 @@ UpdateOutcome ClusterState::apply(model::ViewUpdate& update) {
     const std::string& name = change.node.name;
     touched.erase(name);
     if (change.kind == model::NodeChangeKind::Remove) {
-      for (auto it = next.reservations.begin(); it != next.reservations.end();) {
-        if (it->second.node == name) {
-          lost.emplace_back(it->first, "node " + name + " left the cluster");
-          it = next.reservations.erase(it);
-        } else {
-          ++it;
-        }
+      for (std::string& id : holdings_.erase_on(name, &undo)) {
+        lost.emplace_back(std::move(id), "node " + name + " left the cluster");
       }
-      next.truth.erase(name);
+      holdings_.drop_truth(name, &undo);
       effective.push_back(std::move(change));
-    } else if (next.holds_on(name)) {
-      next.truth[name] = change.node;
-      effective.push_back({change.kind, next.effective(change.node)});
+    } else if (holdings_.holds_on(name)) {
+      holdings_.set_truth(name, change.node, &undo);
+      effective.push_back({change.kind, holdings_.effective(change.node)});
     } else {
-      next.truth.erase(name);
+      holdings_.drop_truth(name, &undo);
       effective.push_back(std::move(change));
     }
   }
   for (const std::string& name : touched) {  // settled without a change of the node itself
-    const auto truth = next.truth.find(name);
-    if (truth == next.truth.end()) {
+    const model::NodeState* truth = holdings_.truth(name);
+    if (truth == nullptr) {
       continue;
     }
-    effective.push_back({model::NodeChangeKind::Update, next.effective(truth->second)});
-    if (!next.holds_on(name)) {
-      next.truth.erase(truth);
+    effective.push_back({model::NodeChangeKind::Update, holdings_.effective(*truth)});
+    if (!holdings_.holds_on(name)) {
+      holdings_.drop_truth(name, &undo);
     }
   }
   std::sort(effective.begin(), effective.end(),
@@ -177,9 +151,9 @@ UpdateOutcome ClusterState::apply(model::ViewUpdate& update) {
   position_ = {update.epoch, update.version};
   if (auto problem = publish(std::move(effective), update.resources)) {
     position_ = before;
+    holdings_.restore(std::move(undo));
     return reject(problem->to_string());
   }
-  holdings_ = std::move(next);
   placements_.note_running(update.applied_placements);
   placements_.note_outcomes({}, lost);
   counters_.placements_confirmed += update.applied_placements.size();
@@ -304,32 +278,34 @@ std::optional<std::string> ClusterState::on_snapshot(model::ViewSnapshot snapsho
       return problem->to_string();
     }
   }
-  Holdings next = holdings_;
+  ReservationHoldings next = holdings_;  // a resync copies every node anyway
   std::set<std::string> touched;
   settle(next, snapshot.applied_placements, snapshot.refused_placements,
-         snapshot.finished_placements, touched);
+         snapshot.finished_placements, touched, nullptr);
   std::vector<std::pair<std::string, std::string>> lost;
-  std::unordered_set<std::string_view> present;  // the nodes' names, if a reservation may be lost
-  if (!next.reservations.empty()) {
+  if (!next.empty()) {
+    std::unordered_set<std::string_view> present;
     present.reserve(snapshot.nodes.size());
     for (const model::NodeState& node : snapshot.nodes) {
       present.insert(node.name);
     }
-  }
-  for (auto it = next.reservations.begin(); it != next.reservations.end();) {
-    if (present.count(it->second.node) == 0) {
-      lost.emplace_back(it->first, "node " + it->second.node + " left the cluster");
-      it = next.reservations.erase(it);
-    } else {
-      ++it;
+    std::vector<std::string> gone;
+    for (const auto& [id, reservation] : next.reservations()) {
+      if (present.count(reservation.node) == 0) {
+        gone.push_back(id);
+      }
+    }
+    for (std::string& id : gone) {
+      const auto node = next.erase(id);
+      lost.emplace_back(std::move(id), "node " + *node + " left the cluster");
     }
   }
-  next.truth.clear();
+  next.clear_truth();
   std::vector<model::NodeState> effective;
   effective.reserve(snapshot.nodes.size());
   for (model::NodeState& node : snapshot.nodes) {
     if (next.holds_on(node.name)) {
-      next.truth[node.name] = node;
+      next.set_truth(node.name, node);
       effective.push_back(next.effective(node));
     } else {
       effective.push_back(std::move(node));
@@ -421,6 +397,7 @@ CommitOutcome ClusterState::commit(const Commit& commit, CommitMode mode) {
                     std::to_string(revision_));
   }
   std::map<std::string, model::NodeState> scratch;
+  std::set<std::string_view> ids;
   for (const model::Reservation& reservation : commit.reservations) {
     if (mode == CommitMode::NodeRevisions) {
       const auto expected = commit.node_revisions.find(reservation.node);
@@ -433,8 +410,11 @@ CommitOutcome ClusterState::commit(const Commit& commit, CommitMode mode) {
                         std::to_string(expected->second));
       }
     }
-    if (holdings_.reservations.count(reservation.id) != 0) {
+    if (holdings_.contains(reservation.id)) {
       return refuse("placement " + reservation.id + " is already reserved");
+    }
+    if (!ids.insert(reservation.id).second) {
+      return refuse("placement " + reservation.id + " appears twice in the commit");
     }
     const model::NodeState* node = view_.find(reservation.node);
     if (node == nullptr) {
@@ -449,12 +429,12 @@ CommitOutcome ClusterState::commit(const Commit& commit, CommitMode mode) {
   std::vector<model::NodeChange> changes;
   for (auto& [name, node] : scratch) {
     if (!holdings_.holds_on(name)) {
-      holdings_.truth[name] = *view_.find(name);
+      holdings_.set_truth(name, *view_.find(name));
     }
     changes.push_back({model::NodeChangeKind::Update, std::move(node)});
   }
   for (const model::Reservation& reservation : commit.reservations) {
-    holdings_.reservations[reservation.id] = reservation;
+    holdings_.add(reservation);
   }
   publish(std::move(changes), std::nullopt);  // cannot fail: every node exists and may exceed
   note_committed(commit);
@@ -466,20 +446,19 @@ void ClusterState::release(const std::vector<std::string>& reservation_ids) {
   std::set<std::string> touched;
   for (const std::string& id : reservation_ids) {
     releasing_.emplace(id, 0);
-    if (const auto found = holdings_.reservations.find(id); found != holdings_.reservations.end()) {
-      touched.insert(found->second.node);
-      holdings_.reservations.erase(found);
+    if (auto node = holdings_.erase(id)) {
+      touched.insert(std::move(*node));
     }
   }
   std::vector<model::NodeChange> changes;
   for (const std::string& name : touched) {
-    const auto truth = holdings_.truth.find(name);
-    if (truth == holdings_.truth.end()) {
+    const model::NodeState* truth = holdings_.truth(name);
+    if (truth == nullptr) {
       continue;
     }
-    changes.push_back({model::NodeChangeKind::Update, holdings_.effective(truth->second)});
+    changes.push_back({model::NodeChangeKind::Update, holdings_.effective(*truth)});
     if (!holdings_.holds_on(name)) {
-      holdings_.truth.erase(truth);
+      holdings_.drop_truth(name);
     }
   }
   if (!changes.empty()) {

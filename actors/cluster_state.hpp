@@ -18,6 +18,7 @@
 
 #include "actors/placement_ledger.hpp"
 #include "actors/recent_ids.hpp"
+#include "actors/reservation_holdings.hpp"
 #include "model/cluster_view.hpp"
 #include "model/reservation.hpp"
 #include "model/version_gate.hpp"
@@ -169,23 +170,13 @@ class ClusterState {
   const model::ClusterView& view() const { return view_; }
   model::StreamPosition position() const { return position_; }
   uint64_t revision() const { return revision_; }
-  size_t reservations() const { return holdings_.reservations.size(); }
+  size_t reservations() const { return holdings_.size(); }
   const ClusterCounters& counters() const { return counters_; }
   bool healthy() const { return healthy_; }
   bool resyncing() const { return resync_ != Resync::Idle; }
 
  private:
   enum class Resync { Idle, Needed, InFlight };
-
-  /// Reservations and the truth of the nodes they sit on, changed together.
-  struct Holdings {
-    std::map<std::string, model::Reservation> reservations;
-    std::map<std::string, model::NodeState> truth;  // nodes with reservations: the agent's state
-
-    /// The node as schedulers see it: its truth plus its reservations.
-    model::NodeState effective(const model::NodeState& truth_node) const;
-    bool holds_on(const std::string& node) const;
-  };
 
   /// Takes the update's node changes over.
   UpdateOutcome apply(model::ViewUpdate& update);
@@ -195,9 +186,11 @@ class ClusterState {
       const std::optional<model::ClusterResources>& resources);
   void trim_log();
   size_t log_node_budget() const;
-  void settle(Holdings& holdings, const std::vector<std::string>& applied,
+  /// Drops the reservations the agent settled; their nodes go into `touched`.
+  void settle(ReservationHoldings& holdings, const std::vector<std::string>& applied,
               const std::vector<std::pair<std::string, std::string>>& refused,
-              const std::vector<std::string>& finished, std::set<std::string>& touched);
+              const std::vector<std::string>& finished, std::set<std::string>& touched,
+              ReservationHoldings::Undo* undo);
   void start_resync();
   /// Whether every placement of `commit` was accepted here before (a repeated commit).
   bool committed_before(const Commit& commit) const;
@@ -213,7 +206,7 @@ class ClusterState {
   model::StreamPosition position_;
   uint64_t revision_ = 0;
   std::map<std::string, uint64_t> node_revisions_;
-  Holdings holdings_;
+  ReservationHoldings holdings_;  // truth plus these is view_
   PlacementLedger placements_;
   std::vector<std::pair<std::string, std::string>> refused_;
   std::map<std::string, int> order_ages_;    // reservation id -> resend periods unconfirmed

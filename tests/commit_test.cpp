@@ -99,6 +99,45 @@ BOOST_AUTO_TEST_CASE(a_reservation_shows_at_once_and_settles_without_double_coun
   BOOST_TEST(pair.centre.view().find("sim-gpu-0")->allocated_cpu_milli == before + 4000);
 }
 
+BOOST_AUTO_TEST_CASE(a_commit_naming_one_placement_twice_is_refused_and_reserves_nothing) {
+  Pair pair;
+  const auto before = pair.centre.snapshot();
+  const auto twice = commit_at(
+      pair.centre, {reservation("a", "sim-gpu-0", 1000), reservation("a", "sim-gpu-1", 1000)});
+  const auto outcome = pair.centre.commit(twice, CommitMode::ClusterRevision);
+  BOOST_TEST((outcome.status == CommitStatus::Refused));
+  BOOST_TEST(outcome.reason == "placement a appears twice in the commit");
+  BOOST_TEST(pair.centre.reservations() == 0u);
+  BOOST_TEST(pair.centre.revision() == before.version);
+  testing::expect_view_matches(pair.centre.view(), before.nodes, "after the refusal");
+}
+
+BOOST_AUTO_TEST_CASE(an_update_the_view_refuses_leaves_every_reservation_as_it_was) {
+  Pair pair;
+  const int64_t before = pair.centre.view().find("sim-gpu-0")->allocated_cpu_milli;
+  const auto commit = accepted_commit(pair, {reservation("a", "sim-gpu-0", 4000, {0})});
+  const auto reserved = pair.centre.snapshot();
+  // Settles "a" and changes its node, but adds a node the view holds: refused whole.
+  model::ViewUpdate update;
+  update.cluster_id = "sim";
+  update.epoch = pair.centre.position().epoch;
+  update.base_version = pair.centre.position().version;
+  update.version = update.base_version + 1;
+  model::NodeState changed = *pair.centre.view().find("sim-gpu-0");
+  changed.allocated_cpu_milli = before + 4000;
+  update.changes.push_back({model::NodeChangeKind::Update, changed});
+  update.changes.push_back({model::NodeChangeKind::Add, *pair.centre.view().find("sim-gpu-1")});
+  update.applied_placements = {"a"};
+  BOOST_TEST((pair.centre.on_update(update).status == actors::AckStatus::Rejected));
+  BOOST_TEST(pair.centre.reservations() == 1u);
+  BOOST_TEST(pair.centre.revision() == reserved.version);
+  testing::expect_view_matches(pair.centre.view(), reserved.nodes, "after the refused update");
+  // The reservation still settles when the cluster reports it.
+  pair.carry_out(commit);
+  BOOST_TEST(pair.centre.reservations() == 0u);
+  testing::expect_view_matches(pair.centre.view(), pair.agent.adapter().list_nodes(), "settled");
+}
+
 BOOST_AUTO_TEST_CASE(a_placement_the_cluster_refuses_is_handed_back) {
   Pair pair;
   const auto commit = accepted_commit(pair, {reservation("a", "sim-gpu-0", 1000, {0})});

@@ -1,10 +1,12 @@
 // Micro-benchmarks of the hot paths (Google Benchmark): quantity parsing, decoding a request
 // with many labels, applying a delta to a view, rebuilding a view from a snapshot, both ends of a
-// full resync, one scheduling decision over one cluster, and one sampled decision over a
-// hundred. Built with the project, never run by the tests:
+// full resync, a commit and an agent's update beside many held reservations, one scheduling
+// decision over one cluster, and one sampled decision over a hundred. Built with the project, never
+// run by the tests:
 // ./build/tools/bench/micro/unisched-micro-bench
 #include <benchmark/benchmark.h>
 
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
@@ -158,6 +160,85 @@ void snapshot_take(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * state.range(0));
 }
 BENCHMARK(snapshot_take)->Arg(5'000)->Unit(benchmark::kMillisecond);
+
+/// A ClusterActor's core over 1,000 GPU nodes, healthy, holding `held` reservations of one cpu
+/// each (orders its agent has not confirmed yet), spread over the nodes.
+std::unique_ptr<actors::ClusterState> core_holding(int held) {
+  auto core = std::make_unique<actors::ClusterState>("c1");
+  model::ViewSnapshot snapshot = cluster_snapshot(1'000);
+  snapshot.version = 1;
+  if (core->on_snapshot(std::move(snapshot))) {
+    return nullptr;
+  }
+  core->set_healthy(true);
+  for (int i = 0; i < held; ++i) {
+    actors::Commit commit;
+    commit.request_id = "held-" + std::to_string(i);
+    commit.revision = core->revision();
+    commit.reservations.push_back(
+        {commit.request_id + "/0", "node-" + std::to_string(i % 1'000), 1'000, 0, {}, {}, {}, {}});
+    if (core->commit(commit, actors::CommitMode::ClusterRevision).status !=
+        actors::CommitStatus::Accepted) {
+      return nullptr;
+    }
+  }
+  return core;
+}
+
+/// One commit of one replica and its release, beside N held reservations; items are commits.
+void commit_among_held(benchmark::State& state) {
+  const auto core = core_holding(static_cast<int>(state.range(0)));
+  if (!core) {
+    state.SkipWithError("the core refused the setup");
+    return;
+  }
+  uint64_t n = 0;
+  for (auto _ : state) {
+    actors::Commit commit;
+    commit.request_id = "r" + std::to_string(++n);
+    commit.revision = core->revision();
+    commit.reservations.push_back(
+        {commit.request_id + "/0", "node-" + std::to_string(n % 1'000), 2'000, 0, {}, {}, {}, {}});
+    if (core->commit(commit, actors::CommitMode::ClusterRevision).status !=
+        actors::CommitStatus::Accepted) {
+      state.SkipWithError("the commit was refused");
+      break;
+    }
+    core->release({commit.request_id + "/0"});
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(commit_among_held)->Arg(0)->Arg(1'000)->Arg(10'000);
+
+/// An agent's update of 100 nodes' cpu, beside N held reservations; items are node changes.
+void update_among_held(benchmark::State& state) {
+  const auto core = core_holding(static_cast<int>(state.range(0)));
+  if (!core) {
+    state.SkipWithError("the core refused the setup");
+    return;
+  }
+  const std::vector<model::NodeState> nodes = cluster_nodes(1'000);
+  uint64_t version = 1;
+  for (auto _ : state) {
+    model::ViewUpdate update;
+    update.cluster_id = "c1";
+    update.epoch = 1;
+    update.base_version = version;
+    update.version = ++version;
+    for (int i = 0; i < 100; ++i) {
+      const size_t at = (version * 100 + static_cast<size_t>(i)) % nodes.size();
+      model::NodeState node = nodes[at];
+      node.allocated_cpu_milli = static_cast<int64_t>(version % 8) * 1'000;
+      update.changes.push_back({model::NodeChangeKind::Update, std::move(node)});
+    }
+    if (core->on_update(std::move(update)).status != actors::AckStatus::Applied) {
+      state.SkipWithError("the update was refused");
+      break;
+    }
+  }
+  state.SetItemsProcessed(state.iterations() * 100);
+}
+BENCHMARK(update_among_held)->Arg(0)->Arg(1'000)->Arg(10'000);
 
 /// One decision (filters and scorers) for a 2-replica 4-GPU request over one cluster of N nodes.
 void decide_one_cluster(benchmark::State& state) {

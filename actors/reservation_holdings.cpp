@@ -1,0 +1,93 @@
+#include "actors/reservation_holdings.hpp"
+
+namespace unisched::actors {
+
+model::NodeState ReservationHoldings::effective(const model::NodeState& truth_node) const {
+  model::NodeState node = truth_node;
+  if (const auto ids = ids_on_node_.find(node.name); ids != ids_on_node_.end()) {
+    for (const std::string& id : ids->second) {
+      model::apply_reservation(node, reservations_.at(id), +1);
+    }
+  }
+  return node;
+}
+
+const model::NodeState* ReservationHoldings::truth(const std::string& node) const {
+  const auto found = truth_.find(node);
+  return found == truth_.end() ? nullptr : &found->second;
+}
+
+void ReservationHoldings::add(model::Reservation reservation) {
+  ids_on_node_[reservation.node].insert(reservation.id);
+  std::string id = reservation.id;
+  reservations_.emplace(std::move(id), std::move(reservation));
+}
+
+void ReservationHoldings::erase_found(std::map<std::string, model::Reservation>::iterator found,
+                                      Undo* undo) {
+  const auto ids = ids_on_node_.find(found->second.node);
+  ids->second.erase(found->first);
+  if (ids->second.empty()) {
+    ids_on_node_.erase(ids);
+  }
+  if (undo != nullptr) {
+    undo->erased_.push_back(std::move(found->second));
+  }
+  reservations_.erase(found);
+}
+
+std::optional<std::string> ReservationHoldings::erase(const std::string& id, Undo* undo) {
+  const auto found = reservations_.find(id);
+  if (found == reservations_.end()) {
+    return std::nullopt;
+  }
+  std::string node = found->second.node;
+  erase_found(found, undo);
+  return node;
+}
+
+std::vector<std::string> ReservationHoldings::erase_on(const std::string& node, Undo* undo) {
+  std::vector<std::string> erased;
+  if (const auto ids = ids_on_node_.find(node); ids != ids_on_node_.end()) {
+    erased.assign(ids->second.begin(), ids->second.end());
+  }
+  for (const std::string& id : erased) {
+    erase_found(reservations_.find(id), undo);
+  }
+  return erased;
+}
+
+void ReservationHoldings::set_truth(const std::string& node, model::NodeState truth, Undo* undo) {
+  auto [at, inserted] = truth_.try_emplace(node);
+  if (undo != nullptr) {
+    undo->truths_.emplace_back(
+        node, inserted ? std::nullopt : std::optional<model::NodeState>(std::move(at->second)));
+  }
+  at->second = std::move(truth);
+}
+
+void ReservationHoldings::drop_truth(const std::string& node, Undo* undo) {
+  const auto found = truth_.find(node);
+  if (found == truth_.end()) {
+    return;
+  }
+  if (undo != nullptr) {
+    undo->truths_.emplace_back(node, std::move(found->second));
+  }
+  truth_.erase(found);
+}
+
+void ReservationHoldings::restore(Undo undo) {
+  for (auto it = undo.truths_.rbegin(); it != undo.truths_.rend(); ++it) {
+    if (it->second) {
+      truth_[it->first] = std::move(*it->second);
+    } else {
+      truth_.erase(it->first);
+    }
+  }
+  for (model::Reservation& reservation : undo.erased_) {
+    add(std::move(reservation));
+  }
+}
+
+}  // namespace unisched::actors
