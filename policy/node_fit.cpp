@@ -39,14 +39,12 @@ bool choose_devices(const model::NodeState& node, const ReplicaDemand& replica,
   if (count == 0 || matching.size() < count) {  // a demand of no device is no fit
     return false;
   }
-  fit.devices.reserve(fit.devices.size() + count);
-  fit.device_milli.reserve(fit.device_milli.size() + count);
-  const auto choose = [&](auto begin, auto end) {
-    for (auto it = begin; it != end; ++it) {
-      fit.devices.push_back(it->second);
-      fit.device_milli.push_back(demand.milli);
-    }
-    return true;
+  const size_t first = fit.devices.size();  // where this demand's devices begin
+  fit.devices.reserve(first + count);
+  fit.device_milli.reserve(first + count);
+  const auto add = [&](int32_t index) {
+    fit.devices.push_back(index);
+    fit.device_milli.push_back(demand.milli);
   };
   if (demand.milli < model::kWholeDeviceMilli) {
     // A share goes to one device: the chooser's, or the one left with the least idle milli
@@ -57,16 +55,14 @@ bool choose_devices(const model::NodeState& node, const ReplicaDemand& replica,
       for (const auto& [group, index] : matching) {
         candidates.push_back(index);
       }
-      const int32_t chosen = with.chooser->choose(node, replica, candidates, *with.cycle);
-      fit.devices.push_back(chosen);
-      fit.device_milli.push_back(demand.milli);
+      add(with.chooser->choose(node, replica, candidates, *with.cycle));
       return true;
     }
-    const auto best = std::min_element(matching.begin(), matching.end(), [&](auto a, auto b) {
-      return node.devices[static_cast<size_t>(a.second)].allocated_milli >
-             node.devices[static_cast<size_t>(b.second)].allocated_milli;
-    });
-    return choose(best, best + 1);
+    add(std::min_element(matching.begin(), matching.end(), [&](auto a, auto b) {
+          return node.devices[static_cast<size_t>(a.second)].allocated_milli >
+                 node.devices[static_cast<size_t>(b.second)].allocated_milli;
+        })->second);
+    return true;
   }
   std::sort(matching.begin(), matching.end());
   // The groups as runs of `matching`, smallest first (best fit keeps big groups whole), ties
@@ -86,16 +82,18 @@ bool choose_devices(const model::NodeState& node, const ReplicaDemand& replica,
   if (demand.link && *demand.link != model::Interconnect::PCIe) {
     for (const auto& [begin, end] : groups) {
       if (end - begin >= count) {
-        return choose(matching.begin() + begin, matching.begin() + begin + count);
+        for (size_t i = begin; i < begin + count; ++i) {
+          add(matching[i].second);
+        }
+        return true;
       }
     }
     return false;
   }
-  size_t left = count;
   for (const auto& [begin, end] : groups) {
-    const size_t take = std::min(left, end - begin);
-    choose(matching.begin() + begin, matching.begin() + begin + take);
-    left -= take;
+    for (size_t i = begin; i < end && fit.devices.size() < first + count; ++i) {
+      add(matching[i].second);
+    }
   }
   return true;
 }

@@ -161,6 +161,18 @@ void snapshot_take(benchmark::State& state) {
 }
 BENCHMARK(snapshot_take)->Arg(5'000)->Unit(benchmark::kMillisecond);
 
+/// Commits one replica of request `request_id` (placement "<id>/0") at the core's revision;
+/// whether the core accepted it.
+bool commit_replica(actors::ClusterState& core, const std::string& request_id,
+                    const std::string& node, int64_t cpu_milli) {
+  actors::Commit commit;
+  commit.request_id = request_id;
+  commit.revision = core.revision();
+  commit.reservations.push_back({request_id + "/0", node, cpu_milli, 0, {}, {}, {}, {}});
+  return core.commit(commit, actors::CommitMode::ClusterRevision).status ==
+         actors::CommitStatus::Accepted;
+}
+
 /// A ClusterActor's core over 1,000 GPU nodes, healthy, holding `held` reservations of one cpu
 /// each (orders its agent has not confirmed yet), spread over the nodes.
 std::unique_ptr<actors::ClusterState> core_holding(int held) {
@@ -172,13 +184,8 @@ std::unique_ptr<actors::ClusterState> core_holding(int held) {
   }
   core->set_healthy(true);
   for (int i = 0; i < held; ++i) {
-    actors::Commit commit;
-    commit.request_id = "held-" + std::to_string(i);
-    commit.revision = core->revision();
-    commit.reservations.push_back(
-        {commit.request_id + "/0", "node-" + std::to_string(i % 1'000), 1'000, 0, {}, {}, {}, {}});
-    if (core->commit(commit, actors::CommitMode::ClusterRevision).status !=
-        actors::CommitStatus::Accepted) {
+    if (!commit_replica(*core, "held-" + std::to_string(i), "node-" + std::to_string(i % 1'000),
+                        1'000)) {
       return nullptr;
     }
   }
@@ -194,17 +201,12 @@ void commit_among_held(benchmark::State& state) {
   }
   uint64_t n = 0;
   for (auto _ : state) {
-    actors::Commit commit;
-    commit.request_id = "r" + std::to_string(++n);
-    commit.revision = core->revision();
-    commit.reservations.push_back(
-        {commit.request_id + "/0", "node-" + std::to_string(n % 1'000), 2'000, 0, {}, {}, {}, {}});
-    if (core->commit(commit, actors::CommitMode::ClusterRevision).status !=
-        actors::CommitStatus::Accepted) {
+    const std::string request = "r" + std::to_string(++n);
+    if (!commit_replica(*core, request, "node-" + std::to_string(n % 1'000), 2'000)) {
       state.SkipWithError("the commit was refused");
       break;
     }
-    core->release({commit.request_id + "/0"});
+    core->release({request + "/0"});
   }
   state.SetItemsProcessed(state.iterations());
 }
