@@ -250,16 +250,22 @@ void carry_out(Self self, SchedulerCommands commands) {
   for (const std::string& request : commands.forgotten) {
     state.submitters.erase(request);
   }
-  if (!commands.refresh.empty()) {
-    refresh(self, commands.round, commands.refresh);
+  for (const RoundMessages& round : commands.rounds) {
+    if (!round.refresh.empty()) {
+      refresh(self, round.round, round.refresh);
+    }
   }
   if (commands.advance_later) {
     self->send(self, process_atom_v);  // behind the view changes already in the mailbox
   }
-  if (commands.quota_take) {
-    send_quota_take(self, commands.round, std::move(*commands.quota_take));
+  for (RoundMessages& round : commands.rounds) {
+    if (round.quota_take) {
+      send_quota_take(self, round.round, std::move(*round.quota_take));
+    }
   }
-  send_commits(self, commands.round, commands.commits);
+  for (RoundMessages& round : commands.rounds) {
+    send_commits(self, round.round, round.commits);
+  }
 }
 
 SchedulerActor::behavior_type scheduler(Self self, ClusterDirectoryActor directory,

@@ -11,6 +11,7 @@
 #include "actors/scheduler_round.hpp"
 #include "model/accelerator_names.hpp"
 
+#include <algorithm>
 #include <string>
 
 namespace unisched::actors {
@@ -58,11 +59,11 @@ v1::QuotaPlacement SchedulerState::quota_placement(const LocalCluster& local,
   return out;
 }
 
-SchedulerCommands SchedulerState::send_round(std::vector<v1::CommitRequest> commits) {
-  Round& round = *round_;
+SchedulerCommands SchedulerState::send_round(Round& round, std::vector<v1::CommitRequest> commits) {
   SchedulerCommands out;
-  out.round = round.id;
-  if (!round.quota.empty() && !round.quota_taken && !round.quota_pending && !take_from_lease(out)) {
+  RoundMessages& messages = out.round(round.id);
+  if (!round.quota.empty() && !round.quota_taken && !round.quota_pending &&
+      !take_from_lease(round, out)) {
     const Work& work = *round.work;
     v1::QuotaTakeRequest take;
     take.set_work_id(work.id);
@@ -72,7 +73,7 @@ SchedulerCommands SchedulerState::send_round(std::vector<v1::CommitRequest> comm
       *take.add_placements() = placement;
     }
     round.quota_pending = true;
-    out.quota_take = std::move(take);
+    messages.quota_take = std::move(take);
     // A queue whose last take had to wait is near its budget: its commits wait for the take,
     // so an over-budget decision never starts work on a cluster only to stop it again. Any
     // other goes out with the take, in one round trip (admitted work holds its budget already).
@@ -83,13 +84,12 @@ SchedulerCommands SchedulerState::send_round(std::vector<v1::CommitRequest> comm
   }
   for (v1::CommitRequest& commit : commits) {
     round.outstanding.insert(commit.cluster_id());
-    out.commits.push_back(std::move(commit));
+    messages.commits.push_back(std::move(commit));
   }
   return out;
 }
 
-bool SchedulerState::take_from_lease(SchedulerCommands& out) {
-  Round& round = *round_;
+bool SchedulerState::take_from_lease(Round& round, SchedulerCommands& out) {
   const Work& work = *round.work;
   const auto lease = leases_.find(work.spec.queue);
   if (lease == leases_.end() || work.admitted) {
@@ -148,68 +148,72 @@ SchedulerCommands SchedulerState::on_lease_revoked(const std::string& lease_id) 
 SchedulerCommands SchedulerState::on_quota_result(uint64_t round, QuotaResult result,
                                                   const std::string& reason,
                                                   Clock::time_point now) {
-  if (!round_ || round_->id != round || !round_->quota_pending) {
+  Round* const open = find_round(round);
+  if (open == nullptr || !open->quota_pending) {
     return {};  // an answer to a round that is over
   }
-  round_->quota_pending = false;
-  const std::string queue = round_->work->spec.queue;
+  open->quota_pending = false;
+  const std::string queue = open->work->spec.queue;
   SchedulerCommands out;
   switch (result) {
     case QuotaResult::Taken:
-      round_->quota_taken = true;
+      open->quota_taken = true;
       tight_queues_.erase(queue);
-      if (!round_->held_commits.empty()) {
-        return send_round(std::move(round_->held_commits));
+      if (!open->held_commits.empty()) {
+        return send_round(*open, std::move(open->held_commits));
       }
-      return maybe_close(now);
+      return maybe_close(*open, now);
     case QuotaResult::Queued:
       tight_queues_.insert(queue);
-      if (!round_->held_commits.empty()) {
-        return park(reason, now);  // nothing was committed
+      if (!open->held_commits.empty()) {
+        return park(*open, reason, now);  // nothing was committed
       }
-      round_->quota_queued = reason;
-      return maybe_close(now);
+      open->quota_queued = reason;
+      return maybe_close(*open, now);
     case QuotaResult::TimedOut:
       // It may have been taken: give it back (a no-op if it was not).
-      for (const auto& [id, placement] : round_->quota) {
+      for (const auto& [id, placement] : open->quota) {
         out.quota_releases.push_back(id);
       }
       break;
     case QuotaResult::Refused:
       break;  // nothing was taken, and the ids are another's
   }
-  round_->quota.clear();
-  round_->held_commits.clear();
-  round_->failed.insert("quota");
-  round_->failures.push_back(
+  open->quota.clear();
+  open->held_commits.clear();
+  open->failed.insert("quota");
+  open->failures.push_back(
       diagnosis("quota", "commit",
                 (result == QuotaResult::Refused ? "refused: " : "no answer in time: ") + reason));
-  out.append(maybe_close(now));
+  out.append(maybe_close(*open, now));
   return out;
 }
 
-SchedulerCommands SchedulerState::maybe_close(Clock::time_point now) {
-  if (!round_ || !round_->outstanding.empty() || round_->quota_pending) {
+SchedulerCommands SchedulerState::maybe_close(Round& round, Clock::time_point now) {
+  if (!round.outstanding.empty() || round.quota_pending) {
     return {};
   }
   SchedulerCommands out;
-  if (round_->quota_queued) {
+  if (round.quota_queued) {
     // Over budget after all: the clusters that reserved give it back, and the work waits.
-    for (const std::string& cluster : round_->accepted) {
-      out.releases.push_back(release_of(cluster, round_->replicas.at(cluster)));
+    for (const std::string& cluster : round.accepted) {
+      out.releases.push_back(release_of(cluster, round.replicas.at(cluster)));
     }
-    const std::string reason = *round_->quota_queued;
-    out.append(park(reason, now));
+    const std::string reason = *round.quota_queued;
+    out.append(park(round, reason, now));
     return out;
   }
-  out.append(close_round(now));
-  out.advance_later = !round_ && !queue_.empty();
+  out.append(close_round(round, now));
+  out.advance_later = rounds_.size() < in_flight_limit() && !queue_.empty();
   return out;
 }
 
-SchedulerCommands SchedulerState::park(const std::string& reason, Clock::time_point now) {
-  std::unique_ptr<Work> work = std::move(round_->work);
-  round_.reset();
+SchedulerCommands SchedulerState::park(Round& round, const std::string& reason,
+                                       Clock::time_point now) {
+  for (const auto& [cluster, replicas] : round.replicas) {
+    forget_early_refusals(replicas);  // none is kept: each is released or was never reserved
+  }
+  std::unique_ptr<Work> work = end_round(round);
   summary_.set_quota_queued(summary_.quota_queued() + 1);
   ++work->quota_waits;
   SchedulerCommands out;
@@ -237,7 +241,10 @@ SchedulerCommands SchedulerState::on_admitted(const std::string& work_id, Clock:
   const auto found = parked_.find(work_id);
   if (found == parked_.end()) {
     SchedulerCommands out;
-    if (round_ && round_->work->id == work_id) {
+    const bool deciding = std::any_of(rounds_.begin(), rounds_.end(), [&](const auto& open) {
+      return open.second->work->id == work_id;
+    });
+    if (deciding) {
       admitted_early_.insert(work_id);  // queued, and admitted before its clusters answered
     } else {
       out.quota_withdrawals.push_back(work_id);  // nothing here waits for it: give it back
@@ -250,8 +257,8 @@ SchedulerCommands SchedulerState::on_admitted(const std::string& work_id, Clock:
   return enqueue(std::move(work), now);
 }
 
-void SchedulerState::release_round_quota(bool everything, SchedulerCommands& out) {
-  Round& round = *round_;
+void SchedulerState::release_round_quota(Round& round, bool everything,
+                                         SchedulerCommands& out) {
   for (const auto& [cluster, replicas] : round.replicas) {
     const bool kept = !everything && round.failed.count(cluster) == 0;
     for (const auto& replica : replicas) {

@@ -50,6 +50,7 @@ struct SchedulerState::Round {
   bool quota_pending = false;                       // the ledger has not answered yet
   bool quota_taken = false;
   std::optional<std::string> quota_queued;  // the ledger queued the work: why
+  std::vector<policy::NodeRef> busy;        // nodes of commits not answered yet
 };
 
 }  // namespace unisched::actors

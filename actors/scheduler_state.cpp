@@ -33,14 +33,24 @@ std::vector<Decision::Diagnosis> diagnoses_of(const policy::Decision& decision) 
 
 }  // namespace
 
-void SchedulerCommands::append(SchedulerCommands&& later) {
-  if (!later.commits.empty()) {
-    commits = std::move(later.commits);
-    round = later.round;
+RoundMessages& SchedulerCommands::round(uint64_t id) {
+  const auto found = std::find_if(rounds.begin(), rounds.end(),
+                                  [&](const RoundMessages& messages) { return messages.round == id; });
+  if (found != rounds.end()) {
+    return *found;
   }
-  if (later.quota_take) {
-    quota_take = std::move(later.quota_take);
-    round = later.round;
+  rounds.push_back(RoundMessages{id, {}, {}, {}});
+  return rounds.back();
+}
+
+void SchedulerCommands::append(SchedulerCommands&& later) {
+  for (RoundMessages& messages : later.rounds) {
+    RoundMessages& mine = round(messages.round);
+    std::move(messages.commits.begin(), messages.commits.end(), std::back_inserter(mine.commits));
+    if (messages.quota_take) {
+      mine.quota_take = std::move(messages.quota_take);
+    }
+    mine.refresh.insert(mine.refresh.end(), messages.refresh.begin(), messages.refresh.end());
   }
   quota_lease_uses.insert(quota_lease_uses.end(), later.quota_lease_uses.begin(),
                           later.quota_lease_uses.end());
@@ -49,10 +59,6 @@ void SchedulerCommands::append(SchedulerCommands&& later) {
   quota_withdrawals.insert(quota_withdrawals.end(), later.quota_withdrawals.begin(),
                            later.quota_withdrawals.end());
   releases.insert(releases.end(), later.releases.begin(), later.releases.end());
-  if (!later.refresh.empty()) {
-    refresh = std::move(later.refresh);
-    round = later.round;
-  }
   replies.insert(replies.end(), later.replies.begin(), later.replies.end());
   updates.insert(updates.end(), later.updates.begin(), later.updates.end());
   forgotten.insert(forgotten.end(), later.forgotten.begin(), later.forgotten.end());
@@ -150,18 +156,34 @@ SchedulerCommands SchedulerState::enqueue(std::unique_ptr<Work> work, Clock::tim
                              std::to_string(queue_.size()) + " requests waiting)";
     return finish(*work, Decision::UNSCHEDULABLE, {}, {note}, now);
   }
-  const int64_t priority = work->spec.priority;
-  queue_.emplace(std::make_pair(-priority, arrivals_++), std::move(work));
+  work->arrival = arrivals_++;
+  requeue(std::move(work));
   return advance(now);
+}
+
+void SchedulerState::requeue(std::unique_ptr<Work> work) {
+  const auto key = std::make_pair(-work->spec.priority, work->arrival);
+  queue_.emplace(key, std::move(work));
+}
+
+size_t SchedulerState::in_flight_limit() const {
+  return settings_.commit_mode == CommitMode::NodeRevisions
+             ? std::max<size_t>(1, settings_.max_in_flight)
+             : 1;
 }
 
 SchedulerCommands SchedulerState::advance(Clock::time_point now) {
   // A loop, not recursion: a long queue of requests nothing can take is decided in one go.
   SchedulerCommands out;
-  while (!round_ && !queue_.empty()) {
-    std::unique_ptr<Work> work = std::move(queue_.begin()->second);
-    queue_.erase(queue_.begin());
-    out.append(attempt(std::move(work), now));
+  while (rounds_.size() < in_flight_limit() && !queue_.empty()) {
+    const auto head = queue_.begin();
+    const std::optional<policy::Decision> decision = decide(*head->second);
+    if (!decision) {
+      break;  // the head waits for the commits in flight; so does everything behind it
+    }
+    std::unique_ptr<Work> work = std::move(head->second);
+    queue_.erase(head);
+    out.append(act_on(std::move(work), *decision, now));
   }
   return out;
 }
@@ -173,21 +195,41 @@ uint64_t SchedulerState::decision_seed(const Work& work) const {
   return policy::splitmix64(settings_.draw_seed ^ stable_hash(work.id));
 }
 
-SchedulerCommands SchedulerState::attempt(std::unique_ptr<Work> work, Clock::time_point now) {
-  ++work->attempts;
+std::optional<policy::Decision> SchedulerState::decide(Work& work) {
   std::vector<policy::ClusterCandidate> candidates;
   for (auto& [id, local] : clusters_) {
     if (local.subscribed) {
       candidates.push_back({&local.info, &local.view});
     }
   }
-  model::SchedulingRequestSpec remaining = work->spec;
-  remaining.replicas = work->spec.replicas - static_cast<int64_t>(work->placed.size());
-  const policy::Decision decision =
-      policy::decide(remaining, candidates, policy_, decision_seed(*work), work->avoid);
+  model::SchedulingRequestSpec remaining = work.spec;
+  remaining.replicas = work.spec.replicas - static_cast<int64_t>(work.placed.size());
+  if (busy_nodes_.empty()) {
+    ++work.attempts;
+    return policy::decide(remaining, candidates, policy_, decision_seed(work), work.avoid);
+  }
+  // A node a commit in flight touches has changed by the time this commit would arrive, so this
+  // decision leaves it alone; should that leave replicas without a place, it waits instead.
+  std::set<policy::NodeRef> avoid = work.avoid;
+  for (const auto& [node, commits] : busy_nodes_) {
+    avoid.insert(node);
+  }
+  policy::Decision decision =
+      policy::decide(remaining, candidates, policy_, decision_seed(work), avoid);
+  if (decision.status != policy::DecisionStatus::Placed) {
+    return std::nullopt;
+  }
+  ++work.attempts;
+  return decision;
+}
+
+SchedulerCommands SchedulerState::act_on(std::unique_ptr<Work> work,
+                                         const policy::Decision& decision, Clock::time_point now) {
   if (decision.placements.empty()) {
     std::vector<std::string> notes;
-    if (candidates.empty()) {  // found by `unisched simulate`: such decisions gave no reason
+    const bool no_view = std::none_of(clusters_.begin(), clusters_.end(),
+                                      [](const auto& entry) { return entry.second.subscribed; });
+    if (no_view) {  // found by `unisched simulate`: such decisions gave no reason
       notes.push_back(clusters_.empty() ? "no cluster has joined this scheduler"
                                         : "no cluster's view has reached this scheduler yet (" +
                                               std::to_string(clusters_.size()) + " joined)");
@@ -201,10 +243,10 @@ SchedulerCommands SchedulerState::attempt(std::unique_ptr<Work> work, Clock::tim
 
 SchedulerCommands SchedulerState::start_round(std::unique_ptr<Work> work,
                                               const policy::Decision& decision) {
-  round_ = std::make_unique<Round>();
-  Round& round = *round_;
-  round.id = ++rounds_;
-  refused_early_.clear();  // what the last round did not keep was released
+  auto started = std::make_unique<Round>();
+  Round& round = *started;
+  round.id = ++rounds_started_;
+  rounds_.emplace(round.id, std::move(started));
   round.partial = decision.status == policy::DecisionStatus::PartiallyPlaced;
   round.partial_diagnoses = diagnoses_of(decision);
   std::map<std::string, v1::CommitRequest> commits;
@@ -233,6 +275,8 @@ SchedulerCommands SchedulerState::start_round(std::unique_ptr<Work> work,
                                         placement.device_milli.end());
     round.replicas[placement.cluster].push_back(std::move(replica));
     round.incarnations[placement.cluster] = local.incarnation;
+    round.busy.emplace_back(placement.cluster, placement.node);
+    ++busy_nodes_[round.busy.back()];
     if (settings_.quotas && !work->spec.queue.empty()) {
       round.quota[placement_id] = quota_placement(local, placement, placement_id, work->spec);
     }
@@ -242,18 +286,51 @@ SchedulerCommands SchedulerState::start_round(std::unique_ptr<Work> work,
   for (auto& [cluster, commit] : commits) {
     to_send.push_back(std::move(commit));
   }
-  return send_round(std::move(to_send));
+  return send_round(round, std::move(to_send));
+}
+
+SchedulerState::Round* SchedulerState::find_round(uint64_t id) {
+  const auto found = rounds_.find(id);
+  return found == rounds_.end() ? nullptr : found->second.get();
+}
+
+void SchedulerState::free_nodes(Round& round, const std::string* cluster) {
+  const auto freed = std::stable_partition(
+      round.busy.begin(), round.busy.end(),
+      [&](const policy::NodeRef& node) { return cluster != nullptr && node.first != *cluster; });
+  for (auto node = freed; node != round.busy.end(); ++node) {
+    const auto count = busy_nodes_.find(*node);
+    if (count != busy_nodes_.end() && --count->second == 0) {
+      busy_nodes_.erase(count);
+    }
+  }
+  round.busy.erase(freed, round.busy.end());
+}
+
+std::unique_ptr<SchedulerState::Work> SchedulerState::end_round(Round& round) {
+  free_nodes(round, nullptr);
+  std::unique_ptr<Work> work = std::move(round.work);
+  rounds_.erase(round.id);  // `round` is gone from here on
+  return work;
+}
+
+void SchedulerState::forget_early_refusals(const std::vector<Decision::Replica>& replicas) {
+  for (const auto& replica : replicas) {
+    refused_early_.erase(replica.placement_id());
+  }
 }
 
 SchedulerCommands SchedulerState::on_commit_result(uint64_t round, const std::string& cluster,
                                                    CommitResult result, const std::string& reason,
                                                    Clock::time_point now) {
-  if (!round_ || round_->id != round || round_->outstanding.erase(cluster) == 0) {
+  Round* const open = find_round(round);
+  if (open == nullptr || open->outstanding.erase(cluster) == 0) {
     return {};  // an answer to a round that is over
   }
+  free_nodes(*open, &cluster);
   SchedulerCommands out;
   if (result == CommitResult::Accepted &&
-      clusters_.at(cluster).incarnation != round_->incarnations[cluster]) {
+      clusters_.at(cluster).incarnation != open->incarnations[cluster]) {
     // Accepted by a ClusterActor that has since gone: its reservation went with it and its
     // order may never reach the cluster. Handled as no answer: released there, decided again
     // (found by `unisched simulate --faults cluster-actor-crash,drop`).
@@ -262,34 +339,33 @@ SchedulerCommands SchedulerState::on_commit_result(uint64_t round, const std::st
   switch (result) {
     case CommitResult::Accepted:
       summary_.set_commits(summary_.commits() + 1);
-      round_->accepted.push_back(cluster);
+      open->accepted.push_back(cluster);
       break;
     case CommitResult::Conflict:
       summary_.set_conflicts(summary_.conflicts() + 1);
-      round_->failed.insert(cluster);
-      round_->failures.push_back(diagnosis(cluster, "commit", "conflict: " + reason));
+      open->failed.insert(cluster);
+      open->failures.push_back(diagnosis(cluster, "commit", "conflict: " + reason));
       break;
     case CommitResult::Refused:
-      round_->failed.insert(cluster);
-      round_->failures.push_back(diagnosis(cluster, "commit", reason));
+      open->failed.insert(cluster);
+      open->failures.push_back(diagnosis(cluster, "commit", reason));
       break;
     case CommitResult::TimedOut:
       // The cluster may have reserved it: release it there (a no-op if it never did).
       summary_.set_commits_timed_out(summary_.commits_timed_out() + 1);
-      round_->failed.insert(cluster);
-      round_->failures.push_back(diagnosis(cluster, "commit", "no answer in time: " + reason));
-      out.releases.push_back(release_of(cluster, round_->replicas.at(cluster)));
+      open->failed.insert(cluster);
+      open->failures.push_back(diagnosis(cluster, "commit", "no answer in time: " + reason));
+      out.releases.push_back(release_of(cluster, open->replicas.at(cluster)));
       break;
   }
-  out.append(maybe_close(now));
+  out.append(maybe_close(*open, now));
   return out;
 }
 
 /// A ClusterActor that accepted its commit and went away before the round closed took the
 /// reservation with it, and its order may never reach the cluster: that cluster counts as failed
 /// and is released (found by `unisched simulate --faults cluster-actor-crash`, seed 983).
-void SchedulerState::forget_accepts_of_lost_cluster_actors(SchedulerCommands& out) {
-  Round& round = *round_;
+void SchedulerState::forget_accepts_of_lost_cluster_actors(Round& round, SchedulerCommands& out) {
   for (auto it = round.accepted.begin(); it != round.accepted.end();) {
     if (clusters_.at(*it).incarnation == round.incarnations[*it]) {
       ++it;
@@ -307,8 +383,7 @@ void SchedulerState::forget_accepts_of_lost_cluster_actors(SchedulerCommands& ou
 /// rounds): their ClusterActor went away meanwhile, so they are released and decided again
 /// (found by `unisched simulate`, seed 9587 with agent and ClusterActor crashes: such replicas
 /// stayed in the decision and never ran).
-void SchedulerState::forget_placed_of_lost_cluster_actors(SchedulerCommands& out) {
-  Round& round = *round_;
+void SchedulerState::forget_placed_of_lost_cluster_actors(Round& round, SchedulerCommands& out) {
   Work& work = *round.work;
   std::map<std::string, std::vector<Decision::Replica>> lost;
   auto kept = std::remove_if(work.placed.begin(), work.placed.end(), [&](const auto& replica) {
@@ -339,17 +414,16 @@ void SchedulerState::forget_placed_of_lost_cluster_actors(SchedulerCommands& out
   }
 }
 
-SchedulerCommands SchedulerState::close_round(Clock::time_point now) {
-  Round& round = *round_;
+SchedulerCommands SchedulerState::close_round(Round& round, Clock::time_point now) {
   Work& work = *round.work;
   SchedulerCommands out;
-  forget_accepts_of_lost_cluster_actors(out);
-  forget_placed_of_lost_cluster_actors(out);
+  forget_accepts_of_lost_cluster_actors(round, out);
+  forget_placed_of_lost_cluster_actors(round, out);
   // A gang keeps nothing unless everything held; nothing is kept without its quota either.
   const bool all_or_nothing =
       (work.spec.distribution.gang && !round.failed.empty()) || round.failed.count("quota") > 0;
   if (round.quota_taken) {
-    release_round_quota(all_or_nothing, out);
+    release_round_quota(round, all_or_nothing, out);
   }
   for (const std::string& cluster : round.accepted) {
     const auto& replicas = round.replicas.at(cluster);
@@ -362,11 +436,16 @@ SchedulerCommands SchedulerState::close_round(Clock::time_point now) {
       }
     }
   }
+  for (const auto& [cluster, replicas] : round.replicas) {
+    if (all_or_nothing ||
+        std::find(round.accepted.begin(), round.accepted.end(), cluster) == round.accepted.end()) {
+      forget_early_refusals(replicas);  // released, or never reserved
+    }
+  }
   if (round.failed.empty()) {
     const auto status = round.partial ? Decision::PARTIALLY_PLACED : Decision::PLACED;
     const auto diagnoses = std::move(round.partial_diagnoses);
-    const std::unique_ptr<Work> done = std::move(round.work);
-    round_.reset();
+    const std::unique_ptr<Work> done = end_round(round);
     out.append(finish(*done, status, diagnoses, {}, now));
     return out;
   }
@@ -374,13 +453,11 @@ SchedulerCommands SchedulerState::close_round(Clock::time_point now) {
   if (work.attempts - work.quota_waits <= static_cast<uint32_t>(settings_.max_retries)) {
     summary_.set_retries(summary_.retries() + 1);
     round.refreshing = true;
-    out.round = round.id;
-    out.refresh.assign(round.failed.begin(), round.failed.end());
+    out.round(round.id).refresh.assign(round.failed.begin(), round.failed.end());
     return out;
   }
   const auto diagnoses = std::move(round.failures);
-  const std::unique_ptr<Work> done = std::move(round.work);
-  round_.reset();
+  const std::unique_ptr<Work> done = end_round(round);
   out.append(
       finish(*done, done->placed.empty() ? Decision::UNSCHEDULABLE : Decision::PARTIALLY_PLACED,
              diagnoses, {"gave up after " + std::to_string(done->attempts) + " attempts"}, now));
@@ -388,13 +465,18 @@ SchedulerCommands SchedulerState::close_round(Clock::time_point now) {
 }
 
 SchedulerCommands SchedulerState::on_refreshed(uint64_t round, Clock::time_point now) {
-  if (!round_ || round_->id != round || !round_->refreshing) {
+  Round* const open = find_round(round);
+  if (open == nullptr || !open->refreshing) {
     return {};
   }
-  std::unique_ptr<Work> work = std::move(round_->work);
-  round_.reset();
-  SchedulerCommands out = attempt(std::move(work), now);
-  out.advance_later = !round_ && !queue_.empty();
+  std::unique_ptr<Work> work = end_round(*open);
+  SchedulerCommands out;
+  if (const auto decision = decide(*work)) {
+    out = act_on(std::move(work), *decision, now);
+  } else {
+    requeue(std::move(work));  // decided again when a commit in flight is answered
+  }
+  out.advance_later = rounds_.size() < in_flight_limit() && !queue_.empty();
   return out;
 }
 

@@ -1,8 +1,8 @@
 // A SchedulerActor's logic without the actor: the local copies of the clusters' views, the
-// queue, one decision at a time, its commit round, retries, gang release, placing refused
-// replicas again, and the bookkeeping of what was committed. Plain C++ (no CAF): every method
-// returns the commands the actor then sends (as ClusterState's do), so the protocol is tested
-// without an actor system.
+// queue, decisions and their commit rounds (one at a time, or several with node-level checks),
+// retries, gang release, placing refused replicas again, and the bookkeeping of what was
+// committed. Plain C++ (no CAF): every method returns the commands the actor then sends (as
+// ClusterState's do), so the protocol is tested without an actor system.
 //
 // The commit round is explicit. Each outstanding commit ends as accepted, conflict, refused or
 // timed out. A timed-out commit is released at its cluster at once: the release follows the
@@ -44,6 +44,11 @@ struct SchedulerSettings {
   /// A quota ledger takes part in every commit round of a request with a queue (its take comes
   /// first; the clusters' commits follow only once it is taken).
   bool quotas = false;
+  /// Decisions whose commits may be in flight at once. More than one only with node-level
+  /// checks (every commit changes a cluster's revision, so a second decision on the same copy
+  /// would conflict with the first): a decision then leaves alone the nodes that commits in
+  /// flight touch, so this scheduler's decisions never conflict with each other.
+  size_t max_in_flight = 1;
 };
 
 /// How one cluster answered a commit, as the scheduler saw it.
@@ -52,15 +57,23 @@ enum class CommitResult { Accepted, Conflict, Refused, TimedOut };
 /// How the quota ledger answered a take.
 enum class QuotaResult { Taken, Queued, Refused, TimedOut };
 
+/// What one decision's commit round sends.
+struct RoundMessages {
+  uint64_t round = 0;
+  /// Send each to its cluster (cluster_id); report the answer with on_commit_result(round,
+  /// cluster, ...), or TimedOut when none came in time.
+  std::vector<v1::CommitRequest> commits;
+  /// Send to the quota ledger; report the answer with on_quota_result(round, ...), or TimedOut
+  /// when none came in time.
+  std::optional<v1::QuotaTakeRequest> quota_take;
+  /// Fetch these clusters' views (replace_view), then call on_refreshed(round).
+  std::vector<std::string> refresh;
+};
+
 /// What the actor sends after a call.
 struct SchedulerCommands {
-  /// Send each to its cluster (cluster_id), as part of round `round`; report the answer with
-  /// on_commit_result(round, cluster, ...), or TimedOut when none came in time.
-  std::vector<v1::CommitRequest> commits;
-  uint64_t round = 0;
-  /// Send to the quota ledger as part of round `round`; report the answer with
-  /// on_quota_result(round, ...), or TimedOut when none came in time.
-  std::optional<v1::QuotaTakeRequest> quota_take;
+  /// The rounds that started or moved on, in order.
+  std::vector<RoundMessages> rounds;
   /// Send to the quota ledger before any release: takes made from leases (their commits are
   /// out already).
   std::vector<v1::QuotaLeaseUse> quota_lease_uses;
@@ -69,8 +82,6 @@ struct SchedulerCommands {
   std::vector<std::string> quota_withdrawals;
   /// Send each to its cluster.
   std::vector<v1::ReleaseOrder> releases;
-  /// Fetch these clusters' views (replace_view), then call on_refreshed(round).
-  std::vector<std::string> refresh;
   /// Answers to submissions: the ticket given to submit(), and its decision.
   std::vector<std::pair<uint64_t, v1::SchedulingDecision>> replies;
   /// A decision that changed after it was answered (a refused replica placed again): tell the
@@ -83,6 +94,8 @@ struct SchedulerCommands {
   bool advance_later = false;
 
   void append(SchedulerCommands&& later);
+  /// The messages of round `id`, added if this holds none yet.
+  RoundMessages& round(uint64_t id);
 };
 
 class SchedulerState {
@@ -110,7 +123,7 @@ class SchedulerState {
   /// Queues a request; its decision comes back as a reply with `ticket`.
   SchedulerCommands submit(std::string id, model::SchedulingRequestSpec spec, uint64_t ticket,
                            Clock::time_point now);
-  /// Starts the next decision when none is in flight (after clusters change, say).
+  /// Starts the next decisions while fewer than max_in_flight are (after clusters change, say).
   SchedulerCommands advance(Clock::time_point now);
   SchedulerCommands on_commit_result(uint64_t round, const std::string& cluster,
                                      CommitResult result, const std::string& reason,
@@ -141,7 +154,7 @@ class SchedulerState {
   size_t waiting() const { return queue_.size(); }
   size_t waiting_for_quota() const { return parked_.size(); }
   size_t tracked() const { return tracked_.size(); }
-  bool deciding() const { return round_ != nullptr; }
+  size_t deciding() const { return rounds_.size(); }
 
  private:
   struct LocalCluster {
@@ -164,6 +177,7 @@ class SchedulerState {
     model::SchedulingRequestSpec spec;
     uint64_t ticket = 0;  ///< 0: nobody waits for a reply (a replica placed again)
     Clock::time_point submitted;
+    uint64_t arrival = 0;  ///< its place in the queue among requests of its priority
     uint32_t attempts = 0;
     uint64_t next_replica = 0;
     std::vector<v1::SchedulingDecision::Replica> placed;
@@ -184,27 +198,41 @@ class SchedulerState {
     bool gang_released = false;            ///< a gang given up after a replica found no place
   };
 
-  SchedulerCommands attempt(std::unique_ptr<Work> work, Clock::time_point now);
-  void forget_accepts_of_lost_cluster_actors(SchedulerCommands& out);
-  void forget_placed_of_lost_cluster_actors(SchedulerCommands& out);
+  /// The work's decision on the local views; nullopt when it must wait for the commits in flight
+  /// (it did not place everything while their nodes were left alone).
+  std::optional<policy::Decision> decide(Work& work);
+  /// Finishes the work that nothing could take, or starts its commit round.
+  SchedulerCommands act_on(std::unique_ptr<Work> work, const policy::Decision& decision,
+                           Clock::time_point now);
+  size_t in_flight_limit() const;
+  void forget_accepts_of_lost_cluster_actors(Round& round, SchedulerCommands& out);
+  void forget_placed_of_lost_cluster_actors(Round& round, SchedulerCommands& out);
   SchedulerCommands start_round(std::unique_ptr<Work> work, const policy::Decision& decision);
+  /// The round of `id` if it is in flight.
+  Round* find_round(uint64_t id);
+  /// Takes the round out of those in flight: its nodes are free again; returns its work.
+  std::unique_ptr<Work> end_round(Round& round);
+  /// Its cluster answered (or the round ended): decisions may use these nodes again.
+  void free_nodes(Round& round, const std::string* cluster);
+  /// Refusals that overtook commits answered since: of these replicas, which were not kept.
+  void forget_early_refusals(const std::vector<v1::SchedulingDecision::Replica>& replicas);
   /// What the placement takes of its queue's budget.
   v1::QuotaPlacement quota_placement(const LocalCluster& local,
                                      const policy::ReplicaPlacement& placement,
                                      const std::string& placement_id,
                                      const model::SchedulingRequestSpec& spec) const;
   /// The round's commits go out now; with a ledger and a queue, its take goes first.
-  SchedulerCommands send_round(std::vector<v1::CommitRequest> commits);
+  SchedulerCommands send_round(Round& round, std::vector<v1::CommitRequest> commits);
   /// Takes the round's quota from its queue's lease if that covers it; a lease that does not
   /// is given back (released into `out`).
-  bool take_from_lease(SchedulerCommands& out);
+  bool take_from_lease(Round& round, SchedulerCommands& out);
   /// Closes the round once every cluster and the ledger answered.
-  SchedulerCommands maybe_close(Clock::time_point now);
+  SchedulerCommands maybe_close(Round& round, Clock::time_point now);
   /// The work waits for quota: parked until the ledger admits it.
-  SchedulerCommands park(const std::string& reason, Clock::time_point now);
+  SchedulerCommands park(Round& round, const std::string& reason, Clock::time_point now);
   /// Gives back the quota of the round's replicas on clusters that did not keep them.
-  void release_round_quota(bool everything, SchedulerCommands& out);
-  SchedulerCommands close_round(Clock::time_point now);
+  void release_round_quota(Round& round, bool everything, SchedulerCommands& out);
+  SchedulerCommands close_round(Round& round, Clock::time_point now);
   SchedulerCommands finish(Work& work, v1::SchedulingDecision::Status status,
                            const std::vector<v1::SchedulingDecision::Diagnosis>& diagnoses,
                            std::vector<std::string> notes, Clock::time_point now);
@@ -225,13 +253,16 @@ class SchedulerState {
   void bound_tracking(SchedulerCommands& out);
   uint64_t decision_seed(const Work& work) const;
   SchedulerCommands enqueue(std::unique_ptr<Work> work, Clock::time_point now);
+  /// Back into the queue where it stood (a decision that waits for the commits in flight).
+  void requeue(std::unique_ptr<Work> work);
 
   policy::Policy policy_;
   SchedulerSettings settings_;
   std::map<std::string, LocalCluster> clusters_;
   std::map<std::pair<int64_t, uint64_t>, std::unique_ptr<Work>> queue_;  // (-priority, arrival)
   uint64_t arrivals_ = 0;
-  std::unique_ptr<Round> round_;                         // the decision whose commits are in flight
+  std::map<uint64_t, std::unique_ptr<Round>> rounds_;    // decisions whose commits are in flight
+  std::map<policy::NodeRef, size_t> busy_nodes_;         // nodes of those commits, how many each
   std::map<std::string, std::unique_ptr<Work>> parked_;  // waiting for quota, by work id
   std::set<std::string> tight_queues_;                   // queues whose last take had to wait
   std::set<std::string> admitted_early_;                 // work admitted before it was parked
@@ -240,11 +271,11 @@ class SchedulerState {
     std::map<std::string, int64_t> left;  // of each resource the quota limits
   };
   std::map<std::string, Lease> leases_;  // by queue
-  uint64_t rounds_ = 0;
+  uint64_t rounds_started_ = 0;
   std::map<std::string, Tracked> tracked_;                // request id -> what was decided
   std::deque<std::string> tracked_order_;                 // oldest first
   std::map<std::string, std::string> placement_request_;  // placement id -> request id
-  std::map<std::string, std::string> refused_early_;      // of the open round: placement -> reason
+  std::map<std::string, std::string> refused_early_;      // of open rounds: placement -> reason
   v1::SchedulerSummary summary_;
 };
 

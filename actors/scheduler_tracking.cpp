@@ -194,7 +194,7 @@ SchedulerCommands SchedulerState::on_refused_placement(const std::string& placem
   if (owner == placement_request_.end()) {
     // The refusal overtook the commit's answer (found by `unisched simulate --faults reorder`):
     // kept until the round that committed it is decided.
-    if (round_) {
+    if (!rounds_.empty()) {
       refused_early_[placement_id] = reason;
     }
     return {};

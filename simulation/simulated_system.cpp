@@ -191,6 +191,7 @@ void SimulatedSystem::start_centre() {
   scheduling.commit_mode = settings_.seed % 2 == 1 ? actors::CommitMode::NodeRevisions
                                                    : actors::CommitMode::ClusterRevision;
   scheduling.commit_timeout = std::chrono::milliseconds(1000);
+  scheduling.max_in_flight = static_cast<size_t>(settings_.in_flight);
   for (int i = 0; i < settings_.schedulers; ++i) {
     centre.schedulers.push_back(
         actors::spawn_scheduler_actor(*system_, directory, {}, policy, scheduling));

@@ -17,6 +17,8 @@ struct RunSettings {
   int clusters = 3;
   int schedulers = 2;
   int requests = 30;
+  /// Decisions each scheduler may have in flight on the seeds that commit by node revisions.
+  int in_flight = 1;
   /// Virtual time during which requests arrive and faults are injected.
   std::chrono::milliseconds fault_phase{4000};
   /// The most virtual time the system gets to settle once the faults stop.

@@ -205,7 +205,8 @@ BOOST_AUTO_TEST_CASE(run_with_quotas_reports_each_tenant_within_its_budget) {
 }
 
 BOOST_AUTO_TEST_CASE(racing_schedulers_under_churn_never_over_commit) {
-  for (const char* check : {"cluster", "node"}) {
+  // Node-level checks also with several decisions of each scheduler in flight at once.
+  for (const char* check : {"cluster", "node", "node --in-flight 4"}) {
     for (const char* seed : {"1", "2"}) {
       const auto result = run(
           std::string("run --log-level=warn --profiles ") + kSource +
@@ -234,6 +235,8 @@ BOOST_AUTO_TEST_CASE(run_refuses_bad_flags_and_bad_profiles) {
       {"run --report xml", "--report must be table or json"},
       {"run --policy fastest", "--policy: unknown policy \"fastest\""},
       {"run --commit-check pod", "--commit-check must be cluster or node"},
+      {"run --in-flight 0", "--in-flight must be a whole number from 1 to 64"},
+      {"run --in-flight 4", "--in-flight above 1 needs --commit-check node"},
       {"run --schedulers 0", "--schedulers must be a whole number from 1 to 64"},
       {"run --node-sample -1", "--node-sample must be a whole number from 0 to 100000"},
       {"replay --pods p.csv", "--nodes CSV and --pods CSV are required"},

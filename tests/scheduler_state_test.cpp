@@ -7,10 +7,10 @@
 #include <algorithm>
 #include <boost/test/unit_test.hpp>
 
-#include "messages/convert.hpp"
 #include "policy/plugins/gpu_clustering.hpp"
 #include "policy/trace_policies.hpp"
 #include "tests/policy_fixtures.hpp"
+#include "tests/scheduler_bench.hpp"
 
 using namespace unisched;
 using actors::CommitResult;
@@ -18,118 +18,11 @@ using actors::SchedulerCommands;
 using actors::SchedulerSettings;
 using actors::SchedulerState;
 using Decision = v1::SchedulingDecision;
+using testing::Bench;
+using testing::only_round;
+using testing::preset;
 
 namespace {
-
-policy::Policy preset(const std::string& name) {
-  std::string error;
-  auto policy = policy::Registry::builtin().preset(name, error);
-  BOOST_TEST_REQUIRE(policy.has_value(), error);
-  return *policy;
-}
-
-/// ClusterStates as the clusters, and one SchedulerState deciding on copies of their views.
-struct Bench {
-  std::map<std::string, actors::ClusterState> clusters;
-  SchedulerState scheduler;
-  SchedulerState::Clock::time_point now{std::chrono::seconds(1)};
-
-  explicit Bench(SchedulerSettings settings = {}, policy::Policy policy = preset("spread"))
-      : scheduler(std::move(policy), with_seed(settings)) {}
-
-  static SchedulerSettings with_seed(SchedulerSettings settings) {
-    settings.draw_seed = settings.draw_seed == 0 ? 7 : settings.draw_seed;
-    return settings;
-  }
-
-  void add(const std::string& id, std::vector<model::NodeState> nodes,
-           const std::string& region = "r1") {
-    actors::ClusterState& cluster = clusters.emplace(id, actors::ClusterState(id)).first->second;
-    model::ViewUpdate update;
-    update.cluster_id = id;
-    update.epoch = 1;
-    update.version = 1;
-    for (auto& node : nodes) {
-      update.changes.push_back({model::NodeChangeKind::Add, std::move(node)});
-    }
-    BOOST_TEST_REQUIRE((cluster.on_update(update).status == actors::AckStatus::Applied));
-    cluster.set_healthy(true);
-    scheduler.add_cluster({id, region, region + "-a", model::MachineType::VirtualMachine, true});
-    BOOST_TEST_REQUIRE(scheduler.replace_view(cluster.snapshot()));
-  }
-
-  /// What the cluster answers to `request`, as the ClusterActor would, and why.
-  std::pair<CommitResult, std::string> answer(const v1::CommitRequest& request) {
-    actors::Commit commit;
-    commit.request_id = request.request_id();
-    commit.revision = request.revision();
-    commit.node_revisions.insert(request.node_revisions().begin(), request.node_revisions().end());
-    for (const auto& placement : request.placements()) {
-      commit.reservations.push_back(messages::from_proto(placement));
-    }
-    const auto outcome =
-        clusters.at(request.cluster_id()).commit(commit, actors::CommitMode::ClusterRevision);
-    switch (outcome.status) {
-      case actors::CommitStatus::Accepted:
-        return {CommitResult::Accepted, outcome.reason};
-      case actors::CommitStatus::Conflict:
-        return {CommitResult::Conflict, outcome.reason};
-      default:
-        return {CommitResult::Refused, outcome.reason};
-    }
-  }
-  CommitResult commit(const v1::CommitRequest& request) { return answer(request).first; }
-
-  /// Releases reach their clusters, as they would over the actors' links.
-  void release(const SchedulerCommands& commands) {
-    for (const auto& order : commands.releases) {
-      clusters.at(order.cluster_id())
-          .release({order.placement_ids().begin(), order.placement_ids().end()});
-    }
-  }
-
-  /// Answers every commit of `commands` as the clusters do (and any quota take after the
-  /// commits, as a ledger with room does), and what follows, until a decision.
-  SchedulerCommands run(SchedulerCommands commands) {
-    SchedulerCommands all;
-    for (int step = 0; step < 50 && (!commands.commits.empty() || !commands.refresh.empty() ||
-                                     commands.quota_take.has_value());
-         ++step) {
-      release(commands);
-      SchedulerCommands next;
-      if (!commands.refresh.empty()) {
-        for (const std::string& id : commands.refresh) {
-          scheduler.replace_view(clusters.at(id).snapshot());
-        }
-        next = scheduler.on_refreshed(commands.round, now);
-      }
-      for (const auto& request : commands.commits) {
-        const auto [result, reason] = answer(request);
-        next.append(
-            scheduler.on_commit_result(commands.round, request.cluster_id(), result, reason, now));
-      }
-      if (commands.quota_take) {
-        next.append(scheduler.on_quota_result(commands.round, actors::QuotaResult::Taken, "", now));
-        commands.quota_take.reset();
-      }
-      commands.commits.clear();
-      commands.refresh.clear();
-      all.append(std::move(commands));
-      commands = std::move(next);
-    }
-    release(commands);
-    all.append(std::move(commands));
-    return all;
-  }
-
-  size_t reservations() const {
-    size_t total = 0;
-    for (const auto& [id, cluster] : clusters) {
-      total += cluster.reservations();
-    }
-    return total;
-  }
-};
 
 const model::SchedulingRequestSpec kOneCpu =
     testing::request("  replicas: 1\n  resources:\n    cpu: \"1\"\n    memory: 1Gi\n");
@@ -142,8 +35,8 @@ BOOST_AUTO_TEST_CASE(a_request_is_decided_committed_answered_and_forgotten_once_
   Bench bench;
   bench.add("a", {testing::node("n1", 8000, 32)});
   const SchedulerCommands first = bench.scheduler.submit("web", kOneCpu, 11, bench.now);
-  BOOST_TEST_REQUIRE(first.commits.size() == 1u);
-  BOOST_TEST(first.commits[0].cluster_id() == "a");
+  BOOST_TEST_REQUIRE(only_round(first).commits.size() == 1u);
+  BOOST_TEST(only_round(first).commits[0].cluster_id() == "a");
   BOOST_TEST(bench.scheduler.deciding());
   const SchedulerCommands done = bench.run(first);
   BOOST_TEST_REQUIRE(done.replies.size() == 1u);
@@ -165,21 +58,21 @@ BOOST_AUTO_TEST_CASE(each_placement_carries_the_requests_pod_template) {
   model::SchedulingRequestSpec spec = kOneCpu;
   spec.pod_template = R"({"spec":{"containers":[{"name":"web","image":"nginx"}]}})";
   const SchedulerCommands first = bench.scheduler.submit("web", spec, 12, bench.now);
-  BOOST_TEST_REQUIRE(first.commits.size() == 1u);
-  BOOST_TEST_REQUIRE(first.commits[0].placements_size() == 1);
-  BOOST_TEST(first.commits[0].placements(0).pod_template() == spec.pod_template);
+  BOOST_TEST_REQUIRE(only_round(first).commits.size() == 1u);
+  BOOST_TEST_REQUIRE(only_round(first).commits[0].placements_size() == 1);
+  BOOST_TEST(only_round(first).commits[0].placements(0).pod_template() == spec.pod_template);
 }
 
 BOOST_AUTO_TEST_CASE(a_commit_that_times_out_after_the_cluster_reserved_leaves_no_reservation) {
   Bench bench;
   bench.add("a", {testing::node("n1", 8000, 32)});
   SchedulerCommands commands = bench.scheduler.submit("web", kOneCpu, 1, bench.now);
-  BOOST_TEST_REQUIRE(commands.commits.size() == 1u);
+  BOOST_TEST_REQUIRE(only_round(commands).commits.size() == 1u);
   // The cluster reserves it, but its answer is lost.
-  BOOST_TEST((bench.commit(commands.commits[0]) == CommitResult::Accepted));
+  BOOST_TEST((bench.commit(only_round(commands).commits[0]) == CommitResult::Accepted));
   BOOST_TEST(bench.reservations() == 1u);
   const SchedulerCommands after = bench.scheduler.on_commit_result(
-      commands.round, "a", CommitResult::TimedOut, "request_timeout", bench.now);
+      only_round(commands).round, "a", CommitResult::TimedOut, "request_timeout", bench.now);
   BOOST_TEST_REQUIRE(after.releases.size() == 1u);
   BOOST_TEST(after.releases[0].placement_ids(0) == "web/0");
   bench.release(after);
@@ -196,7 +89,7 @@ BOOST_AUTO_TEST_CASE(a_commit_that_times_out_after_the_cluster_reserved_leaves_n
   BOOST_TEST(bench.scheduler.summary().commits_timed_out() == 1u);
   // An answer to the round that is over is ignored.
   BOOST_TEST(
-      bench.scheduler.on_commit_result(commands.round, "a", CommitResult::Accepted, "", bench.now)
+      bench.scheduler.on_commit_result(only_round(commands).round, "a", CommitResult::Accepted, "", bench.now)
           .releases.empty());
 }
 
@@ -210,7 +103,7 @@ BOOST_AUTO_TEST_CASE(a_gang_is_all_or_nothing_and_a_refusal_is_a_structured_diag
       "  replicas: 2\n  resources:\n    cpu: \"3\"\n    memory: 1Gi\n"
       "  distribution:\n    mode: Spread\n    gang: true\n");
   SchedulerCommands commands = bench.scheduler.submit("train", gang, 5, bench.now);
-  BOOST_TEST_REQUIRE(commands.commits.size() == 2u);
+  BOOST_TEST_REQUIRE(only_round(commands).commits.size() == 2u);
   bench.clusters.at("b").set_healthy(false);  // b refuses at commit time
   const SchedulerCommands done = bench.run(commands);
   BOOST_TEST_REQUIRE(done.replies.size() == 1u);
@@ -237,14 +130,14 @@ BOOST_AUTO_TEST_CASE(a_gang_refused_by_a_cluster_gives_its_quota_back_with_its_r
   gang.queue = "team";
   SchedulerCommands commands = bench.scheduler.submit("train", gang, 5, bench.now);
   // The ledger takes part in the round: the take goes out with the clusters' commits.
-  BOOST_TEST_REQUIRE(commands.quota_take.has_value());
-  BOOST_TEST(commands.quota_take->placements_size() == 2);
-  BOOST_TEST(commands.quota_take->placements(0).amounts().at("cpu") == 3000);
-  BOOST_TEST_REQUIRE(commands.commits.size() == 2u);
+  BOOST_TEST_REQUIRE(only_round(commands).quota_take.has_value());
+  BOOST_TEST(only_round(commands).quota_take->placements_size() == 2);
+  BOOST_TEST(only_round(commands).quota_take->placements(0).amounts().at("cpu") == 3000);
+  BOOST_TEST_REQUIRE(only_round(commands).commits.size() == 2u);
   BOOST_TEST(
-      bench.scheduler.on_quota_result(commands.round, actors::QuotaResult::Taken, "", bench.now)
+      bench.scheduler.on_quota_result(only_round(commands).round, actors::QuotaResult::Taken, "", bench.now)
           .replies.empty());  // the clusters have not answered yet
-  commands.quota_take.reset();
+  only_round(commands).quota_take.reset();
   bench.clusters.at("b").set_healthy(false);
   const SchedulerCommands done = bench.run(commands);
   BOOST_TEST_REQUIRE(done.replies.size() == 1u);
@@ -263,12 +156,12 @@ BOOST_AUTO_TEST_CASE(over_budget_the_clusters_give_back_and_the_request_waits_un
   auto spec = kOneCpu;
   spec.queue = "team";
   SchedulerCommands commands = bench.scheduler.submit("r", spec, 5, bench.now);
-  BOOST_TEST_REQUIRE(commands.quota_take.has_value());
+  BOOST_TEST_REQUIRE(only_round(commands).quota_take.has_value());
   const SchedulerCommands queued =
-      bench.scheduler.on_quota_result(commands.round, actors::QuotaResult::Queued,
+      bench.scheduler.on_quota_result(only_round(commands).round, actors::QuotaResult::Queued,
                                       "quota team: cpu: 9 would be used, 8 hard", bench.now);
   BOOST_TEST(queued.updates.empty());  // it waits for the cluster's answer first
-  commands.quota_take.reset();
+  only_round(commands).quota_take.reset();
   const SchedulerCommands done = bench.run(commands);
   BOOST_TEST(done.replies.empty());        // not decided: waiting
   BOOST_TEST(bench.reservations() == 0u);  // the cluster gave its reservation back
@@ -279,13 +172,13 @@ BOOST_AUTO_TEST_CASE(over_budget_the_clusters_give_back_and_the_request_waits_un
   BOOST_TEST(bench.scheduler.waiting_for_quota() == 1u);
   // The queue is tight now: another request's take goes first, its commits wait for it.
   const SchedulerCommands next = bench.scheduler.submit("s", spec, 6, bench.now);
-  BOOST_TEST(next.quota_take.has_value());
-  BOOST_TEST(next.commits.empty());
-  bench.scheduler.on_quota_result(next.round, actors::QuotaResult::Queued, "still over", bench.now);
+  BOOST_TEST(only_round(next).quota_take.has_value());
+  BOOST_TEST(only_round(next).commits.empty());
+  bench.scheduler.on_quota_result(only_round(next).round, actors::QuotaResult::Queued, "still over", bench.now);
   // Admitted (its budget held), `r` is decided again, its take and commits together.
   SchedulerCommands again = bench.scheduler.on_admitted("r", bench.now);
-  BOOST_TEST_REQUIRE(again.quota_take.has_value());
-  BOOST_TEST(again.commits.size() == 1u);
+  BOOST_TEST_REQUIRE(only_round(again).quota_take.has_value());
+  BOOST_TEST(only_round(again).commits.size() == 1u);
   const SchedulerCommands placed = bench.run(again);
   BOOST_TEST_REQUIRE(placed.replies.size() == 1u);
   BOOST_TEST(placed.replies[0].second.status() == Decision::PLACED);
@@ -304,15 +197,15 @@ BOOST_AUTO_TEST_CASE(takes_a_lease_covers_skip_the_ledger_and_a_spent_lease_goes
   auto spec = kOneCpu;
   spec.queue = "team";
   SchedulerCommands first = bench.scheduler.submit("r1", spec, 1, bench.now);
-  BOOST_TEST_REQUIRE(first.quota_take.has_value());
+  BOOST_TEST_REQUIRE(only_round(first).quota_take.has_value());
   bench.scheduler.grant_lease("team", "lease#1", {{"cpu", 2000}, {"GPU", 0}});
   BOOST_TEST(bench.run(first).replies.size() == 1u);
   // Two takes the lease covers: their commits go out with the take reported after the fact.
   for (const char* id : {"r2", "r3"}) {
     bench.scheduler.replace_view(bench.clusters.at("a").snapshot());  // no conflict to retry
     SchedulerCommands covered = bench.scheduler.submit(id, spec, 2, bench.now);
-    BOOST_TEST(!covered.quota_take.has_value());
-    BOOST_TEST(covered.commits.size() == 1u);
+    BOOST_TEST(!only_round(covered).quota_take.has_value());
+    BOOST_TEST(only_round(covered).commits.size() == 1u);
     BOOST_TEST_REQUIRE(covered.quota_lease_uses.size() == 1u);
     BOOST_TEST(covered.quota_lease_uses[0].lease_id() == "lease#1");
     BOOST_TEST(covered.quota_lease_uses[0].take().placements(0).amounts().at("cpu") == 1000);
@@ -324,7 +217,7 @@ BOOST_AUTO_TEST_CASE(takes_a_lease_covers_skip_the_ledger_and_a_spent_lease_goes
   bench.scheduler.replace_view(bench.clusters.at("a").snapshot());
   SchedulerCommands spent = bench.scheduler.submit("r4", spec, 3, bench.now);
   BOOST_TEST((spent.quota_releases == std::vector<std::string>{"lease#1"}));
-  BOOST_TEST(spent.quota_take.has_value());
+  BOOST_TEST(only_round(spent).quota_take.has_value());
   BOOST_TEST(spent.quota_lease_uses.empty());
   bench.run(spent);
   BOOST_TEST(bench.scheduler.summary().quota_lease_takes() == 2u);
@@ -423,7 +316,7 @@ BOOST_AUTO_TEST_CASE(every_replica_refused_before_its_round_closed_is_placed_aga
       testing::request("  replicas: 2\n  resources:\n    cpu: \"1\"\n    memory: 1Gi\n");
   SchedulerCommands submitted = bench.scheduler.submit("web", two, 3, bench.now);
   std::vector<std::string> placed;
-  for (const auto& commit : submitted.commits) {
+  for (const auto& commit : only_round(submitted).commits) {
     for (const auto& placement : commit.placements()) {
       placed.push_back(placement.id());
     }
@@ -454,7 +347,7 @@ BOOST_AUTO_TEST_CASE(the_queue_refuses_when_full_and_says_so) {
   bench.add("a", {testing::node("n1", 64000, 256)});
   // The first is being decided (its commits in flight); two wait; the fourth is refused.
   const SchedulerCommands first = bench.scheduler.submit("r0", kOneCpu, 1, bench.now);
-  BOOST_TEST(first.commits.size() == 1u);
+  BOOST_TEST(only_round(first).commits.size() == 1u);
   BOOST_TEST(bench.scheduler.submit("r1", kOneCpu, 2, bench.now).replies.empty());
   BOOST_TEST(bench.scheduler.submit("r2", kOneCpu, 3, bench.now).replies.empty());
   const SchedulerCommands full = bench.scheduler.submit("r3", kOneCpu, 4, bench.now);
@@ -478,9 +371,9 @@ BOOST_AUTO_TEST_CASE(tracking_stays_bounded_over_100000_requests) {
     // Nothing is ever settled: only the bound keeps the tracking from growing.
     const SchedulerCommands commands =
         bench.scheduler.submit("r" + std::to_string(i), kOneCpu, i + 1, bench.now);
-    BOOST_TEST_REQUIRE(commands.commits.size() == 1u);
+    BOOST_TEST_REQUIRE(only_round(commands).commits.size() == 1u);
     const SchedulerCommands done = bench.scheduler.on_commit_result(
-        commands.round, "a", CommitResult::Accepted, "", bench.now);
+        only_round(commands).round, "a", CommitResult::Accepted, "", bench.now);
     placed += done.replies.size();
     forgotten += done.forgotten.size();
     BOOST_TEST_REQUIRE(bench.scheduler.tracked() <= 1000u);
@@ -489,7 +382,7 @@ BOOST_AUTO_TEST_CASE(tracking_stays_bounded_over_100000_requests) {
   BOOST_TEST(forgotten == 99'000u);
   BOOST_TEST(bench.scheduler.summary().forgotten_unsettled() == 99'000u);
   // A refusal for a forgotten request is dropped, not placed again blindly.
-  BOOST_TEST(bench.scheduler.on_refused_placement("r0/0", "gone", bench.now).commits.empty());
+  BOOST_TEST(bench.scheduler.on_refused_placement("r0/0", "gone", bench.now).rounds.empty());
 }
 
 BOOST_AUTO_TEST_CASE(random_repeats_for_a_seed_whatever_came_before) {

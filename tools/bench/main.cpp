@@ -19,7 +19,7 @@ constexpr const char* kUsage =
     "         [--clusters N] [--nodes N] [--gpus N] [--deltas N] [--updates N] [--window N] "
     "[--rate N]\n"
     "         [--transport caf|grpc|both] [--schedulers N] [--mode cluster|node|both]\n"
-    "         [--policy NAME] [--sample N] [--seconds N] [--pairs N]\n"
+    "         [--policy NAME] [--sample N] [--seconds N] [--pairs N] [--in-flight N]\n"
     "         [--committers N] [--writers N] [--storage disk|tmpfs|both]\n";
 
 int usage(const std::string& problem) {

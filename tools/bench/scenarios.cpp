@@ -128,6 +128,7 @@ ScheduleParameters schedule_parameters(const Flags& flags, ScheduleParameters de
   defaults.nodes = flags.number("nodes", defaults.nodes);
   defaults.gpus = flags.number("gpus", defaults.gpus);
   defaults.window = flags.number("window", defaults.window);
+  defaults.in_flight = flags.number("in-flight", defaults.in_flight);
   defaults.seconds = flags.number("seconds", defaults.seconds);
   defaults.policy = flags.text("policy", defaults.policy);
   defaults.node_sample = flags.number("sample", defaults.node_sample);
@@ -140,6 +141,8 @@ JsonLine& with_schedule(JsonLine& line, const ScheduleParameters& parameters,
       .text("mode", mode_name(parameters.mode))
       .text("policy", parameters.policy)
       .integer("node_sample", parameters.node_sample)
+      .integer("window", parameters.window)
+      .integer("in_flight", parameters.in_flight)
       .integer("decisions", static_cast<int64_t>(result.decisions))
       .integer("placed", static_cast<int64_t>(result.placed))
       .number("seconds", result.seconds)
@@ -154,9 +157,9 @@ JsonLine& with_schedule(JsonLine& line, const ScheduleParameters& parameters,
 void summarize(const ScheduleParameters& parameters, const ScheduleResult& result) {
   std::fprintf(
       stderr,
-      "  %d scheduler(s), %s revisions, %s: %.0f decisions/s, p50 %.3f ms p99 %.3f ms, "
-      "conflict rate %.2f%%, retry rate %.2f%%\n",
-      parameters.schedulers, mode_name(parameters.mode),
+      "  %d scheduler(s), %s revisions, %d in flight, %s: %.0f decisions/s, p50 %.3f ms "
+      "p99 %.3f ms, conflict rate %.2f%%, retry rate %.2f%%\n",
+      parameters.schedulers, mode_name(parameters.mode), parameters.in_flight,
       parameters.node_sample > 0
           ? ("best of " + std::to_string(parameters.node_sample) + " sampled nodes").c_str()
           : "every node scored",
@@ -170,6 +173,9 @@ bool run_one_schedule(const Flags& flags, actors::CommitMode mode, int scheduler
   parameters.mode = mode;
   parameters.schedulers = schedulers;
   parameters.node_sample = node_sample;
+  if (mode == actors::CommitMode::ClusterRevision) {
+    parameters.in_flight = 1;  // every commit changes the cluster's revision
+  }
   std::fprintf(stderr, "schedule: %d clusters x %d nodes\n", parameters.clusters, parameters.nodes);
   const ScheduleResult result = schedule(parameters);
   JsonLine line("schedule");

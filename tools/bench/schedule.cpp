@@ -114,6 +114,7 @@ ScheduleResult run_schedulers(caf::actor_system& system, const CentreActor& cent
   }
   actors::SchedulerSettings settings;
   settings.commit_mode = parameters.mode;
+  settings.max_in_flight = static_cast<size_t>(parameters.in_flight);
   caf::scoped_actor coordinator{system};
   const actors::QuotaActor ledger =
       parameters.quotas ? spawn_bench_ledger(system, coordinator) : actors::QuotaActor{};

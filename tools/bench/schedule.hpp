@@ -18,6 +18,7 @@ struct ScheduleParameters {
   int gpus = 8;      ///< per node
   int schedulers = 1;
   int window = 1;   ///< requests outstanding per scheduler
+  int in_flight = 1;  ///< decisions whose commits a scheduler has out at once (node mode)
   int seconds = 5;  ///< of submitting, per run
   std::string policy = "balanced";
   int node_sample = 32;  ///< the policy's node sample; 0 scores every node

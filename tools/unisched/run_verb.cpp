@@ -119,6 +119,7 @@ bool read_options(const ParsedArgs& args, runtime::RunOptions& options, std::str
   int64_t schedulers = options.schedulers;
   int64_t retries = options.scheduling.max_retries;
   int64_t node_sample = static_cast<int64_t>(options.node_sample);
+  int64_t in_flight = static_cast<int64_t>(options.scheduling.max_in_flight);
   const bool ok =
       read_int(args, "clusters", 1, 1000, clusters, error) &&
       read_int(args, "nodes", 1, 100000, nodes, error) &&
@@ -135,6 +136,7 @@ bool read_options(const ParsedArgs& args, runtime::RunOptions& options, std::str
       read_int(args, "schedulers", 1, 64, schedulers, error) &&
       read_int(args, "max-retries", 0, 100, retries, error) &&
       read_int(args, "node-sample", 0, 100000, node_sample, error) &&
+      read_int(args, "in-flight", 1, 64, in_flight, error) &&
       read_duration(args, "mean-runtime", options.mean_runtime, error) &&
       read_partitions(args, options.partitions, error);
   if (!ok) {
@@ -166,6 +168,12 @@ bool read_options(const ParsedArgs& args, runtime::RunOptions& options, std::str
   }
   options.scheduling.commit_mode =
       check == "node" ? actors::CommitMode::NodeRevisions : actors::CommitMode::ClusterRevision;
+  if (in_flight > 1 && check != "node") {
+    error = "--in-flight above 1 needs --commit-check node (every commit changes a cluster's "
+            "revision, so a second decision in flight would conflict with the first)";
+    return false;
+  }
+  options.scheduling.max_in_flight = static_cast<size_t>(in_flight);
   if (std::string policy_error; !policy::Registry::builtin().preset(options.policy, policy_error)) {
     error = "--policy: " + policy_error;
     return false;
@@ -510,6 +518,9 @@ Verb run_verb() {
           {"scorers", '\0', "NAME=W,...", false,
            "weighted scorers instead of the preset's, e.g. least-allocated=1,gpu-packing=2"},
           {"commit-check", '\0', "MODE", false, "cluster (default) or node revisions"},
+          {"in-flight", '\0', "N", false,
+           "decisions each scheduler has committing at once, with --commit-check node "
+           "(default 1)"},
           {"max-retries", '\0', "N", false,
            "decisions after conflicts before giving up (default 5)"},
           {"rate", '\0', "RATE", false, "workload requests per second (default 20; 0: none)"},

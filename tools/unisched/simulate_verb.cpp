@@ -17,11 +17,13 @@ bool read_settings(const ParsedArgs& args, simulation::RunSettings& settings, in
   int64_t clusters = settings.clusters;
   int64_t schedulers = settings.schedulers;
   int64_t requests = settings.requests;
+  int64_t in_flight = settings.in_flight;
   if (!read_int(args, "runs", 1, 100'000'000, runs, error) ||
       !read_int(args, "seed", 0, INT64_MAX, seed, error) ||
       !read_int(args, "clusters", 1, 26, clusters, error) ||
       !read_int(args, "schedulers", 1, 16, schedulers, error) ||
-      !read_int(args, "requests", 1, 10'000, requests, error)) {
+      !read_int(args, "requests", 1, 10'000, requests, error) ||
+      !read_int(args, "in-flight", 1, 64, in_flight, error)) {
     return false;
   }
   const auto faults = simulation::FaultSet::parse(args.value("faults", "all"), error);
@@ -34,6 +36,7 @@ bool read_settings(const ParsedArgs& args, simulation::RunSettings& settings, in
   settings.clusters = static_cast<int>(clusters);
   settings.schedulers = static_cast<int>(schedulers);
   settings.requests = static_cast<int>(requests);
+  settings.in_flight = static_cast<int>(in_flight);
   return true;
 }
 
@@ -98,6 +101,9 @@ Verb simulate_verb() {
           {"clusters", '\0', "K", false, "clusters per run (default 3)"},
           {"schedulers", '\0', "K", false, "schedulers per run (default 2)"},
           {"requests", '\0', "N", false, "requests per run (default 30)"},
+          {"in-flight", '\0', "N", false,
+           "decisions each scheduler has committing at once on the odd seeds, which commit by "
+           "node revisions (default 1)"},
           {"report", '\0', "FORMAT", false, "table (default) or json"},
       },
       run_simulate,

@@ -1,0 +1,138 @@
+// A test bench for SchedulerState: ClusterStates stand in for the ClusterActors and answer its
+// commits, so what a commit or a release does at the cluster is checked too.
+#pragma once
+
+#include <boost/test/unit_test.hpp>
+
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "actors/cluster_state.hpp"
+#include "actors/scheduler_state.hpp"
+#include "messages/convert.hpp"
+#include "policy/framework.hpp"
+#include "tests/policy_fixtures.hpp"
+
+namespace unisched::testing {
+
+inline policy::Policy preset(const std::string& name) {
+  std::string error;
+  auto policy = policy::Registry::builtin().preset(name, error);
+  BOOST_TEST_REQUIRE(policy.has_value(), error);
+  return *policy;
+}
+
+/// ClusterStates as the clusters, and one SchedulerState deciding on copies of their views.
+struct Bench {
+  std::map<std::string, actors::ClusterState> clusters;
+  actors::SchedulerState scheduler;
+  actors::SchedulerState::Clock::time_point now{std::chrono::seconds(1)};
+
+  explicit Bench(actors::SchedulerSettings settings = {},
+                 policy::Policy policy = preset("spread"))
+      : scheduler(std::move(policy), with_seed(settings)) {}
+
+  static actors::SchedulerSettings with_seed(actors::SchedulerSettings settings) {
+    settings.draw_seed = settings.draw_seed == 0 ? 7 : settings.draw_seed;
+    return settings;
+  }
+
+  void add(const std::string& id, std::vector<model::NodeState> nodes,
+           const std::string& region = "r1") {
+    actors::ClusterState& cluster = clusters.emplace(id, actors::ClusterState(id)).first->second;
+    model::ViewUpdate update;
+    update.cluster_id = id;
+    update.epoch = 1;
+    update.version = 1;
+    for (auto& node : nodes) {
+      update.changes.push_back({model::NodeChangeKind::Add, std::move(node)});
+    }
+    BOOST_TEST_REQUIRE((cluster.on_update(update).status == actors::AckStatus::Applied));
+    cluster.set_healthy(true);
+    scheduler.add_cluster({id, region, region + "-a", model::MachineType::VirtualMachine, true});
+    BOOST_TEST_REQUIRE(scheduler.replace_view(cluster.snapshot()));
+  }
+
+  /// What the cluster answers to `request`, as the ClusterActor would, and why.
+  std::pair<actors::CommitResult, std::string> answer(const v1::CommitRequest& request) {
+    actors::Commit commit;
+    commit.request_id = request.request_id();
+    commit.revision = request.revision();
+    commit.node_revisions.insert(request.node_revisions().begin(), request.node_revisions().end());
+    for (const auto& placement : request.placements()) {
+      commit.reservations.push_back(messages::from_proto(placement));
+    }
+    const auto outcome = clusters.at(request.cluster_id())
+                             .commit(commit, request.node_level()
+                                                 ? actors::CommitMode::NodeRevisions
+                                                 : actors::CommitMode::ClusterRevision);
+    switch (outcome.status) {
+      case actors::CommitStatus::Accepted:
+        return {actors::CommitResult::Accepted, outcome.reason};
+      case actors::CommitStatus::Conflict:
+        return {actors::CommitResult::Conflict, outcome.reason};
+      default:
+        return {actors::CommitResult::Refused, outcome.reason};
+    }
+  }
+  actors::CommitResult commit(const v1::CommitRequest& request) { return answer(request).first; }
+
+  /// Releases reach their clusters, as they would over the actors' links.
+  void release(const actors::SchedulerCommands& commands) {
+    for (const auto& order : commands.releases) {
+      clusters.at(order.cluster_id())
+          .release({order.placement_ids().begin(), order.placement_ids().end()});
+    }
+  }
+
+  /// Answers every commit of `commands` as the clusters do (and any quota take after the
+  /// commits, as a ledger with room does), and what follows, until a decision.
+  actors::SchedulerCommands run(actors::SchedulerCommands commands) {
+    actors::SchedulerCommands all;
+    for (int step = 0; step < 50 && !commands.rounds.empty(); ++step) {
+      release(commands);
+      actors::SchedulerCommands next;
+      for (const actors::RoundMessages& round : commands.rounds) {
+        if (!round.refresh.empty()) {
+          for (const std::string& id : round.refresh) {
+            scheduler.replace_view(clusters.at(id).snapshot());
+          }
+          next.append(scheduler.on_refreshed(round.round, now));
+        }
+        for (const auto& request : round.commits) {
+          const auto [result, reason] = answer(request);
+          next.append(
+              scheduler.on_commit_result(round.round, request.cluster_id(), result, reason, now));
+        }
+        if (round.quota_take) {
+          next.append(scheduler.on_quota_result(round.round, actors::QuotaResult::Taken, "", now));
+        }
+      }
+      commands.rounds.clear();
+      all.append(std::move(commands));
+      commands = std::move(next);
+    }
+    release(commands);
+    all.append(std::move(commands));
+    return all;
+  }
+
+  size_t reservations() const {
+    size_t total = 0;
+    for (const auto& [id, cluster] : clusters) {
+      total += cluster.reservations();
+    }
+    return total;
+  }
+};
+
+/// The one round `commands` started or moved on.
+template <typename Commands>
+auto& only_round(Commands& commands) {
+  BOOST_TEST_REQUIRE(commands.rounds.size() == 1u);
+  return commands.rounds.front();
+}
+
+}  // namespace unisched::testing
