@@ -14,15 +14,6 @@ namespace {
 
 using Decision = v1::SchedulingDecision;
 
-/// FNV-1a: a hash of a request id that is the same on every platform and run.
-uint64_t stable_hash(const std::string& text) {
-  uint64_t hash = 0xcbf29ce484222325ull;
-  for (const char c : text) {
-    hash = (hash ^ static_cast<unsigned char>(c)) * 0x100000001b3ull;
-  }
-  return hash;
-}
-
 std::vector<Decision::Diagnosis> diagnoses_of(const policy::Decision& decision) {
   std::vector<Decision::Diagnosis> out;
   for (const auto& found : decision.diagnoses) {
@@ -192,7 +183,7 @@ uint64_t SchedulerState::decision_seed(const Work& work) const {
   // From the request alone: it draws the same whatever the scheduler decided before it, and a
   // retry after a conflict (a local copy that was behind) decides on the refreshed view exactly
   // as a first attempt on that view would, so a run repeats whatever the timing.
-  return policy::splitmix64(settings_.draw_seed ^ stable_hash(work.id));
+  return policy::decision_seed(settings_.draw_seed, work.id);
 }
 
 std::optional<policy::Decision> SchedulerState::decide(Work& work) {

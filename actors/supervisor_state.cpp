@@ -3,18 +3,6 @@
 #include "policy/splitmix.hpp"
 
 namespace unisched::actors {
-namespace {
-
-/// FNV-1a: stable across processes and builds, unlike std::hash.
-uint64_t stable_hash(const std::string& text) {
-  uint64_t hash = 14695981039346656037ULL;
-  for (const unsigned char c : text) {
-    hash = (hash ^ c) * 1099511628211ULL;
-  }
-  return hash;
-}
-
-}  // namespace
 
 const char* describe(Lifecycle state) {
   switch (state) {
@@ -206,7 +194,7 @@ std::optional<std::string> SupervisorState::choose_home(const std::set<std::stri
   for (const std::string& shard : shards) {
     // FNV-1a alone leaves names that differ in one byte close together: one shard of three
     // never won. splitmix64's finaliser spreads them.
-    const uint64_t score = policy::splitmix64(stable_hash(shard + "/" + cluster));
+    const uint64_t score = policy::splitmix64(policy::stable_hash(shard + "/" + cluster));
     if (!best || score > best_score) {
       best = shard;
       best_score = score;

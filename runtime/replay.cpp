@@ -6,11 +6,6 @@
 #include <caf/scoped_actor.hpp>
 #include <caf/send.hpp>
 
-#include <algorithm>
-#include <cmath>
-#include <random>
-#include <tuple>
-
 #include "actors/actor_types.hpp"
 #include "actors/agent_actor.hpp"
 #include "actors/scheduler_actor.hpp"
@@ -25,161 +20,16 @@
 #include "policy/fragmentation.hpp"
 #include "policy/trace_policies.hpp"
 #include "runtime/cluster_queries.hpp"
+#include "runtime/replay_parts.hpp"
 
 namespace unisched::runtime {
 namespace {
 
 using namespace unisched::atoms;
-using adapters::TraceNode;
 using adapters::TracePod;
-
-std::string cluster_id(size_t index) {
-  return "trace-" + std::to_string(index);
-}
-
-std::vector<std::vector<TraceNode>> partition_nodes(const std::vector<TraceNode>& nodes,
-                                                    size_t clusters, TracePartition partition,
-                                                    uint64_t seed) {
-  std::vector<std::vector<TraceNode>> parts(clusters);
-  if (partition == TracePartition::Model) {
-    // Models by GPU count, most first, each to the cluster with the fewest GPUs so far.
-    std::map<std::string, int64_t> gpus_of;
-    for (const TraceNode& node : nodes) {
-      gpus_of[node.model] += node.gpus;
-    }
-    std::vector<std::pair<int64_t, std::string>> models;
-    for (const auto& [model, gpus] : gpus_of) {
-      models.emplace_back(-gpus, model);
-    }
-    std::sort(models.begin(), models.end());
-    std::vector<int64_t> load(clusters, 0);
-    std::map<std::string, size_t> home;
-    for (const auto& [negative_gpus, model] : models) {
-      const size_t lightest =
-          static_cast<size_t>(std::min_element(load.begin(), load.end()) - load.begin());
-      home[model] = lightest;
-      load[lightest] -= negative_gpus;
-    }
-    for (const TraceNode& node : nodes) {
-      parts[home[node.model]].push_back(node);
-    }
-    return parts;
-  }
-  std::mt19937_64 random(seed);
-  for (size_t i = 0; i < nodes.size(); ++i) {
-    const size_t to = partition == TracePartition::RoundRobin ? i % clusters : random() % clusters;
-    parts[to].push_back(nodes[i]);
-  }
-  return parts;
-}
-
-/// A cluster's profile as manifest text (so it is checked as any other), and its nodes' names in
-/// the order the profile builds them.
-struct TraceProfile {
-  std::string text;
-  std::vector<std::string> node_names;
-};
-
-/// A profile whose node groups are the distinct node shapes. The nodes keep the trace's names:
-/// ties between equal nodes go by name, as in the paper's simulator.
-TraceProfile trace_profile(const std::string& id, const std::vector<TraceNode>& nodes) {
-  using Shape = std::tuple<int64_t, int64_t, int32_t, std::string>;
-  std::vector<std::pair<Shape, std::vector<std::string>>> groups;  // shape -> its nodes
-  for (const TraceNode& node : nodes) {
-    const auto shape = std::make_tuple(node.cpu_milli, node.memory_mib, node.gpus, node.model);
-    const auto found = std::find_if(groups.begin(), groups.end(),
-                                    [&](const auto& group) { return group.first == shape; });
-    if (found == groups.end()) {
-      groups.push_back({shape, {node.name}});
-    } else {
-      found->second.push_back(node.name);
-    }
-  }
-  TraceProfile profile;
-  for (const auto& group : groups) {
-    profile.node_names.insert(profile.node_names.end(), group.second.begin(), group.second.end());
-  }
-  std::string& text = profile.text;
-  text =
-      "apiVersion: scheduling.cluster.io/v1\nkind: ClusterResourceProfile\n"
-      "metadata:\n  name: " +
-      id + "\nspec:\n  clusterID: " + id +
-      "\n  topology:\n    region: trace\n    zone: trace-a\n  nodeGroups:\n";
-  for (size_t g = 0; g < groups.size(); ++g) {
-    const auto& [shape, names] = groups[g];
-    const auto& [cpu_milli, memory_mib, gpus, model] = shape;
-    text += "    - name: g" + std::to_string(g) + "\n      count: " + std::to_string(names.size()) +
-            "\n      node:\n        cpu: " + std::to_string(cpu_milli) +
-            "m\n        memory: " + std::to_string(memory_mib) + "Mi\n        maxPods: 10000\n";
-    if (gpus > 0) {
-      // The trace gives no GPU memory and no pod asks for any: a stated size (32 GiB for the
-      // "M32" models, else 16 GiB) only completes the profile.
-      const bool big = model.size() >= 3 && model.compare(model.size() - 3, 3, "M32") == 0;
-      text += "        accelerators:\n          - model: " + model +
-              "\n            count: " + std::to_string(gpus) +
-              "\n            memoryPerGPU: " + (big ? "32Gi" : "16Gi") + "\n";
-    }
-  }
-  return profile;
-}
-
-policy::PodShape shape_of(const TracePod& pod) {
-  return {pod.cpu_milli, pod.gpus, pod.gpu_milli, pod.models, 0};
-}
-
-const char* kind_of(const TracePod& pod) {
-  return pod.gpus == 0 ? "cpu only" : pod.gpu_milli < 1000 ? "gpu share" : "whole gpus";
-}
-
-/// The nodes as the placements leave them, with their fragmentation kept current.
-class Mirror {
- public:
-  explicit Mirror(std::vector<policy::PodShape> shapes) : shapes_(std::move(shapes)) {}
-
-  void add(const std::string& cluster, const model::NodeState& node) {
-    const std::string key = cluster + "/" + node.name;
-    nodes_[key] = node;
-    fragmentation_[key] = policy::node_fragmentation(node, shapes_);
-    total_ += fragmentation_[key];
-  }
-
-  /// Returns the problem when the placement does not fit the node.
-  std::string place(const std::string& cluster, const v1::SchedulingDecision::Replica& replica,
-                    const TracePod& pod) {
-    const std::string key = cluster + "/" + replica.node();
-    const auto found = nodes_.find(key);
-    if (found == nodes_.end()) {
-      return "placed on unknown node " + key;
-    }
-    model::NodeState& node = found->second;
-    const model::Reservation placement{
-        replica.placement_id(),
-        node.name,
-        pod.cpu_milli,
-        pod.memory_mib << 20,
-        {replica.devices().begin(), replica.devices().end()},
-        {},
-        {replica.device_milli().begin(), replica.device_milli().end()},
-        {}};
-    // The rule every commit is held to: what does not fit the node is an over-commit.
-    if (const auto conflict = model::reservation_conflict(node, placement)) {
-      return "over-committed: " + *conflict;
-    }
-    model::apply_reservation(node, placement, +1);
-    total_ -= fragmentation_[key];
-    fragmentation_[key] = policy::node_fragmentation(node, shapes_);
-    total_ += fragmentation_[key];
-    return {};
-  }
-
-  double fragmentation() const { return total_; }
-
- private:
-  std::vector<policy::PodShape> shapes_;
-  std::map<std::string, model::NodeState> nodes_;
-  std::map<std::string, double> fragmentation_;
-  double total_ = 0;
-};
+using replay_parts::Mirror;
+using replay_parts::ReplaySetup;
+using replay_parts::TraceClusters;
 
 /// The milli-GPU allocated in the ClusterActors' views.
 int64_t allocated_in_views(caf::scoped_actor& self, const actors::SupervisorActor& supervisor,
@@ -204,42 +54,6 @@ int64_t allocated_in_views(caf::scoped_actor& self, const actors::SupervisorActo
             [&](caf::error& error) { problems.push_back(id + ": " + to_string(error)); });
   }
   return total;
-}
-
-/// Sums for the per-load means.
-struct LoadBuckets {
-  std::map<int, double> allocation;
-  std::map<int, double> fragmentation;
-  std::map<int, int64_t> events;
-};
-
-/// The clusters the trace's nodes are split into: a profile and the node names of each.
-struct TraceClusters {
-  std::vector<model::ClusterResourceProfile> profiles;
-  std::vector<std::vector<std::string>> node_names;  // per profile
-};
-
-TraceClusters trace_clusters(const ReplayOptions& options, ReplayReport& report) {
-  TraceClusters out;
-  const auto parts = partition_nodes(options.nodes, static_cast<size_t>(options.clusters),
-                                     options.partition, options.seed);
-  for (size_t c = 0; c < parts.size(); ++c) {
-    if (parts[c].empty()) {
-      continue;  // more clusters than models
-    }
-    const std::string id = cluster_id(c);
-    TraceProfile profile = trace_profile(id, parts[c]);
-    const auto decoded = model::decode_manifest({profile.text, 1});
-    if (!decoded.manifest || !decoded.errors.empty()) {
-      report.problems.push_back(id + ": " +
-                                (decoded.errors.empty() ? std::string("no profile")
-                                                        : decoded.errors.front().to_string()));
-      return {};
-    }
-    out.profiles.push_back(std::get<model::ClusterResourceProfile>(*decoded.manifest));
-    out.node_names.push_back(std::move(profile.node_names));
-  }
-  return out;
 }
 
 /// The replay's actors: a supervisor, an agent per cluster, and the scheduler.
@@ -267,12 +81,8 @@ void start_clusters(caf::actor_system& system, caf::scoped_actor& self,
                     const ReplayOptions& options, const TraceClusters& clusters, Mirror& mirror,
                     ReplayActors& fleet, ReplayReport& report) {
   for (size_t c = 0; c < clusters.profiles.size(); ++c) {
-    adapters::SimulationOptions quiet;
-    quiet.seed = options.seed;
-    quiet.membership_events_per_second = 0;
-    quiet.pod_events_per_second = 0;
-    quiet.node_names = clusters.node_names[c];
-    auto adapter = std::make_shared<adapters::SimulatedCluster>(clusters.profiles[c], quiet);
+    auto adapter = std::make_shared<adapters::SimulatedCluster>(
+        clusters.profiles[c], replay_parts::quiet_simulation(options, clusters, c));
     const std::string id = clusters.profiles[c].spec.cluster_id;
     for (const model::NodeState& node : adapter->list_nodes()) {
       mirror.add(id, node);
@@ -290,23 +100,14 @@ void start_clusters(caf::actor_system& system, caf::scoped_actor& self,
   }
 }
 
-/// The scheduler of the replay's policy (FGD measures against the trace's typical pods), once
-/// every cluster is healthy.
+/// The scheduler of the replay's policy, once every cluster is healthy.
 void start_scheduler(caf::actor_system& system, const ReplayOptions& options,
                      const std::vector<policy::PodShape>& typical, ReplayActors& fleet,
                      ReplayReport& report) {
-  std::string policy_error;
-  auto policy = policy::trace_policy(options.policy, {typical}, policy_error);
+  const auto policy = replay_parts::replay_policy(options, typical, report);
   if (!policy) {
-    std::string preset_error;
-    policy = policy::Registry::builtin().preset(options.policy, preset_error);
-  }
-  if (!policy) {
-    report.problems.push_back(policy_error + ", or a preset: spread, binpack, balanced");
     return;
   }
-  policy->ties = options.ties.value_or(policy->ties);
-  report.ties = policy->ties;
   actors::SchedulerSettings settings;
   settings.draw_seed = options.seed + 1;  // random draws follow the run's seed
   fleet.scheduler =
@@ -316,43 +117,46 @@ void start_scheduler(caf::actor_system& system, const ReplayOptions& options,
   }
 }
 
-/// Submits one pod and books its outcome: placed (in `mirror`, checked against over-commits) or
-/// failed, by the filter that refused it.
-void replay_pod(caf::scoped_actor& self, const actors::SchedulerActor& scheduler,
-                const TracePod& pod, Mirror& mirror, ReplayReport& report) {
-  v1::SchedulingDecision decision;
+/// Asks the scheduler for one pod's decision.
+std::optional<v1::SchedulingDecision> decide_by_actor(caf::scoped_actor& self,
+                                                      const actors::SchedulerActor& scheduler,
+                                                      const TracePod& pod, ReplayReport& report) {
+  std::optional<v1::SchedulingDecision> decision;
   self->request(scheduler, std::chrono::seconds(60), submit_atom_v, pod.name,
                 adapters::request_for(pod))
       .receive([&](v1::SchedulingDecision& answer) { decision = std::move(answer); },
                [&](caf::error& error) {
                  report.problems.push_back(pod.name + ": no decision: " + to_string(error));
                });
-  ++report.pods;
-  if (decision.status() == v1::SchedulingDecision::PLACED) {
-    ++report.placed;
-    report.allocated_milli += adapters::requested_gpu_milli(pod);
-    for (const auto& replica : decision.replicas()) {
-      if (const std::string problem = mirror.place(replica.cluster(), replica, pod);
-          !problem.empty()) {
-        report.problems.push_back(pod.name + ": " + problem);
-      }
-    }
-  } else if (report.problems.empty()) {
-    ++report.failed[std::string(kind_of(pod)) + ": " +
-                    (decision.diagnoses_size() > 0 ? decision.diagnoses(0).plugin()
-                                                   : "no reason given")];
-  }
+  return decision;
 }
 
-/// The per-load means of the sums.
-void average(const LoadBuckets& buckets, ReplayReport& report) {
-  for (const int load : kReportedLoads) {
-    if (const auto events = buckets.events.find(load); events != buckets.events.end()) {
-      const auto count = static_cast<double>(events->second);
-      report.allocation[load] = buckets.allocation.at(load) / count;
-      report.fragmentation[load] = buckets.fragmentation.at(load) / count;
-    }
+/// The replay through the actors: agents over simulated clusters, their ClusterActors, and one
+/// SchedulerActor asked for each pod in turn.
+void replay_through_actors(const ReplayOptions& options, const ReplaySetup& setup, Mirror& mirror,
+                           ReplayReport& report,
+                           const std::function<void(size_t, size_t)>& progress) {
+  caf::actor_system_config config;
+  actors::register_actor_types(config);
+  caf::actor_system system{config};
+  caf::scoped_actor self{system};
+  ReplayActors fleet;
+  fleet.supervisor = actors::spawn_supervisor(system, actors::SupervisorSettings{});
+  start_clusters(system, self, options, setup.clusters, mirror, fleet, report);
+  if (report.problems.empty()) {
+    start_scheduler(system, options, setup.typical, fleet, report);
   }
+  if (report.problems.empty()) {
+    replay_parts::replay_arrivals(
+        setup.arrivals,
+        [&](const TracePod& pod) { return decide_by_actor(self, fleet.scheduler, pod, report); },
+        mirror, report, progress);
+  }
+  if (report.problems.empty()) {
+    report.view_allocated_milli =
+        allocated_in_views(self, fleet.supervisor, fleet.ids, report.problems);
+  }
+  fleet.stop();
 }
 
 }  // namespace
@@ -360,53 +164,16 @@ void average(const LoadBuckets& buckets, ReplayReport& report) {
 ReplayReport replay(const ReplayOptions& options,
                     const std::function<void(size_t, size_t)>& progress) {
   ReplayReport report;
-  report.capacity_milli = adapters::gpu_capacity_milli(options.nodes);
-  if (report.capacity_milli == 0 || options.clusters < 1) {
-    report.problems.push_back("the node list holds no GPU, or no cluster was asked for");
+  const std::optional<ReplaySetup> setup = replay_parts::replay_setup(options, report);
+  if (!setup) {
     return report;
   }
-  const auto arrivals =
-      adapters::arrival_order(options.pods, options.seed, options.tune, report.capacity_milli);
-  std::vector<policy::PodShape> trace_shapes;
-  for (const TracePod& pod : options.pods) {
-    trace_shapes.push_back(shape_of(pod));
+  Mirror mirror(setup->typical);
+  if (options.direct) {
+    replay_parts::replay_direct(options, *setup, mirror, report, progress);
+  } else {
+    replay_through_actors(options, *setup, mirror, report, progress);
   }
-  const auto typical = policy::typical_shapes(trace_shapes);
-  Mirror mirror(typical);
-  const TraceClusters clusters = trace_clusters(options, report);
-  if (!report.problems.empty()) {
-    return report;
-  }
-  caf::actor_system_config config;
-  actors::register_actor_types(config);
-  caf::actor_system system{config};
-  caf::scoped_actor self{system};
-  ReplayActors fleet;
-  fleet.supervisor = actors::spawn_supervisor(system, actors::SupervisorSettings{});
-  start_clusters(system, self, options, clusters, mirror, fleet, report);
-  if (report.problems.empty()) {
-    start_scheduler(system, options, typical, fleet, report);
-  }
-  LoadBuckets buckets;
-  int64_t arrived = 0;
-  const auto capacity = static_cast<double>(report.capacity_milli);
-  for (size_t p = 0; p < arrivals.size() && report.problems.empty(); ++p) {
-    replay_pod(self, fleet.scheduler, arrivals[p], mirror, report);
-    arrived += adapters::requested_gpu_milli(arrivals[p]);
-    const int load = static_cast<int>(std::lround(100.0 * static_cast<double>(arrived) / capacity));
-    buckets.allocation[load] += 100.0 * static_cast<double>(report.allocated_milli) / capacity;
-    buckets.fragmentation[load] += 100.0 * mirror.fragmentation() / capacity;
-    ++buckets.events[load];
-    if ((p + 1) % 1000 == 0 || p + 1 == arrivals.size()) {
-      progress(p + 1, arrivals.size());
-    }
-  }
-  average(buckets, report);
-  if (report.problems.empty()) {
-    report.view_allocated_milli =
-        allocated_in_views(self, fleet.supervisor, fleet.ids, report.problems);
-  }
-  fleet.stop();
   return report;
 }
 

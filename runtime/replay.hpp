@@ -36,6 +36,9 @@ struct ReplayOptions {
   std::optional<policy::TieBreak> ties;
   uint64_t seed = 42;
   double tune = 1.3;  ///< copies are added until this many times the GPU capacity arrived
+  /// Decide straight through the policy on views kept in this thread, not through the actors:
+  /// the same decisions (a test holds them equal), for sweeps of many seeds.
+  bool direct = false;
 };
 
 /// The arrived loads (% of GPU capacity) the report gives figures at.

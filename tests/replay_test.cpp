@@ -1,5 +1,5 @@
 // Trace replay through the real agents, ClusterActors and SchedulerActor, on a slice of the
-// shared Alibaba GPU trace.
+// shared Alibaba GPU trace; and the direct replay, which must decide exactly as they do.
 #include "runtime/replay.hpp"
 
 #include <boost/test/unit_test.hpp>
@@ -116,6 +116,36 @@ BOOST_AUTO_TEST_CASE(every_policy_of_the_paper_replays_within_the_invariants,
   const auto refused = runtime::replay(options, [](size_t, size_t) {});
   BOOST_TEST_REQUIRE(refused.problems.size() == 1u);
   BOOST_TEST(refused.problems.front().find("fgd-packed") != std::string::npos);
+}
+
+// --direct runs the same decisions straight through the policy: every figure equal, for every
+// policy of the paper, unisched's own and a sampling preset, in one cluster and split in three.
+BOOST_AUTO_TEST_CASE(the_direct_replay_decides_exactly_as_the_actors,
+                     *boost::unit_test::precondition(kTrace)) {
+  std::vector<std::string> policies = policy::trace_policy_names();
+  policies.push_back("balanced");
+  for (const int clusters : {1, 3}) {
+    for (const std::string& policy : policies) {
+      auto options = slice(60, 400);
+      options.policy = policy;
+      options.clusters = clusters;
+      options.partition = runtime::TracePartition::RoundRobin;
+      options.seed = 45;
+      const auto through_actors = runtime::replay(options, [](size_t, size_t) {});
+      options.direct = true;
+      const auto direct = runtime::replay(options, [](size_t, size_t) {});
+      BOOST_TEST_CONTEXT(policy << " in " << clusters << " cluster(s)") {
+        check_invariants(direct);
+        BOOST_TEST(direct.pods == through_actors.pods);
+        BOOST_TEST(direct.placed == through_actors.placed);
+        BOOST_TEST(direct.allocated_milli == through_actors.allocated_milli);
+        BOOST_TEST(direct.view_allocated_milli == through_actors.view_allocated_milli);
+        BOOST_TEST(direct.allocation == through_actors.allocation);
+        BOOST_TEST(direct.fragmentation == through_actors.fragmentation);
+        BOOST_TEST(direct.failed == through_actors.failed);
+      }
+    }
+  }
 }
 
 BOOST_AUTO_TEST_SUITE_END()
