@@ -1,6 +1,7 @@
 // Trace replay through the real agents, ClusterActors and SchedulerActor, on a slice of the
 // shared Alibaba GPU trace; and the direct replay, which must decide exactly as they do.
 #include "runtime/replay.hpp"
+#include "runtime/replay_sweep.hpp"
 
 #include <boost/test/unit_test.hpp>
 
@@ -146,6 +147,60 @@ BOOST_AUTO_TEST_CASE(the_direct_replay_decides_exactly_as_the_actors,
       }
     }
   }
+}
+
+// A sweep runs every policy with every seed (on threads) exactly as one replay would, and pairs
+// each policy with the baseline seed by seed.
+BOOST_AUTO_TEST_CASE(a_sweep_replays_each_pair_as_alone_and_pairs_them_by_seed,
+                     *boost::unit_test::precondition(kTrace)) {
+  runtime::SweepOptions sweep;
+  sweep.base = slice(60, 500);
+  sweep.policies = {"random", "bestfit"};
+  sweep.seeds = {42, 43, 44};
+  sweep.jobs = 2;
+  size_t reported = 0;
+  const auto runs = runtime::sweep(sweep, [&](size_t done, size_t total) {
+    BOOST_TEST(done == ++reported);
+    BOOST_TEST(total == 6u);
+  });
+  BOOST_TEST_REQUIRE(runs.size() == 6u);
+  auto alone = sweep.base;
+  alone.policy = "bestfit";
+  alone.seed = 44;
+  alone.direct = true;
+  const auto one = runtime::replay(alone, [](size_t, size_t) {});
+  BOOST_TEST(runs[5].policy == "bestfit");
+  BOOST_TEST(runs[5].seed == 44u);
+  BOOST_TEST(runs[5].report.allocation == one.allocation);
+  BOOST_TEST(runs[5].report.placed == one.placed);
+  // A small slice's arrivals may step over a load: only the seeds that reached it count.
+  const auto at_full = [&](size_t run) { return runs[run].report.allocation.count(100) > 0; };
+  size_t random_runs = 0;
+  size_t bestfit_runs = 0;
+  size_t paired = 0;
+  double difference = 0;
+  for (size_t s = 0; s < 3; ++s) {
+    random_runs += at_full(s) ? 1 : 0;
+    bestfit_runs += at_full(3 + s) ? 1 : 0;
+    if (at_full(s) && at_full(3 + s)) {
+      ++paired;
+      difference += runs[3 + s].report.allocation.at(100) - runs[s].report.allocation.at(100);
+    }
+  }
+  BOOST_TEST_REQUIRE(paired >= 1u);
+  const auto summaries = runtime::summarize(runs, 100, "random");
+  BOOST_TEST_REQUIRE(summaries.size() == 2u);
+  BOOST_TEST(summaries[0].policy == "random");
+  BOOST_TEST(summaries[0].runs == random_runs);
+  BOOST_TEST(summaries[0].ties == random_runs);  // the baseline against itself
+  BOOST_TEST(summaries[0].paired_mean_difference == 0.0);
+  const auto& bestfit = summaries[1];
+  BOOST_TEST(bestfit.runs == bestfit_runs);
+  BOOST_TEST(bestfit.wins + bestfit.ties + bestfit.losses == paired);
+  BOOST_TEST(bestfit.paired_mean_difference == difference / static_cast<double>(paired),
+             boost::test_tools::tolerance(1e-9));
+  BOOST_TEST(bestfit.allocation.least <= bestfit.allocation.mean);
+  BOOST_TEST(bestfit.allocation.mean <= bestfit.allocation.most);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -9,6 +9,7 @@
 
 #include "runtime/json_report.hpp"
 #include "runtime/replay.hpp"
+#include "tools/unisched/replay_sweep_output.hpp"
 #include "tools/unisched/verbs.hpp"
 
 namespace unisched::cli {
@@ -98,12 +99,13 @@ void print_table(const runtime::ReplayReport& report) {
   }
 }
 
-int run_replay(const ParsedArgs& args) {
+/// Reads the flags and both trace files into `options`; 0, or the exit status (2: a usage
+/// problem, 1: the files).
+int read_replay_options(const ParsedArgs& args, runtime::ReplayOptions& options) {
   if (!args.has("nodes") || !args.has("pods")) {
     std::fprintf(stderr, "error: --nodes CSV and --pods CSV are required\n");
     return 2;
   }
-  runtime::ReplayOptions options;
   int64_t clusters = 1;
   int64_t seed = 42;
   std::string error;
@@ -158,6 +160,28 @@ int run_replay(const ParsedArgs& args) {
   }
   options.nodes = std::move(nodes.rows);
   options.pods = std::move(pods.rows);
+  return 0;
+}
+
+int run_replay(const ParsedArgs& args) {
+  std::optional<SweepFlags> sweep;
+  if (wants_sweep(args)) {
+    std::string error;
+    sweep = read_sweep_flags(args, error);
+    if (!sweep) {
+      std::fprintf(stderr, "error: %s\n", error.c_str());
+      return 2;
+    }
+  }
+  runtime::ReplayOptions options;
+  if (const int status = read_replay_options(args, options); status != 0) {
+    return status;
+  }
+  const std::string report_format = args.value("report", "table");
+  if (sweep) {
+    return run_replay_sweep(*sweep, options, spelling(kPartitions, options.partition),
+                            report_format == "json");
+  }
   spdlog::info(
       "replaying {} pods on {} nodes in {} cluster(s) ({} partition), policy {}, seed {}{}",
       options.pods.size(), options.nodes.size(), options.clusters,
@@ -183,12 +207,13 @@ int run_replay(const ParsedArgs& args) {
 }  // namespace
 
 Verb replay_verb() {
-  return Verb{
+  Verb verb{
       "replay",
       "Replay a GPU cluster trace (Alibaba's, as the FGD paper does) through the pipeline",
       "unisched replay --nodes CSV --pods CSV [--clusters K] [--partition model|round-robin|"
       "random] [--policy NAME] [--ties name|random|hashed] [--seed N] [--tune 1.3] "
-      "[--direct] [--report table|json]",
+      "[--direct] [--report table|json] [--seeds FIRST-LAST --policy A,B,... [--jobs N] [--at LOAD] "
+      "[--baseline POLICY]]",
       "Builds K simulated clusters from the node list, each with its agent and ClusterActor, and\n"
       "places the pods one at a time through a SchedulerActor: sorted by name, shuffled with the\n"
       "seed, grown with random copies until --tune times the GPU capacity has arrived. No pod\n"
@@ -198,11 +223,17 @@ Verb replay_verb() {
       "\n"
       "--direct makes the same decisions straight through the policy, on copies of the views\n"
       "kept as the scheduler keeps them, without the actors and their messages: the same\n"
-      "figures, many times faster, for sweeps over policies and seeds.\n"
+      "figures, many times faster.\n"
       "\n"
-      "Example:\n"
+      "A sweep (--seeds, or several policies in --policy) replays every policy with every seed,\n"
+      "directly, --jobs at a time, and prints per policy the allocation and fragmentation at\n"
+      "--at % arrived load (mean, least, most) and, paired seed by seed against --baseline, the\n"
+      "mean difference and the seeds won, tied and lost; --report json adds every run's curve.\n"
+      "\n"
+      "Examples:\n"
       "  unisched replay --nodes ../shared/data/alibaba-gpu-2023/openb_node_list_gpu_node.csv \\\n"
-      "      --pods ../shared/data/alibaba-gpu-2023/openb_pod_list_default.csv --report json",
+      "      --pods ../shared/data/alibaba-gpu-2023/openb_pod_list_default.csv --report json\n"
+      "  unisched replay --nodes ... --pods ... --policy fgd,bestfit,fgd-packed --seeds 42-51",
       {
           {"nodes", '\0', "CSV", false, "the node list (sn,cpu_milli,memory_mib,gpu,model)"},
           {"pods", '\0', "CSV", false,
@@ -224,6 +255,9 @@ Verb replay_verb() {
       },
       run_replay,
   };
+  const std::vector<Flag> sweep = sweep_flags();
+  verb.flags.insert(verb.flags.end(), sweep.begin(), sweep.end());
+  return verb;
 }
 
 }  // namespace unisched::cli
