@@ -88,11 +88,19 @@ std::vector<PodShape> typical_shapes(const std::vector<PodShape>& pods, double c
       known->weight += 1;
     }
   }
+  return typical_of_counts(std::move(shapes), coverage);
+}
+
+std::vector<PodShape> typical_of_counts(std::vector<PodShape> shapes, double coverage) {
+  double total = 0;
+  for (const PodShape& shape : shapes) {
+    total += shape.weight;
+  }
   std::sort(shapes.begin(), shapes.end(), [](const PodShape& a, const PodShape& b) {
     return std::tie(a.weight, a.cpu_milli, a.gpu_milli, a.gpus, a.models) >
            std::tie(b.weight, b.cpu_milli, b.gpu_milli, b.gpus, b.models);
   });
-  const double wanted = coverage * static_cast<double>(pods.size());
+  const double wanted = coverage * total;
   double covered = 0;
   size_t kept = 0;
   while (kept < shapes.size() && covered < wanted) {

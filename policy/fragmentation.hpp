@@ -29,6 +29,10 @@ struct PodShape {
 /// models), as the paper's simulator orders them. The weights of `pods` are ignored.
 std::vector<PodShape> typical_shapes(const std::vector<PodShape>& pods, double coverage = 0.95);
 
+/// The same from shapes already counted: each distinct shape once, its weight how many pods
+/// had it.
+std::vector<PodShape> typical_of_counts(std::vector<PodShape> shapes, double coverage = 0.95);
+
 /// Whether a pod of `shape` fits on `node` now: cpu, and an allowed device with the share idle
 /// (or `gpus` wholly idle devices).
 bool shape_fits(const model::NodeState& node, const PodShape& shape);

@@ -69,6 +69,9 @@ class PlacementObserver {
   virtual ~PlacementObserver() = default;
   virtual void placed(const std::string& cluster, const std::string& node,
                       const ReplicaDemand& demand) = 0;
+  /// A request about to be decided (by decide()): `replicas` of `demand`. What has arrived so
+  /// far, placed or not; a request decided again (after a conflict) is told again.
+  virtual void arriving(const ReplicaDemand& /*demand*/, int64_t /*replicas*/) {}
 };
 
 /// How the pipeline chooses between nodes of equal score.

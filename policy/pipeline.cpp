@@ -366,6 +366,9 @@ Decision decide(const model::SchedulingRequestSpec& request,
   Decision decision;
   CycleState cycle(sample_seed);
   const ReplicaDemand demand = demand_of(request);
+  for (const auto& observer : policy.observers) {
+    observer->arriving(demand, request.replicas);
+  }
   const auto feasible = filter_clusters(request, demand, clusters, policy, decision);
   ReplicaPlacer placer(request, demand, policy, cycle, avoid);
   const bool complete = request.distribution.mode == model::DistributionMode::Together

@@ -24,8 +24,9 @@ std::shared_ptr<const NodeScorer> builtin(const std::string& scorer) {
 }  // namespace
 
 const std::vector<std::string>& trace_policy_names() {
-  static const std::vector<std::string> names{"random",  "dotprod", "gpuclustering", "gpupacking",
-                                              "bestfit", "fgd",     "fgd-packed"};
+  static const std::vector<std::string> names{
+      "random", "dotprod", "gpuclustering", "gpupacking", "bestfit", "fgd", "fgd-packed",
+      "fgd-learning"};
   return names;
 }
 
@@ -57,6 +58,13 @@ std::optional<Policy> trace_policy(const std::string& name, const TracePolicyInp
   }
   if (name == "fgd-packed") {
     Policy policy = fgd_policy(inputs.typical_shapes, true);
+    policy.name = name;
+    policy.scorers.push_back({builtin("gpu-in-use"), kTieBreakWeight});
+    policy.ties = TieBreak::Hashed;
+    return policy;
+  }
+  if (name == "fgd-learning") {
+    Policy policy = fgd_learning_policy(true);
     policy.name = name;
     policy.scorers.push_back({builtin("gpu-in-use"), kTieBreakWeight});
     policy.ties = TieBreak::Hashed;

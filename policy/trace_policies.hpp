@@ -23,8 +23,10 @@ struct TracePolicyInputs {
 /// "bestfit", "dotprod", "gpupacking", "gpuclustering" (whose ledger of the pods on each node is
 /// its policy's observer: give it to one scheduler), "random", "fgd", or "fgd-packed" (FGD
 /// whose ties go to the node with more of its GPU in use, then by TieBreak::Hashed, so that
-/// equal nodes fill in one fixed order that mixes node kinds and ignores cluster bounds);
-/// nullopt and `error` naming them all for another name.
+/// equal nodes fill in one fixed order that mixes node kinds and ignores cluster bounds), or
+/// "fgd-learning" (fgd-packed whose typical shapes are those placed so far, not the trace's:
+/// it reads no pod before it arrives; its observer makes it one scheduler's); nullopt and
+/// `error` naming them all for another name.
 std::optional<Policy> trace_policy(const std::string& name, const TracePolicyInputs& inputs,
                                    std::string& error);
 

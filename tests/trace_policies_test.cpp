@@ -7,6 +7,7 @@
 #include "policy/demand.hpp"
 #include "policy/node_fit.hpp"
 #include "policy/pipeline.hpp"
+#include "policy/plugins/fgd.hpp"
 #include "policy/plugins/scorers.hpp"
 #include "policy/trace_policies.hpp"
 #include "tests/policy_fixtures.hpp"
@@ -178,15 +179,47 @@ BOOST_AUTO_TEST_CASE(the_papers_policies_are_known_by_its_names) {
     BOOST_TEST_REQUIRE(policy.has_value(), name + ": " + error);
     BOOST_TEST(!policy->scorers.empty());
     BOOST_TEST(policy->whole_scores == (name != "random"));  // Random's winner has no ties
-    BOOST_TEST((policy->ties == (name == "fgd-packed" ? TieBreak::Hashed : TieBreak::Name)));
+    const bool hashed = name == "fgd-packed" || name == "fgd-learning";
+    BOOST_TEST((policy->ties == (hashed ? TieBreak::Hashed : TieBreak::Name)));
   }
   BOOST_TEST(trace_policy("fgd", inputs, error)->share_chooser != nullptr);
   BOOST_TEST(!trace_policy("tetris", inputs, error).has_value());
   BOOST_TEST(error ==
              "unknown policy \"tetris\": use random dotprod gpuclustering gpupacking "
-             "bestfit fgd fgd-packed");
-  // GpuClustering keeps its ledger of the pods on each node as its policy's observer.
+             "bestfit fgd fgd-packed fgd-learning");
+  // GpuClustering keeps its ledger of the pods on each node as its policy's observer; the
+  // learning FGD the shapes placed so far.
   BOOST_TEST(trace_policy("gpuclustering", inputs, error)->observers.size() == 1u);
+  BOOST_TEST(trace_policy("fgd-learning", inputs, error)->observers.size() == 1u);
+}
+
+// The learning FGD knows only what arrived at its scheduler: before any request every node
+// scores alike; once requests of one shape arrived it scores as FGD told that this shape is the
+// whole workload.
+BOOST_AUTO_TEST_CASE(the_learning_fgd_scores_by_the_shapes_that_arrived) {
+  testing::Fleet fleet;
+  fleet.add("c", "r", {});
+  const auto& cluster = fleet.candidates[0];
+  const Policy learning = fgd_learning_policy(false);
+  const Policy told = fgd_policy({{4000, 1, 250, {}, 1.0}}, false);  // kShare's shape
+  BOOST_TEST_REQUIRE(learning.observers.size() == 1u);
+  const model::NodeState used = part_used("u");
+  const model::NodeState idle2 = node("i2", 64000, 256, 2, model::Interconnect::PCIe);
+  BOOST_TEST(score_of(learning.scorers[0].scorer, kShare, used, cluster) == 50.0);
+  BOOST_TEST(score_of(learning.scorers[0].scorer, kShare, idle2, cluster) == 50.0);
+  learning.observers[0]->arriving(demand_of(kShare), 3);
+  learning.observers[0]->placed("c", "elsewhere", demand_of(kOneGpu));  // placements teach nothing
+  for (const auto* n : {&used, &idle2}) {
+    BOOST_TEST(score_of(learning.scorers[0].scorer, kShare, *n, cluster) ==
+               score_of(told.scorers[0].scorer, kShare, *n, cluster));
+  }
+  BOOST_TEST(score_of(learning.scorers[0].scorer, kShare, used, cluster) !=
+             score_of(learning.scorers[0].scorer, kShare, idle2, cluster));
+  // decide() tells the policy's observers of each request it decides.
+  (void)decide(kOneGpu, fleet.candidates, learning);
+  const Policy told_both = fgd_policy({{4000, 1, 250, {}, 0.75}, {4000, 1, 1000, {}, 0.25}}, false);
+  BOOST_TEST(score_of(learning.scorers[0].scorer, kShare, used, cluster) ==
+             score_of(told_both.scorers[0].scorer, kShare, used, cluster));
 }
 
 BOOST_AUTO_TEST_SUITE_END()

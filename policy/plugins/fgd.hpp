@@ -15,4 +15,10 @@ namespace unisched::policy {
 /// whole numbers, as the paper's simulator scores them (see Policy::whole_scores).
 Policy fgd_policy(std::vector<PodShape> typical_shapes, bool whole_scores);
 
+/// FGD whose typical shapes are those of the replicas that arrived at its scheduler so far (it
+/// learns them from each request it decides, placed or not, and knows nothing of the workload
+/// to come): the first request is scored knowing only itself. Its observer makes the policy
+/// one scheduler's (see PlacementObserver).
+Policy fgd_learning_policy(bool whole_scores);
+
 }  // namespace unisched::policy
