@@ -24,6 +24,17 @@ std::vector<Decision::Diagnosis> diagnoses_of(const policy::Decision& decision) 
 
 }  // namespace
 
+Decision::Replica replica_of(const std::string& placement_id,
+                             const policy::ReplicaPlacement& placement) {
+  Decision::Replica replica;
+  replica.set_placement_id(placement_id);
+  replica.set_cluster(placement.cluster);
+  replica.set_node(placement.node);
+  replica.mutable_devices()->Add(placement.devices.begin(), placement.devices.end());
+  replica.mutable_device_milli()->Add(placement.device_milli.begin(), placement.device_milli.end());
+  return replica;
+}
+
 RoundMessages& SchedulerCommands::round(uint64_t id) {
   const auto found = std::find_if(rounds.begin(), rounds.end(),
                                   [&](const RoundMessages& messages) { return messages.round == id; });
@@ -257,14 +268,7 @@ SchedulerCommands SchedulerState::start_round(std::unique_ptr<Work> work,
                            placement.memory_bytes, placement.devices, placement.host_ports,
                            placement.device_milli, work->spec.pod_template},
         *commit.add_placements());
-    Decision::Replica replica;
-    replica.set_placement_id(placement_id);
-    replica.set_cluster(placement.cluster);
-    replica.set_node(placement.node);
-    replica.mutable_devices()->Add(placement.devices.begin(), placement.devices.end());
-    replica.mutable_device_milli()->Add(placement.device_milli.begin(),
-                                        placement.device_milli.end());
-    round.replicas[placement.cluster].push_back(std::move(replica));
+    round.replicas[placement.cluster].push_back(replica_of(placement_id, placement));
     round.incarnations[placement.cluster] = local.incarnation;
     round.busy.emplace_back(placement.cluster, placement.node);
     ++busy_nodes_[round.busy.back()];

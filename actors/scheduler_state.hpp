@@ -57,6 +57,10 @@ enum class CommitResult { Accepted, Conflict, Refused, TimedOut };
 /// How the quota ledger answered a take.
 enum class QuotaResult { Taken, Queued, Refused, TimedOut };
 
+/// The decision's record of one placement (as its scheduler and a direct replay report it).
+v1::SchedulingDecision::Replica replica_of(const std::string& placement_id,
+                                           const policy::ReplicaPlacement& placement);
+
 /// What one decision's commit round sends.
 struct RoundMessages {
   uint64_t round = 0;

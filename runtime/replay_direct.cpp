@@ -7,6 +7,7 @@
 #include <map>
 #include <memory>
 
+#include "actors/scheduler_state.hpp"
 #include "adapters/gpu_trace_workload.hpp"
 #include "model/reservation.hpp"
 #include "policy/demand.hpp"
@@ -68,13 +69,7 @@ class DirectScheduler {
       if (const std::string problem = reserve(placement, id, spec); !problem.empty()) {
         report.problems.push_back(pod.name + ": " + problem);
       }
-      auto& replica = *out.add_replicas();
-      replica.set_placement_id(id);
-      replica.set_cluster(placement.cluster);
-      replica.set_node(placement.node);
-      replica.mutable_devices()->Add(placement.devices.begin(), placement.devices.end());
-      replica.mutable_device_milli()->Add(placement.device_milli.begin(),
-                                          placement.device_milli.end());
+      *out.add_replicas() = actors::replica_of(id, placement);
       for (const auto& observer : policy_.observers) {
         observer->placed(placement.cluster, placement.node, demand);
       }
