@@ -124,8 +124,10 @@ class Registry {
                                     const std::vector<std::pair<std::string, double>>& scorers,
                                     std::string& error) const;
 
-  /// A preset: "spread" (least-allocated), "binpack" (most-allocated, gpu-packing) or "balanced"
-  /// (least-allocated, gpu-packing, locality).
+  /// A preset: "spread" (least-allocated), "binpack" (most-allocated, gpu-packing), "balanced"
+  /// (least-allocated, gpu-packing, locality), "bestfit", "random", or "fgd" (FGD learning the
+  /// workload's typical pods from the requests that arrive: its observer makes each made
+  /// policy one scheduler's, so make one per scheduler).
   std::optional<Policy> preset(const std::string& name, std::string& error) const;
 
   std::vector<std::string> scorer_names() const;

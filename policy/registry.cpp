@@ -1,4 +1,5 @@
 #include "policy/framework.hpp"
+#include "policy/plugins/fgd.hpp"
 #include "policy/plugins/filters.hpp"
 #include "policy/plugins/scorers.hpp"
 
@@ -79,7 +80,12 @@ std::optional<Policy> Registry::preset(const std::string& name, std::string& err
   if (name == "random") {
     return make_policy(name, {{"random", 1.0}}, error);
   }
-  error = "unknown policy \"" + name + "\": use spread, binpack, balanced, bestfit or random";
+  if (name == "fgd") {
+    Policy policy = fgd_learning_preset();
+    policy.name = name;
+    return policy;
+  }
+  error = "unknown policy \"" + name + "\": use spread, binpack, balanced, bestfit, random or fgd";
   return std::nullopt;
 }
 

@@ -64,10 +64,8 @@ std::optional<Policy> trace_policy(const std::string& name, const TracePolicyInp
     return policy;
   }
   if (name == "fgd-learning") {
-    Policy policy = fgd_learning_policy(true);
+    Policy policy = fgd_learning_preset();
     policy.name = name;
-    policy.scorers.push_back({builtin("gpu-in-use"), kTieBreakWeight});
-    policy.ties = TieBreak::Hashed;
     return policy;
   }
   error = "unknown policy \"" + name + "\": use";

@@ -205,16 +205,16 @@ void start_agents(caf::actor_system& system,
 /// (with the problem in `report`) when the policy cannot be made.
 bool start_schedulers(caf::actor_system& system, const RunOptions& options, Fleet& fleet,
                       RunReport& report) {
-  std::string policy_error;
-  auto policy =
-      options.scorers.empty()
-          ? policy::Registry::builtin().preset(options.policy, policy_error)
-          : policy::Registry::builtin().make_policy("custom", options.scorers, policy_error);
-  if (!policy) {
-    report.problems.push_back(policy_error);
-    return false;
-  }
-  policy->node_sample = options.node_sample;
+  // One policy per scheduler: a policy with observers (FGD's arrivals) is one scheduler's.
+  const auto make_policy = [&](std::string& error) {
+    auto policy = options.scorers.empty()
+                      ? policy::Registry::builtin().preset(options.policy, error)
+                      : policy::Registry::builtin().make_policy("custom", options.scorers, error);
+    if (policy) {
+      policy->node_sample = options.node_sample;
+    }
+    return policy;
+  };
   std::vector<policy::ClusterInfo> infos;
   for (const auto& adapter : fleet.adapters) {
     const model::ClusterProfileSpec& spec = adapter->profile().spec;
@@ -222,6 +222,12 @@ bool start_schedulers(caf::actor_system& system, const RunOptions& options, Flee
                      false, !adapter->takes_placements()});
   }
   for (int i = 0; i < std::max(options.schedulers, 1); ++i) {
+    std::string policy_error;
+    const auto policy = make_policy(policy_error);
+    if (!policy) {
+      report.problems.push_back(policy_error);
+      return false;
+    }
     fleet.schedulers.push_back(actors::spawn_scheduler_actor(
         system, fleet.supervisor, infos, *policy, options.scheduling, fleet.ledger));
   }

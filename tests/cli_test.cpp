@@ -223,6 +223,19 @@ BOOST_AUTO_TEST_CASE(racing_schedulers_under_churn_never_over_commit) {
   }
 }
 
+// The learning FGD as a preset: each of the racing schedulers gets its own policy (its
+// observer counts that scheduler's arrivals), and nothing is over-committed.
+BOOST_AUTO_TEST_CASE(run_places_with_the_fgd_preset_on_several_schedulers) {
+  const auto result = run(std::string("run --log-level=warn --profiles ") + kSource +
+                          "/config/profiles --duration 2s --schedulers 2 --rate 100 "
+                          "--mean-runtime 500ms --report json --policy fgd --seed 3");
+  BOOST_TEST_REQUIRE(result.exit_code == 0, result.err);
+  const Json report = parse_json(result.out);
+  BOOST_TEST_REQUIRE(report.is_object(), result.out);
+  BOOST_TEST(number(report, "overcommits") == 0);
+  BOOST_TEST(number(report, "placed") > 0);
+}
+
 BOOST_AUTO_TEST_CASE(run_refuses_bad_flags_and_bad_profiles) {
   const std::pair<std::string, const char*> usage[] = {
       {"run --clusters 0", "--clusters must be a whole number from 1 to 1000"},

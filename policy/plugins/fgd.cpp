@@ -108,6 +108,15 @@ Policy fgd_policy(std::vector<PodShape> typical_shapes, bool whole_scores) {
   return with_fgd(std::make_shared<Fgd>(std::move(typical_shapes), whole_scores), whole_scores);
 }
 
+Policy fgd_learning_preset() {
+  // A second score this small only decides between nodes whose whole-number scores tie.
+  constexpr double kTieBreakWeight = 1e-3;
+  Policy policy = fgd_learning_policy(true);
+  policy.scorers.push_back({Registry::builtin().make_scorer("gpu-in-use"), kTieBreakWeight});
+  policy.ties = TieBreak::Hashed;
+  return policy;
+}
+
 Policy fgd_learning_policy(bool whole_scores) {
   auto arrived = std::make_shared<ArrivedShapes>();
   Policy policy = with_fgd(std::make_shared<Fgd>(arrived, whole_scores), whole_scores);

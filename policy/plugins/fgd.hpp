@@ -21,4 +21,9 @@ Policy fgd_policy(std::vector<PodShape> typical_shapes, bool whole_scores);
 /// one scheduler's (see PlacementObserver).
 Policy fgd_learning_policy(bool whole_scores);
 
+/// The learning FGD as unisched runs it (preset "fgd", trace policy "fgd-learning"): whole
+/// scores, ties to the node with more of its GPU in use, then by a fixed hash of the node name.
+/// One scheduler's, as fgd_learning_policy().
+Policy fgd_learning_preset();
+
 }  // namespace unisched::policy

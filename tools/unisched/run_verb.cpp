@@ -508,7 +508,7 @@ Verb run_verb() {
           {"partition", '\0', "ID:START:LENGTH", true, "cut a cluster's agent off for a while"},
           {"schedulers", '\0', "N", false, "SchedulerActors racing on the clusters (default 2)"},
           {"policy", '\0', "NAME", false,
-           "spread, binpack, balanced, bestfit or random (default balanced)"},
+           "spread, binpack, balanced, bestfit, random or fgd (default balanced)"},
           {"grpc", '\0', "HOST:PORT", false,
            "also let outside agents join over gRPC (ClusterMetadataService), plain TCP"},
           {"slurm-conf", '\0', "FILE", false,

@@ -119,7 +119,8 @@ struct ServeOptions {
   runtime::TlsFiles tls;
   runtime::Tokens tokens;
   runtime::Tokens shard_tokens;
-  policy::Policy policy;
+  std::string policy = "balanced";  ///< a preset, made once per scheduler (see Registry::preset)
+  size_t node_sample = 0;
   int64_t schedulers = 2;
   actors::SupervisorSettings supervisor;
 };
@@ -151,12 +152,11 @@ std::optional<ServeOptions> read_serve_options(const ParsedArgs& args, int& exit
       return std::nullopt;
     }
   }
-  auto policy = policy::Registry::builtin().preset(args.value("policy", "balanced"), error);
-  if (!policy) {
+  options.policy = args.value("policy", options.policy);
+  if (!policy::Registry::builtin().preset(options.policy, error)) {
     std::fprintf(stderr, "error: --policy: %s\n", error.c_str());
     return std::nullopt;
   }
-  options.policy = std::move(*policy);
   int64_t node_sample = 0;
   if (!read_int(args, "node-sample", 0, 100000, node_sample, error) ||
       !read_int(args, "schedulers", 1, 99, options.schedulers, error) ||
@@ -164,7 +164,7 @@ std::optional<ServeOptions> read_serve_options(const ParsedArgs& args, int& exit
     std::fprintf(stderr, "error: %s\n", error.c_str());
     return std::nullopt;
   }
-  options.policy.node_sample = static_cast<size_t>(node_sample);
+  options.node_sample = static_cast<size_t>(node_sample);
   exit_code = 1;
   if (!read_tokens(args, "cluster-tokens", "clusterID", options.tokens) ||
       !read_tokens(args, "shard-tokens", "shardID", options.shard_tokens)) {
@@ -197,7 +197,10 @@ int run_serve(const ParsedArgs& args) {
   restore_ledger(ledger, *quotas, *book);
   std::vector<actors::SchedulerActor> schedulers;
   for (int64_t i = 0; i < options->schedulers; ++i) {
-    schedulers.push_back(actors::spawn_scheduler_actor(*system, supervisor, {}, options->policy,
+    std::string unused;  // the name was checked with the flags
+    policy::Policy policy = *policy::Registry::builtin().preset(options->policy, unused);
+    policy.node_sample = options->node_sample;
+    schedulers.push_back(actors::spawn_scheduler_actor(*system, supervisor, {}, policy,
                                                        actors::SchedulerSettings{}, ledger));
   }
   const actors::HubActor hub = runtime::spawn_hub(
@@ -273,7 +276,7 @@ Verb serve_verb() {
              "tokens and none of these, no shard is admitted)"},
             {"schedulers", '\0', "N", false, "SchedulerActors racing on the clusters (default 2)"},
             {"policy", '\0', "NAME", false,
-             "spread, binpack, balanced, bestfit or random (default balanced)"},
+             "spread, binpack, balanced, bestfit, random or fgd (default balanced)"},
             node_sample_flag(),
             {"journal", '\0', "FILE", false,
              "keep submitted requests and decisions in FILE (created if missing; any other "
