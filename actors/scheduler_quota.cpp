@@ -257,8 +257,7 @@ SchedulerCommands SchedulerState::on_admitted(const std::string& work_id, Clock:
   return enqueue(std::move(work), now);
 }
 
-void SchedulerState::release_round_quota(Round& round, bool everything,
-                                         SchedulerCommands& out) {
+void SchedulerState::release_round_quota(Round& round, bool everything, SchedulerCommands& out) {
   for (const auto& [cluster, replicas] : round.replicas) {
     const bool kept = !everything && round.failed.count(cluster) == 0;
     for (const auto& replica : replicas) {

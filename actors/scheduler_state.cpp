@@ -36,8 +36,9 @@ Decision::Replica replica_of(const std::string& placement_id,
 }
 
 RoundMessages& SchedulerCommands::round(uint64_t id) {
-  const auto found = std::find_if(rounds.begin(), rounds.end(),
-                                  [&](const RoundMessages& messages) { return messages.round == id; });
+  const auto found = std::find_if(rounds.begin(), rounds.end(), [&](const RoundMessages& messages) {
+    return messages.round == id;
+  });
   if (found != rounds.end()) {
     return *found;
   }

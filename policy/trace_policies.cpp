@@ -24,9 +24,9 @@ std::shared_ptr<const NodeScorer> builtin(const std::string& scorer) {
 }  // namespace
 
 const std::vector<std::string>& trace_policy_names() {
-  static const std::vector<std::string> names{
-      "random", "dotprod", "gpuclustering", "gpupacking", "bestfit", "fgd", "fgd-packed",
-      "fgd-learning"};
+  static const std::vector<std::string> names{"random",     "dotprod",     "gpuclustering",
+                                              "gpupacking", "bestfit",     "fgd",
+                                              "fgd-packed", "fgd-learning"};
   return names;
 }
 

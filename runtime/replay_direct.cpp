@@ -33,8 +33,8 @@ class DirectScheduler {
               [](const model::NodeState& a, const model::NodeState& b) { return a.name < b.name; });
     Local& local = clusters_[info.id];
     local.info = std::move(info);
-    if (const auto problem =
-            local.view.replace(std::move(nodes), std::move(resources), model::Allocation::MayExceed)) {
+    if (const auto problem = local.view.replace(std::move(nodes), std::move(resources),
+                                                model::Allocation::MayExceed)) {
       return local.info.id + ": " + problem->to_string();
     }
     return {};
@@ -147,9 +147,9 @@ void replay_direct(const ReplayOptions& options, const ReplaySetup& setup, Mirro
     for (const model::NodeState& node : nodes) {
       mirror.add(id, node);
     }
-    const std::string problem = scheduler.add_cluster(
-        {id, "trace", "trace-a", model::MachineType::VirtualMachine, true}, std::move(nodes),
-        cluster.resources());
+    const std::string problem =
+        scheduler.add_cluster({id, "trace", "trace-a", model::MachineType::VirtualMachine, true},
+                              std::move(nodes), cluster.resources());
     if (!problem.empty()) {
       report.problems.push_back(problem);
       return;

@@ -243,15 +243,14 @@ std::string Mirror::place(const std::string& cluster,
     return "placed on unknown node " + key;
   }
   model::NodeState& node = found->second;
-  const model::Reservation placement{
-      replica.placement_id(),
-      node.name,
-      pod.cpu_milli,
-      pod.memory_mib << 20,
-      {replica.devices().begin(), replica.devices().end()},
-      {},
-      {replica.device_milli().begin(), replica.device_milli().end()},
-      {}};
+  const model::Reservation placement{replica.placement_id(),
+                                     node.name,
+                                     pod.cpu_milli,
+                                     pod.memory_mib << 20,
+                                     {replica.devices().begin(), replica.devices().end()},
+                                     {},
+                                     {replica.device_milli().begin(), replica.device_milli().end()},
+                                     {}};
   // The rule every commit is held to: what does not fit the node is an over-commit.
   if (const auto conflict = model::reservation_conflict(node, placement)) {
     return "over-committed: " + *conflict;

@@ -327,11 +327,11 @@ RunReport run_simulation(const RunSettings& settings) {
 }
 
 std::string replay_command(const RunSettings& settings) {
-  return absl::StrCat("unisched simulate --runs 1 --seed ", settings.seed, " --faults ",
-                      settings.faults.to_string(), " --clusters ", settings.clusters,
-                      " --schedulers ", settings.schedulers, " --requests ", settings.requests,
-                      settings.in_flight > 1 ? absl::StrCat(" --in-flight ", settings.in_flight)
-                                             : "");
+  return absl::StrCat(
+      "unisched simulate --runs 1 --seed ", settings.seed, " --faults ",
+      settings.faults.to_string(), " --clusters ", settings.clusters, " --schedulers ",
+      settings.schedulers, " --requests ", settings.requests,
+      settings.in_flight > 1 ? absl::StrCat(" --in-flight ", settings.in_flight) : "");
 }
 
 }  // namespace unisched::simulation

@@ -159,7 +159,8 @@ BOOST_AUTO_TEST_CASE(registry_refuses_duplicates_and_unknown_names) {
   BOOST_TEST(!Registry::builtin().make_policy("p", {{"nope", 1.0}}, error).has_value());
   BOOST_TEST(error == "unknown scorer \"nope\"");
   BOOST_TEST(!Registry::builtin().preset("fastest", error).has_value());
-  BOOST_TEST(error.find("use spread, binpack, balanced, bestfit, random or fgd") != std::string::npos);
+  BOOST_TEST(error.find("use spread, binpack, balanced, bestfit, random or fgd") !=
+             std::string::npos);
   BOOST_TEST(Registry::builtin().scorer_names().size() == 9u);
   BOOST_TEST(Registry::builtin().make_scorer("nope") == nullptr);
   BOOST_TEST(std::string(Registry::builtin().make_scorer("gpu-in-use")->name()) == "gpu-in-use");

@@ -30,8 +30,7 @@ struct Bench {
   actors::SchedulerState scheduler;
   actors::SchedulerState::Clock::time_point now{std::chrono::seconds(1)};
 
-  explicit Bench(actors::SchedulerSettings settings = {},
-                 policy::Policy policy = preset("spread"))
+  explicit Bench(actors::SchedulerSettings settings = {}, policy::Policy policy = preset("spread"))
       : scheduler(std::move(policy), with_seed(settings)) {}
 
   static actors::SchedulerSettings with_seed(actors::SchedulerSettings settings) {
@@ -64,9 +63,9 @@ struct Bench {
     for (const auto& placement : request.placements()) {
       commit.reservations.push_back(messages::from_proto(placement));
     }
-    const auto outcome = clusters.at(request.cluster_id())
-                             .commit(commit, request.node_level()
-                                                 ? actors::CommitMode::NodeRevisions
+    const auto outcome =
+        clusters.at(request.cluster_id())
+            .commit(commit, request.node_level() ? actors::CommitMode::NodeRevisions
                                                  : actors::CommitMode::ClusterRevision);
     switch (outcome.status) {
       case actors::CommitStatus::Accepted:

@@ -89,7 +89,8 @@ BOOST_AUTO_TEST_CASE(a_commit_that_times_out_after_the_cluster_reserved_leaves_n
   BOOST_TEST(bench.scheduler.summary().commits_timed_out() == 1u);
   // An answer to the round that is over is ignored.
   BOOST_TEST(
-      bench.scheduler.on_commit_result(only_round(commands).round, "a", CommitResult::Accepted, "", bench.now)
+      bench.scheduler
+          .on_commit_result(only_round(commands).round, "a", CommitResult::Accepted, "", bench.now)
           .releases.empty());
 }
 
@@ -135,7 +136,8 @@ BOOST_AUTO_TEST_CASE(a_gang_refused_by_a_cluster_gives_its_quota_back_with_its_r
   BOOST_TEST(only_round(commands).quota_take->placements(0).amounts().at("cpu") == 3000);
   BOOST_TEST_REQUIRE(only_round(commands).commits.size() == 2u);
   BOOST_TEST(
-      bench.scheduler.on_quota_result(only_round(commands).round, actors::QuotaResult::Taken, "", bench.now)
+      bench.scheduler
+          .on_quota_result(only_round(commands).round, actors::QuotaResult::Taken, "", bench.now)
           .replies.empty());  // the clusters have not answered yet
   only_round(commands).quota_take.reset();
   bench.clusters.at("b").set_healthy(false);
@@ -174,7 +176,8 @@ BOOST_AUTO_TEST_CASE(over_budget_the_clusters_give_back_and_the_request_waits_un
   const SchedulerCommands next = bench.scheduler.submit("s", spec, 6, bench.now);
   BOOST_TEST(only_round(next).quota_take.has_value());
   BOOST_TEST(only_round(next).commits.empty());
-  bench.scheduler.on_quota_result(only_round(next).round, actors::QuotaResult::Queued, "still over", bench.now);
+  bench.scheduler.on_quota_result(only_round(next).round, actors::QuotaResult::Queued, "still over",
+                                  bench.now);
   // Admitted (its budget held), `r` is decided again, its take and commits together.
   SchedulerCommands again = bench.scheduler.on_admitted("r", bench.now);
   BOOST_TEST_REQUIRE(only_round(again).quota_take.has_value());
