@@ -207,19 +207,19 @@ std::optional<policy::Decision> SchedulerState::decide(Work& work) {
   }
   model::SchedulingRequestSpec remaining = work.spec;
   remaining.replicas = work.spec.replicas - static_cast<int64_t>(work.placed.size());
-  if (busy_nodes_.empty()) {
-    ++work.attempts;
-    return policy::decide(remaining, candidates, policy_, decision_seed(work), work.avoid);
-  }
   // A node a commit in flight touches has changed by the time this commit would arrive, so this
   // decision leaves it alone; should that leave replicas without a place, it waits instead.
-  std::set<policy::NodeRef> avoid = work.avoid;
-  for (const auto& [node, commits] : busy_nodes_) {
-    avoid.insert(node);
+  const bool around_busy = !busy_nodes_.empty();
+  std::set<policy::NodeRef> with_busy;
+  if (around_busy) {
+    with_busy = work.avoid;
+    for (const auto& [node, commits] : busy_nodes_) {
+      with_busy.insert(node);
+    }
   }
-  policy::Decision decision =
-      policy::decide(remaining, candidates, policy_, decision_seed(work), avoid);
-  if (decision.status != policy::DecisionStatus::Placed) {
+  policy::Decision decision = policy::decide(remaining, candidates, policy_, decision_seed(work),
+                                             around_busy ? with_busy : work.avoid);
+  if (around_busy && decision.status != policy::DecisionStatus::Placed) {
     return std::nullopt;
   }
   ++work.attempts;

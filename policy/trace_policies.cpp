@@ -6,9 +6,6 @@
 namespace unisched::policy {
 namespace {
 
-// A second score this small only decides between nodes whose whole-number scores tie.
-constexpr double kTieBreakWeight = 1e-3;
-
 Policy scored_by(const std::string& name, std::vector<WeightedScorer> scorers) {
   std::string unused;
   Policy policy = *Registry::builtin().make_policy(name, {}, unused);
@@ -57,10 +54,8 @@ std::optional<Policy> trace_policy(const std::string& name, const TracePolicyInp
     return fgd_policy(inputs.typical_shapes, true);
   }
   if (name == "fgd-packed") {
-    Policy policy = fgd_policy(inputs.typical_shapes, true);
+    Policy policy = with_packed_ties(fgd_policy(inputs.typical_shapes, true));
     policy.name = name;
-    policy.scorers.push_back({builtin("gpu-in-use"), kTieBreakWeight});
-    policy.ties = TieBreak::Hashed;
     return policy;
   }
   if (name == "fgd-learning") {

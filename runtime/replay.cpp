@@ -1,6 +1,5 @@
 #include "runtime/replay.hpp"
 
-#include <spdlog/spdlog.h>
 #include <caf/actor_system.hpp>
 #include <caf/actor_system_config.hpp>
 #include <caf/scoped_actor.hpp>
@@ -13,12 +12,6 @@
 #include "adapters/gpu_trace_workload.hpp"
 #include "adapters/simulated_cluster.hpp"
 #include "messages/caf_types.hpp"
-#include "messages/convert.hpp"
-#include "model/manifest.hpp"
-#include "model/reservation.hpp"
-#include "policy/demand.hpp"
-#include "policy/fragmentation.hpp"
-#include "policy/trace_policies.hpp"
 #include "runtime/cluster_queries.hpp"
 #include "runtime/replay_parts.hpp"
 

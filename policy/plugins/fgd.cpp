@@ -108,13 +108,16 @@ Policy fgd_policy(std::vector<PodShape> typical_shapes, bool whole_scores) {
   return with_fgd(std::make_shared<Fgd>(std::move(typical_shapes), whole_scores), whole_scores);
 }
 
-Policy fgd_learning_preset() {
+Policy with_packed_ties(Policy policy) {
   // A second score this small only decides between nodes whose whole-number scores tie.
   constexpr double kTieBreakWeight = 1e-3;
-  Policy policy = fgd_learning_policy(true);
   policy.scorers.push_back({Registry::builtin().make_scorer("gpu-in-use"), kTieBreakWeight});
   policy.ties = TieBreak::Hashed;
   return policy;
+}
+
+Policy fgd_learning_preset() {
+  return with_packed_ties(fgd_learning_policy(true));
 }
 
 Policy fgd_learning_policy(bool whole_scores) {

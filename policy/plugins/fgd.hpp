@@ -21,9 +21,12 @@ Policy fgd_policy(std::vector<PodShape> typical_shapes, bool whole_scores);
 /// one scheduler's (see PlacementObserver).
 Policy fgd_learning_policy(bool whole_scores);
 
+/// `policy` with unisched's tie-breaks for FGD: among nodes whose whole-number scores tie, the
+/// one with more of its GPU in use, then a fixed hash of the node name (fgd-packed's ties).
+Policy with_packed_ties(Policy policy);
+
 /// The learning FGD as unisched runs it (preset "fgd", trace policy "fgd-learning"): whole
-/// scores, ties to the node with more of its GPU in use, then by a fixed hash of the node name.
-/// One scheduler's, as fgd_learning_policy().
+/// scores and with_packed_ties() ties. One scheduler's, as fgd_learning_policy().
 Policy fgd_learning_preset();
 
 }  // namespace unisched::policy
