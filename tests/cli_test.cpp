@@ -291,6 +291,7 @@ BOOST_AUTO_TEST_CASE(simulate_refuses_bad_flags_and_names_the_fault_kinds) {
       {"simulate --runs 0", "--runs must be a whole number from 1 to 100000000"},
       {"simulate --seed -1", "--seed must be a whole number from 0"},
       {"simulate --clusters 27", "--clusters must be a whole number from 1 to 26"},
+      {"simulate --in-flight 0", "--in-flight must be a whole number from 1 to 64"},
       {"simulate --report xml", "--report must be table or json"},
   };
   for (const auto& [arguments, message] : usage) {
