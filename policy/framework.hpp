@@ -81,6 +81,10 @@ enum class TieBreak {
   /// A fixed hash of the node name, fleet-wide: the same nodes fill first whichever cluster
   /// holds them, and nodes of every kind mix in that order (a consistent first-fit).
   Hashed,
+  /// A random order of the nodes drawn once per run from Policy::tie_seed, the same for every
+  /// decision of the run: the paper's simulator numbers its nodes so (a permutation drawn from
+  /// the run's seed, prefixed to each name) and then takes the smaller name.
+  Shuffled,
 };
 
 /// The filters and weighted scorers one scheduler runs.
@@ -95,6 +99,8 @@ struct Policy {
   size_t node_sample = 0;
   /// How equally good nodes are chosen between.
   TieBreak ties = TieBreak::Name;
+  /// The seed of TieBreak::Shuffled's order.
+  uint64_t tie_seed = 0;
   /// Whether each scorer's score is cut to a whole number before it is weighted, as
   /// kube-scheduler's plugins score in integers 0..100. Cut scores tie more often, and the ties
   /// then decide: the FGD paper's simulator, with its ties by node name, packs through them.

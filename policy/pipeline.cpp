@@ -55,14 +55,11 @@ bool named_before(const ClusterCandidate& cluster, const model::NodeState& node,
   return by_cluster < 0 || (by_cluster == 0 && node.name < choice.node->name);
 }
 
-/// A node name's place in the hashed tie order: FNV-1a, mixed by splitmix64's finaliser so that
-/// names alike land far apart. Fixed across runs and platforms.
-uint64_t tie_rank(const std::string& name) {
-  uint64_t hash = 0xcbf29ce484222325ull;
-  for (const char c : name) {
-    hash = (hash ^ static_cast<unsigned char>(c)) * 0x100000001b3ull;
-  }
-  return splitmix64(hash);
+/// A node name's place in a hashed tie order: its stable hash, with the order's seed mixed in,
+/// through splitmix64's finaliser so that names alike land far apart. Seed 0 is
+/// TieBreak::Hashed's fixed order; fixed across runs and platforms for a given seed.
+uint64_t tie_rank(const std::string& name, uint64_t order_seed) {
+  return splitmix64(stable_hash(name) ^ order_seed);
 }
 
 /// Keeps the better of the choices offered; a tie is broken by the policy's TieBreak (a
@@ -106,11 +103,15 @@ class BestChoice {
     switch (policy_.ties) {
       case TieBreak::Random:
         return cycle_.draw() % ++tied_ == 0;
-      case TieBreak::Hashed: {
+      case TieBreak::Hashed:
+      case TieBreak::Shuffled: {
+        // A run's seed is mixed first, so that seed 0 does not give the fixed order.
+        const uint64_t order_seed =
+            policy_.ties == TieBreak::Shuffled ? splitmix64(policy_.tie_seed + kSplitmixStep) : 0;
         if (!best_rank_) {
-          best_rank_ = tie_rank(best_->node->name);
+          best_rank_ = tie_rank(best_->node->name, order_seed);
         }
-        const uint64_t rank = tie_rank(node.name);
+        const uint64_t rank = tie_rank(node.name, order_seed);
         if (rank != *best_rank_) {
           const bool wins = rank < *best_rank_;
           best_rank_ = wins ? rank : *best_rank_;

@@ -11,6 +11,7 @@ Policy scored_by(const std::string& name, std::vector<WeightedScorer> scorers) {
   Policy policy = *Registry::builtin().make_policy(name, {}, unused);
   policy.scorers = std::move(scorers);
   policy.whole_scores = true;
+  policy.ties = TieBreak::Shuffled;
   return policy;
 }
 
@@ -51,7 +52,9 @@ std::optional<Policy> trace_policy(const std::string& name, const TracePolicyInp
     return policy;
   }
   if (name == "fgd") {
-    return fgd_policy(inputs.typical_shapes, true);
+    Policy policy = fgd_policy(inputs.typical_shapes, true);
+    policy.ties = TieBreak::Shuffled;
+    return policy;
   }
   if (name == "fgd-packed") {
     Policy policy = with_packed_ties(fgd_policy(inputs.typical_shapes, true));

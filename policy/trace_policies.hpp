@@ -1,7 +1,9 @@
 // The policies of the FGD paper's trace experiment ("Beware of Fragmentation", ATC'23), by the
 // paper's names, and unisched's improvement on FGD. Each scores as the paper's simulator does:
 // in whole numbers (except Random, whose single random winner has no ties to cut), ties to the
-// smaller node name (its kube-scheduler is patched so).
+// smaller node name (its kube-scheduler is patched so), where the simulator prefixes each name
+// with its place in a random order drawn from the run's seed: TieBreak::Shuffled, seeded by
+// Policy::tie_seed (the replay sets it to the run's seed).
 #pragma once
 
 #include <memory>

@@ -64,8 +64,8 @@ struct TraceProfile {
   std::vector<std::string> node_names;
 };
 
-/// A profile whose node groups are the distinct node shapes. The nodes keep the trace's names:
-/// ties between equal nodes go by name, as in the paper's simulator.
+/// A profile whose node groups are the distinct node shapes. The nodes keep the trace's names,
+/// which the policies' tie orders (by name, hashed or shuffled) read.
 TraceProfile trace_profile(const std::string& id, const std::vector<TraceNode>& nodes) {
   using Shape = std::tuple<int64_t, int64_t, int32_t, std::string>;
   std::vector<std::pair<Shape, std::vector<std::string>>> groups;  // shape -> its nodes
@@ -224,6 +224,7 @@ std::optional<policy::Policy> replay_policy(const ReplayOptions& options,
     return std::nullopt;
   }
   policy->ties = options.ties.value_or(policy->ties);
+  policy->tie_seed = options.seed;
   report.ties = policy->ties;
   return policy;
 }

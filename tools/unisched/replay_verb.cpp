@@ -25,6 +25,7 @@ constexpr std::pair<policy::TieBreak, const char*> kTieBreaks[] = {
     {policy::TieBreak::Name, "name"},
     {policy::TieBreak::Random, "random"},
     {policy::TieBreak::Hashed, "hashed"},
+    {policy::TieBreak::Shuffled, "shuffled"},
 };
 
 template <class Value, size_t N>
@@ -145,7 +146,7 @@ int read_replay_options(const ParsedArgs& args, runtime::ReplayOptions& options)
   if (args.has("ties")) {
     options.ties = spelled(kTieBreaks, args.value("ties"));
     if (!options.ties) {
-      std::fprintf(stderr, "error: --ties must be name, random or hashed, not \"%s\"\n",
+      std::fprintf(stderr, "error: --ties must be shuffled, name, random or hashed, not \"%s\"\n",
                    args.value("ties").c_str());
       return 2;
     }
@@ -211,8 +212,9 @@ Verb replay_verb() {
       "replay",
       "Replay a GPU cluster trace (Alibaba's, as the FGD paper does) through the pipeline",
       "unisched replay --nodes CSV --pods CSV [--clusters K] [--partition model|round-robin|"
-      "random] [--policy NAME] [--ties name|random|hashed] [--seed N] [--tune 1.3] "
-      "[--direct] [--report table|json] [--seeds FIRST-LAST --policy A,B,... [--jobs N] [--at LOAD] "
+      "random] [--policy NAME] [--ties shuffled|name|random|hashed] [--seed N] [--tune 1.3] "
+      "[--direct] [--report table|json] [--seeds FIRST-LAST --policy A,B,... [--jobs N] [--at "
+      "LOAD] "
       "[--baseline POLICY]]",
       "Builds K simulated clusters from the node list, each with its agent and ClusterActor, and\n"
       "places the pods one at a time through a SchedulerActor: sorted by name, shuffled with the\n"
@@ -245,8 +247,10 @@ Verb replay_verb() {
            "trace's typical pods); fgd-packed (default: FGD, ties to nodes in use); or a preset: "
            "spread, binpack, balanced"},
           {"ties", '\0', "HOW", false,
-           "how equal nodes are chosen between, instead of the policy's way: name (the smaller "
-           "node name, as the paper's simulator), random, or hashed (a fixed hash of the name)"},
+           "how equal nodes are chosen between, instead of the policy's way: shuffled (a random "
+           "order of the nodes drawn from the seed, as the paper's simulator; its baselines' "
+           "default), name (the smaller node name), random, or hashed (a fixed hash of the "
+           "name)"},
           {"seed", '\0', "N", false, "shuffles the pods (default 42)"},
           {"tune", '\0', "X", false, "copies arrive until X times the GPU capacity (default 1.3)"},
           {"direct", '\0', "", false,
