@@ -14,6 +14,7 @@
 using namespace unisched::model;
 using unisched::testing::Json;
 using unisched::testing::shared_path;
+using unisched::testing::vendored_path;
 using unisched::testing::SharedFileAvailable;
 
 namespace {
@@ -69,7 +70,7 @@ void collect(const Json& value, const std::string& key, RealNames& names) {
 
 RealNames real_kubernetes_names() {
   RealNames names;
-  for (const auto& entry : std::filesystem::directory_iterator(shared_path("data/k8s-api"))) {
+  for (const auto& entry : std::filesystem::directory_iterator(vendored_path("k8s-api"))) {
     const std::string path = entry.path().string();
     const bool lines = entry.path().extension() == ".ndjson";
     if (!lines && entry.path().extension() != ".json") {
@@ -140,8 +141,7 @@ BOOST_AUTO_TEST_CASE(names_outside_kubernetes_rules_are_refused_with_its_words) 
   refusal_of_type("");
 }
 
-BOOST_AUTO_TEST_CASE(every_resource_name_kubernetes_wrote_is_accepted,
-                     *boost::unit_test::precondition(SharedFileAvailable{"data/k8s-api"})) {
+BOOST_AUTO_TEST_CASE(every_resource_name_kubernetes_wrote_is_accepted) {
   const RealNames names = real_kubernetes_names();
   // nvidia.com/gpu, the MIG profiles of the mixed strategy, amd.com/gpu and its partitions.
   BOOST_TEST(names.resources.count("nvidia.com/mig-3g.20gb") == 1u);
@@ -230,8 +230,7 @@ BOOST_AUTO_TEST_CASE(models_match_by_tokens_not_substrings) {
   BOOST_TEST(!model_matches("NVIDIA", "NVIDIA-A100-SXM4-80GB"));
 }
 
-BOOST_AUTO_TEST_CASE(every_product_kubernetes_labels_is_its_own_model,
-                     *boost::unit_test::precondition(SharedFileAvailable{"data/k8s-api"})) {
+BOOST_AUTO_TEST_CASE(every_product_kubernetes_labels_is_its_own_model) {
   const RealNames names = real_kubernetes_names();
   const std::set<std::string> expected = {"A100-SXM4-40GB", "A100-SXM4-40GB-MIG-1g.5gb",
                                           "NVIDIA-A16-4Q", "AMD_Instinct_MI300X_OAM"};

@@ -22,7 +22,6 @@ using unisched::testing::eventually;
 using unisched::testing::Json;
 using unisched::testing::k8s_data;
 using unisched::testing::KubeApiServer;
-using unisched::testing::SharedFileAvailable;
 
 namespace {
 
@@ -108,8 +107,7 @@ Json node(const std::string& name, const std::string& cpu) {
 
 BOOST_AUTO_TEST_SUITE(kube_adapter)
 
-BOOST_AUTO_TEST_CASE(recorded_clusters_are_listed_and_watched_over_tls,
-                     *boost::unit_test::precondition(SharedFileAvailable{"data/k8s-api"})) {
+BOOST_AUTO_TEST_CASE(recorded_clusters_are_listed_and_watched_over_tls) {
   KubeApiServer server({"--nodes", k8s_data("aks-nodelist-3nodes.json"), "--nodes",
                         k8s_data("rke2-vgpu-a16-nodelist.json"), "--pods",
                         k8s_data("eks-arm64-podlist-honeycomb.json")});
@@ -154,8 +152,7 @@ LaterOutcome outcome_of(KubernetesCluster& cluster, const std::string& id) {
   return *found;
 }
 
-BOOST_AUTO_TEST_CASE(placements_become_bound_pods_and_kubelet_refusals_come_back,
-                     *boost::unit_test::precondition(SharedFileAvailable{"data/k8s-api"})) {
+BOOST_AUTO_TEST_CASE(placements_become_bound_pods_and_kubelet_refusals_come_back) {
   KubeApiServer server({"--nodes", k8s_data("aks-nodelist-3nodes.json"), "--nodes",
                         k8s_data("rke2-vgpu-a16-nodelist.json")});
   auto cluster = connect(server, "placing");

@@ -24,7 +24,7 @@
 namespace unisched::testing {
 
 inline std::string k8s_data(const std::string& name) {
-  return shared_path("data/k8s-api/" + name).string();
+  return vendored_path("k8s-api/" + name).string();
 }
 
 struct KubeApiServer {

@@ -22,7 +22,6 @@ using unisched::testing::Hub;
 using unisched::testing::Json;
 using unisched::testing::k8s_data;
 using unisched::testing::KubeApiServer;
-using unisched::testing::SharedFileAvailable;
 
 namespace {
 
@@ -137,8 +136,7 @@ std::pair<std::string, std::string> lagging_cluster(unisched::testing::ScratchDi
 
 BOOST_AUTO_TEST_SUITE(kube_hub)
 
-BOOST_AUTO_TEST_CASE(three_kubernetes_clusters_join_a_hub_beside_a_simulated_one,
-                     *boost::unit_test::precondition(SharedFileAvailable{"data/k8s-api"})) {
+BOOST_AUTO_TEST_CASE(three_kubernetes_clusters_join_a_hub_beside_a_simulated_one) {
   unisched::testing::ScratchDirectory data;
   const std::string vendor = data.write("vendor-nodes.json", vendor_nodes());
   KubeApiServer aks({"--nodes", k8s_data("aks-nodelist-3nodes.json")});

@@ -15,13 +15,11 @@
 using namespace unisched;
 using namespace unisched::adapters::kubernetes;
 using unisched::testing::Json;
-using unisched::testing::SharedFileAvailable;
 
 namespace {
 
 std::string k8s_file(const std::string& name) {
-  return unisched::testing::read_file(
-      unisched::testing::shared_path("data/k8s-api/" + name).string());
+  return unisched::testing::read_file(unisched::testing::vendored_path("k8s-api/" + name).string());
 }
 
 ObjectList<NodeReading> nodes_of(KubeReader& reader, const std::string& json) {
@@ -61,8 +59,7 @@ const model::NodeState& only_node(const ObjectList<NodeReading>& list) {
 
 BOOST_AUTO_TEST_SUITE(kube_objects)
 
-BOOST_AUTO_TEST_CASE(aks_vms_are_read_with_their_zone_pool_and_provider,
-                     *boost::unit_test::precondition(SharedFileAvailable{"data/k8s-api"})) {
+BOOST_AUTO_TEST_CASE(aks_vms_are_read_with_their_zone_pool_and_provider) {
   KubeReader reader;
   const auto list = nodes_of(reader, k8s_file("aks-nodelist-3nodes.json"));
   BOOST_TEST_REQUIRE(list.items.size() == 3u);
@@ -80,8 +77,7 @@ BOOST_AUTO_TEST_CASE(aks_vms_are_read_with_their_zone_pool_and_provider,
   BOOST_TEST(node.schedulable);
 }
 
-BOOST_AUTO_TEST_CASE(an_nvidia_vgpu_is_a_device_of_its_own_model,
-                     *boost::unit_test::precondition(SharedFileAvailable{"data/k8s-api"})) {
+BOOST_AUTO_TEST_CASE(an_nvidia_vgpu_is_a_device_of_its_own_model) {
   KubeReader reader;
   const auto list = nodes_of(reader, k8s_file("rke2-vgpu-a16-nodelist.json"));
   const model::NodeState* gpu_node = nullptr;
@@ -100,8 +96,7 @@ BOOST_AUTO_TEST_CASE(an_nvidia_vgpu_is_a_device_of_its_own_model,
   BOOST_TEST(gpu_node->labels.at(model::kWholeDevicesLabel) == "true");  // no shares here
 }
 
-BOOST_AUTO_TEST_CASE(openshift_and_eks_arm64_nodes_are_read,
-                     *boost::unit_test::precondition(SharedFileAvailable{"data/k8s-api"})) {
+BOOST_AUTO_TEST_CASE(openshift_and_eks_arm64_nodes_are_read) {
   KubeReader reader;
   // A single Node object is no list; its watch event carries the same object.
   const std::string worker = k8s_file("openshift47-node-worker0.json");
@@ -114,8 +109,7 @@ BOOST_AUTO_TEST_CASE(openshift_and_eks_arm64_nodes_are_read,
   BOOST_TEST(eks.items[0].node.labels.at("unisched.io/provider") == "aws");
 }
 
-BOOST_AUTO_TEST_CASE(mig_strategies_give_slices_as_their_own_devices,
-                     *boost::unit_test::precondition(SharedFileAvailable{"data/k8s-api"})) {
+BOOST_AUTO_TEST_CASE(mig_strategies_give_slices_as_their_own_devices) {
   KubeReader reader;
   const Json doc =
       unisched::testing::parse_json(k8s_file("nvidia-mig-a100-gfd-labels-none-single-mixed.json"));
@@ -142,8 +136,7 @@ BOOST_AUTO_TEST_CASE(mig_strategies_give_slices_as_their_own_devices,
   BOOST_TEST(mixed.devices[2].memory_bytes == 20'000'000'000);  // from the name: a lower bound
 }
 
-BOOST_AUTO_TEST_CASE(amd_gpus_and_partitions_are_devices_named_by_the_product,
-                     *boost::unit_test::precondition(SharedFileAvailable{"data/k8s-api"})) {
+BOOST_AUTO_TEST_CASE(amd_gpus_and_partitions_are_devices_named_by_the_product) {
   KubeReader reader;
   const Json doc =
       unisched::testing::parse_json(k8s_file("amd-gpu-labels-and-resources-doc-examples.json"));
@@ -193,8 +186,7 @@ BOOST_AUTO_TEST_CASE(pods_request_by_kubernetes_rule) {
   BOOST_TEST(read.key == "ns/p");
 }
 
-BOOST_AUTO_TEST_CASE(real_pods_count_on_their_nodes,
-                     *boost::unit_test::precondition(SharedFileAvailable{"data/k8s-api"})) {
+BOOST_AUTO_TEST_CASE(real_pods_count_on_their_nodes) {
   KubeReader reader;
   const auto gpu_pods = pods_of(reader, k8s_file("nvsentinel-kubelet-podlist-gpu-job.json"));
   BOOST_TEST_REQUIRE(gpu_pods.items.size() == 2u);
@@ -222,8 +214,7 @@ BOOST_AUTO_TEST_CASE(real_pods_count_on_their_nodes,
   BOOST_TEST(eks_pods.skipped.empty());
 }
 
-BOOST_AUTO_TEST_CASE(watch_events_bookmarks_and_expiry_are_told_apart,
-                     *boost::unit_test::precondition(SharedFileAvailable{"data/k8s-api"})) {
+BOOST_AUTO_TEST_CASE(watch_events_bookmarks_and_expiry_are_told_apart) {
   KubeReader reader;
   std::istringstream control(k8s_file("watch-control-events-constructed.ndjson"));
   std::string line;

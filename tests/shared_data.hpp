@@ -1,5 +1,6 @@
-// Locates ../shared data for tests. The path comes from UNISCHED_SHARED (ctest sets it to the
-// folder beside the checkout); tests that need it are skipped with a message when it is absent.
+// Locates test data: ../shared data, whose path comes from UNISCHED_SHARED (ctest sets it to
+// the folder beside the checkout; tests that need it are skipped with a message when it is
+// absent), and the vectors copied from public projects into tests/data (always there).
 #pragma once
 
 #include <boost/test/unit_test.hpp>
@@ -12,6 +13,11 @@ namespace unisched::testing {
 inline std::filesystem::path shared_path(const std::string& relative) {
   const char* root = std::getenv("UNISCHED_SHARED");
   return root == nullptr ? std::filesystem::path() : std::filesystem::path(root) / relative;
+}
+
+/// A file or folder of tests/data (tests/data/README.md says where each came from).
+inline std::filesystem::path vendored_path(const std::string& relative) {
+  return std::filesystem::path(UNISCHED_SOURCE_DIR) / "tests" / "data" / relative;
 }
 
 /// Boost.Test precondition: the test runs only when shared/`relative` exists.
