@@ -6,6 +6,7 @@
 #include <random>
 
 #include "messages/convert.hpp"
+#include "messages/latency_buckets.hpp"
 #include "policy/pipeline.hpp"
 #include "policy/splitmix.hpp"
 
@@ -501,6 +502,9 @@ SchedulerCommands SchedulerState::finish(Work& work, Decision::Status status,
   decision.set_attempts(work.attempts);
   decision.set_latency_us(
       std::chrono::duration_cast<std::chrono::microseconds>(now - work.submitted).count());
+  if (work.replaces.empty()) {
+    count_latency(std::chrono::duration<double>(now - work.submitted).count());
+  }
   SchedulerCommands out;
   if (work.admitted) {
     out.quota_withdrawals.push_back(work.id);  // its admission hold, if the take did not replace it
@@ -526,6 +530,15 @@ SchedulerCommands SchedulerState::finish(Work& work, Decision::Status status,
     }
   }
   return out;
+}
+
+void SchedulerState::count_latency(double seconds) {
+  if (summary_.decision_latency_buckets_size() == 0) {
+    summary_.mutable_decision_latency_buckets()->Resize(kLatencyBoundsSeconds.size() + 1, 0);
+  }
+  const int bucket = static_cast<int>(latency_bucket(seconds));
+  summary_.set_decision_latency_buckets(bucket, summary_.decision_latency_buckets(bucket) + 1);
+  summary_.set_decision_latency_seconds_sum(summary_.decision_latency_seconds_sum() + seconds);
 }
 
 v1::SchedulerSummary SchedulerState::summary() const {

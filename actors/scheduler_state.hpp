@@ -209,6 +209,8 @@ class SchedulerState {
   SchedulerCommands act_on(std::unique_ptr<Work> work, const policy::Decision& decision,
                            Clock::time_point now);
   size_t in_flight_limit() const;
+  /// Counts a request's decision latency in the summary's histogram.
+  void count_latency(double seconds);
   void forget_accepts_of_lost_cluster_actors(Round& round, SchedulerCommands& out);
   void forget_placed_of_lost_cluster_actors(Round& round, SchedulerCommands& out);
   SchedulerCommands start_round(std::unique_ptr<Work> work, const policy::Decision& decision);

@@ -14,3 +14,6 @@ find_package(simdjson CONFIG REQUIRED)
 find_package(CURL REQUIRED)
 find_package(CLI11 CONFIG REQUIRED)
 find_package(Boost 1.74 REQUIRED COMPONENTS unit_test_framework)
+# cpp-httplib ships a compiled library whose defines (TLS, zlib, brotli) the build must share.
+find_package(PkgConfig REQUIRED)
+pkg_check_modules(CPP_HTTPLIB REQUIRED IMPORTED_TARGET cpp-httplib)

@@ -6,6 +6,7 @@
 #include <zlib.h>
 
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -195,19 +196,37 @@ JournalAppender::~JournalAppender() {
   }
 }
 
+namespace {
+
+JournalStats& mutable_journal_stats() {
+  static JournalStats stats;
+  return stats;
+}
+
+}  // namespace
+
+const JournalStats& journal_stats() {
+  return mutable_journal_stats();
+}
+
 absl::Status JournalAppender::append(std::string_view payload) {
   const std::string bytes = encode_journal_record(payload);
   if (std::fwrite(bytes.data(), 1, bytes.size(), file_) != bytes.size() ||
       std::fflush(file_) != 0) {
     return absl::DataLossError(system_error("cannot append to", path_));
   }
+  JournalStats& stats = mutable_journal_stats();
+  stats.appends.fetch_add(1, std::memory_order_relaxed);
+  stats.appended_bytes.fetch_add(bytes.size(), std::memory_order_relaxed);
   return absl::OkStatus();
 }
 
 absl::Status JournalAppender::sync() {
+  const auto start = std::chrono::steady_clock::now();
   if (std::fflush(file_) != 0 || ::fsync(fileno(file_)) != 0) {
     return absl::DataLossError(system_error("cannot sync", path_));
   }
+  mutable_journal_stats().syncs.record(std::chrono::steady_clock::now() - start);
   return absl::OkStatus();
 }
 

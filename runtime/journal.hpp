@@ -13,12 +13,15 @@
 #include <absl/status/status.h>
 #include <absl/status/statusor.h>
 
+#include <atomic>
 #include <cstdint>
 #include <cstdio>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "runtime/latency_histogram.hpp"
 
 namespace unisched::runtime {
 
@@ -80,6 +83,14 @@ class JournalAppender {
   std::FILE* file_ = nullptr;
   std::string path_;
 };
+
+/// What every journal of this process appended and synced, for its metrics.
+struct JournalStats {
+  std::atomic<uint64_t> appends{0};
+  std::atomic<uint64_t> appended_bytes{0};
+  LatencyHistogram syncs;  ///< fsync latencies
+};
+const JournalStats& journal_stats();
 
 /// "offset 1234 (56 bytes)", for messages about damage.
 std::string describe(const JournalDamage& damage);

@@ -27,7 +27,7 @@ packages=(
   cmake ninja-build g++ ccache pkg-config libssl-dev openssl zlib1g-dev
   libcaf-dev libprotobuf-dev protobuf-compiler libgrpc++-dev protobuf-compiler-grpc
   libabsl-dev libspdlog-dev libboost-test-dev libyaml-cpp-dev libbenchmark-dev nlohmann-json3-dev
-  libcli11-dev libsimdjson-dev libcurl4-openssl-dev libslurm-dev
+  libcli11-dev libsimdjson-dev libcurl4-openssl-dev libslurm-dev libcpp-httplib-dev
   etcd-server golang-etcd-server-dev
 )
 

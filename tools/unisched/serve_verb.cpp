@@ -18,6 +18,8 @@
 #include "policy/framework.hpp"
 #include "runtime/grpc_service.hpp"
 #include "runtime/hub.hpp"
+#include "runtime/metrics_server.hpp"
+#include "runtime/metrics_source.hpp"
 #include "runtime/network.hpp"
 #include "runtime/quota_book.hpp"
 #include "runtime/request_book.hpp"
@@ -116,6 +118,7 @@ void restore_ledger(const actors::QuotaActor& ledger, const runtime::QuotaBook& 
 struct ServeOptions {
   runtime::Endpoint listen;
   std::optional<runtime::Endpoint> grpc;
+  std::optional<runtime::Endpoint> metrics;
   runtime::TlsFiles tls;
   runtime::Tokens tokens;
   runtime::Tokens shard_tokens;
@@ -149,6 +152,13 @@ std::optional<ServeOptions> read_serve_options(const ParsedArgs& args, int& exit
       return std::nullopt;
     }
     if (!may_listen(args, options.tls, *options.grpc, "grpc")) {
+      return std::nullopt;
+    }
+  }
+  if (args.has("metrics")) {
+    options.metrics = parse_metrics_endpoint(args, error);
+    if (!options.metrics) {
+      std::fprintf(stderr, "error: --metrics: %s\n", error.c_str());
       return std::nullopt;
     }
   }
@@ -237,6 +247,23 @@ int run_serve(const ParsedArgs& args) {
     std::printf("gRPC serving on %s:%u\n", options->grpc->host.c_str(),
                 static_cast<unsigned>(grpc_server->port()));
   }
+  std::unique_ptr<runtime::MetricsServer> metrics;
+  if (options->metrics) {
+    metrics = runtime::MetricsServer::start(
+        options->metrics->host, options->metrics->port,
+        [&system = *system, hub, schedulers] {
+          return runtime::render_hub_metrics(
+              runtime::collect_hub_metrics(system, hub, schedulers, std::chrono::seconds(2)));
+        },
+        error);
+    if (!metrics) {
+      std::fprintf(stderr, "error: --metrics: %s\n", error.c_str());
+      stop_all();
+      return 1;
+    }
+    std::printf("metrics on %s:%u\n", options->metrics->host.c_str(),
+                static_cast<unsigned>(metrics->port()));
+  }
   std::printf("listening on %s:%u\n", options->listen.host.c_str(), static_cast<unsigned>(*port));
   std::fflush(stdout);
   const int signal = runtime::wait_for_stop_signal();
@@ -244,6 +271,7 @@ int run_serve(const ParsedArgs& args) {
   if (grpc_server) {
     grpc_server->shutdown();
   }
+  metrics.reset();  // before the actors it asks go
   stop_all();
   return 0;
 }
@@ -285,7 +313,8 @@ Verb serve_verb() {
              "start even when the journal has damaged records between intact ones, dropping "
              "them"},
             {"grpc", '\0', "HOST:PORT", false,
-             "also serve ClusterMetadataService over gRPC, for agents in any language"}};
+             "also serve ClusterMetadataService over gRPC, for agents in any language"},
+            metrics_flag()};
         for (Flag& flag : update_limit_flags()) {
           flags.push_back(std::move(flag));
         }

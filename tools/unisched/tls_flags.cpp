@@ -60,4 +60,22 @@ bool may_listen(const ParsedArgs& args, const runtime::TlsFiles& tls,
   return true;
 }
 
+Flag metrics_flag() {
+  return {"metrics", '\0', "HOST:PORT", false,
+          "serve Prometheus metrics at http://HOST:PORT/metrics (port 0: a free one; off by "
+          "default; plain HTTP, read-only)"};
+}
+
+std::optional<runtime::Endpoint> parse_metrics_endpoint(const ParsedArgs& args,
+                                                        std::string& error) {
+  auto endpoint = runtime::parse_endpoint(args.value("metrics"), error);
+  if (endpoint && !runtime::is_loopback(endpoint->host)) {
+    spdlog::warn(
+        "--metrics {} is beyond loopback: whoever reaches it reads the clusters' names "
+        "and figures (plain HTTP)",
+        endpoint->to_string());
+  }
+  return endpoint;
+}
+
 }  // namespace unisched::cli

@@ -29,4 +29,9 @@ Flag insecure_plaintext_flag();
 bool may_listen(const ParsedArgs& args, const runtime::TlsFiles& tls,
                 const runtime::Endpoint& endpoint, const std::string& flag);
 
+/// --metrics HOST:PORT, and its endpoint read from the flags (a warning beyond loopback);
+/// nullopt with `error` set when it is not HOST:PORT.
+Flag metrics_flag();
+std::optional<runtime::Endpoint> parse_metrics_endpoint(const ParsedArgs& args, std::string& error);
+
 }  // namespace unisched::cli

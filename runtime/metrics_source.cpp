@@ -1,0 +1,31 @@
+#include "runtime/metrics_source.hpp"
+
+#include <caf/actor_system.hpp>
+#include <caf/scoped_actor.hpp>
+
+#include "messages/caf_types.hpp"
+
+namespace unisched::runtime {
+
+using namespace unisched::atoms;
+
+HubMetricsInput collect_hub_metrics(caf::actor_system& system, const actors::HubActor& hub,
+                                    const std::vector<actors::SchedulerActor>& schedulers,
+                                    std::chrono::milliseconds patience) {
+  caf::scoped_actor self{system};
+  HubMetricsInput input;
+  self->request(hub, patience, clusters_atom_v)
+      .receive([&](v1::ClusterList& list) { input.clusters = std::move(list); },
+               [&](caf::error&) { ++input.missing_sources; });
+  for (const actors::SchedulerActor& scheduler : schedulers) {
+    self->request(scheduler, patience, summary_atom_v)
+        .receive([&](v1::SchedulerSummary& summary) { input.schedulers.push_back(summary); },
+                 [&](caf::error&) {
+                   ++input.missing_sources;
+                   input.schedulers.emplace_back();  // keeps the others' indexes
+                 });
+  }
+  return input;
+}
+
+}  // namespace unisched::runtime

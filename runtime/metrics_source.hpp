@@ -1,0 +1,20 @@
+// What a scrape of `serve --metrics` reads: the hub's clusters and each scheduler's summary,
+// asked of the actors from the HTTP server's thread.
+#pragma once
+
+#include <caf/fwd.hpp>
+
+#include <chrono>
+#include <vector>
+
+#include "actors/hub_interface.hpp"
+#include "runtime/hub_metrics.hpp"
+
+namespace unisched::runtime {
+
+/// Each actor gets `patience` to answer; one that does not is counted in missing_sources.
+HubMetricsInput collect_hub_metrics(caf::actor_system& system, const actors::HubActor& hub,
+                                    const std::vector<actors::SchedulerActor>& schedulers,
+                                    std::chrono::milliseconds patience);
+
+}  // namespace unisched::runtime

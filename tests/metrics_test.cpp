@@ -1,0 +1,226 @@
+// Prometheus metrics: the exposition text read back by a strict parser of the format (names,
+// HELP/TYPE before samples, escaping, histogram buckets), and a real `serve --metrics` scraped
+// over HTTP while an agent's cluster joins.
+#include <httplib.h>
+
+#include <boost/test/unit_test.hpp>
+
+#include <map>
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include "messages/latency_buckets.hpp"
+#include "runtime/hub_metrics.hpp"
+#include "runtime/prometheus_text.hpp"
+#include "tests/hub_process.hpp"
+
+namespace {
+
+using unisched::runtime::HubMetricsInput;
+using unisched::runtime::PrometheusText;
+
+/// The text format's rules, as Prometheus' own parser applies them: every sample by its series
+/// ("name{labels}" as written) and value, or the first line that breaks a rule.
+struct Parsed {
+  std::map<std::string, double> series;
+  std::string error;
+};
+
+Parsed parse_strictly(const std::string& text) {
+  static const std::regex help("# HELP ([a-zA-Z_:][a-zA-Z0-9_:]*) .+");
+  static const std::regex type("# TYPE ([a-zA-Z_:][a-zA-Z0-9_:]*) (counter|gauge|histogram)");
+  static const std::regex sample(
+      R"(([a-zA-Z_:][a-zA-Z0-9_:]*)(\{[a-zA-Z_][a-zA-Z0-9_]*="([^"\\\n]|\\["\\n])*"(,[a-zA-Z_][a-zA-Z0-9_]*="([^"\\\n]|\\["\\n])*")*\})? (\S+))");
+  Parsed out;
+  std::set<std::string> families;
+  std::string helped, family, family_type;
+  if (text.empty() || text.back() != '\n') {
+    out.error = "the text does not end with a line feed";
+    return out;
+  }
+  std::istringstream lines(text);
+  std::string line;
+  for (int number = 1; std::getline(lines, line); ++number) {
+    const std::string where = " (line " + std::to_string(number) + ": " + line + ")";
+    std::smatch m;
+    if (std::regex_match(line, m, help)) {
+      helped = m[1];
+      if (families.count(helped) > 0) {
+        out.error = "family declared twice" + where;
+      }
+    } else if (std::regex_match(line, m, type)) {
+      family = m[1];
+      family_type = m[2];
+      families.insert(family);
+      const bool total = family.size() > 6 && family.substr(family.size() - 6) == "_total";
+      out.error = family != helped                      ? "TYPE without its HELP" + where
+                  : family.rfind("unisched_", 0) != 0   ? "no unisched_ prefix" + where
+                  : (family_type == "counter") != total ? "_total iff a counter" + where
+                                                        : "";
+    } else if (!std::regex_match(line, m, sample)) {
+      out.error = "not a sample" + where;
+    } else {
+      const std::string metric = m[1];
+      const bool belongs =
+          metric == family || (family_type == "histogram" &&
+                               (metric == family + "_bucket" || metric == family + "_sum" ||
+                                metric == family + "_count"));
+      const std::string key = line.substr(0, line.rfind(' '));
+      const std::string value = m[m.size() - 1];
+      char* end = nullptr;
+      const double parsed = value == "+Inf" ? HUGE_VAL : std::strtod(value.c_str(), &end);
+      out.error = !belongs                       ? "sample outside its family" + where
+                  : out.series.count(key) > 0    ? "series twice" + where
+                  : value != "+Inf" && *end != 0 ? "not a number" + where
+                                                 : "";
+      out.series[key] = parsed;
+    }
+    if (!out.error.empty()) {
+      return out;
+    }
+  }
+  return out;
+}
+
+/// A histogram's buckets: cumulative, rising, the +Inf one equal to _count.
+void check_histogram(const std::map<std::string, double>& series, const std::string& name,
+                     const std::string& labels) {
+  const std::string before_le = labels.empty() ? "" : labels + ",";
+  const std::string own = labels.empty() ? "" : "{" + labels + "}";
+  double previous = 0;
+  for (const double bound : unisched::kLatencyBoundsSeconds) {
+    std::ostringstream le;
+    le << bound;
+    const std::string key = name + "_bucket{" + before_le + "le=\"" + le.str() + "\"}";
+    BOOST_TEST_REQUIRE(series.count(key) == 1, "missing " + key);
+    BOOST_TEST(series.at(key) >= previous, key);
+    previous = series.at(key);
+  }
+  const double all = series.at(name + "_bucket{" + before_le + "le=\"+Inf\"}");
+  BOOST_TEST(all >= previous);
+  BOOST_TEST(all == series.at(name + "_count" + own));
+}
+
+HubMetricsInput two_clusters_two_schedulers() {
+  HubMetricsInput input;
+  auto* a = input.clusters.add_clusters();
+  a->set_cluster_id("gpu-east");
+  a->set_nodes(4);
+  a->set_healthy(true);
+  a->set_staleness_ms(1500);
+  a->set_updates_applied(12);
+  auto* t4 = a->add_models();
+  t4->set_model("nvidia-t4");
+  t4->set_devices(8);
+  t4->set_free_devices(3);
+  auto* odd = input.clusters.add_clusters();
+  odd->set_cluster_id("odd\"name\\with\nbreaks");  // cluster ids are labels: escaped, never names
+  odd->set_resyncs(2);
+  input.schedulers.resize(2);
+  input.schedulers[0].set_placed(5);
+  input.schedulers[0].set_conflicts(1);
+  input.schedulers[0].set_waiting(7);
+  input.schedulers[0].mutable_decision_latency_buckets()->Resize(
+      unisched::kLatencyBoundsSeconds.size() + 1, 0);
+  input.schedulers[0].set_decision_latency_buckets(3, 4);  // 4 at <= 1 ms
+  input.schedulers[0].set_decision_latency_buckets(
+      static_cast<int>(unisched::kLatencyBoundsSeconds.size()), 1);  // 1 above every bound
+  input.schedulers[0].set_decision_latency_seconds_sum(12.5);
+  return input;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(metrics)
+
+BOOST_AUTO_TEST_CASE(the_hub_metrics_follow_the_exposition_format_and_say_what_was_reported) {
+  const Parsed parsed = parse_strictly(render_hub_metrics(two_clusters_two_schedulers()));
+  BOOST_TEST_REQUIRE(parsed.error.empty(), parsed.error);
+  const auto& series = parsed.series;
+  BOOST_TEST(series.at("unisched_cluster_nodes{cluster=\"gpu-east\"}") == 4);
+  BOOST_TEST(series.at("unisched_cluster_healthy{cluster=\"gpu-east\"}") == 1);
+  BOOST_TEST(series.at("unisched_cluster_staleness_seconds{cluster=\"gpu-east\"}") == 1.5);
+  BOOST_TEST(series.at("unisched_cluster_updates_total{cluster=\"gpu-east\"}") == 12);
+  BOOST_TEST(series.at("unisched_cluster_free_devices{cluster=\"gpu-east\",model=\"nvidia-t4\"}") ==
+             3);
+  BOOST_TEST(series.at("unisched_cluster_devices{cluster=\"gpu-east\",model=\"nvidia-t4\"}") == 8);
+  BOOST_TEST(series.at(R"(unisched_cluster_resyncs_total{cluster="odd\"name\\with\nbreaks"})") ==
+             2);
+  BOOST_TEST(series.at("unisched_scheduler_decisions_total{scheduler=\"0\",outcome=\"placed\"}") ==
+             5);
+  BOOST_TEST(series.at("unisched_scheduler_commits_total{scheduler=\"0\",outcome=\"conflict\"}") ==
+             1);
+  BOOST_TEST(series.at("unisched_scheduler_queue_length{scheduler=\"0\"}") == 7);
+  check_histogram(series, "unisched_scheduler_decision_latency_seconds", "scheduler=\"0\"");
+  check_histogram(series, "unisched_scheduler_decision_latency_seconds", "scheduler=\"1\"");
+  BOOST_TEST(series.at("unisched_scheduler_decision_latency_seconds_bucket{scheduler=\"0\","
+                       "le=\"0.001\"}") == 4);
+  BOOST_TEST(series.at("unisched_scheduler_decision_latency_seconds_count{scheduler=\"0\"}") == 5);
+  BOOST_TEST(series.at("unisched_scheduler_decision_latency_seconds_sum{scheduler=\"0\"}") == 12.5);
+  check_histogram(series, "unisched_journal_fsync_duration_seconds", "");
+}
+
+BOOST_AUTO_TEST_CASE(the_strict_parser_refuses_what_prometheus_refuses) {
+  // So that the checks above can fail: each of these breaks one rule of the format.
+  for (const std::string bad : {
+           "unisched_x 1\n",  // a sample before its family
+           "# HELP unisched_x_total x\n# TYPE unisched_x_total counter\n"
+           "unisched_x_total{cluster=\"a\"b\"} 1\n",                          // an unescaped quote
+           "# HELP unisched_x x\n# TYPE unisched_x counter\nunisched_x 1\n",  // no _total
+           "# HELP unisched_x x\n# TYPE unisched_x gauge\nunisched_x one\n",
+           "# HELP unisched_x x\n# TYPE unisched_x gauge\nunisched_x 1\nunisched_x 2\n",
+           "# HELP unisched_x x\n# TYPE unisched_x gauge\nunisched_x 1",  // no final line feed
+       }) {
+    BOOST_TEST(!parse_strictly(bad).error.empty(), "accepted: " + bad);
+  }
+  const std::string good = "# HELP unisched_x x\n# TYPE unisched_x gauge\nunisched_x 1\n";
+  BOOST_TEST(parse_strictly(good).error.empty());
+}
+
+/// `serve --metrics` on a free loopback port, scraped over HTTP: the cluster of an agent that
+/// joins after the first scrape appears in a later one, with its nodes and free devices.
+BOOST_AUTO_TEST_CASE(serve_exposes_the_clusters_that_join_at_its_metrics_port) {
+  using unisched::testing::ActorHarness;
+  unisched::testing::Hub hub(0, {"--metrics", "127.0.0.1:0"});
+  const std::string marker = "metrics on 127.0.0.1:";
+  const std::string log = hub.process->output();
+  BOOST_TEST_REQUIRE(log.find(marker) != std::string::npos, log);
+  const int port = std::stoi(log.substr(log.find(marker) + marker.size()));
+  httplib::Client client("127.0.0.1", port);
+  client.set_read_timeout(5, 0);
+  const auto scrape = [&] {
+    const auto response = client.Get("/metrics");
+    BOOST_TEST_REQUIRE(static_cast<bool>(response), "no answer from the metrics port");
+    BOOST_TEST(response->status == 200);
+    BOOST_TEST(response->get_header_value("Content-Type") ==
+               unisched::runtime::kPrometheusContentType);
+    Parsed parsed = parse_strictly(response->body);
+    BOOST_TEST_REQUIRE(parsed.error.empty(), parsed.error);
+    return parsed.series;
+  };
+  const std::string nodes = "unisched_cluster_nodes{cluster=\"t4-useast\"}";
+  BOOST_TEST(scrape().count(nodes) == 0);  // before its agent registers
+  BOOST_TEST(scrape().at("unisched_metrics_sources_missing") == 0);
+  unisched::testing::ChildProcess agent(
+      {unisched::testing::kBinary, "agent", "--hub", hub.address, "--profile",
+       unisched::testing::kProfiles + "t4-vm-useast.yaml"},
+      hub.dir.path() + "/agent.log");
+  std::map<std::string, double> series;
+  ActorHarness::wait_until(
+      [&] {
+        series = scrape();
+        return series.count(nodes) > 0 && series.at(nodes) > 0 &&
+               series.at("unisched_cluster_healthy{cluster=\"t4-useast\"}") == 1;
+      },
+      "t4-useast in the metrics", std::chrono::seconds(20));
+  bool free_devices = false;
+  for (const auto& [key, value] : series) {
+    free_devices |=
+        key.rfind("unisched_cluster_free_devices{cluster=\"t4-useast\"", 0) == 0 && value > 0;
+  }
+  BOOST_TEST(free_devices);
+  BOOST_TEST(client.Get("/nothing-here")->status == 404);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
