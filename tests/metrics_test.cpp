@@ -14,6 +14,7 @@
 #include "runtime/hub_metrics.hpp"
 #include "runtime/prometheus_text.hpp"
 #include "tests/hub_process.hpp"
+#include "tests/json.hpp"
 
 namespace {
 
@@ -221,6 +222,32 @@ BOOST_AUTO_TEST_CASE(serve_exposes_the_clusters_that_join_at_its_metrics_port) {
   }
   BOOST_TEST(free_devices);
   BOOST_TEST(client.Get("/nothing-here")->status == 404);
+}
+
+/// The shipped Grafana dashboard asks only for metrics the hub exposes (a renamed metric would
+/// leave a panel empty without a word).
+BOOST_AUTO_TEST_CASE(the_grafana_dashboard_reads_only_metrics_the_hub_exposes) {
+  const auto dashboard = unisched::testing::Json::parse(unisched::testing::read_file(
+      std::string(UNISCHED_SOURCE_DIR) + "/config/grafana/unisched-dashboard.json"));
+  const Parsed parsed = parse_strictly(render_hub_metrics(two_clusters_two_schedulers()));
+  BOOST_TEST_REQUIRE(parsed.error.empty(), parsed.error);
+  std::set<std::string> exposed;
+  for (const auto& [series, value] : parsed.series) {
+    exposed.insert(series.substr(0, series.find('{')));
+  }
+  static const std::regex metric("unisched_[a-z_]+");
+  int asked = 0;
+  for (const auto& panel : dashboard.at("panels")) {
+    for (const auto& target : panel.at("targets")) {
+      const std::string expr = target.at("expr");
+      for (std::sregex_iterator it(expr.begin(), expr.end(), metric), end; it != end; ++it) {
+        ++asked;
+        BOOST_TEST(exposed.count(it->str()) == 1,
+                   panel.at("title").get<std::string>() + " asks for " + it->str());
+      }
+    }
+  }
+  BOOST_TEST(asked > 10);
 }
 
 BOOST_AUTO_TEST_SUITE_END()
