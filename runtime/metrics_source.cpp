@@ -28,4 +28,19 @@ HubMetricsInput collect_hub_metrics(caf::actor_system& system, const actors::Hub
   return input;
 }
 
+StatusInput collect_status(caf::actor_system& system, const actors::HubActor& hub,
+                           const std::vector<actors::SchedulerActor>& schedulers,
+                           std::chrono::milliseconds patience) {
+  StatusInput status;
+  status.hub = collect_hub_metrics(system, hub, schedulers, patience);
+  caf::scoped_actor self{system};
+  self->request(hub, patience, requests_atom_v)
+      .receive([&](v1::RequestList& list) { status.requests = std::move(list); },
+               [&](caf::error&) { ++status.hub.missing_sources; });
+  self->request(hub, patience, quotas_atom_v)
+      .receive([&](v1::QuotaList& list) { status.quotas = std::move(list); },
+               [&](caf::error&) { ++status.hub.missing_sources; });
+  return status;
+}
+
 }  // namespace unisched::runtime

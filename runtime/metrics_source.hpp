@@ -1,5 +1,6 @@
-// What a scrape of `serve --metrics` reads: the hub's clusters and each scheduler's summary,
-// asked of the actors from the HTTP server's thread.
+// What `serve --metrics` reads on each request: the hub's clusters and each scheduler's summary
+// (and for the status page the requests and quotas), asked of the actors from the HTTP
+// server's thread.
 #pragma once
 
 #include <caf/fwd.hpp>
@@ -9,6 +10,7 @@
 
 #include "actors/hub_interface.hpp"
 #include "runtime/hub_metrics.hpp"
+#include "runtime/status_json.hpp"
 
 namespace unisched::runtime {
 
@@ -16,5 +18,10 @@ namespace unisched::runtime {
 HubMetricsInput collect_hub_metrics(caf::actor_system& system, const actors::HubActor& hub,
                                     const std::vector<actors::SchedulerActor>& schedulers,
                                     std::chrono::milliseconds patience);
+
+/// The metrics' input, the hub's requests and its quotas.
+StatusInput collect_status(caf::actor_system& system, const actors::HubActor& hub,
+                           const std::vector<actors::SchedulerActor>& schedulers,
+                           std::chrono::milliseconds patience);
 
 }  // namespace unisched::runtime

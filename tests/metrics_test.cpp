@@ -13,6 +13,7 @@
 #include "messages/latency_buckets.hpp"
 #include "runtime/hub_metrics.hpp"
 #include "runtime/prometheus_text.hpp"
+#include "runtime/status_json.hpp"
 #include "tests/hub_process.hpp"
 #include "tests/json.hpp"
 
@@ -248,6 +249,41 @@ BOOST_AUTO_TEST_CASE(the_grafana_dashboard_reads_only_metrics_the_hub_exposes) {
     }
   }
   BOOST_TEST(asked > 10);
+}
+
+/// The status page's data: clusters with GPU use by model, waiting requests apart, the recent
+/// decisions newest first (at most as many as asked) with their reasons.
+BOOST_AUTO_TEST_CASE(the_status_json_lists_clusters_waiting_requests_and_recent_decisions) {
+  unisched::runtime::StatusInput input;
+  input.hub = two_clusters_two_schedulers();
+  for (int i = 0; i < 5; ++i) {
+    auto* request = input.requests.add_requests();
+    request->set_request_id("r" + std::to_string(i));
+    request->set_accepted_unix_ms(1000 + i);
+    request->set_phase(i == 2 ? unisched::v1::RequestStatus::PENDING
+                              : unisched::v1::RequestStatus::UNSCHEDULABLE);
+    request->mutable_decision()->add_reasons("gpu-east: resource-fit: 0 of 4 nodes fit");
+  }
+  for (const char* node : {"n1", "n1", "n2"}) {  // r4 placed 3 replicas on 2 nodes
+    auto* replica = input.requests.mutable_requests(4)->mutable_decision()->add_replicas();
+    replica->set_cluster("gpu-east");
+    replica->set_node(node);
+  }
+  const auto status =
+      unisched::testing::Json::parse(unisched::runtime::render_status_json(input, 3));
+  BOOST_TEST(status["clusters"].size() == 2u);
+  BOOST_TEST(status["clusters"][0]["id"] == "gpu-east");
+  BOOST_TEST(status["clusters"][0]["models"][0]["free_devices"] == 3);
+  BOOST_TEST(status["schedulers"][0]["waiting"] == 7);
+  BOOST_TEST(status["waiting"].size() == 1u);
+  BOOST_TEST(status["waiting"][0]["id"] == "r2");
+  BOOST_TEST(status["decisions"].size() == 3u);
+  BOOST_TEST(status["decisions"][0]["id"] == "r4");
+  BOOST_TEST(status["decisions"][2]["id"] == "r1");
+  BOOST_TEST(status["decisions"][0]["phase"] == "UNSCHEDULABLE");
+  BOOST_TEST(status["decisions"][0]["reasons"][0] == "gpu-east: resource-fit: 0 of 4 nodes fit");
+  BOOST_TEST(status["decisions"][0]["placements"][0] == "gpu-east: 3 replicas on 2 nodes");
+  BOOST_TEST(status["quotas"].is_array());
 }
 
 BOOST_AUTO_TEST_SUITE_END()

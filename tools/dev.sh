@@ -65,6 +65,8 @@ test_packages() {
   packages+=(slurmctld slurmd slurm-client)
   # The fuzz targets are built with clang's libFuzzer.
   packages+=(clang libclang-rt-14-dev)
+  # The status page test drives headless Chromium from Debian's Python.
+  packages+=(chromium python3 python3-websocket)
 }
 
 fuzz_build_dir=${UNISCHED_FUZZ_BUILD_DIR:-"$repo/build-fuzz"}

@@ -18,11 +18,11 @@
 #include "policy/framework.hpp"
 #include "runtime/grpc_service.hpp"
 #include "runtime/hub.hpp"
-#include "runtime/metrics_server.hpp"
 #include "runtime/metrics_source.hpp"
 #include "runtime/network.hpp"
 #include "runtime/quota_book.hpp"
 #include "runtime/request_book.hpp"
+#include "runtime/status_server.hpp"
 #include "runtime/tokens.hpp"
 #include "tools/unisched/tls_flags.hpp"
 #include "tools/unisched/verbs.hpp"
@@ -113,6 +113,9 @@ void restore_ledger(const actors::QuotaActor& ledger, const runtime::QuotaBook& 
     caf::anon_send(ledger, std::move(restore));
   }
 }
+
+/// How long a metrics scrape or status poll waits for each actor's answer.
+constexpr std::chrono::seconds kScrapePatience{2};
 
 /// What serve runs with, read from its flags.
 struct ServeOptions {
@@ -247,15 +250,19 @@ int run_serve(const ParsedArgs& args) {
     std::printf("gRPC serving on %s:%u\n", options->grpc->host.c_str(),
                 static_cast<unsigned>(grpc_server->port()));
   }
-  std::unique_ptr<runtime::MetricsServer> metrics;
+  std::unique_ptr<runtime::StatusServer> metrics;
   if (options->metrics) {
-    metrics = runtime::MetricsServer::start(
-        options->metrics->host, options->metrics->port,
-        [&system = *system, hub, schedulers] {
-          return runtime::render_hub_metrics(
-              runtime::collect_hub_metrics(system, hub, schedulers, std::chrono::seconds(2)));
-        },
-        error);
+    runtime::StatusPages pages;
+    pages.metrics = [&system = *system, hub, schedulers] {
+      return runtime::render_hub_metrics(
+          runtime::collect_hub_metrics(system, hub, schedulers, kScrapePatience));
+    };
+    pages.status_json = [&system = *system, hub, schedulers] {
+      return runtime::render_status_json(
+          runtime::collect_status(system, hub, schedulers, kScrapePatience));
+    };
+    metrics = runtime::StatusServer::start(options->metrics->host, options->metrics->port,
+                                           std::move(pages), error);
     if (!metrics) {
       std::fprintf(stderr, "error: --metrics: %s\n", error.c_str());
       stop_all();

@@ -62,7 +62,8 @@ bool may_listen(const ParsedArgs& args, const runtime::TlsFiles& tls,
 
 Flag metrics_flag() {
   return {"metrics", '\0', "HOST:PORT", false,
-          "serve Prometheus metrics at http://HOST:PORT/metrics (port 0: a free one; off by "
+          "serve Prometheus metrics at http://HOST:PORT/metrics and a live status page at / "
+          "(port 0: a free one; off by "
           "default; plain HTTP, read-only)"};
 }
 
