@@ -133,25 +133,35 @@ uint64_t count_overcommits(caf::scoped_actor& self,
   return overcommits;
 }
 
+/// Adds `summary` into `total`: every counter (a uint64), by reflection so that a counter added
+/// later is summed too, and the latency histogram bucket by bucket.
+void add_summary(v1::SchedulerSummary& total, const v1::SchedulerSummary& summary) {
+  const auto* reflection = summary.GetReflection();
+  const auto* descriptor = summary.GetDescriptor();
+  for (int i = 0; i < descriptor->field_count(); ++i) {
+    const auto* field = descriptor->field(i);
+    if (!field->is_repeated() &&
+        field->cpp_type() == google::protobuf::FieldDescriptor::CPPTYPE_UINT64) {
+      reflection->SetUInt64(
+          &total, field,
+          reflection->GetUInt64(total, field) + reflection->GetUInt64(summary, field));
+    }
+  }
+  auto& buckets = *total.mutable_decision_latency_buckets();
+  buckets.Resize(std::max(buckets.size(), summary.decision_latency_buckets_size()), 0);
+  for (int i = 0; i < summary.decision_latency_buckets_size(); ++i) {
+    buckets[i] += summary.decision_latency_buckets(i);
+  }
+  total.set_decision_latency_seconds_sum(total.decision_latency_seconds_sum() +
+                                         summary.decision_latency_seconds_sum());
+}
+
 v1::SchedulerSummary sum_schedulers(caf::scoped_actor& self,
                                     const std::vector<actors::SchedulerActor>& schedulers) {
   v1::SchedulerSummary total;
   for (const actors::SchedulerActor& scheduler : schedulers) {
     self->request(scheduler, std::chrono::seconds(2), summary_atom_v)
-        .receive(
-            [&](v1::SchedulerSummary& s) {
-              // Every counter of the summary is a uint64: add them all, by reflection, so a
-              // counter added later is summed too.
-              const auto* reflection = s.GetReflection();
-              const auto* descriptor = s.GetDescriptor();
-              for (int i = 0; i < descriptor->field_count(); ++i) {
-                const auto* field = descriptor->field(i);
-                reflection->SetUInt64(
-                    &total, field,
-                    reflection->GetUInt64(total, field) + reflection->GetUInt64(s, field));
-              }
-            },
-            [&](caf::error&) {});
+        .receive([&](v1::SchedulerSummary& s) { add_summary(total, s); }, [&](caf::error&) {});
   }
   return total;
 }

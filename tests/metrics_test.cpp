@@ -2,6 +2,7 @@
 // HELP/TYPE before samples, escaping, histogram buckets), and a real `serve --metrics` scraped
 // over HTTP while an agent's cluster joins.
 #include <httplib.h>
+#include <yaml-cpp/yaml.h>
 
 #include <boost/test/unit_test.hpp>
 
@@ -228,8 +229,10 @@ BOOST_AUTO_TEST_CASE(serve_exposes_the_clusters_that_join_at_its_metrics_port) {
 /// The shipped Grafana dashboard asks only for metrics the hub exposes (a renamed metric would
 /// leave a panel empty without a word).
 BOOST_AUTO_TEST_CASE(the_grafana_dashboard_reads_only_metrics_the_hub_exposes) {
-  const auto dashboard = unisched::testing::Json::parse(unisched::testing::read_file(
-      std::string(UNISCHED_SOURCE_DIR) + "/config/grafana/unisched-dashboard.json"));
+  const YAML::Node config_map =
+      YAML::LoadFile(std::string(UNISCHED_SOURCE_DIR) + "/config/grafana/unisched-dashboard.yaml");
+  const auto dashboard =
+      unisched::testing::Json::parse(config_map["data"]["unisched.json"].as<std::string>());
   const Parsed parsed = parse_strictly(render_hub_metrics(two_clusters_two_schedulers()));
   BOOST_TEST_REQUIRE(parsed.error.empty(), parsed.error);
   std::set<std::string> exposed;

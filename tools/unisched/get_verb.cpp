@@ -3,14 +3,17 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <map>
+#include <optional>
+#include <thread>
 
 #include "messages/caf_types.hpp"
 #include "messages/errors.hpp"
 #include "model/printable.hpp"
 #include "runtime/json_report.hpp"
+#include "tools/unisched/get_rows.hpp"
 #include "tools/unisched/hub_client.hpp"
 #include "tools/unisched/quota_output.hpp"
-#include "tools/unisched/table.hpp"
 #include "tools/unisched/verbs.hpp"
 
 namespace unisched::cli {
@@ -20,49 +23,13 @@ using namespace unisched::atoms;
 
 const char* const kResources = "clusters, nodes, requests, decisions or quotas";
 
-void print_clusters(const v1::ClusterList& list, bool json) {
-  if (json) {
-    runtime::Json out{{"clusters", runtime::Json::array()}};
-    for (const auto& c : list.clusters()) {
-      out["clusters"].push_back(runtime::Json{{"id", c.cluster_id()},
-                                              {"version", c.version()},
-                                              {"nodes", c.nodes()},
-                                              {"healthy", c.healthy()},
-                                              {"view_only", c.view_only()},
-                                              {"updates_applied", c.updates_applied()},
-                                              {"resyncs", c.resyncs()},
-                                              {"gaps", c.gaps()},
-                                              {"throttled", c.throttled()},
-                                              {"staleness_ms", c.staleness_ms()}});
-    }
-    std::printf("%s\n", runtime::dump_json(out).c_str());
-    return;
-  }
-  const int width = name_column_width(
-      list.clusters(), [](const auto& c) { return model::printable(c.cluster_id()); }, "CLUSTER");
-  std::printf("%-*s %8s %7s %8s %8s %9s %s\n", width, "CLUSTER", "VERSION", "NODES", "HEALTHY",
-              "RESYNCS", "STALE(ms)", "PLACEMENTS");
-  for (const auto& c : list.clusters()) {
-    // A view-only cluster joined through the seed's service, which carries no orders.
-    std::printf(
-        "%-*s %8llu %7llu %8s %8llu %9lld %s\n", width, model::printable(c.cluster_id()).c_str(),
-        static_cast<unsigned long long>(c.version()), static_cast<unsigned long long>(c.nodes()),
-        c.healthy() ? "yes" : "no", static_cast<unsigned long long>(c.resyncs()),
-        static_cast<long long>(c.staleness_ms()), c.view_only() ? "none (view only)" : "yes");
-  }
-}
-
 std::string gib(int64_t bytes) {
   char text[32];
   std::snprintf(text, sizeof(text), "%.1fGi", static_cast<double>(bytes) / (1 << 30));
   return text;
 }
 
-void print_nodes(const v1::ClusterViews& views, bool json) {
-  if (json) {
-    std::printf("%s\n", to_json(views).c_str());
-    return;
-  }
+void print_nodes(const v1::ClusterViews& views) {
   std::printf("%-22s %-24s %15s %19s %9s %5s\n", "CLUSTER", "NODE", "CPU(used/cap)",
               "MEMORY(used/cap)", "GPUS-FREE", "PODS");
   for (const auto& cluster : views.clusters()) {
@@ -84,47 +51,137 @@ void print_nodes(const v1::ClusterViews& views, bool json) {
   }
 }
 
-void print_requests(const v1::RequestList& list, bool json, bool decisions) {
-  if (json) {
-    if (!decisions) {
-      std::printf("%s\n", to_json(list).c_str());
-      return;
+/// A listing of clusters, requests or decisions: its rows, and its JSON as `-o json` prints it.
+struct Listing {
+  GetTable table;
+  runtime::Json json;
+};
+
+/// Asks the hub for `resource` (clusters, requests or decisions); nullopt after printing why
+/// not, with `status` set to the exit code.
+std::optional<Listing> fetch_listing(const HubConnection& connection, caf::scoped_actor& self,
+                                     const std::string& resource, bool wide, int& status) {
+  std::optional<Listing> listing;
+  const auto fail = [&](caf::error& failure) {
+    std::fprintf(stderr, "error: %s\n", connection.system->render(failure).c_str());
+    status = messages::cli_exit_code(failure);
+  };
+  const auto timeout = std::chrono::seconds(10);
+  if (resource == "clusters") {
+    self->request(connection.hub, timeout, clusters_atom_v)
+        .receive(
+            [&](v1::ClusterList& list) {
+              listing = Listing{cluster_table(list, wide), {{"clusters", runtime::Json::array()}}};
+              for (const GetRow& row : listing->table.rows) {
+                listing->json["clusters"].push_back(row.object);
+              }
+            },
+            fail);
+    return listing;
+  }
+  self->request(connection.hub, timeout, requests_atom_v)
+      .receive(
+          [&](v1::RequestList& list) {
+            if (resource == "requests") {
+              listing = Listing{request_table(list, wide), runtime::proto_json(list)};
+              return;
+            }
+            listing = Listing{decision_table(list, wide), {{"decisions", runtime::Json::array()}}};
+            for (const auto& request : list.requests()) {
+              if (request.has_decision()) {
+                listing->json["decisions"].push_back(runtime::proto_json(request.decision()));
+              }
+            }
+          },
+          fail);
+  return listing;
+}
+
+void print_structured(const runtime::Json& json, const std::string& output) {
+  std::printf("%s", output == "yaml" ? json_as_yaml(json).c_str()
+                                     : (runtime::dump_json(json) + "\n").c_str());
+}
+
+void print_table(const GetTable& table) {
+  std::printf("%s\n", table.heading.c_str());
+  for (const GetRow& row : table.rows) {
+    std::printf("%s\n", row.line.c_str());
+  }
+}
+
+/// One object of a watch: its table line, a JSON line or a YAML document.
+void print_watched(const GetRow& row, const std::string& output) {
+  if (output == "json") {
+    std::printf("%s\n", runtime::dump_json(row.object).c_str());
+  } else if (output == "yaml") {
+    std::printf("---\n%s", json_as_yaml(row.object).c_str());
+  } else {
+    std::printf("%s\n", row.line.c_str());
+  }
+}
+
+/// `get -w`: the listing, then every object that appears or changes, as `kubectl get -w`
+/// prints them, until interrupted (or for `watch_seconds`, when above 0).
+int watch(const HubConnection& connection, const std::string& resource, const std::string& output,
+          int64_t watch_seconds) {
+  caf::scoped_actor self{*connection.system};
+  const bool wide = output == "wide";
+  std::map<std::string, std::string> seen;  // key -> what `changes` said last
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(watch_seconds);
+  for (bool first = true;; first = false) {
+    int status = 1;
+    const auto listing = fetch_listing(connection, self, resource, wide, status);
+    if (!listing) {
+      return status;
     }
-    runtime::Json out{{"decisions", runtime::Json::array()}};
-    for (const auto& request : list.requests()) {
-      if (request.has_decision()) {
-        out["decisions"].push_back(runtime::proto_json(request.decision()));
+    if (first && (output == "table" || output == "wide")) {
+      std::printf("%s\n", listing->table.heading.c_str());
+    }
+    for (const GetRow& row : listing->table.rows) {
+      auto [at, added] = seen.emplace(row.key, row.changes);
+      if (added || at->second != row.changes) {
+        at->second = row.changes;
+        print_watched(row, output);
       }
     }
-    std::printf("%s\n", runtime::dump_json(out).c_str());
-    return;
-  }
-  if (!decisions) {
-    std::printf("%-28s %-17s %9s %10s %s\n", "REQUEST", "PHASE", "REPLICAS", "RECOVERED", "DETAIL");
-    for (const auto& request : list.requests()) {
-      std::string detail = request.detail();
-      if (detail.empty() && request.decision().reasons_size() > 0) {
-        detail = request.decision().reasons(0);
-      }
-      std::printf("%-28s %-17s %9d %10s %s\n", model::printable(request.request_id()).c_str(),
-                  v1::RequestStatus::Phase_Name(request.phase()).c_str(),
-                  request.decision().replicas_size(), request.recovered() ? "yes" : "no",
-                  model::printable(detail).c_str());
+    std::fflush(stdout);
+    if (watch_seconds > 0 && std::chrono::steady_clock::now() >= until) {
+      return 0;
     }
-    return;
+    std::this_thread::sleep_for(std::chrono::seconds(1));
   }
-  std::printf("%-28s %-24s %-22s %-24s %8s %11s\n", "REQUEST", "PLACEMENT", "CLUSTER", "NODE",
-              "ATTEMPTS", "LATENCY(ms)");
-  for (const auto& request : list.requests()) {
-    const auto& decision = request.decision();
-    for (const auto& replica : decision.replicas()) {
-      std::printf(
-          "%-28s %-24s %-22s %-24s %8u %11.2f\n", model::printable(request.request_id()).c_str(),
-          model::printable(replica.placement_id()).c_str(),
-          model::printable(replica.cluster()).c_str(), model::printable(replica.node()).c_str(),
-          decision.attempts(), static_cast<double>(decision.latency_us()) / 1000.0);
-    }
+}
+
+int get_nodes_or_quotas(const HubConnection& connection, const ParsedArgs& args,
+                        const std::string& resource, const std::string& output) {
+  int status = 1;
+  caf::scoped_actor self{*connection.system};
+  const auto fail = [&](caf::error& failure) {
+    std::fprintf(stderr, "error: %s\n", connection.system->render(failure).c_str());
+    status = messages::cli_exit_code(failure);
+  };
+  const bool structured = output == "json" || output == "yaml";
+  const auto timeout = std::chrono::seconds(10);
+  if (resource == "nodes") {
+    self->request(connection.hub, timeout, nodes_atom_v, args.value("cluster"),
+                  args.value("from", "hub") == "agent")
+        .receive(
+            [&](v1::ClusterViews& views) {
+              structured ? print_structured(runtime::proto_json(views), output)
+                         : print_nodes(views);
+              status = 0;
+            },
+            fail);
+    return status;
   }
+  self->request(connection.hub, timeout, quotas_atom_v)
+      .receive(
+          [&](v1::QuotaList& list) {
+            structured ? print_structured(quotas_json(list), output) : print_quota_table(list);
+            status = 0;
+          },
+          fail);
+  return status;
 }
 
 int run_get(const ParsedArgs& args) {
@@ -137,11 +194,22 @@ int run_get(const ParsedArgs& args) {
     return 2;
   }
   const std::string output = args.value("output", "table");
-  if (output != "table" && output != "json") {
-    std::fprintf(stderr, "error: --output must be table or json\n");
+  if (output != "table" && output != "wide" && output != "json" && output != "yaml") {
+    std::fprintf(stderr, "error: --output must be table, wide, json or yaml, not \"%s\"\n",
+                 output.c_str());
     return 2;
   }
-  const bool json = output == "json";
+  const bool watching = args.has("watch");
+  if (watching && (resource == "nodes" || resource == "quotas")) {
+    std::fprintf(stderr, "error: --watch works for clusters, requests and decisions\n");
+    return 2;
+  }
+  int64_t watch_seconds = 0;
+  std::string error;
+  if (!read_int(args, "watch-seconds", 1, 86400, watch_seconds, error)) {
+    std::fprintf(stderr, "error: %s\n", error.c_str());
+    return 2;
+  }
   if (const std::string from = args.value("from", "hub"); from != "hub" && from != "agent") {
     std::fprintf(stderr, "error: --from must be hub or agent\n");
     return 2;
@@ -150,52 +218,21 @@ int run_get(const ParsedArgs& args) {
   if (!connection) {
     return 1;
   }
-  int status = 1;
-  caf::scoped_actor self{*connection->system};
-  const auto fail = [&](caf::error& failure) {
-    std::fprintf(stderr, "error: %s\n", connection->system->render(failure).c_str());
-    status = messages::cli_exit_code(failure);
-  };
-  const auto timeout = std::chrono::seconds(10);
-  if (resource == "clusters") {
-    self->request(connection->hub, timeout, clusters_atom_v)
-        .receive(
-            [&](v1::ClusterList& list) {
-              print_clusters(list, json);
-              status = 0;
-            },
-            fail);
-  } else if (resource == "nodes") {
-    self->request(connection->hub, timeout, nodes_atom_v, args.value("cluster"),
-                  args.value("from", "hub") == "agent")
-        .receive(
-            [&](v1::ClusterViews& views) {
-              print_nodes(views, json);
-              status = 0;
-            },
-            fail);
-  } else if (resource == "quotas") {
-    self->request(connection->hub, timeout, quotas_atom_v)
-        .receive(
-            [&](v1::QuotaList& list) {
-              if (json) {
-                std::printf("%s\n", runtime::dump_json(quotas_json(list)).c_str());
-              } else {
-                print_quota_table(list);
-              }
-              status = 0;
-            },
-            fail);
-  } else {
-    self->request(connection->hub, timeout, requests_atom_v)
-        .receive(
-            [&](v1::RequestList& list) {
-              print_requests(list, json, resource == "decisions");
-              status = 0;
-            },
-            fail);
+  if (watching) {
+    return watch(*connection, resource, output, watch_seconds);
   }
-  return status;
+  if (resource == "nodes" || resource == "quotas") {
+    return get_nodes_or_quotas(*connection, args, resource, output);
+  }
+  caf::scoped_actor self{*connection->system};
+  int status = 1;
+  const auto listing = fetch_listing(*connection, self, resource, output == "wide", status);
+  if (!listing) {
+    return status;
+  }
+  output == "json" || output == "yaml" ? print_structured(listing->json, output)
+                                       : print_table(listing->table);
+  return 0;
 }
 
 }  // namespace
@@ -204,7 +241,8 @@ Verb get_verb() {
   return Verb{
       "get",
       "Show what a running hub knows (clusters, nodes, requests, decisions, quotas)",
-      "unisched get clusters|nodes|requests|decisions|quotas [--cluster ID] [-o table|json]",
+      "unisched get clusters|nodes|requests|decisions|quotas [--cluster ID] "
+      "[-o table|wide|json|yaml] [-w]",
       "clusters: each cluster's version, node count, health and resyncs.\n"
       "nodes: every node of every cluster (or of --cluster ID) as the hub's view holds it.\n"
       "requests: every submitted request and its phase (PENDING, PLACED, PARTIALLY_PLACED,\n"
@@ -212,10 +250,15 @@ Verb get_verb() {
       "when the hub stopped before deciding it).\n"
       "decisions: every placement of every decided request.\n"
       "quotas: every SchedulingQuota per resource: hard, used, borrowed, lent, and the demand\n"
-      "of the requests waiting for it.",
+      "of the requests waiting for it.\n"
+      "With -w (clusters, requests, decisions), the listing is followed by every object that\n"
+      "appears or changes, as `kubectl get -w` prints them (one JSON object a line with -o\n"
+      "json, one YAML document each with -o yaml), until interrupted.",
       [] {
         std::vector<Flag> flags = {
-            {"output", 'o', "FORMAT", false, "table (default) or json"},
+            {"output", 'o', "FORMAT", false, "table (default), wide (more columns), json or yaml"},
+            {"watch", 'w', "", false, "keep watching: print objects as they appear or change"},
+            {"watch-seconds", '\0', "N", false, "with -w: stop after N seconds"},
             {"cluster", '\0', "ID", false, "nodes of this cluster only"},
             {"from", '\0', "SOURCE", false,
              "nodes: hub (default; the centre's view) or agent (what each agent holds)"},
