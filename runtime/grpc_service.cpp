@@ -22,6 +22,7 @@
 #include "model/printable.hpp"
 #include "runtime/grpc_calls.hpp"
 #include "runtime/grpc_clusters.hpp"
+#include "runtime/grpc_interceptor.hpp"
 #include "runtime/seed_grpc_service.hpp"
 
 namespace unisched::runtime {
@@ -225,6 +226,9 @@ std::unique_ptr<GrpcMetadataServer> GrpcMetadataServer::start(
     builder.RegisterService(service.get());
   }
   builder.SetMaxReceiveMessageSize(settings.max_message_bytes);
+  std::vector<std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>> counters;
+  counters.push_back(make_call_counter());
+  builder.experimental().SetInterceptorCreators(std::move(counters));
   grpc::ResourceQuota quota("unisched-grpc");
   quota.SetMaxThreads(settings.max_threads);
   builder.SetResourceQuota(quota);

@@ -1,8 +1,11 @@
 #include "runtime/hub_metrics.hpp"
 
+#include <algorithm>
 #include <functional>
+#include <map>
 
 #include "messages/latency_buckets.hpp"
+#include "runtime/grpc_call_stats.hpp"
 #include "runtime/journal.hpp"
 #include "runtime/prometheus_text.hpp"
 
@@ -167,6 +170,38 @@ void journal_metrics(PrometheusText& out) {
                 {kLatencyBoundsSeconds.begin(), kLatencyBoundsSeconds.end()}, syncs.sum_seconds);
 }
 
+/// "/package.Service/Method" as its service and method labels.
+PrometheusText::Labels method_labels(const std::string& full_name) {
+  const size_t slash = full_name.rfind('/');
+  const std::string service = slash == std::string::npos ? "" : full_name.substr(1, slash - 1);
+  return {{"grpc_service", service}, {"grpc_method", full_name.substr(slash + 1)}};
+}
+
+void grpc_metrics(PrometheusText& out) {
+  const GrpcCallStats::Counts counts = grpc_call_stats().counts();
+  out.family("unisched_grpc_server_started_total", "counter", "gRPC calls started, by method.");
+  for (const auto& [method, count] : counts.started) {
+    out.sample("unisched_grpc_server_started_total", method_labels(method),
+               static_cast<double>(count));
+  }
+  out.family("unisched_grpc_server_handled_total", "counter",
+             "gRPC calls ended, by method and status code.");
+  std::map<std::string, uint64_t> ended;
+  for (const auto& [method_and_code, count] : counts.handled) {
+    Labels labels = method_labels(method_and_code.first);
+    labels.emplace_back("grpc_code", method_and_code.second);
+    out.sample("unisched_grpc_server_handled_total", labels, static_cast<double>(count));
+    ended[method_and_code.first] += count;
+  }
+  out.family("unisched_grpc_server_in_flight", "gauge",
+             "gRPC calls open now (for PushIncrementalUpdates: the agents' open update streams), "
+             "by method.");
+  for (const auto& [method, count] : counts.started) {
+    out.sample("unisched_grpc_server_in_flight", method_labels(method),
+               static_cast<double>(count - std::min(count, ended[method])));
+  }
+}
+
 }  // namespace
 
 std::string render_hub_metrics(const HubMetricsInput& input) {
@@ -177,6 +212,7 @@ std::string render_hub_metrics(const HubMetricsInput& input) {
   cluster_metrics(out, input.clusters);
   scheduler_metrics(out, input.schedulers);
   journal_metrics(out);
+  grpc_metrics(out);
   return out.text();
 }
 

@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "messages/latency_buckets.hpp"
+#include "runtime/grpc_call_stats.hpp"
 #include "runtime/hub_metrics.hpp"
 #include "runtime/prometheus_text.hpp"
 #include "runtime/status_json.hpp"
@@ -164,6 +165,27 @@ BOOST_AUTO_TEST_CASE(the_hub_metrics_follow_the_exposition_format_and_say_what_w
   check_histogram(series, "unisched_journal_fsync_duration_seconds", "");
 }
 
+BOOST_AUTO_TEST_CASE(grpc_calls_are_counted_by_service_method_and_status_code) {
+  auto& stats = unisched::runtime::grpc_call_stats();
+  const auto value = [](const std::string& series) {
+    const Parsed parsed = parse_strictly(unisched::runtime::render_hub_metrics({}));
+    BOOST_TEST_REQUIRE(parsed.error.empty(), parsed.error);
+    const auto found = parsed.series.find(series);
+    return found == parsed.series.end() ? 0.0 : found->second;
+  };
+  const std::string labels = R"(grpc_service="test.Metrics",grpc_method="Probe")";
+  const double started = value("unisched_grpc_server_started_total{" + labels + "}");
+  const double denied =
+      value("unisched_grpc_server_handled_total{" + labels + ",grpc_code=\"UNAUTHENTICATED\"}");
+  stats.started("/test.Metrics/Probe");
+  stats.started("/test.Metrics/Probe");
+  stats.handled("/test.Metrics/Probe", "UNAUTHENTICATED");
+  BOOST_TEST(value("unisched_grpc_server_started_total{" + labels + "}") == started + 2);
+  BOOST_TEST(value("unisched_grpc_server_handled_total{" + labels +
+                   ",grpc_code=\"UNAUTHENTICATED\"}") == denied + 1);
+  BOOST_TEST(value("unisched_grpc_server_in_flight{" + labels + "}") >= 1);
+}
+
 BOOST_AUTO_TEST_CASE(the_strict_parser_refuses_what_prometheus_refuses) {
   // So that the checks above can fail: each of these breaks one rule of the format.
   for (const std::string bad : {
@@ -185,7 +207,7 @@ BOOST_AUTO_TEST_CASE(the_strict_parser_refuses_what_prometheus_refuses) {
 /// joins after the first scrape appears in a later one, with its nodes and free devices.
 BOOST_AUTO_TEST_CASE(serve_exposes_the_clusters_that_join_at_its_metrics_port) {
   using unisched::testing::ActorHarness;
-  unisched::testing::Hub hub(0, {"--metrics", "127.0.0.1:0"});
+  unisched::testing::Hub hub(0, {"--metrics", "127.0.0.1:0", "--grpc", "127.0.0.1:0"});
   const std::string marker = "metrics on 127.0.0.1:";
   const std::string log = hub.process->output();
   BOOST_TEST_REQUIRE(log.find(marker) != std::string::npos, log);
@@ -223,6 +245,26 @@ BOOST_AUTO_TEST_CASE(serve_exposes_the_clusters_that_join_at_its_metrics_port) {
         key.rfind("unisched_cluster_free_devices{cluster=\"t4-useast\"", 0) == 0 && value > 0;
   }
   BOOST_TEST(free_devices);
+  // An agent that speaks gRPC: its update stream is counted while it is open.
+  const std::string grpc_marker = "gRPC serving on ";
+  const size_t grpc_at = hub.process->output().find(grpc_marker);
+  BOOST_TEST_REQUIRE(grpc_at != std::string::npos);
+  const std::string grpc_address = hub.process->output().substr(
+      grpc_at + grpc_marker.size(),
+      hub.process->output().find('\n', grpc_at) - grpc_at - grpc_marker.size());
+  unisched::testing::ChildProcess grpc_agent(
+      {unisched::testing::kBinary, "agent", "--transport", "grpc", "--hub", grpc_address,
+       "--profile", unisched::testing::kProfiles + "a100-nvlink-uswest.yaml"},
+      hub.dir.path() + "/grpc-agent.log");
+  const std::string stream =
+      R"(unisched_grpc_server_in_flight{grpc_service="unisched.v1.ClusterMetadataService",)"
+      R"(grpc_method="PushIncrementalUpdates"})";
+  ActorHarness::wait_until(
+      [&] {
+        series = scrape();
+        return series.count(stream) > 0 && series.at(stream) >= 1;
+      },
+      "the gRPC agent's open update stream in the metrics", std::chrono::seconds(20));
   BOOST_TEST(client.Get("/nothing-here")->status == 404);
 }
 
