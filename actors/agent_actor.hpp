@@ -30,10 +30,12 @@ struct AgentSettings {
   std::function<void(const std::string&)> connect_directly;
 };
 
-/// An agent actor of this process: the agent protocol, its timers and the partition switch.
+/// An agent actor of this process: the agent protocol, its timers, the partition switch, and
+/// (summary) -> AgentSummary for its metrics.
 using LocalAgentActor =
     AgentActor::extend<caf::reacts_to<atoms::observe_atom>, caf::reacts_to<atoms::push_atom>,
-                       caf::reacts_to<atoms::retry_atom>, caf::reacts_to<atoms::online_atom, bool>>;
+                       caf::reacts_to<atoms::retry_atom>, caf::reacts_to<atoms::online_atom, bool>,
+                       caf::replies_to<atoms::summary_atom>::with<v1::AgentSummary>>;
 
 /// `epoch` must differ from any earlier run's for the same cluster.
 LocalAgentActor spawn_agent_actor(caf::actor_system& system,

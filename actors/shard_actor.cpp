@@ -7,6 +7,7 @@
 #include <caf/typed_event_based_actor.hpp>
 
 #include <algorithm>
+#include <memory>
 #include <vector>
 
 #include "messages/caf_types.hpp"
@@ -24,6 +25,18 @@ struct ShardData {
 };
 
 using Self = ShardActor::stateful_pointer<ShardData>;
+
+/// The hosted clusters' summaries as they answer; the reply once the last has (or timed out).
+struct SummaryGather {
+  caf::typed_response_promise<v1::ClusterList> promise;
+  v1::ClusterList list;
+  size_t waiting = 0;
+  void one_done() {
+    if (--waiting == 0) {
+      promise.deliver(list);
+    }
+  }
+};
 
 ShardActor::behavior_type shard(Self self, ClusterActorSettings settings) {
   // The hosted ClusterActors stop with their supervisor, but a shard that is told to stop takes
@@ -58,6 +71,24 @@ ShardActor::behavior_type shard(Self self, ClusterActorSettings settings) {
                      hosted.end());
         hosted.push_back(spawn_cluster_actor(self->system(), cluster_id, agent, owner, settings));
         return hosted.back();
+      },
+      [=](clusters_atom) -> caf::result<v1::ClusterList> {
+        auto gather = std::make_shared<SummaryGather>();
+        gather->promise = self->make_response_promise<v1::ClusterList>();
+        gather->waiting = self->state.hosted.size();
+        if (gather->waiting == 0) {
+          gather->promise.deliver(v1::ClusterList{});
+        }
+        for (const ClusterActor& hosted : self->state.hosted) {
+          self->request(hosted, std::chrono::seconds(2), summary_atom_v)
+              .then(
+                  [gather](v1::ClusterSummary& summary) {
+                    *gather->list.add_clusters() = std::move(summary);
+                    gather->one_done();
+                  },
+                  [gather](caf::error&) { gather->one_done(); });
+        }
+        return gather->promise;
       },
   };
 }

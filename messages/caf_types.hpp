@@ -102,6 +102,7 @@ CAF_ADD_TYPE_ID(unisched, (unisched::v1::QuotaLeaseRevoke))
 CAF_ADD_TYPE_ID(unisched, (unisched::v1::GivenUpRequests))
 CAF_ADD_TYPE_ID(unisched, (unisched::v1::PlacementQuery))
 CAF_ADD_TYPE_ID(unisched, (unisched::v1::PlacementReport))
+CAF_ADD_TYPE_ID(unisched, (unisched::v1::AgentSummary))
 CAF_ADD_TYPE_ID(unisched, (unisched::messages::ViewFeed))
 // Requests reach schedulers in one process as model types (no wire form yet).
 CAF_ADD_TYPE_ID(unisched, (unisched::model::SchedulingRequestSpec))

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <functional>
 #include <map>
+#include <tuple>
 
 #include "messages/latency_buckets.hpp"
 #include "runtime/grpc_call_stats.hpp"
@@ -202,13 +203,67 @@ void grpc_metrics(PrometheusText& out) {
   }
 }
 
+void sources_missing(PrometheusText& out, int missing) {
+  out.family("unisched_metrics_sources_missing", "gauge",
+             "Actors that did not answer this scrape in time.");
+  out.sample("unisched_metrics_sources_missing", {}, missing);
+}
+
+/// One family per agent counter, labelled by its cluster.
+void agent_metrics(PrometheusText& out, const v1::AgentSummary& agent) {
+  const Labels cluster{{"cluster", agent.cluster_id()}};
+  for (const auto& [name, help, value] :
+       {std::make_tuple("unisched_agent_observations_total", "Polls of the cluster's adapter.",
+                        agent.observations()),
+        std::make_tuple("unisched_agent_node_changes_seen_total",
+                        "Node changes the adapter reported.", agent.changes_seen()),
+        std::make_tuple("unisched_agent_updates_total", "Incremental updates built and sent.",
+                        agent.updates_built()),
+        std::make_tuple("unisched_agent_node_deltas_total", "Node changes inside those updates.",
+                        agent.deltas_sent()),
+        std::make_tuple("unisched_agent_coalesced_changes_total",
+                        "Changes folded into a later change of the same node.", agent.coalesced()),
+        std::make_tuple("unisched_agent_snapshots_total", "Full snapshots served to the centre.",
+                        agent.snapshots()),
+        std::make_tuple("unisched_agent_relists_total",
+                        "Times the adapter read the whole cluster again.", agent.relists()),
+        std::make_tuple("unisched_agent_placements_applied_total",
+                        "Placements carried out on the cluster.", agent.placements_applied()),
+        std::make_tuple("unisched_agent_placements_refused_total",
+                        "Placements the cluster refused.", agent.placements_refused())}) {
+    out.family(name, "counter", help);
+    out.sample(name, cluster, static_cast<double>(value));
+  }
+  out.family("unisched_agent_pending_placements", "gauge", "Ordered, not carried out yet.");
+  out.sample("unisched_agent_pending_placements", cluster,
+             static_cast<double>(agent.pending_placements()));
+  out.family("unisched_agent_view_version", "gauge", "The version of its last update.");
+  out.sample("unisched_agent_view_version", cluster, static_cast<double>(agent.version()));
+  out.family("unisched_agent_online", "gauge", "0 while cut off from the centre.");
+  out.sample("unisched_agent_online", cluster, agent.online() ? 1 : 0);
+}
+
 }  // namespace
+
+std::string render_shard_metrics(const v1::ClusterList& hosted, int missing_sources) {
+  PrometheusText out;
+  sources_missing(out, missing_sources);
+  cluster_metrics(out, hosted);
+  return out.text();
+}
+
+std::string render_agent_metrics(const v1::AgentSummary& agent, int missing_sources) {
+  PrometheusText out;
+  sources_missing(out, missing_sources);
+  if (missing_sources == 0) {
+    agent_metrics(out, agent);
+  }
+  return out.text();
+}
 
 std::string render_hub_metrics(const HubMetricsInput& input) {
   PrometheusText out;
-  out.family("unisched_metrics_sources_missing", "gauge",
-             "Clusters or schedulers that did not answer this scrape in time.");
-  out.sample("unisched_metrics_sources_missing", {}, input.missing_sources);
+  sources_missing(out, input.missing_sources);
   cluster_metrics(out, input.clusters);
   scheduler_metrics(out, input.schedulers);
   journal_metrics(out);

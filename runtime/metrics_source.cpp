@@ -28,6 +28,26 @@ HubMetricsInput collect_hub_metrics(caf::actor_system& system, const actors::Hub
   return input;
 }
 
+std::optional<v1::ClusterList> collect_shard_clusters(caf::actor_system& system,
+                                                      const actors::ShardActor& shard,
+                                                      std::chrono::milliseconds patience) {
+  caf::scoped_actor self{system};
+  std::optional<v1::ClusterList> hosted;
+  self->request(shard, patience, clusters_atom_v)
+      .receive([&](v1::ClusterList& list) { hosted = std::move(list); }, [](caf::error&) {});
+  return hosted;
+}
+
+std::optional<v1::AgentSummary> collect_agent_summary(caf::actor_system& system,
+                                                      const actors::LocalAgentActor& agent,
+                                                      std::chrono::milliseconds patience) {
+  caf::scoped_actor self{system};
+  std::optional<v1::AgentSummary> summary;
+  self->request(agent, patience, summary_atom_v)
+      .receive([&](v1::AgentSummary& answer) { summary = std::move(answer); }, [](caf::error&) {});
+  return summary;
+}
+
 StatusInput collect_status(caf::actor_system& system, const actors::HubActor& hub,
                            const std::vector<actors::SchedulerActor>& schedulers,
                            std::chrono::milliseconds patience) {

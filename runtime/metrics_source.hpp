@@ -6,9 +6,12 @@
 #include <caf/fwd.hpp>
 
 #include <chrono>
+#include <optional>
 #include <vector>
 
+#include "actors/agent_actor.hpp"
 #include "actors/hub_interface.hpp"
+#include "actors/shard_interface.hpp"
 #include "runtime/hub_metrics.hpp"
 #include "runtime/status_json.hpp"
 
@@ -18,6 +21,16 @@ namespace unisched::runtime {
 HubMetricsInput collect_hub_metrics(caf::actor_system& system, const actors::HubActor& hub,
                                     const std::vector<actors::SchedulerActor>& schedulers,
                                     std::chrono::milliseconds patience);
+
+/// A shard's hosted clusters, through its ShardActor; nullopt when it did not answer.
+std::optional<v1::ClusterList> collect_shard_clusters(caf::actor_system& system,
+                                                      const actors::ShardActor& shard,
+                                                      std::chrono::milliseconds patience);
+
+/// An agent's summary; nullopt when it did not answer (cut off, or busy past `patience`).
+std::optional<v1::AgentSummary> collect_agent_summary(caf::actor_system& system,
+                                                      const actors::LocalAgentActor& agent,
+                                                      std::chrono::milliseconds patience);
 
 /// The metrics' input, the hub's requests and its quotas.
 StatusInput collect_status(caf::actor_system& system, const actors::HubActor& hub,

@@ -19,14 +19,16 @@ std::unique_ptr<StatusServer> StatusServer::start(const std::string& host, uint1
              [render = pages.metrics](const httplib::Request&, httplib::Response& response) {
                response.set_content(render(), kPrometheusContentType);
              });
-  server.Get("/status.json",
-             [render = pages.status_json](const httplib::Request&, httplib::Response& response) {
-               response.set_header("Cache-Control", "no-store");
-               response.set_content(render(), "application/json");
-             });
-  server.Get("/", [](const httplib::Request&, httplib::Response& response) {
-    response.set_content(kStatusPage, "text/html; charset=utf-8");
-  });
+  if (pages.status_json) {  // the centre's; shards and agents serve metrics only
+    server.Get("/status.json",
+               [render = pages.status_json](const httplib::Request&, httplib::Response& response) {
+                 response.set_header("Cache-Control", "no-store");
+                 response.set_content(render(), "application/json");
+               });
+    server.Get("/", [](const httplib::Request&, httplib::Response& response) {
+      response.set_content(kStatusPage, "text/html; charset=utf-8");
+    });
+  }
   const int bound = port == 0                         ? server.bind_to_any_port(host)
                     : server.bind_to_port(host, port) ? static_cast<int>(port)
                                                       : -1;

@@ -18,7 +18,7 @@ namespace unisched::runtime {
 /// What the server answers with, asked for on each request.
 struct StatusPages {
   std::function<std::string()> metrics;      ///< Prometheus text
-  std::function<std::string()> status_json;  ///< the status page's data
+  std::function<std::string()> status_json;  ///< the status page's data; empty: no page
 };
 
 class StatusServer {

@@ -6,6 +6,7 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include <functional>
 #include <map>
 #include <regex>
 #include <set>
@@ -132,6 +133,43 @@ HubMetricsInput two_clusters_two_schedulers() {
       static_cast<int>(unisched::kLatencyBoundsSeconds.size()), 1);  // 1 above every bound
   input.schedulers[0].set_decision_latency_seconds_sum(12.5);
   return input;
+}
+
+/// The port a child printed as "metrics on 127.0.0.1:PORT", once it has.
+int metrics_port(const unisched::testing::ChildProcess& process) {
+  const std::string marker = "metrics on 127.0.0.1:";
+  unisched::testing::ActorHarness::wait_until(
+      [&] { return process.output().find(marker) != std::string::npos; }, "the metrics port");
+  const std::string log = process.output();
+  return std::stoi(log.substr(log.find(marker) + marker.size()));
+}
+
+/// GET /metrics on a loopback port, read by the strict parser (which must accept it).
+std::map<std::string, double> scrape_port(int port) {
+  httplib::Client client("127.0.0.1", port);
+  client.set_read_timeout(5, 0);
+  const auto response = client.Get("/metrics");
+  BOOST_TEST_REQUIRE(static_cast<bool>(response), "no answer from the metrics port");
+  BOOST_TEST(response->status == 200);
+  BOOST_TEST(response->get_header_value("Content-Type") ==
+             unisched::runtime::kPrometheusContentType);
+  Parsed parsed = parse_strictly(response->body);
+  BOOST_TEST_REQUIRE(parsed.error.empty(), parsed.error);
+  return parsed.series;
+}
+
+/// The series' value once `ready` holds of it (20 s at most).
+double value_once(int port, const std::string& series, const std::function<bool(double)>& ready) {
+  double value = 0;
+  unisched::testing::ActorHarness::wait_until(
+      [&] {
+        const auto all = scrape_port(port);
+        const auto found = all.find(series);
+        value = found == all.end() ? 0 : found->second;
+        return found != all.end() && ready(value);
+      },
+      series, std::chrono::seconds(20));
+  return value;
 }
 
 }  // namespace
@@ -329,6 +367,43 @@ BOOST_AUTO_TEST_CASE(the_status_json_lists_clusters_waiting_requests_and_recent_
   BOOST_TEST(status["decisions"][0]["reasons"][0] == "gpu-east: resource-fit: 0 of 4 nodes fit");
   BOOST_TEST(status["decisions"][0]["placements"][0] == "gpu-east: 3 replicas on 2 nodes");
   BOOST_TEST(status["quotas"].is_array());
+}
+
+/// `shard --metrics` shows the clusters whose ClusterActors it hosts; `agent --metrics` its own
+/// counters; neither serves the centre's status page.
+BOOST_AUTO_TEST_CASE(shards_and_agents_serve_their_own_metrics) {
+  using unisched::testing::ChildProcess;
+  using unisched::testing::kBinary;
+  unisched::testing::Hub hub;
+  ChildProcess shard(
+      {kBinary, "shard", "--hub", hub.address, "--id", "s1", "--metrics", "127.0.0.1:0"},
+      hub.dir.path() + "/shard.log");
+  const int shard_port = metrics_port(shard);
+  unisched::testing::ActorHarness::wait_until(
+      [&] { return hub.process->output().find("s1") != std::string::npos; }, "s1 joined");
+  ChildProcess agent({kBinary, "agent", "--hub", hub.address, "--profile",
+                      unisched::testing::kProfiles + "t4-vm-useast.yaml", "--push-interval",
+                      "100ms", "--metrics", "127.0.0.1:0"},
+                     hub.dir.path() + "/agent.log");
+  const int agent_port = metrics_port(agent);
+  const std::string cluster = "{cluster=\"t4-useast\"}";
+  BOOST_TEST(value_once(shard_port, "unisched_cluster_nodes" + cluster,
+                        [](double nodes) { return nodes > 0; }) > 0);
+  BOOST_TEST(value_once(agent_port, "unisched_agent_updates_total" + cluster,
+                        [](double updates) { return updates >= 2; }) >= 2);
+  BOOST_TEST(value_once(agent_port, "unisched_agent_online" + cluster,
+                        [](double online) { return online == 1; }) == 1);
+  BOOST_TEST(scrape_port(agent_port).at("unisched_metrics_sources_missing") == 0);
+  httplib::Client client("127.0.0.1", agent_port);
+  BOOST_TEST(client.Get("/")->status == 404);
+  const auto [status, refused] = hub.client(
+      "agent --transport grpc --metrics 127.0.0.1:0 "
+      "--profile " +
+      unisched::testing::kProfiles + "t4-vm-useast.yaml");
+  BOOST_TEST(status == 2);
+  BOOST_TEST(refused.find("--metrics: serves the metrics of --transport caf agents only") !=
+                 std::string::npos,
+             refused);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

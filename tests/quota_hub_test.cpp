@@ -76,6 +76,7 @@ unisched::actors::ShardActor::behavior_type rogue_shard(unisched::actors::ShardA
          const caf::strong_actor_ptr&) -> caf::result<unisched::actors::ClusterActor> {
         return caf::sec::unexpected_message;
       },
+      [](unisched::atoms::clusters_atom) { return unisched::v1::ClusterList{}; },
   };
 }
 

@@ -8,6 +8,8 @@
 
 #include <chrono>
 #include <cstdio>
+#include <memory>
+#include <optional>
 
 #include "actors/agent_actor.hpp"
 #include "messages/caf_types.hpp"
@@ -15,7 +17,10 @@
 #include "model/printable.hpp"
 #include "runtime/grpc_agent.hpp"
 #include "runtime/hub_link.hpp"
+#include "runtime/hub_metrics.hpp"
+#include "runtime/metrics_source.hpp"
 #include "runtime/network.hpp"
+#include "runtime/status_server.hpp"
 #include "tools/unisched/agent_adapters.hpp"
 #include "tools/unisched/tls_flags.hpp"
 #include "tools/unisched/verbs.hpp"
@@ -74,9 +79,30 @@ int run_over_grpc(const std::shared_ptr<adapters::ClusterAdapter>& adapter, uint
   });
 }
 
+/// Serves the agent's metrics at `at`; null after printing why it cannot.
+std::unique_ptr<runtime::StatusServer> serve_agent_metrics(caf::actor_system& system,
+                                                           const actors::LocalAgentActor& agent,
+                                                           const runtime::Endpoint& at) {
+  runtime::StatusPages pages;
+  pages.metrics = [&system, agent] {
+    const auto summary = runtime::collect_agent_summary(system, agent, std::chrono::seconds(2));
+    return runtime::render_agent_metrics(summary.value_or(v1::AgentSummary{}), summary ? 0 : 1);
+  };
+  std::string error;
+  auto server = runtime::StatusServer::start(at.host, at.port, std::move(pages), error);
+  if (!server) {
+    std::fprintf(stderr, "error: --metrics: %s\n", error.c_str());
+    return nullptr;
+  }
+  std::printf("metrics on %s:%u\n", at.host.c_str(), static_cast<unsigned>(server->port()));
+  std::fflush(stdout);
+  return server;
+}
+
 int run_over_caf(const std::shared_ptr<adapters::ClusterAdapter>& adapter, uint64_t epoch,
                  const runtime::Endpoint& hub, const runtime::TlsFiles& tls,
-                 actors::AgentSettings settings, const std::string& token) {
+                 actors::AgentSettings settings, const std::string& token,
+                 const std::optional<runtime::Endpoint>& metrics_at) {
   caf::actor_system_config config;
   auto system = runtime::make_networked_system(config, tls);
   if (!system) {
@@ -86,12 +112,18 @@ int run_over_caf(const std::shared_ptr<adapters::ClusterAdapter>& adapter, uint6
     runtime::connect_async(system, endpoint, tls);
   };
   const auto agent = actors::spawn_agent_actor(*system, adapter, epoch, settings);
+  std::unique_ptr<runtime::StatusServer> metrics;
+  if (metrics_at && !(metrics = serve_agent_metrics(*system, agent, *metrics_at))) {
+    caf::anon_send_exit(agent, caf::exit_reason::user_shutdown);
+    return 1;
+  }
   const v1::ClusterRegistration registration = registration_of(*adapter, token);
   // Until stopped: when the hub goes away, reconnect and register again; the centre resumes
   // from the agent's version if it still has it, and pulls a full snapshot otherwise.
   const int status = runtime::stay_joined<actors::ClusterActor>(
       *system, hub, tls, "cluster " + registration.identity().cluster_id(), register_atom_v,
       registration, actors::AgentActor{agent});
+  metrics.reset();  // before the agent it asks goes
   caf::anon_send_exit(agent, caf::exit_reason::user_shutdown);
   return status;
 }
@@ -110,6 +142,17 @@ int run_agent(const ParsedArgs& args) {
     }
     return 2;
   }
+  std::optional<runtime::Endpoint> metrics_at;
+  if (args.has("metrics")) {
+    std::string error;
+    metrics_at = parse_metrics_endpoint(args, error);
+    if (!metrics_at || transport == "grpc") {
+      std::fprintf(
+          stderr, "error: --metrics: %s\n",
+          metrics_at ? "serves the metrics of --transport caf agents only" : error.c_str());
+      return 2;
+    }
+  }
   int exit_code = 0;
   const auto adapter = make_adapter(args, settings->observe_interval, exit_code);
   if (!adapter) {
@@ -120,7 +163,8 @@ int run_agent(const ParsedArgs& args) {
       static_cast<uint64_t>(std::chrono::system_clock::now().time_since_epoch().count());
   return transport == "grpc"
              ? run_over_grpc(adapter, epoch, *hub_endpoint, *tls, *settings, args.value("token"))
-             : run_over_caf(adapter, epoch, *hub_endpoint, *tls, *settings, args.value("token"));
+             : run_over_caf(adapter, epoch, *hub_endpoint, *tls, *settings, args.value("token"),
+                            metrics_at);
 }
 
 }  // namespace
@@ -143,6 +187,7 @@ Verb agent_verb() {
             {"token", '\0', "TOKEN", false, "the cluster's token, when the hub checks tokens"},
             {"transport", '\0', "NAME", false,
              "caf (default; --hub is unisched serve --listen) or grpc (--hub is its --grpc)"},
+            metrics_flag(),
         };
         for (Flag& flag : adapter_flags()) {
           flags.push_back(std::move(flag));

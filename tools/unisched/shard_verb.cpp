@@ -12,13 +12,18 @@
 #include <cctype>
 #include <cstdio>
 #include <cstring>
+#include <memory>
+#include <optional>
 
 #include "actors/shard_actor.hpp"
 #include "messages/caf_types.hpp"
 #include "model/names.hpp"
 #include "model/printable.hpp"
 #include "runtime/hub_link.hpp"
+#include "runtime/hub_metrics.hpp"
+#include "runtime/metrics_source.hpp"
 #include "runtime/network.hpp"
+#include "runtime/status_server.hpp"
 #include "tools/unisched/tls_flags.hpp"
 #include "tools/unisched/verbs.hpp"
 
@@ -71,6 +76,11 @@ int run_shard(const ParsedArgs& args) {
       return 2;
     }
   }
+  std::optional<runtime::Endpoint> metrics_at;
+  if (args.has("metrics") && !(metrics_at = parse_metrics_endpoint(args, error))) {
+    std::fprintf(stderr, "error: --metrics: %s\n", error.c_str());
+    return 2;
+  }
   runtime::block_stop_signals();
   caf::actor_system_config config;
   auto system = runtime::make_networked_system(config, tls);
@@ -89,6 +99,23 @@ int run_shard(const ParsedArgs& args) {
   registration.set_shard_id(args.value("id", default_shard_id(*port)));
   registration.set_token(args.value("token"));
   registration.set_endpoint(args.value("advertise", listen->host + ":" + std::to_string(*port)));
+  std::unique_ptr<runtime::StatusServer> metrics;
+  if (metrics_at) {
+    runtime::StatusPages pages;
+    pages.metrics = [&system = *system, shard] {
+      const auto hosted = runtime::collect_shard_clusters(system, shard, std::chrono::seconds(3));
+      return runtime::render_shard_metrics(hosted.value_or(v1::ClusterList{}), hosted ? 0 : 1);
+    };
+    metrics =
+        runtime::StatusServer::start(metrics_at->host, metrics_at->port, std::move(pages), error);
+    if (!metrics) {
+      std::fprintf(stderr, "error: --metrics: %s\n", error.c_str());
+      caf::anon_send_exit(shard, caf::exit_reason::user_shutdown);
+      return 1;
+    }
+    std::printf("metrics on %s:%u\n", metrics_at->host.c_str(),
+                static_cast<unsigned>(metrics->port()));
+  }
   std::printf("listening on %s:%u\n", listen->host.c_str(), static_cast<unsigned>(*port));
   std::fflush(stdout);
   // Until stopped; after the hub comes back, join again (its clusters were restarted elsewhere
@@ -96,6 +123,7 @@ int run_shard(const ParsedArgs& args) {
   const int status = runtime::stay_joined<v1::ShardRegistration>(*system, *hub_endpoint, tls,
                                                                  "shard " + registration.shard_id(),
                                                                  shard_atom_v, registration, shard);
+  metrics.reset();  // before the shard it asks goes
   caf::anon_send_exit(shard, caf::exit_reason::user_shutdown);
   return status;
 }
@@ -122,6 +150,7 @@ Verb shard_verb() {
              "the shard's name, a DNS-1123 label (default HOSTNAME-PORT)"},
             {"token", '\0', "TOKEN", false,
              "the shard's own token, when the hub checks shard tokens"},
+            metrics_flag(),
         };
         for (Flag& flag : update_limit_flags()) {
           flags.push_back(std::move(flag));
