@@ -5,7 +5,6 @@
 #include <boost/test/unit_test.hpp>
 
 #include <regex>
-#include <sstream>
 
 #include "tests/hub_process.hpp"
 
@@ -16,15 +15,7 @@ using unisched::testing::ChildProcess;
 using unisched::testing::Hub;
 using unisched::testing::kBinary;
 using unisched::testing::kProfiles;
-
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream stream(text);
-  for (std::string line; std::getline(stream, line);) {
-    lines.push_back(line);
-  }
-  return lines;
-}
+using unisched::testing::lines_of;
 
 std::unique_ptr<ChildProcess> agent(const Hub& hub, const std::string& profile) {
   return std::make_unique<ChildProcess>(

@@ -16,15 +16,7 @@ BOOST_AUTO_TEST_SUITE(hostile_input)
 
 namespace {
 
-/// The hub's log lines, each as it was written.
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream stream(text);
-  for (std::string line; std::getline(stream, line);) {
-    lines.push_back(line);
-  }
-  return lines;
-}
+using unisched::testing::lines_of;
 
 bool some_line_starts_with(const std::string& log, const std::string& prefix) {
   for (const std::string& line : lines_of(log)) {

@@ -246,22 +246,9 @@ BOOST_AUTO_TEST_CASE(the_strict_parser_refuses_what_prometheus_refuses) {
 BOOST_AUTO_TEST_CASE(serve_exposes_the_clusters_that_join_at_its_metrics_port) {
   using unisched::testing::ActorHarness;
   unisched::testing::Hub hub(0, {"--metrics", "127.0.0.1:0", "--grpc", "127.0.0.1:0"});
-  const std::string marker = "metrics on 127.0.0.1:";
-  const std::string log = hub.process->output();
-  BOOST_TEST_REQUIRE(log.find(marker) != std::string::npos, log);
-  const int port = std::stoi(log.substr(log.find(marker) + marker.size()));
+  const int port = metrics_port(*hub.process);
   httplib::Client client("127.0.0.1", port);
-  client.set_read_timeout(5, 0);
-  const auto scrape = [&] {
-    const auto response = client.Get("/metrics");
-    BOOST_TEST_REQUIRE(static_cast<bool>(response), "no answer from the metrics port");
-    BOOST_TEST(response->status == 200);
-    BOOST_TEST(response->get_header_value("Content-Type") ==
-               unisched::runtime::kPrometheusContentType);
-    Parsed parsed = parse_strictly(response->body);
-    BOOST_TEST_REQUIRE(parsed.error.empty(), parsed.error);
-    return parsed.series;
-  };
+  const auto scrape = [port] { return scrape_port(port); };
   const std::string nodes = "unisched_cluster_nodes{cluster=\"t4-useast\"}";
   BOOST_TEST(scrape().count(nodes) == 0);  // before its agent registers
   BOOST_TEST(scrape().at("unisched_metrics_sources_missing") == 0);

@@ -5,7 +5,9 @@
 #include <atomic>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
+#include <vector>
 
 namespace unisched::testing {
 
@@ -36,6 +38,16 @@ class ScratchDirectory {
  private:
   std::filesystem::path path_;
 };
+
+/// `text` split at line feeds, each line as it was written.
+inline std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream stream(text);
+  for (std::string line; std::getline(stream, line);) {
+    lines.push_back(line);
+  }
+  return lines;
+}
 
 inline std::string read_file(const std::string& path) {
   std::ifstream file(path);
