@@ -277,7 +277,8 @@ BOOST_AUTO_TEST_CASE(unreachable_hubs_and_bad_endpoints_are_clear_errors) {
           .second.find("--transport must be caf or grpc") != std::string::npos);
   BOOST_TEST(run("get nodes --from somewhere").second.find("--from must be hub or agent") !=
              std::string::npos);
-  BOOST_TEST(run("get requests -o yaml").second.find("--output must be table or json") !=
+  BOOST_TEST(run("get requests -o xml")
+                 .second.find("--output must be table, wide, json or yaml, not \"xml\"") !=
              std::string::npos);
   BOOST_TEST(run("describe cluster x -o yaml").second.find("--output must be text or json") !=
              std::string::npos);
