@@ -203,22 +203,7 @@ LocalAgentActor::behavior_type agent_actor(Self self,
             {order.request_ids().begin(), order.request_ids().end()});
       },
       [=](summary_atom) {
-        const AgentState& core = *self->state.core;
-        const AgentCounters& counters = core.counters();
-        v1::AgentSummary summary;
-        summary.set_cluster_id(core.cluster_id());
-        summary.set_epoch(core.epoch());
-        summary.set_version(core.version());
-        summary.set_observations(counters.observations);
-        summary.set_changes_seen(counters.changes_seen);
-        summary.set_updates_built(counters.updates_built);
-        summary.set_deltas_sent(counters.deltas_sent);
-        summary.set_coalesced(counters.coalesced);
-        summary.set_snapshots(counters.snapshots);
-        summary.set_relists(counters.relists);
-        summary.set_placements_applied(counters.placements_applied);
-        summary.set_placements_refused(counters.placements_refused);
-        summary.set_pending_placements(core.pending_placements());
+        v1::AgentSummary summary = self->state.core->summary();
         summary.set_online(self->state.online);
         return summary;
       },

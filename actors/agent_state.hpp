@@ -11,6 +11,7 @@
 
 #include "actors/recent_ids.hpp"
 #include "adapters/cluster_adapter.hpp"
+#include "messages/unisched.pb.h"
 #include "model/delta_coalescer.hpp"
 #include "model/view_update.hpp"
 
@@ -76,6 +77,9 @@ class AgentState {
   uint64_t epoch() const { return epoch_; }
   uint64_t version() const { return version_; }
   const AgentCounters& counters() const { return counters_; }
+  /// Its counters, version and pending placements for the metrics (`online` left false: the
+  /// transport knows whether it is connected).
+  v1::AgentSummary summary() const;
 
  private:
   void refuse(const std::string& id, const std::string& reason);

@@ -94,6 +94,11 @@ class GrpcAgent {
 
   /// Observes until the next push is due (or `stop`).
   void pause(std::chrono::milliseconds length, const std::function<bool()>& stop) {
+    if (options_.publish_summary) {
+      v1::AgentSummary summary = core_.summary();
+      summary.set_online(streaming_);
+      options_.publish_summary(summary);
+    }
     const auto until = Clock::now() + length;
     while (!stop() && Clock::now() < until) {
       core_.observe();
@@ -123,6 +128,7 @@ class GrpcAgent {
     grpc::ClientContext context;
     add_metadata(context);
     auto stream = stub_->PushIncrementalUpdates(&context);
+    streaming_ = true;
     while (!stop()) {
       if (!core_.has_pending_changes()) {
         pause(options_.push_interval, stop);  // else: the rest of a split listing goes at once
@@ -155,6 +161,7 @@ class GrpcAgent {
       carry_out(ack);
       heartbeat();
     }
+    streaming_ = false;
     stream->WritesDone();
     return stream->Finish();
   }
@@ -199,6 +206,7 @@ class GrpcAgent {
   GrpcAgentOptions options_;
   std::unique_ptr<v1::ClusterMetadataService::Stub> stub_;
   uint64_t heartbeats_ = 0;
+  bool streaming_ = false;  ///< an update stream is open
 };
 
 }  // namespace

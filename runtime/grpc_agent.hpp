@@ -11,6 +11,7 @@
 #include <memory>
 #include <string>
 
+#include "messages/unisched.pb.h"
 #include "runtime/network.hpp"
 
 namespace unisched::adapters {
@@ -29,6 +30,9 @@ struct GrpcAgentOptions {
   bool view_only = false;  ///< the adapter carries out no placements
   std::chrono::milliseconds observe_interval{100};
   std::chrono::milliseconds push_interval{1000};
+  /// Told the agent's summary (online: while its update stream is open) once per push
+  /// interval, from the agent's thread; for its metrics.
+  std::function<void(const v1::AgentSummary&)> publish_summary;
 };
 
 /// Runs until `stop()` is true; 0 on a clean stop, 1 when the centre refuses the cluster

@@ -361,7 +361,7 @@ BOOST_AUTO_TEST_CASE(the_status_json_lists_clusters_waiting_requests_and_recent_
 BOOST_AUTO_TEST_CASE(shards_and_agents_serve_their_own_metrics) {
   using unisched::testing::ChildProcess;
   using unisched::testing::kBinary;
-  unisched::testing::Hub hub;
+  unisched::testing::Hub hub(0, {"--grpc", "127.0.0.1:0"});
   ChildProcess shard(
       {kBinary, "shard", "--hub", hub.address, "--id", "s1", "--metrics", "127.0.0.1:0"},
       hub.dir.path() + "/shard.log");
@@ -383,14 +383,21 @@ BOOST_AUTO_TEST_CASE(shards_and_agents_serve_their_own_metrics) {
   BOOST_TEST(scrape_port(agent_port).at("unisched_metrics_sources_missing") == 0);
   httplib::Client client("127.0.0.1", agent_port);
   BOOST_TEST(client.Get("/")->status == 404);
-  const auto [status, refused] = hub.client(
-      "agent --transport grpc --metrics 127.0.0.1:0 "
-      "--profile " +
-      unisched::testing::kProfiles + "t4-vm-useast.yaml");
-  BOOST_TEST(status == 2);
-  BOOST_TEST(refused.find("--metrics: serves the metrics of --transport caf agents only") !=
-                 std::string::npos,
-             refused);
+  // An agent that speaks gRPC serves the same families.
+  const std::string grpc_log = hub.process->output();
+  const std::string grpc_marker = "gRPC serving on ";
+  const size_t at = grpc_log.find(grpc_marker) + grpc_marker.size();
+  ChildProcess grpc_agent({kBinary, "agent", "--transport", "grpc", "--hub",
+                           grpc_log.substr(at, grpc_log.find('\n', at) - at), "--profile",
+                           unisched::testing::kProfiles + "a100-nvlink-uswest.yaml",
+                           "--push-interval", "100ms", "--metrics", "127.0.0.1:0"},
+                          hub.dir.path() + "/grpc-agent.log");
+  const int grpc_agent_port = metrics_port(grpc_agent);
+  const std::string a100 = "{cluster=\"a100-uswest\"}";
+  BOOST_TEST(value_once(grpc_agent_port, "unisched_agent_updates_total" + a100,
+                        [](double updates) { return updates >= 1; }) >= 1);
+  BOOST_TEST(value_once(grpc_agent_port, "unisched_agent_online" + a100,
+                        [](double online) { return online == 1; }) == 1);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -8,7 +8,9 @@
 
 #include <chrono>
 #include <cstdio>
+#include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 
 #include "actors/agent_actor.hpp"
@@ -56,36 +58,13 @@ v1::ClusterRegistration registration_of(const adapters::ClusterAdapter& adapter,
   return registration;
 }
 
-int run_over_grpc(const std::shared_ptr<adapters::ClusterAdapter>& adapter, uint64_t epoch,
-                  const runtime::Endpoint& hub, const runtime::TlsFiles& tls,
-                  const actors::AgentSettings& settings, const std::string& token) {
-  const v1::ClusterRegistration registration = registration_of(*adapter, token);
-  runtime::GrpcAgentOptions options;
-  options.centre = hub;
-  options.tls = tls;
-  options.token = token;
-  options.region = registration.region();
-  options.zone = registration.zone();
-  options.machine_type = registration.machine_type();
-  options.view_only = registration.view_only();
-  options.observe_interval = settings.observe_interval;
-  options.push_interval = settings.push_interval;
-  bool stopped = false;
-  spdlog::info("agent for cluster {} streaming to {} over gRPC",
-               registration.identity().cluster_id(), hub.to_string());
-  return runtime::run_grpc_agent(adapter, epoch, options, [&] {
-    stopped = stopped || runtime::poll_stop_signal(std::chrono::milliseconds(0)) != 0;
-    return stopped;
-  });
-}
-
-/// Serves the agent's metrics at `at`; null after printing why it cannot.
-std::unique_ptr<runtime::StatusServer> serve_agent_metrics(caf::actor_system& system,
-                                                           const actors::LocalAgentActor& agent,
-                                                           const runtime::Endpoint& at) {
+/// Serves at `at` the metrics of the agent whose summary `latest` gives (nullopt: it did not
+/// answer); null after printing why it cannot.
+std::unique_ptr<runtime::StatusServer> serve_agent_metrics(
+    const runtime::Endpoint& at, std::function<std::optional<v1::AgentSummary>()> latest) {
   runtime::StatusPages pages;
-  pages.metrics = [&system, agent] {
-    const auto summary = runtime::collect_agent_summary(system, agent, std::chrono::seconds(2));
+  pages.metrics = [latest = std::move(latest)] {
+    const auto summary = latest();
     return runtime::render_agent_metrics(summary.value_or(v1::AgentSummary{}), summary ? 0 : 1);
   };
   std::string error;
@@ -97,6 +76,50 @@ std::unique_ptr<runtime::StatusServer> serve_agent_metrics(caf::actor_system& sy
   std::printf("metrics on %s:%u\n", at.host.c_str(), static_cast<unsigned>(server->port()));
   std::fflush(stdout);
   return server;
+}
+
+int run_over_grpc(const std::shared_ptr<adapters::ClusterAdapter>& adapter, uint64_t epoch,
+                  const runtime::Endpoint& hub, const runtime::TlsFiles& tls,
+                  const actors::AgentSettings& settings, const std::string& token,
+                  const std::optional<runtime::Endpoint>& metrics_at) {
+  const v1::ClusterRegistration registration = registration_of(*adapter, token);
+  runtime::GrpcAgentOptions options;
+  options.centre = hub;
+  options.tls = tls;
+  options.token = token;
+  options.region = registration.region();
+  options.zone = registration.zone();
+  options.machine_type = registration.machine_type();
+  options.view_only = registration.view_only();
+  options.observe_interval = settings.observe_interval;
+  options.push_interval = settings.push_interval;
+  // The agent's thread publishes its summary; the metrics server's thread reads it.
+  struct Latest {
+    std::mutex mutex;
+    std::optional<v1::AgentSummary> summary;
+  };
+  const auto latest = std::make_shared<Latest>();
+  std::unique_ptr<runtime::StatusServer> metrics;
+  if (metrics_at) {
+    options.publish_summary = [latest](const v1::AgentSummary& summary) {
+      const std::lock_guard<std::mutex> lock(latest->mutex);
+      latest->summary = summary;
+    };
+    metrics = serve_agent_metrics(*metrics_at, [latest] {
+      const std::lock_guard<std::mutex> lock(latest->mutex);
+      return latest->summary;
+    });
+    if (!metrics) {
+      return 1;
+    }
+  }
+  bool stopped = false;
+  spdlog::info("agent for cluster {} streaming to {} over gRPC",
+               registration.identity().cluster_id(), hub.to_string());
+  return runtime::run_grpc_agent(adapter, epoch, options, [&] {
+    stopped = stopped || runtime::poll_stop_signal(std::chrono::milliseconds(0)) != 0;
+    return stopped;
+  });
 }
 
 int run_over_caf(const std::shared_ptr<adapters::ClusterAdapter>& adapter, uint64_t epoch,
@@ -113,7 +136,10 @@ int run_over_caf(const std::shared_ptr<adapters::ClusterAdapter>& adapter, uint6
   };
   const auto agent = actors::spawn_agent_actor(*system, adapter, epoch, settings);
   std::unique_ptr<runtime::StatusServer> metrics;
-  if (metrics_at && !(metrics = serve_agent_metrics(*system, agent, *metrics_at))) {
+  if (metrics_at && !(metrics = serve_agent_metrics(*metrics_at, [&system = *system, agent] {
+                        return runtime::collect_agent_summary(system, agent,
+                                                              std::chrono::seconds(2));
+                      }))) {
     caf::anon_send_exit(agent, caf::exit_reason::user_shutdown);
     return 1;
   }
@@ -146,10 +172,8 @@ int run_agent(const ParsedArgs& args) {
   if (args.has("metrics")) {
     std::string error;
     metrics_at = parse_metrics_endpoint(args, error);
-    if (!metrics_at || transport == "grpc") {
-      std::fprintf(
-          stderr, "error: --metrics: %s\n",
-          metrics_at ? "serves the metrics of --transport caf agents only" : error.c_str());
+    if (!metrics_at) {
+      std::fprintf(stderr, "error: --metrics: %s\n", error.c_str());
       return 2;
     }
   }
@@ -161,10 +185,10 @@ int run_agent(const ParsedArgs& args) {
   runtime::block_stop_signals();
   const auto epoch =
       static_cast<uint64_t>(std::chrono::system_clock::now().time_since_epoch().count());
-  return transport == "grpc"
-             ? run_over_grpc(adapter, epoch, *hub_endpoint, *tls, *settings, args.value("token"))
-             : run_over_caf(adapter, epoch, *hub_endpoint, *tls, *settings, args.value("token"),
-                            metrics_at);
+  return transport == "grpc" ? run_over_grpc(adapter, epoch, *hub_endpoint, *tls, *settings,
+                                             args.value("token"), metrics_at)
+                             : run_over_caf(adapter, epoch, *hub_endpoint, *tls, *settings,
+                                            args.value("token"), metrics_at);
 }
 
 }  // namespace
