@@ -14,8 +14,8 @@
 using namespace unisched::model;
 using unisched::testing::Json;
 using unisched::testing::shared_path;
-using unisched::testing::vendored_path;
 using unisched::testing::SharedFileAvailable;
+using unisched::testing::vendored_path;
 
 namespace {
 

@@ -169,8 +169,9 @@ bool read_options(const ParsedArgs& args, runtime::RunOptions& options, std::str
   options.scheduling.commit_mode =
       check == "node" ? actors::CommitMode::NodeRevisions : actors::CommitMode::ClusterRevision;
   if (in_flight > 1 && check != "node") {
-    error = "--in-flight above 1 needs --commit-check node (every commit changes a cluster's "
-            "revision, so a second decision in flight would conflict with the first)";
+    error =
+        "--in-flight above 1 needs --commit-check node (every commit changes a cluster's "
+        "revision, so a second decision in flight would conflict with the first)";
     return false;
   }
   options.scheduling.max_in_flight = static_cast<size_t>(in_flight);
