@@ -74,7 +74,10 @@ class BestChoice {
         demand_(demand),
         overlay_(overlay),
         cycle_(cycle),
-        avoid_(avoid) {}
+        avoid_(avoid),
+        // A run's seed is mixed first, so that seed 0 does not give the fixed order.
+        order_seed_(policy.ties == TieBreak::Shuffled ? splitmix64(policy.tie_seed + kSplitmixStep)
+                                                      : 0) {}
 
   /// Returns whether the node fits (a node to avoid never does).
   bool offer(const ClusterCandidate& cluster, const model::NodeState& original) {
@@ -105,13 +108,10 @@ class BestChoice {
         return cycle_.draw() % ++tied_ == 0;
       case TieBreak::Hashed:
       case TieBreak::Shuffled: {
-        // A run's seed is mixed first, so that seed 0 does not give the fixed order.
-        const uint64_t order_seed =
-            policy_.ties == TieBreak::Shuffled ? splitmix64(policy_.tie_seed + kSplitmixStep) : 0;
         if (!best_rank_) {
-          best_rank_ = tie_rank(best_->node->name, order_seed);
+          best_rank_ = tie_rank(best_->node->name, order_seed_);
         }
-        const uint64_t rank = tie_rank(node.name, order_seed);
+        const uint64_t rank = tie_rank(node.name, order_seed_);
         if (rank != *best_rank_) {
           const bool wins = rank < *best_rank_;
           best_rank_ = wins ? rank : *best_rank_;
@@ -134,6 +134,7 @@ class BestChoice {
   std::optional<Choice> best_;
   uint64_t tied_ = 0;                  // offers with the best score so far
   std::optional<uint64_t> best_rank_;  // the best's tie_rank, once a tie needs it
+  const uint64_t order_seed_;          // of the hashed or shuffled tie order
 };
 
 /// The best node for one replica among `clusters`, ties broken as the policy says. With a node

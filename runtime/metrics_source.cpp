@@ -6,24 +6,35 @@
 #include "messages/caf_types.hpp"
 
 namespace unisched::runtime {
+namespace {
 
 using namespace unisched::atoms;
+
+/// `actor`'s answer of type Answer to `question`, or nullopt when it gave none within `patience`.
+template <class Answer, class Actor, class... Question>
+std::optional<Answer> ask(caf::scoped_actor& self, const Actor& actor,
+                          std::chrono::milliseconds patience, Question... question) {
+  std::optional<Answer> answer;
+  self->request(actor, patience, question...)
+      .receive([&](Answer& reply) { answer = std::move(reply); }, [](caf::error&) {});
+  return answer;
+}
+
+}  // namespace
 
 HubMetricsInput collect_hub_metrics(caf::actor_system& system, const actors::HubActor& hub,
                                     const std::vector<actors::SchedulerActor>& schedulers,
                                     std::chrono::milliseconds patience) {
   caf::scoped_actor self{system};
   HubMetricsInput input;
-  self->request(hub, patience, clusters_atom_v)
-      .receive([&](v1::ClusterList& list) { input.clusters = std::move(list); },
-               [&](caf::error&) { ++input.missing_sources; });
+  auto clusters = ask<v1::ClusterList>(self, hub, patience, clusters_atom_v);
+  input.missing_sources += clusters ? 0 : 1;
+  input.clusters = std::move(clusters).value_or(v1::ClusterList{});
   for (const actors::SchedulerActor& scheduler : schedulers) {
-    self->request(scheduler, patience, summary_atom_v)
-        .receive([&](v1::SchedulerSummary& summary) { input.schedulers.push_back(summary); },
-                 [&](caf::error&) {
-                   ++input.missing_sources;
-                   input.schedulers.emplace_back();  // keeps the others' indexes
-                 });
+    auto summary = ask<v1::SchedulerSummary>(self, scheduler, patience, summary_atom_v);
+    input.missing_sources += summary ? 0 : 1;
+    // An empty summary for one that did not answer keeps the others' indexes.
+    input.schedulers.push_back(std::move(summary).value_or(v1::SchedulerSummary{}));
   }
   return input;
 }
@@ -32,20 +43,14 @@ std::optional<v1::ClusterList> collect_shard_clusters(caf::actor_system& system,
                                                       const actors::ShardActor& shard,
                                                       std::chrono::milliseconds patience) {
   caf::scoped_actor self{system};
-  std::optional<v1::ClusterList> hosted;
-  self->request(shard, patience, clusters_atom_v)
-      .receive([&](v1::ClusterList& list) { hosted = std::move(list); }, [](caf::error&) {});
-  return hosted;
+  return ask<v1::ClusterList>(self, shard, patience, clusters_atom_v);
 }
 
 std::optional<v1::AgentSummary> collect_agent_summary(caf::actor_system& system,
                                                       const actors::LocalAgentActor& agent,
                                                       std::chrono::milliseconds patience) {
   caf::scoped_actor self{system};
-  std::optional<v1::AgentSummary> summary;
-  self->request(agent, patience, summary_atom_v)
-      .receive([&](v1::AgentSummary& answer) { summary = std::move(answer); }, [](caf::error&) {});
-  return summary;
+  return ask<v1::AgentSummary>(self, agent, patience, summary_atom_v);
 }
 
 StatusInput collect_status(caf::actor_system& system, const actors::HubActor& hub,
@@ -54,12 +59,11 @@ StatusInput collect_status(caf::actor_system& system, const actors::HubActor& hu
   StatusInput status;
   status.hub = collect_hub_metrics(system, hub, schedulers, patience);
   caf::scoped_actor self{system};
-  self->request(hub, patience, requests_atom_v)
-      .receive([&](v1::RequestList& list) { status.requests = std::move(list); },
-               [&](caf::error&) { ++status.hub.missing_sources; });
-  self->request(hub, patience, quotas_atom_v)
-      .receive([&](v1::QuotaList& list) { status.quotas = std::move(list); },
-               [&](caf::error&) { ++status.hub.missing_sources; });
+  auto requests = ask<v1::RequestList>(self, hub, patience, requests_atom_v);
+  auto quotas = ask<v1::QuotaList>(self, hub, patience, quotas_atom_v);
+  status.hub.missing_sources += (requests ? 0 : 1) + (quotas ? 0 : 1);
+  status.requests = std::move(requests).value_or(v1::RequestList{});
+  status.quotas = std::move(quotas).value_or(v1::QuotaList{});
   return status;
 }
 

@@ -23,11 +23,7 @@ const std::string kProto = std::string(UNISCHED_SOURCE_DIR) + "/messages/unische
 
 /// The gRPC address a hub started with --grpc printed.
 std::string grpc_address(const Hub& hub) {
-  const std::string log = hub.process->output();
-  const size_t at = log.find("gRPC serving on ");
-  BOOST_TEST_REQUIRE(at != std::string::npos, log);
-  const size_t start = at + 16;
-  return log.substr(start, log.find('\n', start) - start);
+  return unisched::testing::printed_grpc_address(*hub.process);
 }
 
 const std::string kSeedProto = std::string(UNISCHED_SOURCE_DIR) + "/messages/seed_metadata.proto";

@@ -82,6 +82,16 @@ inline std::string wait_for_listening(const ChildProcess& process, const std::st
   return log.substr(at, log.find('\n', at) - at);
 }
 
+/// The HOST:PORT a child started with --grpc printed as "gRPC serving on HOST:PORT".
+inline std::string printed_grpc_address(const ChildProcess& process) {
+  const std::string marker = "gRPC serving on ";
+  const std::string log = process.output();
+  const size_t at = log.find(marker);
+  BOOST_TEST_REQUIRE(at != std::string::npos, log);
+  const size_t start = at + marker.size();
+  return log.substr(start, log.find('\n', start) - start);
+}
+
 /// A hub on a loopback port (a free one unless given).
 struct Hub {
   ScratchDirectory dir;

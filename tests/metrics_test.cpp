@@ -271,12 +271,7 @@ BOOST_AUTO_TEST_CASE(serve_exposes_the_clusters_that_join_at_its_metrics_port) {
   }
   BOOST_TEST(free_devices);
   // An agent that speaks gRPC: its update stream is counted while it is open.
-  const std::string grpc_marker = "gRPC serving on ";
-  const size_t grpc_at = hub.process->output().find(grpc_marker);
-  BOOST_TEST_REQUIRE(grpc_at != std::string::npos);
-  const std::string grpc_address = hub.process->output().substr(
-      grpc_at + grpc_marker.size(),
-      hub.process->output().find('\n', grpc_at) - grpc_at - grpc_marker.size());
+  const std::string grpc_address = unisched::testing::printed_grpc_address(*hub.process);
   unisched::testing::ChildProcess grpc_agent(
       {unisched::testing::kBinary, "agent", "--transport", "grpc", "--hub", grpc_address,
        "--profile", unisched::testing::kProfiles + "a100-nvlink-uswest.yaml"},
@@ -384,11 +379,8 @@ BOOST_AUTO_TEST_CASE(shards_and_agents_serve_their_own_metrics) {
   httplib::Client client("127.0.0.1", agent_port);
   BOOST_TEST(client.Get("/")->status == 404);
   // An agent that speaks gRPC serves the same families.
-  const std::string grpc_log = hub.process->output();
-  const std::string grpc_marker = "gRPC serving on ";
-  const size_t at = grpc_log.find(grpc_marker) + grpc_marker.size();
   ChildProcess grpc_agent({kBinary, "agent", "--transport", "grpc", "--hub",
-                           grpc_log.substr(at, grpc_log.find('\n', at) - at), "--profile",
+                           unisched::testing::printed_grpc_address(*hub.process), "--profile",
                            unisched::testing::kProfiles + "a100-nvlink-uswest.yaml",
                            "--push-interval", "100ms", "--metrics", "127.0.0.1:0"},
                           hub.dir.path() + "/grpc-agent.log");

@@ -124,9 +124,7 @@ BOOST_AUTO_TEST_CASE(a_tls_hub_and_its_grpc_port_speak_tls_1_2_or_newer_whatever
   }
   ChildProcess server(args, dir + "/hub.log");
   const std::string address = unisched::testing::wait_for_listening(server, "the TLS hub");
-  const std::string log = server.output();
-  const size_t grpc_at = log.find("gRPC serving on ") + 16;
-  const std::string grpc_address = log.substr(grpc_at, log.find('\n', grpc_at) - grpc_at);
+  const std::string grpc_address = unisched::testing::printed_grpc_address(server);
   const auto handshake = [&](const std::string& at, const std::string& version) {
     const std::string out = dir + "/s_client.out";
     std::system(("openssl s_client -connect " + at + " -" + version + " -alpn h2 -cert " + dir +

@@ -1,8 +1,7 @@
 #include "tools/unisched/get_rows.hpp"
 
+#include <absl/strings/str_format.h>
 #include <yaml-cpp/yaml.h>
-
-#include <cstdio>
 
 #include "model/printable.hpp"
 #include "tools/unisched/table.hpp"
@@ -10,15 +9,7 @@
 namespace unisched::cli {
 namespace {
 
-/// printf into a std::string.
-template <class... Args>
-std::string format(const char* pattern, Args... args) {
-  const int size = std::snprintf(nullptr, 0, pattern, args...);
-  std::string out(static_cast<size_t>(size) + 1, '\0');
-  std::snprintf(out.data(), out.size(), pattern, args...);
-  out.resize(static_cast<size_t>(size));
-  return out;
-}
+using absl::StrFormat;
 
 std::string text(const std::string& value) {
   return model::printable(value);
@@ -68,29 +59,29 @@ GetTable cluster_table(const v1::ClusterList& list, bool wide) {
   const int width = name_column_width(
       list.clusters(), [](const auto& c) { return text(c.cluster_id()); }, "CLUSTER");
   GetTable table;
-  table.heading = format("%-*s %8s %7s %8s %8s %9s", width, "CLUSTER", "VERSION", "NODES",
-                         "HEALTHY", "RESYNCS", "STALE(ms)");
+  table.heading = StrFormat("%-*s %8s %7s %8s %8s %9s", width, "CLUSTER", "VERSION", "NODES",
+                            "HEALTHY", "RESYNCS", "STALE(ms)");
   if (wide) {
-    table.heading += format(" %8s %5s %9s %12s %9s", "UPDATES", "GAPS", "THROTTLED", "RESERVATIONS",
-                            "GPUS-FREE");
+    table.heading += StrFormat(" %8s %5s %9s %12s %9s", "UPDATES", "GAPS", "THROTTLED",
+                               "RESERVATIONS", "GPUS-FREE");
   }
   table.heading += " PLACEMENTS";
   for (const auto& c : list.clusters()) {
     GetRow row;
     row.key = c.cluster_id();
-    row.line = format("%-*s %8llu %7llu %8s %8llu %9lld", width, text(c.cluster_id()).c_str(),
-                      count(c.version()), count(c.nodes()), c.healthy() ? "yes" : "no",
-                      count(c.resyncs()), static_cast<long long>(c.staleness_ms()));
+    row.line = StrFormat("%-*s %8llu %7llu %8s %8llu %9lld", width, text(c.cluster_id()).c_str(),
+                         count(c.version()), count(c.nodes()), c.healthy() ? "yes" : "no",
+                         count(c.resyncs()), static_cast<long long>(c.staleness_ms()));
     if (wide) {
       row.line +=
-          format(" %8llu %5llu %9llu %12llu %9s", count(c.updates_applied()), count(c.gaps()),
-                 count(c.throttled()), count(c.reservations()), free_devices(c).c_str());
+          StrFormat(" %8llu %5llu %9llu %12llu %9s", count(c.updates_applied()), count(c.gaps()),
+                    count(c.throttled()), count(c.reservations()), free_devices(c).c_str());
     }
     // A view-only cluster joined through the seed's service, which carries no orders.
     row.line += c.view_only() ? " none (view only)" : " yes";
-    row.changes =
-        format("%llu %llu %d %llu %llu %llu", count(c.version()), count(c.nodes()),
-               c.healthy() ? 1 : 0, count(c.resyncs()), count(c.gaps()), count(c.free_devices()));
+    row.changes = StrFormat("%llu %llu %d %llu %llu %llu", count(c.version()), count(c.nodes()),
+                            c.healthy() ? 1 : 0, count(c.resyncs()), count(c.gaps()),
+                            count(c.free_devices()));
     row.object = {{"id", c.cluster_id()},       {"version", c.version()},
                   {"nodes", c.nodes()},         {"healthy", c.healthy()},
                   {"view_only", c.view_only()}, {"updates_applied", c.updates_applied()},
@@ -103,19 +94,20 @@ GetTable cluster_table(const v1::ClusterList& list, bool wide) {
 
 GetTable request_table(const v1::RequestList& list, bool wide) {
   GetTable table;
-  table.heading = format("%-28s %-17s %9s %10s", "REQUEST", "PHASE", "REPLICAS", "RECOVERED");
+  table.heading = StrFormat("%-28s %-17s %9s %10s", "REQUEST", "PHASE", "REPLICAS", "RECOVERED");
   table.heading +=
-      wide ? format(" %8s %11s %-12s %s", "ATTEMPTS", "LATENCY(ms)", "QUEUE", "DETAIL") : " DETAIL";
+      wide ? StrFormat(" %8s %11s %-12s %s", "ATTEMPTS", "LATENCY(ms)", "QUEUE", "DETAIL")
+           : " DETAIL";
   for (const auto& request : list.requests()) {
     const auto& decision = request.decision();
     const std::string phase = v1::RequestStatus::Phase_Name(request.phase());
     GetRow row;
     row.key = request.request_id();
-    row.line = format("%-28s %-17s %9d %10s", text(request.request_id()).c_str(), phase.c_str(),
-                      decision.replicas_size(), request.recovered() ? "yes" : "no");
-    row.line += wide ? format(" %8u %11.2f %-12s %s", decision.attempts(),
-                              static_cast<double>(decision.latency_us()) / 1000.0,
-                              text(decision.queue()).c_str(), text(detail_of(request)).c_str())
+    row.line = StrFormat("%-28s %-17s %9d %10s", text(request.request_id()).c_str(), phase.c_str(),
+                         decision.replicas_size(), request.recovered() ? "yes" : "no");
+    row.line += wide ? StrFormat(" %8u %11.2f %-12s %s", decision.attempts(),
+                                 static_cast<double>(decision.latency_us()) / 1000.0,
+                                 text(decision.queue()).c_str(), text(detail_of(request)).c_str())
                      : " " + text(detail_of(request));
     row.changes = phase + " " + std::to_string(decision.replicas_size()) + " " +
                   detail_of(request) + " " + std::to_string(request.finished_size());
@@ -127,8 +119,8 @@ GetTable request_table(const v1::RequestList& list, bool wide) {
 
 GetTable decision_table(const v1::RequestList& list, bool wide) {
   GetTable table;
-  table.heading = format("%-28s %-24s %-22s %-24s %8s %11s", "REQUEST", "PLACEMENT", "CLUSTER",
-                         "NODE", "ATTEMPTS", "LATENCY(ms)");
+  table.heading = StrFormat("%-28s %-24s %-22s %-24s %8s %11s", "REQUEST", "PLACEMENT", "CLUSTER",
+                            "NODE", "ATTEMPTS", "LATENCY(ms)");
   if (wide) {
     table.heading += " DEVICES";
   }
@@ -137,10 +129,10 @@ GetTable decision_table(const v1::RequestList& list, bool wide) {
     for (const auto& replica : decision.replicas()) {
       GetRow row;
       row.key = replica.placement_id();
-      row.line = format("%-28s %-24s %-22s %-24s %8u %11.2f", text(request.request_id()).c_str(),
-                        text(replica.placement_id()).c_str(), text(replica.cluster()).c_str(),
-                        text(replica.node()).c_str(), decision.attempts(),
-                        static_cast<double>(decision.latency_us()) / 1000.0);
+      row.line = StrFormat("%-28s %-24s %-22s %-24s %8u %11.2f", text(request.request_id()).c_str(),
+                           text(replica.placement_id()).c_str(), text(replica.cluster()).c_str(),
+                           text(replica.node()).c_str(), decision.attempts(),
+                           static_cast<double>(decision.latency_us()) / 1000.0);
       if (wide) {
         std::string devices;
         for (int i = 0; i < replica.devices_size(); ++i) {
