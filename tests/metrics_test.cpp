@@ -19,6 +19,7 @@
 #include "runtime/status_json.hpp"
 #include "tests/hub_process.hpp"
 #include "tests/json.hpp"
+#include "tests/raw_socket.hpp"
 
 namespace {
 
@@ -286,6 +287,13 @@ BOOST_AUTO_TEST_CASE(serve_exposes_the_clusters_that_join_at_its_metrics_port) {
       },
       "the gRPC agent's open update stream in the metrics", std::chrono::seconds(20));
   BOOST_TEST(client.Get("/nothing-here")->status == 404);
+  {  // Bytes that are not HTTP, and a request cut off midway: the server answers on.
+    unisched::testing::RawConnection garbage(static_cast<uint16_t>(port));
+    BOOST_TEST(garbage.send(std::string("\x16\x03\x01\x02\x00garbage\r\n\r\n", 16)));
+    unisched::testing::RawConnection cut_off(static_cast<uint16_t>(port));
+    BOOST_TEST(cut_off.send("GET /metr"));
+  }
+  BOOST_TEST(scrape().count(nodes) == 1);
 }
 
 /// The shipped Grafana dashboard asks only for metrics the hub exposes (a renamed metric would

@@ -270,6 +270,17 @@ BOOST_AUTO_TEST_CASE(unreachable_hubs_and_bad_endpoints_are_clear_errors) {
              std::string::npos);
   BOOST_TEST(run("run --profiles " + kProfiles + " --grpc nowhere").second.find("--grpc: ") !=
              std::string::npos);
+  for (const char* role : {"serve --listen 127.0.0.1:0", "shard --hub 127.0.0.1:1",
+                           "agent --hub 127.0.0.1:1 --profile "}) {
+    const std::string profile =
+        std::string(role).rfind("agent", 0) == 0 ? kProfiles + "t4-vm-useast.yaml" : "";
+    const auto [status, said] = run(std::string(role) + profile + " --metrics nowhere");
+    BOOST_TEST(status == 2, role);
+    BOOST_TEST(said.find("--metrics: ") != std::string::npos, said);
+  }
+  BOOST_TEST(run("get clusters -w --watch-seconds 0")
+                 .second.find("--watch-seconds must be a whole number from 1 to 86400") !=
+             std::string::npos);
   BOOST_TEST(
       run("agent --hub 127.0.0.1:1 --transport pigeon --profile " + kProfiles + "t4-vm-useast.yaml")
           .second.find("--transport must be caf or grpc") != std::string::npos);
