@@ -237,6 +237,14 @@ std::vector<const NodeState*> ClusterView::sorted_nodes() const {
   return {by_name_.begin(), by_name_.end()};
 }
 
+void ClusterView::visit_nodes(const std::function<bool(const NodeState&)>& visit) const {
+  for (const NodeState* node : by_name_) {
+    if (!visit(*node)) {
+      return;
+    }
+  }
+}
+
 std::vector<Symbol> ClusterView::models_with_free_devices() const {
   std::vector<Symbol> models;
   models.reserve(free_index_.size());

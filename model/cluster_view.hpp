@@ -94,6 +94,9 @@ class ClusterView {
   size_t size() const { return nodes_.size(); }
   /// Every node, ordered by name.
   std::vector<const NodeState*> sorted_nodes() const;
+  /// The same nodes in the same order, each handed to `visit` until it returns false (no list
+  /// is built: a decision's scan stops at the first node that fits).
+  void visit_nodes(const std::function<bool(const NodeState&)>& visit) const;
 
   const ClusterTotals& totals() const { return totals_; }
   const std::map<std::string, AcceleratorTotals>& accelerators() const { return accelerators_; }

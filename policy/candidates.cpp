@@ -31,11 +31,33 @@ void visit_candidates(const model::ClusterView& view, const ReplicaDemand& deman
     view.visit_free_cpu(demand.cpu_milli, visit);
     return;
   }
-  for (const model::NodeState* node : view.sorted_nodes()) {  // devices of any model
-    if (!visit(*node)) {
-      return;
+  view.visit_nodes(visit);  // devices of any model
+}
+
+std::optional<NodeMisfit> cluster_shortfall(const model::ClusterView& view,
+                                            const ReplicaDemand& demand) {
+  const model::ClusterTotals& totals = view.totals();
+  if (totals.allocatable_cpu_milli - totals.allocated_cpu_milli < demand.cpu_milli) {
+    return NodeMisfit::Cpu;
+  }
+  if (totals.allocatable_memory_bytes - totals.allocated_memory_bytes < demand.memory_bytes) {
+    return NodeMisfit::Memory;
+  }
+  for (const DeviceDemand& device : demand.devices) {
+    int64_t free_devices = 0;
+    int64_t free_milli = 0;
+    for (const auto& [name, accelerator] : view.accelerators()) {
+      if (device.models.empty() || device.models.accepts(model::Symbol(name))) {
+        free_devices += accelerator.free_devices;
+        free_milli += accelerator.devices * model::kWholeDeviceMilli - accelerator.allocated_milli;
+      }
+    }
+    const bool whole = device.milli == model::kWholeDeviceMilli;
+    if (whole ? free_devices < device.count : free_milli < int64_t{device.milli} * device.count) {
+      return NodeMisfit::Devices;
     }
   }
+  return std::nullopt;
 }
 
 }  // namespace unisched::policy

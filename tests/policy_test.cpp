@@ -42,9 +42,11 @@ BOOST_AUTO_TEST_CASE(each_filter_says_why) {
   fleet.add("sick", "us-west", {node("s1", 4000, 16)}, false);
   fleet.add("seen", "us-west", {node("v1", 4000, 16)});
   fleet.infos.back().view_only = true;
+  fleet.add("pair", "us-west", {node("p1", 4000, 16), node("p2", 4000, 16)});
   const ClusterCandidate& west = fleet.candidates[0];
   const ClusterCandidate& sick = fleet.candidates[1];
   const ClusterCandidate& seen = fleet.candidates[2];
+  const ClusterCandidate& pair = fleet.candidates[3];
   struct Case {
     std::shared_ptr<const ClusterFilter> filter;
     std::string spec;
@@ -78,11 +80,15 @@ BOOST_AUTO_TEST_CASE(each_filter_says_why) {
        &west, "no storage class \"hdd\""},
       {plugins::make_machine_type_filter(), base + "  placement:\n    machineType: BareMetal\n",
        &west, "machines are VirtualMachine, request needs BareMetal"},
+      // The cluster's totals rule it out before any node is looked at.
       {plugins::make_resource_fit_filter(), "  resources:\n    cpu: 8\n", &west,
-       "0 of 1 nodes fit: 1 insufficient cpu"},
+       "0 of 1 nodes fit: the whole cluster has too little free cpu"},
       {plugins::make_resource_fit_filter(),
        "  resources:\n    accelerators:\n      - model: A100\n        count: 1\n", &west,
-       "0 of 1 nodes fit: 1 without enough free devices of the model"},
+       "0 of 1 nodes fit: the whole cluster has too few free devices of the model"},
+      // Enough in total, but on no one node: the nodes say why.
+      {plugins::make_resource_fit_filter(), "  resources:\n    cpu: 6\n", &pair,
+       "0 of 2 nodes fit: 2 insufficient cpu"},
   };
   for (const Case& c : cases) {
     const auto spec = request(c.spec);

@@ -7,6 +7,18 @@
 namespace unisched::policy::plugins {
 namespace {
 
+/// Why the cluster's totals alone rule it out.
+const char* shortfall_in_total(NodeMisfit misfit) {
+  switch (misfit) {
+    case NodeMisfit::Cpu:
+      return "the whole cluster has too little free cpu";
+    case NodeMisfit::Memory:
+      return "the whole cluster has too little free memory";
+    default:
+      return "the whole cluster has too few free devices of the model";
+  }
+}
+
 /// At least one node must hold one replica; otherwise say why the nodes did not.
 class ResourceFitFilter final : public ClusterFilter {
  public:
@@ -14,6 +26,10 @@ class ResourceFitFilter final : public ClusterFilter {
   std::optional<std::string> reject(const model::SchedulingRequestSpec&,
                                     const ReplicaDemand& demand,
                                     const ClusterCandidate& cluster) const override {
+    if (const auto lacks = cluster_shortfall(*cluster.view, demand)) {
+      return "0 of " + std::to_string(cluster.view->size()) +
+             " nodes fit: " + shortfall_in_total(*lacks);
+    }
     std::map<NodeMisfit, int> misfits;
     bool fits = false;
     visit_candidates(*cluster.view, demand, [&](const model::NodeState& node) {
