@@ -317,7 +317,7 @@ SchedulerActor::behavior_type scheduler(Self self, ClusterDirectoryActor directo
         return promise;
       },
       [=](summary_atom) -> caf::result<v1::SchedulerSummary> {
-        return self->state.core->summary();
+        return self->state.core->summary(self->clock().now());
       },
       [=](const messages::ViewFeed& feed) { on_feed(self, feed); },
       [=](const v1::ClusterSnapshot& snapshot) { replace_view(self, snapshot); },

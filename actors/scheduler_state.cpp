@@ -541,11 +541,31 @@ void SchedulerState::count_latency(double seconds) {
   summary_.set_decision_latency_seconds_sum(summary_.decision_latency_seconds_sum() + seconds);
 }
 
-v1::SchedulerSummary SchedulerState::summary() const {
+v1::SchedulerSummary SchedulerState::summary(Clock::time_point now) const {
   v1::SchedulerSummary summary = summary_;
   summary.set_waiting(queue_.size());
   summary.set_tracked(tracked_.size());
   summary.set_waiting_for_quota(parked_.size());
+  auto& undecided = *summary.mutable_undecided_by_reason();
+  std::optional<Clock::time_point> oldest;
+  const auto count = [&](const Work& work, const char* reason) {
+    if (work.ticket != 0) {  // a request someone waits for, not a replica placed again
+      ++undecided[reason];
+      oldest = std::min(oldest.value_or(work.submitted), work.submitted);
+    }
+  };
+  for (const auto& [key, work] : queue_) {
+    count(*work, work->attempts == 0 ? "queued" : "retrying");
+  }
+  for (const auto& [id, round] : rounds_) {
+    count(*round->work, round->refreshing ? "retrying" : "committing");
+  }
+  for (const auto& [id, work] : parked_) {
+    count(*work, "waiting for quota");
+  }
+  if (oldest) {
+    summary.set_oldest_undecided_seconds(std::chrono::duration<double>(now - *oldest).count());
+  }
   return summary;
 }
 

@@ -154,7 +154,8 @@ class SchedulerState {
   /// The cluster carried these placements out: nothing more will come of them.
   SchedulerCommands on_settled(const std::vector<std::string>& placement_ids);
 
-  v1::SchedulerSummary summary() const;
+  /// Its counters, and the requests not decided yet at `now` by where they wait.
+  v1::SchedulerSummary summary(Clock::time_point now) const;
   size_t waiting() const { return queue_.size(); }
   size_t waiting_for_quota() const { return parked_.size(); }
   size_t tracked() const { return tracked_.size(); }

@@ -87,6 +87,21 @@ enum class TieBreak {
   Shuffled,
 };
 
+/// Fleets up to this many nodes are scored node by node under the adaptive sample.
+inline constexpr size_t kAdaptiveExhaustiveNodes = 1000;
+/// Above that, this many fitting nodes are drawn and scored per replica.
+inline constexpr size_t kAdaptiveSampledNodes = 256;
+
+/// The nodes scored per replica among `fleet_nodes` under the adaptive rule; 0: every node.
+/// Every node of a fleet up to kAdaptiveExhaustiveNodes, so small fleets decide exactly as
+/// before; above it kAdaptiveSampledNodes, a fixed cost however large the fleet. (kube-
+/// scheduler scores 50% of a cluster falling to 5%, at least 100 nodes: 5,000 nodes per pod at
+/// 100,000 nodes, more than two cores decide 200 requests/s on; BENCHMARKS.md "At fleet
+/// scale" measures what the fixed sample costs in quality.)
+constexpr size_t adaptive_node_sample(size_t fleet_nodes) {
+  return fleet_nodes <= kAdaptiveExhaustiveNodes ? 0 : kAdaptiveSampledNodes;
+}
+
 /// The filters and weighted scorers one scheduler runs.
 struct Policy {
   std::string name;
@@ -97,6 +112,9 @@ struct Policy {
   /// choices" of Sparrow: near the best at a fixed cost however large the fleet), and searches
   /// every node only when the draws find none that fits.
   size_t node_sample = 0;
+  /// With node_sample 0: the sample follows the size of the fleet each replica is placed among
+  /// (adaptive_node_sample), as kube-scheduler's percentageOfNodesToScore does.
+  bool adaptive_node_sample = false;
   /// How equally good nodes are chosen between.
   TieBreak ties = TieBreak::Name;
   /// The seed of TieBreak::Shuffled's order.
@@ -110,6 +128,13 @@ struct Policy {
   /// Told of each committed replica (see PlacementObserver).
   std::vector<std::shared_ptr<PlacementObserver>> observers;
 };
+
+/// Sets the policy's node sample as a command line gives it: N nodes, 0 every node, nullopt
+/// (no flag) the adaptive rule.
+inline void set_node_sample(Policy& policy, std::optional<size_t> sample) {
+  policy.node_sample = sample.value_or(0);
+  policy.adaptive_node_sample = !sample.has_value();
+}
 
 /// Named plugin factories; adding a name twice is refused.
 class Registry {

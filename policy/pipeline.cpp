@@ -150,10 +150,13 @@ std::optional<Choice> best_node(const Policy& policy, const model::SchedulingReq
     ends.push_back((ends.empty() ? 0 : ends.back()) + cluster->view->size());
   }
   const size_t nodes = ends.empty() ? 0 : ends.back();
-  if (policy.node_sample > 0 && nodes > policy.node_sample) {
+  const size_t sample = policy.node_sample > 0        ? policy.node_sample
+                        : policy.adaptive_node_sample ? adaptive_node_sample(nodes)
+                                                      : 0;
+  if (sample > 0 && nodes > sample) {
     BestChoice sampled(policy, request, demand, overlay, cycle, avoid);
     size_t fitting = 0;
-    for (size_t draw = 0; draw < 4 * policy.node_sample && fitting < policy.node_sample; ++draw) {
+    for (size_t draw = 0; draw < 4 * sample && fitting < sample; ++draw) {
       const size_t at = cycle.draw() % nodes;
       const size_t index =
           static_cast<size_t>(std::upper_bound(ends.begin(), ends.end(), at) - ends.begin());
@@ -179,7 +182,7 @@ std::optional<Choice> best_node(const Policy& policy, const model::SchedulingReq
 ReplicaPlacement placement_of(const Choice& choice, const ReplicaDemand& demand) {
   return ReplicaPlacement{choice.cluster->info->id, choice.node->name,  demand.cpu_milli,
                           demand.memory_bytes,      choice.fit.devices, demand.host_ports,
-                          choice.fit.device_milli};
+                          choice.fit.device_milli,  choice.score};
 }
 
 /// Replica counts per weighted cluster, proportional to the weights (largest remainder).

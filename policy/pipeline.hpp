@@ -20,6 +20,7 @@ struct ReplicaPlacement {
   std::vector<int32_t> devices;
   std::vector<int32_t> host_ports;
   std::vector<int32_t> device_milli;  ///< taken of each of `devices` (1000: whole)
+  double score = 0;                   ///< the policy's weighted score of the node chosen
 };
 
 struct ClusterDiagnosis {

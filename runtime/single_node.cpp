@@ -221,7 +221,7 @@ bool start_schedulers(caf::actor_system& system, const RunOptions& options, Flee
                       ? policy::Registry::builtin().preset(options.policy, error)
                       : policy::Registry::builtin().make_policy("custom", options.scorers, error);
     if (policy) {
-      policy->node_sample = options.node_sample;
+      policy::set_node_sample(*policy, options.node_sample);
     }
     return policy;
   };
@@ -282,10 +282,36 @@ void apply_partitions(const RunOptions& options, std::chrono::milliseconds now, 
   }
 }
 
+/// How the run stands: the clusters, and the workload as its client and the schedulers count it.
+class ProgressCounter {
+ public:
+  RunProgress take(caf::actor_system& system, Fleet& fleet, std::chrono::milliseconds now) {
+    RunProgress progress;
+    progress.elapsed = now;
+    progress.clusters = query_summaries(system, fleet.supervisor, fleet.ids, nullptr);
+    fleet.watcher->request(fleet.client, std::chrono::seconds(1), summary_atom_v)
+        .receive([&](v1::WorkloadReport& report) { progress.workload = std::move(report); },
+                 [](caf::error&) {});
+    if (progress.workload) {
+      const double seconds = std::chrono::duration<double>(now - last_at_).count();
+      const uint64_t decided = progress.workload->decided();
+      progress.decisions_per_second =
+          seconds > 0 ? static_cast<double>(decided - last_decided_) / seconds : 0;
+      last_decided_ = decided;
+      last_at_ = now;
+    }
+    return progress;
+  }
+
+ private:
+  uint64_t last_decided_ = 0;
+  std::chrono::milliseconds last_at_{0};
+};
+
 /// What the run ends with: the clusters, the workload, the schedulers, over-commits.
 void collect_report(caf::actor_system& system, Fleet& fleet, RunReport& report) {
   report.clusters = query_summaries(system, fleet.supervisor, fleet.ids, &report.problems);
-  fleet.watcher->request(fleet.client, std::chrono::seconds(2), summary_atom_v)
+  fleet.watcher->request(fleet.client, std::chrono::seconds(15), summary_atom_v)
       .receive(
           [&](v1::WorkloadReport& workload_report) { report.workload = workload_report; },
           [&](caf::error& error) { report.problems.push_back("workload: " + to_string(error)); });
@@ -304,10 +330,9 @@ void collect_report(caf::actor_system& system, Fleet& fleet, RunReport& report) 
 
 }  // namespace
 
-RunReport run_single_node(
-    const std::vector<model::ClusterResourceProfile>& clusters, const RunOptions& options,
-    const std::function<void(std::chrono::milliseconds, const std::vector<v1::ClusterSummary>&)>&
-        progress) {
+RunReport run_single_node(const std::vector<model::ClusterResourceProfile>& clusters,
+                          const RunOptions& options,
+                          const std::function<void(const RunProgress&)>& progress) {
   caf::actor_system_config config;
   actors::register_actor_types(config);
   caf::actor_system system{config};
@@ -336,6 +361,7 @@ RunReport run_single_node(
   };
   std::vector<bool> cut_off(options.partitions.size(), false);
   auto next_progress = options.progress_interval;
+  ProgressCounter counter;
   auto last_arrivals = std::chrono::milliseconds(0);
   size_t arrivals = 0;
   while (elapsed() < options.duration) {
@@ -354,7 +380,7 @@ RunReport run_single_node(
     apply_partitions(options, now, fleet, cut_off);
     restart_dead_agents(system, fleet, options.agent);
     if (now >= next_progress) {
-      progress(now, query_summaries(system, fleet.supervisor, fleet.ids, nullptr));
+      progress(counter.take(system, fleet, now));
       next_progress += options.progress_interval;
     }
   }

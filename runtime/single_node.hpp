@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -42,7 +43,9 @@ struct RunOptions {
   std::string policy = "balanced";  ///< a policy preset
   /// Scorers and weights replacing the preset's, e.g. {{"gpu-packing", 2.0}}; empty: the preset's.
   std::vector<std::pair<std::string, double>> scorers;
-  size_t node_sample = 0;  ///< the policy's node sample (policy::Policy::node_sample)
+  /// Nodes scored per replica (policy::Policy::node_sample; 0: every node); nullopt: the
+  /// adaptive rule (policy::adaptive_node_sample).
+  std::optional<size_t> node_sample;
   actors::SchedulerSettings scheduling;
   /// Opens another door into the running centre (e.g. gRPC for outside agents), given the
   /// actor system, the supervisor and the schedulers once they run; returns how to close it.
@@ -67,16 +70,23 @@ struct RunReport {
   std::vector<std::string> problems;  ///< clusters that could not be queried at the end
 };
 
+/// How a run stands, every progress interval.
+struct RunProgress {
+  std::chrono::milliseconds elapsed{0};
+  std::vector<v1::ClusterSummary> clusters;
+  /// Requests so far, decided and waiting; nullopt when the client did not answer in time.
+  std::optional<v1::WorkloadReport> workload;
+  double decisions_per_second = 0;  ///< since the last progress
+};
+
 /// The cluster profiles a run uses: `count` of them (0: all), reusing `profiles` in turn and
 /// suffixing the clusterIDs of repeats ("a100-uswest-2").
 std::vector<model::ClusterResourceProfile> plan_clusters(
     const std::vector<model::ClusterResourceProfile>& profiles, int count);
 
-/// Runs until `options.duration` has passed; `progress` is called every progress interval with
-/// the elapsed time and the clusters' summaries so far.
-RunReport run_single_node(
-    const std::vector<model::ClusterResourceProfile>& clusters, const RunOptions& options,
-    const std::function<void(std::chrono::milliseconds, const std::vector<v1::ClusterSummary>&)>&
-        progress);
+/// Runs until `options.duration` has passed; `progress` is called every progress interval.
+RunReport run_single_node(const std::vector<model::ClusterResourceProfile>& clusters,
+                          const RunOptions& options,
+                          const std::function<void(const RunProgress&)>& progress);
 
 }  // namespace unisched::runtime

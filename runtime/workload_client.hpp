@@ -4,7 +4,8 @@
 // Protocol:
 //   (submit_atom, request_id, SchedulingRequestSpec, runs_for_ms)   submit one request
 //   (bind_atom, cluster_id, agent)                                  the agent of a cluster
-//   (summary_atom)                                               -> WorkloadReport
+//   (summary_atom)                                               -> WorkloadReport, with the
+//                                                                   schedulers' undecided requests
 #pragma once
 
 #include <caf/fwd.hpp>

@@ -93,7 +93,7 @@ BOOST_AUTO_TEST_CASE(resync_reports_its_time_and_wire_size) {
 }
 
 BOOST_AUTO_TEST_CASE(schedule_runs_both_commit_modes_with_one_and_two_schedulers) {
-  // 60 nodes: more than the sample of 32, so the sampled runs do sample.
+  // 60 nodes: the adaptive sample scores every node of so small a fleet.
   const auto run = bench("--scenario schedule --clusters 3 --nodes 20 --seconds 1");
   BOOST_TEST_REQUIRE(run.status == 0, run.out);
   BOOST_TEST_REQUIRE(run.results.size() == 5u, run.out);
@@ -101,15 +101,20 @@ BOOST_AUTO_TEST_CASE(schedule_runs_both_commit_modes_with_one_and_two_schedulers
     std::string mode;
     int schedulers;
     int node_sample;
+    std::string rule;
   };
-  const std::vector<Expected> expected = {
-      {"cluster", 1, 32}, {"cluster", 2, 32}, {"node", 1, 32}, {"node", 2, 32}, {"node", 1, 0}};
+  const std::vector<Expected> expected = {{"cluster", 1, 0, "adaptive"},
+                                          {"cluster", 2, 0, "adaptive"},
+                                          {"node", 1, 0, "adaptive"},
+                                          {"node", 2, 0, "adaptive"},
+                                          {"node", 1, 0, "given"}};
   for (size_t i = 0; i < expected.size(); ++i) {
     const unisched::testing::Json& result = run.results[i];
     check_common(result, "schedule");
     BOOST_TEST(result.at("mode").get<std::string>() == expected[i].mode);
     BOOST_TEST(result.at("schedulers").get<int>() == expected[i].schedulers);
     BOOST_TEST(result.at("node_sample").get<int>() == expected[i].node_sample);
+    BOOST_TEST(result.at("sample_rule").get<std::string>() == expected[i].rule);
     BOOST_TEST(result.at("decisions").get<uint64_t>() > 0u);
     BOOST_TEST(result.at("placed").get<uint64_t>() > 0u);
     BOOST_TEST(result.at("placed").get<uint64_t>() <= result.at("decisions").get<uint64_t>());
@@ -122,6 +127,53 @@ BOOST_AUTO_TEST_CASE(schedule_runs_both_commit_modes_with_one_and_two_schedulers
       BOOST_TEST(result.at("conflicts").get<uint64_t>() == 0u);
     }
   }
+}
+
+BOOST_AUTO_TEST_CASE(sample_quality_compares_the_sample_with_the_best_node) {
+  // 1,200 nodes (a few fewer after the simulation's churn): above the adaptive rule's 1,000, so
+  // each replica scores 256 drawn nodes.
+  const auto large = bench("--scenario sample-quality --clusters 3 --nodes 400 --seconds 1");
+  BOOST_TEST_REQUIRE(large.status == 0, large.out);
+  BOOST_TEST_REQUIRE(large.results.size() == 1u, large.out);
+  const unisched::testing::Json& sampled = large.results[0];
+  check_common(sampled, "sample-quality");
+  BOOST_TEST(sampled.at("fleet_nodes").get<int>() > 1100);
+  BOOST_TEST(sampled.at("nodes_scored").get<int>() == 256);
+  BOOST_TEST(sampled.at("compared").get<int>() > 50);
+  BOOST_TEST(sampled.at("same_score").get<int>() <= sampled.at("compared").get<int>());
+  BOOST_TEST(sampled.at("mean_score_ratio").get<double>() > 0);
+  BOOST_TEST(sampled.at("mean_score_ratio").get<double>() <= 1);
+  BOOST_TEST(sampled.at("p1_score_ratio").get<double>() <=
+             sampled.at("mean_score_ratio").get<double>());
+  // A fleet the rule scores node by node decides exactly as scoring every node does.
+  const auto small = bench("--scenario sample-quality --clusters 5 --nodes 40 --seconds 1");
+  BOOST_TEST_REQUIRE(small.status == 0, small.out);
+  BOOST_TEST_REQUIRE(small.results.size() == 1u, small.out);
+  const unisched::testing::Json& every = small.results[0];
+  BOOST_TEST(every.at("nodes_scored").get<int>() == 0);
+  BOOST_TEST(every.at("compared").get<int>() > 50);
+  BOOST_TEST(every.at("same_score").get<int>() == every.at("compared").get<int>());
+  BOOST_TEST(every.at("mean_score_ratio").get<double>() == 1.0);
+}
+
+BOOST_AUTO_TEST_CASE(fleet_memory_names_each_part_of_the_runtime) {
+  const auto run = bench("--scenario fleet-memory --clusters 2 --nodes 300");
+  BOOST_TEST_REQUIRE(run.status == 0, run.out);
+  BOOST_TEST_REQUIRE(run.results.size() == 1u, run.out);
+  const unisched::testing::Json& result = run.results[0];
+  check_common(result, "fleet-memory");
+  BOOST_TEST(result.at("nodes").get<int>() >= 500);  // the simulation's churn moves a few
+  double runtime = 0;
+  for (const char* part : {"agent", "centre", "scheduler", "churn"}) {
+    const double bytes = result.at(std::string(part) + "_bytes_per_node").get<double>();
+    if (std::string(part) != "churn") {  // a node is held at each of these
+      BOOST_TEST(bytes > 100, part);
+    }
+    runtime += bytes;
+  }
+  BOOST_TEST(result.at("simulation_bytes_per_node").get<double>() > 100);
+  BOOST_TEST(result.at("runtime_bytes_per_node").get<double>() == runtime,
+             boost::test_tools::tolerance(0.01));
 }
 
 BOOST_AUTO_TEST_CASE(quota_runs_with_and_without_the_ledger_and_gives_the_ratio) {

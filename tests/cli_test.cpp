@@ -141,6 +141,43 @@ BOOST_AUTO_TEST_CASE(usage_errors_exit_2_and_say_why) {
   }
 }
 
+/// Every request submitted is decided (placed, partially, unschedulable), still waiting at a
+/// scheduler (by reason), or lost: counted where each is, so the sum can fail.
+void check_every_request_accounted_for(const Json& report) {
+  double waiting = 0;
+  for (const auto& [reason, count] : report["waiting_by_reason"].items()) {
+    waiting += count.get<double>();
+    BOOST_TEST(count.get<double>() > 0, reason);
+  }
+  BOOST_TEST(waiting == number(report, "waiting"));
+  BOOST_TEST(number(report, "requests") == number(report, "placed") +
+                                               number(report, "partially_placed") +
+                                               number(report, "unschedulable") +
+                                               number(report, "waiting") + number(report, "lost"));
+  if (number(report, "waiting") == 0) {
+    BOOST_TEST(number(report, "oldest_waiting_s") == 0);
+  }
+  BOOST_TEST(!report["waiting_by_reason"].contains("scheduler not answering"));
+}
+
+BOOST_AUTO_TEST_CASE(run_shows_the_backlog_as_it_goes_and_accounts_for_every_request) {
+  // Far more requests than two schedulers scoring every node of 4,000 decide: a backlog.
+  const auto result = run("run --profiles " + kSource +
+                          "/config/profiles --clusters 4 --nodes 1000 --node-sample 0 "
+                          "--duration 3s --rate 400 --report json");
+  BOOST_TEST_REQUIRE(result.exit_code == 0, result.err);
+  const Json report = parse_json(result.out);
+  BOOST_TEST_REQUIRE(report.is_object(), result.out);
+  check_every_request_accounted_for(report);
+  // Each progress line: the queue, its oldest request and the pace of decisions.
+  BOOST_TEST(result.err.find(" waiting, oldest ") != std::string::npos, result.err);
+  BOOST_TEST(result.err.find(" decisions/s") != std::string::npos, result.err);
+  BOOST_TEST(result.err.find("unschedulable " +
+                             std::to_string(static_cast<int64_t>(number(report, "unschedulable"))) +
+                             ", waiting ") != std::string::npos,
+             result.err);
+}
+
 BOOST_AUTO_TEST_CASE(run_reports_every_cluster_as_json) {
   const auto result = run("run --log-level=warn --profiles " + kSource +
                           "/config/profiles --duration 4s --push-interval 100ms "
@@ -174,6 +211,7 @@ BOOST_AUTO_TEST_CASE(run_reports_every_cluster_as_json) {
   BOOST_TEST(report["decision_latency_ms"]["p99"].get<double>() >=
              report["decision_latency_ms"]["p50"].get<double>());
   BOOST_TEST(number(report, "overcommits") == 0);
+  check_every_request_accounted_for(report);
 }
 
 BOOST_AUTO_TEST_CASE(run_with_quotas_reports_each_tenant_within_its_budget) {
@@ -197,6 +235,7 @@ BOOST_AUTO_TEST_CASE(run_with_quotas_reports_each_tenant_within_its_budget) {
   }
   BOOST_TEST(held <= 32);  // the cohort's pool
   BOOST_TEST(number(report, "placed") > 0);
+  check_every_request_accounted_for(report);
   BOOST_TEST(result.err.find("tenant team-a") != std::string::npos, result.err);
   const auto bad = run("run --log-level=off --profiles " + kSource + "/config/profiles --quotas " +
                        kSource + "/tests/data/mixed.yaml");

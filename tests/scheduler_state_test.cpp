@@ -86,7 +86,7 @@ BOOST_AUTO_TEST_CASE(a_commit_that_times_out_after_the_cluster_reserved_leaves_n
   BOOST_TEST(done.replies[0].second.status() == Decision::PLACED);
   BOOST_TEST(done.replies[0].second.replicas(0).placement_id() == "web/1");
   BOOST_TEST(bench.reservations() == 1u);
-  BOOST_TEST(bench.scheduler.summary().commits_timed_out() == 1u);
+  BOOST_TEST(bench.scheduler.summary(bench.now).commits_timed_out() == 1u);
   // An answer to the round that is over is ignored.
   BOOST_TEST(
       bench.scheduler
@@ -223,7 +223,7 @@ BOOST_AUTO_TEST_CASE(takes_a_lease_covers_skip_the_ledger_and_a_spent_lease_goes
   BOOST_TEST(only_round(spent).quota_take.has_value());
   BOOST_TEST(spent.quota_lease_uses.empty());
   bench.run(spent);
-  BOOST_TEST(bench.scheduler.summary().quota_lease_takes() == 2u);
+  BOOST_TEST(bench.scheduler.summary(bench.now).quota_lease_takes() == 2u);
   // A revoked lease is given back once; admitted work never takes from a lease.
   bench.scheduler.grant_lease("team", "lease#2", {{"cpu", 4000}});
   BOOST_TEST((bench.scheduler.on_lease_revoked("lease#2").quota_releases ==
@@ -247,8 +247,8 @@ BOOST_AUTO_TEST_CASE(a_conflict_is_retried_on_refreshed_views) {
   BOOST_TEST_REQUIRE(done.replies.size() == 1u);
   BOOST_TEST(done.replies[0].second.status() == Decision::PLACED);
   BOOST_TEST(done.replies[0].second.attempts() == 2u);
-  BOOST_TEST(bench.scheduler.summary().conflicts() == 1u);
-  BOOST_TEST(bench.scheduler.summary().retries() == 1u);
+  BOOST_TEST(bench.scheduler.summary(bench.now).conflicts() == 1u);
+  BOOST_TEST(bench.scheduler.summary(bench.now).retries() == 1u);
 }
 
 BOOST_AUTO_TEST_CASE(a_replica_refused_by_its_node_is_placed_again_on_another) {
@@ -302,7 +302,7 @@ BOOST_AUTO_TEST_CASE(a_refused_replica_is_placed_again_and_its_request_told) {
   const std::string again_id = update.replicas(1).placement_id();
   BOOST_TEST(again_id.rfind(refused + "-again/", 0) == 0u, again_id);
   BOOST_TEST(update.reasons(0).find("image pull failed") != std::string::npos, update.reasons(0));
-  BOOST_TEST(bench.scheduler.summary().requeued() == 1u);
+  BOOST_TEST(bench.scheduler.summary(bench.now).requeued() == 1u);
   // Tracked until every placement, the new one included, is settled.
   bench.scheduler.on_settled({update.replicas(0).placement_id()});
   BOOST_TEST(bench.scheduler.tracked() == 1u);
@@ -359,8 +359,37 @@ BOOST_AUTO_TEST_CASE(the_queue_refuses_when_full_and_says_so) {
   BOOST_TEST(full.replies[0].second.status() == Decision::UNSCHEDULABLE);
   BOOST_TEST(full.replies[0].second.reasons(0) ==
              "refused: the scheduler's queue is full (2 requests waiting)");
-  BOOST_TEST(bench.scheduler.summary().refused_queue_full() == 1u);
-  BOOST_TEST(bench.scheduler.summary().waiting() == 2u);
+  BOOST_TEST(bench.scheduler.summary(bench.now).refused_queue_full() == 1u);
+  BOOST_TEST(bench.scheduler.summary(bench.now).waiting() == 2u);
+}
+
+BOOST_AUTO_TEST_CASE(requests_not_decided_yet_are_counted_where_they_wait) {
+  Bench bench;
+  bench.add("a", {testing::node("n1", 64000, 256)});
+  const SchedulerCommands first = bench.scheduler.submit("r0", kOneCpu, 1, bench.now);
+  bench.now += std::chrono::seconds(2);
+  BOOST_TEST(bench.scheduler.submit("r1", kOneCpu, 2, bench.now).replies.empty());
+  bench.now += std::chrono::seconds(1);
+  v1::SchedulerSummary summary = bench.scheduler.summary(bench.now);
+  BOOST_TEST(summary.undecided_by_reason().at("committing") == 1u);  // r0, its commit out
+  BOOST_TEST(summary.undecided_by_reason().at("queued") == 1u);      // r1 behind it
+  BOOST_TEST(summary.oldest_undecided_seconds() == 3.0);
+  // r0's commit is answered: r0 is decided; r1, the oldest now, waits for the next advance.
+  const SchedulerCommands answered = bench.scheduler.on_commit_result(
+      only_round(first).round, "a", bench.commit(only_round(first).commits[0]), "", bench.now);
+  BOOST_TEST(answered.replies.size() == 1u);
+  summary = bench.scheduler.summary(bench.now);
+  BOOST_TEST(summary.undecided_by_reason_size() == 1);
+  BOOST_TEST(summary.undecided_by_reason().at("queued") == 1u);
+  BOOST_TEST(summary.oldest_undecided_seconds() == 1.0);
+  const SchedulerCommands started = bench.scheduler.advance(bench.now);
+  BOOST_TEST(bench.scheduler.summary(bench.now).undecided_by_reason().at("committing") == 1u);
+  const SchedulerCommands done = bench.run(started);
+  BOOST_TEST_REQUIRE(!done.replies.empty());
+  BOOST_TEST(done.replies.back().first == 2u);  // r1's ticket
+  summary = bench.scheduler.summary(bench.now);
+  BOOST_TEST(summary.undecided_by_reason().empty());
+  BOOST_TEST(summary.oldest_undecided_seconds() == 0.0);
 }
 
 BOOST_AUTO_TEST_CASE(tracking_stays_bounded_over_100000_requests) {
@@ -383,7 +412,7 @@ BOOST_AUTO_TEST_CASE(tracking_stays_bounded_over_100000_requests) {
   }
   BOOST_TEST(placed == 100'000u);
   BOOST_TEST(forgotten == 99'000u);
-  BOOST_TEST(bench.scheduler.summary().forgotten_unsettled() == 99'000u);
+  BOOST_TEST(bench.scheduler.summary(bench.now).forgotten_unsettled() == 99'000u);
   // A refusal for a forgotten request is dropped, not placed again blindly.
   BOOST_TEST(bench.scheduler.on_refused_placement("r0/0", "gone", bench.now).rounds.empty());
 }

@@ -10,17 +10,15 @@ namespace {
 
 // Number flags and the least value each takes (the most is 10,000,000).
 const std::map<std::string, long> kNumbers = {
-    {"clusters", 1}, {"nodes", 1},      {"deltas", 1},     {"updates", 1},    {"window", 1},
-    {"gpus", 0},     {"schedulers", 1}, {"seconds", 1},    {"agents-for", 1}, {"sample", 0},
-    {"rate", 1},     {"pairs", 1},      {"committers", 1}, {"writers", 1},    {"in-flight", 1}};
+    {"clusters", 1},   {"nodes", 1},   {"deltas", 1},     {"updates", 1},
+    {"window", 1},     {"gpus", 0},    {"schedulers", 1}, {"seconds", 1},
+    {"agents-for", 1}, {"sample", 0},  {"rate", 1},       {"pairs", 1},
+    {"committers", 1}, {"writers", 1}, {"in-flight", 1},  {"audit-every", 1}};
 // Text flags and their allowed values (empty: any; the scenario or policy name is checked by
 // whoever knows the names).
 const std::map<std::string, std::set<std::string>> kTexts = {
-    {"scenario", {}},
-    {"transport", {"caf", "grpc", "both"}},
-    {"mode", {"cluster", "node", "both"}},
-    {"policy", {}},
-    {"storage", {"disk", "tmpfs", "both"}}};
+    {"scenario", {}}, {"transport", {"caf", "grpc", "both"}}, {"mode", {"cluster", "node", "both"}},
+    {"policy", {}},   {"storage", {"disk", "tmpfs", "both"}}, {"profiles", {}}};
 
 }  // namespace
 

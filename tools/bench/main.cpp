@@ -14,13 +14,14 @@
 namespace {
 
 constexpr const char* kUsage =
-    "usage: unisched-bench [--scenario all|ingest|ingest-remote|resync|schedule|quota|"
-    "scale|full-sync-baseline|kube-ingest|etcd]\n"
+    "usage: unisched-bench [--scenario all|ingest|ingest-remote|resync|schedule|"
+    "sample-quality|quota|scale|fleet-memory|full-sync-baseline|kube-ingest|etcd]\n"
     "         [--clusters N] [--nodes N] [--gpus N] [--deltas N] [--updates N] [--window N] "
     "[--rate N]\n"
     "         [--transport caf|grpc|both] [--schedulers N] [--mode cluster|node|both]\n"
     "         [--policy NAME] [--sample N] [--seconds N] [--pairs N] [--in-flight N]\n"
-    "         [--committers N] [--writers N] [--storage disk|tmpfs|both]\n";
+    "         [--committers N] [--writers N] [--storage disk|tmpfs|both]\n"
+    "         [--profiles DIR] [--audit-every N]\n";
 
 int usage(const std::string& problem) {
   std::fprintf(stderr, "error: %s\n%s", problem.c_str(), kUsage);

@@ -3,12 +3,14 @@
 #include <cstdio>
 
 #include "tools/bench/etcd_scenario.hpp"
+#include "tools/bench/fleet_memory.hpp"
 #include "tools/bench/full_sync.hpp"
 #include "tools/bench/ingest.hpp"
 #include "tools/bench/ingest_grpc.hpp"
 #include "tools/bench/json_line.hpp"
 #include "tools/bench/kube_ingest.hpp"
 #include "tools/bench/resync.hpp"
+#include "tools/bench/sample_quality.hpp"
 #include "tools/bench/scale.hpp"
 #include "tools/bench/schedule.hpp"
 
@@ -140,7 +142,8 @@ JsonLine& with_schedule(JsonLine& line, const ScheduleParameters& parameters,
   return line.integer("schedulers", parameters.schedulers)
       .text("mode", mode_name(parameters.mode))
       .text("policy", parameters.policy)
-      .integer("node_sample", parameters.node_sample)
+      .integer("node_sample", parameters.effective_node_sample())
+      .text("sample_rule", parameters.node_sample < 0 ? "adaptive" : "given")
       .integer("window", parameters.window)
       .integer("in_flight", parameters.in_flight)
       .integer("decisions", static_cast<int64_t>(result.decisions))
@@ -160,8 +163,9 @@ void summarize(const ScheduleParameters& parameters, const ScheduleResult& resul
       "  %d scheduler(s), %s revisions, %d in flight, %s: %.0f decisions/s, p50 %.3f ms "
       "p99 %.3f ms, conflict rate %.2f%%, retry rate %.2f%%\n",
       parameters.schedulers, mode_name(parameters.mode), parameters.in_flight,
-      parameters.node_sample > 0
-          ? ("best of " + std::to_string(parameters.node_sample) + " sampled nodes").c_str()
+      parameters.effective_node_sample() > 0
+          ? ("best of " + std::to_string(parameters.effective_node_sample()) + " sampled nodes")
+                .c_str()
           : "every node scored",
       result.decisions_per_s, result.p50_ms, result.p99_ms, 100 * result.conflict_rate,
       100 * result.retry_rate);
@@ -350,8 +354,10 @@ const std::vector<Scenario>& scenarios() {
       {"ingest-remote", run_ingest_remote},
       {"resync", run_resync},
       {"schedule", run_schedule},
+      {"sample-quality", run_sample_quality},
       {"quota", run_quota},
       {"scale", run_scale},
+      {"fleet-memory", run_fleet_memory},
       {"full-sync-baseline", run_full_sync_baseline},
       {"kube-ingest", run_kube_ingest},
       {"etcd", run_etcd},

@@ -97,6 +97,12 @@ bool wait_subscribed(caf::scoped_actor& self, const actors::SchedulerActor& sche
 
 }  // namespace
 
+int ScheduleParameters::effective_node_sample() const {
+  return node_sample >= 0 ? node_sample
+                          : static_cast<int>(policy::adaptive_node_sample(
+                                static_cast<size_t>(clusters) * static_cast<size_t>(nodes)));
+}
+
 ScheduleResult run_schedulers(caf::actor_system& system, const CentreActor& centre,
                               const ScheduleParameters& parameters) {
   ScheduleResult result;
@@ -106,7 +112,9 @@ ScheduleResult run_schedulers(caf::actor_system& system, const CentreActor& cent
     result.problem = error;
     return result;
   }
-  policy->node_sample = static_cast<size_t>(parameters.node_sample);
+  policy::set_node_sample(*policy, parameters.node_sample < 0
+                                       ? std::nullopt
+                                       : std::optional<size_t>(parameters.node_sample));
   std::vector<policy::ClusterInfo> clusters;
   for (int c = 0; c < parameters.clusters; ++c) {
     clusters.push_back(

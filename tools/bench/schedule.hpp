@@ -17,11 +17,15 @@ struct ScheduleParameters {
   int nodes = 1000;  ///< per cluster
   int gpus = 8;      ///< per node
   int schedulers = 1;
-  int window = 1;   ///< requests outstanding per scheduler
+  int window = 1;     ///< requests outstanding per scheduler
   int in_flight = 1;  ///< decisions whose commits a scheduler has out at once (node mode)
-  int seconds = 5;  ///< of submitting, per run
+  int seconds = 5;    ///< of submitting, per run
   std::string policy = "balanced";
-  int node_sample = 32;  ///< the policy's node sample; 0 scores every node
+  /// The policy's node sample; 0 scores every node; -1 the adaptive rule (as `unisched run`
+  /// without --node-sample).
+  int node_sample = -1;
+  /// The nodes scored per replica: node_sample, or what the adaptive rule gives this fleet.
+  int effective_node_sample() const;
   actors::CommitMode mode = actors::CommitMode::ClusterRevision;
   /// Requests carry a queue whose quota the schedulers take first in every commit round (a
   /// budget too large to bind: what is measured is the cost of the ledger, not its waits).

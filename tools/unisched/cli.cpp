@@ -186,8 +186,8 @@ bool read_int(const ParsedArgs& args, const std::string& flag, int64_t min, int6
 
 Flag node_sample_flag() {
   return {"node-sample", '\0', "N", false,
-          "score the best of N fitting nodes drawn at random per replica instead of every node "
-          "(default 0: every node); for fleets of many thousand nodes"};
+          "score the best of N fitting nodes drawn at random per replica; 0: every node "
+          "(default: every node in fleets up to 1000 nodes, 256 drawn in larger ones)"};
 }
 
 std::vector<Flag> update_limit_flags() {

@@ -13,12 +13,10 @@
 #include "policy/framework.hpp"
 #include "runtime/grpc_service.hpp"
 #include "runtime/hub.hpp"
-#include "runtime/json_report.hpp"
 #include "runtime/manifest_loader.hpp"
 #include "runtime/quota_book.hpp"
 #include "runtime/single_node.hpp"
-#include "tools/unisched/quota_output.hpp"
-#include "tools/unisched/table.hpp"
+#include "tools/unisched/run_output.hpp"
 #include "tools/unisched/verbs.hpp"
 
 namespace unisched::cli {
@@ -118,7 +116,7 @@ bool read_options(const ParsedArgs& args, runtime::RunOptions& options, std::str
   int64_t misses = options.supervisor.max_misses;
   int64_t schedulers = options.schedulers;
   int64_t retries = options.scheduling.max_retries;
-  int64_t node_sample = static_cast<int64_t>(options.node_sample);
+  int64_t node_sample = 0;
   int64_t in_flight = static_cast<int64_t>(options.scheduling.max_in_flight);
   const bool ok =
       read_int(args, "clusters", 1, 1000, clusters, error) &&
@@ -159,7 +157,9 @@ bool read_options(const ParsedArgs& args, runtime::RunOptions& options, std::str
   options.supervisor.max_misses = static_cast<int>(misses);
   options.schedulers = static_cast<int>(schedulers);
   options.scheduling.max_retries = static_cast<int>(retries);
-  options.node_sample = static_cast<size_t>(node_sample);
+  if (args.has("node-sample")) {
+    options.node_sample = static_cast<size_t>(node_sample);
+  }
   options.policy = args.value("policy", options.policy);
   const std::string check = args.value("commit-check", "cluster");
   if (check != "cluster" && check != "node") {
@@ -181,135 +181,6 @@ bool read_options(const ParsedArgs& args, runtime::RunOptions& options, std::str
   }
   options.simulation.step = options.agent.observe_interval;
   return read_scorers(args, options.scorers, error);
-}
-
-double percent(uint64_t part, uint64_t whole) {
-  return whole == 0 ? 0.0 : 100.0 * static_cast<double>(part) / static_cast<double>(whole);
-}
-
-/// One line per tenant with quotas: what it holds of each resource of its budget at the end.
-void print_tenants(const v1::QuotaList& quotas, const v1::SchedulerSummary& scheduling,
-                   std::FILE* out) {
-  if (quotas.quotas_size() == 0) {
-    return;
-  }
-  std::fprintf(out, "quotas: %llu decisions waited for quota\n",
-               static_cast<unsigned long long>(scheduling.quota_queued()));
-  for (const auto& status : quotas.quotas()) {
-    std::string line;
-    for (const auto& [resource, hard] : status.quota().hard()) {
-      const auto used = status.used().find(resource);
-      const auto borrowed = status.borrowed().find(resource);
-      line += "  " + resource + " " +
-              quota_amount(resource, used == status.used().end() ? 0 : used->second) + "/" +
-              quota_amount(resource, hard) +
-              (borrowed == status.borrowed().end()
-                   ? ""
-                   : " (" + quota_amount(resource, borrowed->second) + " borrowed)");
-    }
-    std::fprintf(out, "  tenant %-16s%s; %llu waiting\n", status.quota().queue().c_str(),
-                 line.c_str(), static_cast<unsigned long long>(status.pending_requests()));
-  }
-}
-
-void print_table(const runtime::RunReport& report, std::FILE* out) {
-  const int width = name_column_width(
-      report.clusters, [](const auto& c) { return c.cluster_id(); }, "CLUSTER");
-  std::fprintf(out, "\n%-*s %8s %7s %9s %9s %6s %5s %8s %7s %8s %8s %8s\n", width, "CLUSTER",
-               "VERSION", "NODES", "UPDATES", "DELTAS", "DUPS", "GAPS", "RESYNCS", "HEALTH",
-               "HEALTHY", "CPU USED", "GPU USED");
-  std::map<std::string, std::pair<uint64_t, uint64_t>> models;  // model -> (devices, free)
-  for (const auto& c : report.clusters) {
-    const auto cpu = percent(static_cast<uint64_t>(c.allocated_cpu_milli()),
-                             static_cast<uint64_t>(c.allocatable_cpu_milli()));
-    std::fprintf(
-        out, "%-*s %8llu %7llu %9llu %9llu %6llu %5llu %8llu %7llu %8s %7.1f%% %7.1f%%\n", width,
-        c.cluster_id().c_str(), static_cast<unsigned long long>(c.version()),
-        static_cast<unsigned long long>(c.nodes()),
-        static_cast<unsigned long long>(c.updates_applied()),
-        static_cast<unsigned long long>(c.deltas_applied()),
-        static_cast<unsigned long long>(c.duplicates()), static_cast<unsigned long long>(c.gaps()),
-        static_cast<unsigned long long>(c.resyncs()),
-        static_cast<unsigned long long>(c.health_transitions()), c.healthy() ? "yes" : "no", cpu,
-        percent(c.devices() - c.free_devices(), c.devices()));
-    for (const auto& usage : c.models()) {
-      models[usage.model()].first += usage.devices();
-      models[usage.model()].second += usage.free_devices();
-    }
-  }
-  for (const auto& [model, usage] : models) {
-    std::fprintf(out, "  %-28s %5llu devices, %5.1f%% in use\n", model.c_str(),
-                 static_cast<unsigned long long>(usage.first),
-                 percent(usage.first - usage.second, usage.first));
-  }
-  const auto& w = report.workload;
-  const auto& s = report.scheduling;
-  std::fprintf(
-      out,
-      "\nrequests %llu: placed %llu, partially %llu, unschedulable %llu; commits %llu, "
-      "conflicts %llu, retries %llu, requeued %llu; overcommits %llu\n",
-      static_cast<unsigned long long>(w.requests()), static_cast<unsigned long long>(w.placed()),
-      static_cast<unsigned long long>(w.partially_placed()),
-      static_cast<unsigned long long>(w.unschedulable()),
-      static_cast<unsigned long long>(s.commits()), static_cast<unsigned long long>(s.conflicts()),
-      static_cast<unsigned long long>(s.retries()), static_cast<unsigned long long>(s.requeued()),
-      static_cast<unsigned long long>(report.overcommits));
-  for (const auto& [reason, count] : w.unschedulable_by_reason()) {
-    std::fprintf(out, "  unschedulable by %-16s %llu cluster refusals\n", reason.c_str(),
-                 static_cast<unsigned long long>(count));
-  }
-  print_tenants(report.quotas, s, out);
-  std::fprintf(out, "decision latency p50 %.2f ms, p99 %.2f ms\n", w.latency_p50_ms(),
-               w.latency_p99_ms());
-  std::fprintf(out, "%zu clusters, %llu node deltas applied in %.1f s\n", report.clusters.size(),
-               static_cast<unsigned long long>(report.deltas_applied),
-               static_cast<double>(report.elapsed.count()) / 1000.0);
-}
-
-void print_json(const runtime::RunReport& report, const runtime::RunOptions& options) {
-  using runtime::Json;
-  Json out;
-  out["duration_ms"] = report.elapsed.count();
-  out["seed"] = options.seed;
-  out["deltas_applied"] = report.deltas_applied;
-  out["clusters"] = Json::array();
-  for (const auto& c : report.clusters) {
-    out["clusters"].push_back(Json{{"id", c.cluster_id()},
-                                   {"version", c.version()},
-                                   {"epoch", c.epoch()},
-                                   {"nodes", c.nodes()},
-                                   {"updates_applied", c.updates_applied()},
-                                   {"deltas_applied", c.deltas_applied()},
-                                   {"duplicates", c.duplicates()},
-                                   {"gaps", c.gaps()},
-                                   {"resyncs", c.resyncs()},
-                                   {"rejected", c.rejected()},
-                                   {"health_transitions", c.health_transitions()},
-                                   {"healthy", c.healthy()},
-                                   {"staleness_ms", c.staleness_ms()}});
-  }
-  const auto& w = report.workload;
-  const auto& s = report.scheduling;
-  out["requests"] = w.requests();
-  out["placed"] = w.placed();
-  out["partially_placed"] = w.partially_placed();
-  out["unschedulable"] = w.unschedulable();
-  out["unschedulable_by_reason"] = Json::object();
-  for (const auto& [reason, count] : w.unschedulable_by_reason()) {
-    out["unschedulable_by_reason"][reason] = count;
-  }
-  out["commits"] = s.commits();
-  out["conflicts"] = s.conflicts();
-  out["retries"] = s.retries();
-  out["requeued"] = s.requeued();
-  out["overcommits"] = report.overcommits;
-  if (report.quotas.quotas_size() > 0) {
-    out["quota_queued"] = s.quota_queued();
-    out["quotas"] = quotas_json(report.quotas)["quotas"];
-  }
-  out["decision_latency_ms"] = Json{{"p50", runtime::significant(w.latency_p50_ms(), 4)},
-                                    {"p99", runtime::significant(w.latency_p99_ms(), 4)}};
-  std::printf("%s\n", runtime::dump_json(out).c_str());
 }
 
 /// The clusters' profiles from --profiles (config/profiles by default); nullopt after printing
@@ -400,21 +271,6 @@ grpc_door(const runtime::Endpoint& endpoint) {
           caf::anon_send_exit(hub, caf::exit_reason::user_shutdown);
         };
       };
-}
-
-void log_progress(std::chrono::milliseconds elapsed,
-                  const std::vector<v1::ClusterSummary>& summaries) {
-  uint64_t deltas = 0;
-  size_t healthy = 0;
-  uint64_t resyncs = 0;
-  for (const auto& summary : summaries) {
-    deltas += summary.deltas_applied();
-    healthy += summary.healthy() ? 1 : 0;
-    resyncs += summary.resyncs();
-  }
-  spdlog::info("t={:.1f}s: {}/{} clusters healthy, {} node deltas applied, {} resyncs",
-               static_cast<double>(elapsed.count()) / 1000.0, healthy, summaries.size(), deltas,
-               resyncs);
 }
 
 int run_run(const ParsedArgs& args) {

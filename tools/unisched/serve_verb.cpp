@@ -125,8 +125,8 @@ struct ServeOptions {
   runtime::TlsFiles tls;
   runtime::Tokens tokens;
   runtime::Tokens shard_tokens;
-  std::string policy = "balanced";  ///< a preset, made once per scheduler (see Registry::preset)
-  size_t node_sample = 0;
+  std::string policy = "balanced";    ///< a preset, made once per scheduler (see Registry::preset)
+  std::optional<size_t> node_sample;  ///< nullopt: the adaptive rule
   int64_t schedulers = 2;
   actors::SupervisorSettings supervisor;
 };
@@ -177,7 +177,9 @@ std::optional<ServeOptions> read_serve_options(const ParsedArgs& args, int& exit
     std::fprintf(stderr, "error: %s\n", error.c_str());
     return std::nullopt;
   }
-  options.node_sample = static_cast<size_t>(node_sample);
+  if (args.has("node-sample")) {
+    options.node_sample = static_cast<size_t>(node_sample);
+  }
   exit_code = 1;
   if (!read_tokens(args, "cluster-tokens", "clusterID", options.tokens) ||
       !read_tokens(args, "shard-tokens", "shardID", options.shard_tokens)) {
@@ -212,7 +214,7 @@ int run_serve(const ParsedArgs& args) {
   for (int64_t i = 0; i < options->schedulers; ++i) {
     std::string unused;  // the name was checked with the flags
     policy::Policy policy = *policy::Registry::builtin().preset(options->policy, unused);
-    policy.node_sample = options->node_sample;
+    policy::set_node_sample(policy, options->node_sample);
     schedulers.push_back(actors::spawn_scheduler_actor(*system, supervisor, {}, policy,
                                                        actors::SchedulerSettings{}, ledger));
   }
