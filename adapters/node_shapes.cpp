@@ -46,8 +46,9 @@ std::vector<std::pair<model::NodeState, int64_t>> shapes(const model::ClusterPro
     for (const auto& accelerator : group.node.accelerators) {
       add_devices(accelerator, accelerator.count, node);
     }
-    node.labels = topology_labels(spec, group.zone);
-    node.labels.insert(group.labels.begin(), group.labels.end());
+    model::NodeLabels::Map labels = topology_labels(spec, group.zone);
+    labels.insert(group.labels.begin(), group.labels.end());
+    node.labels = std::move(labels);
     node.taints = group.taints;
     result.emplace_back(std::move(node), group.count);
   }

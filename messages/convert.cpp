@@ -141,7 +141,7 @@ std::optional<std::string> from_proto(const v1::NodeState& node, const std::stri
     out.devices.push_back(std::move(device));
   }
   out.host_ports_in_use.assign(node.host_ports_in_use().begin(), node.host_ports_in_use().end());
-  out.labels.insert(node.labels().begin(), node.labels().end());
+  out.labels = model::NodeLabels::Map(node.labels().begin(), node.labels().end());
   for (const v1::Taint& taint : node.taints()) {
     out.taints.push_back(model::Taint{taint.key(), taint.value(), taint.effect()});
   }

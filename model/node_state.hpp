@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "model/cluster_profile.hpp"
+#include "model/node_labels.hpp"
 #include "model/symbol.hpp"
 
 namespace unisched::model {
@@ -53,7 +54,7 @@ struct NodeState {
   int32_t pod_count = 0;
   std::vector<Device> devices;
   std::vector<int32_t> host_ports_in_use;  ///< ascending, each once
-  std::map<std::string, std::string> labels;
+  NodeLabels labels;                       ///< interned: nodes alike share one set
   std::vector<Taint> taints;
   bool schedulable = true;
 

@@ -133,7 +133,7 @@ BOOST_AUTO_TEST_CASE(a_share_is_not_asked_of_a_node_that_counts_devices_whole) {
   ReplicaDemand share = gpus(1);
   share.devices[0].milli = 500;
   BOOST_TEST(fit_on_node(n, share).fits());
-  n.labels[model::kWholeDevicesLabel] = "true";
+  n.labels.set(model::kWholeDevicesLabel, "true");
   BOOST_TEST((fit_on_node(n, share).misfit == NodeMisfit::WholeDevicesOnly));
   BOOST_TEST(std::string(describe(NodeMisfit::WholeDevicesOnly)).find("whole units") !=
              std::string::npos);

@@ -177,11 +177,13 @@ void read_labels(Element metadata, NodeReading& reading, std::map<std::string, s
       all.emplace(std::string(key), std::string(text_value));
     }
   });
+  model::NodeLabels::Map kept;
   for (const auto& [key, value] : all) {
     if (kept_label(key)) {
-      reading.node.labels.emplace(key, value);
+      kept.emplace(key, value);
     }
   }
+  reading.node.labels.insert(kept);
   for (const std::string_view pool : kPoolLabels) {
     if (const std::string value = label(all, std::string(pool)); !value.empty()) {
       reading.node.node_group = value;
@@ -202,7 +204,7 @@ void read_node_info(Element object, NodeReading& reading) {
         {"architecture", "unisched.io/arch"}};
     for (const auto& [field_name, key] : kept) {
       if (const std::string_view value = text(info, field_name); !value.empty()) {
-        reading.node.labels[key] = std::string(value);
+        reading.node.labels.set(key, std::string(value));
       }
     }
   }
@@ -210,8 +212,8 @@ void read_node_info(Element object, NodeReading& reading) {
   if (child(object, "spec", spec)) {
     const std::string_view provider_id = text(spec, "providerID");
     if (const size_t scheme = provider_id.find("://"); scheme != std::string_view::npos) {
-      reading.node.labels["unisched.io/provider"] = std::string(provider_id.substr(0, scheme));
-      reading.node.labels["unisched.io/provider-id"] = std::string(provider_id);
+      reading.node.labels.set("unisched.io/provider", std::string(provider_id.substr(0, scheme)));
+      reading.node.labels.set("unisched.io/provider-id", std::string(provider_id));
     }
   }
 }
@@ -282,10 +284,10 @@ model::Expected<NodeReading, std::string> read_node(Element object) {
   const bool is_ready = ready(object);
   reading.node.schedulable = !unschedulable && is_ready;
   if (!reading.node.devices.empty()) {
-    reading.node.labels[model::kWholeDevicesLabel] = "true";  // extended resources: whole units
+    reading.node.labels.set(model::kWholeDevicesLabel, "true");  // extended resources: whole units
   }
   if (!is_ready) {
-    reading.node.labels["unisched.io/not-ready"] = "true";
+    reading.node.labels.set("unisched.io/not-ready", "true");
   }
   return reading;
 }

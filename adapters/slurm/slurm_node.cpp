@@ -65,21 +65,23 @@ bool usable(const SlurmNode& node) {
 }
 
 void add_labels(const SlurmNode& node, model::NodeState& out) {
-  out.labels["slurm.schedmd.com/state"] = node.drain ? node.state + "-DRAIN" : node.state;
+  model::NodeLabels::Map labels = out.labels.map();
+  labels["slurm.schedmd.com/state"] = node.drain ? node.state + "-DRAIN" : node.state;
   if (!node.reason.empty()) {
-    out.labels["slurm.schedmd.com/reason"] = model::dns1123_label_from(node.reason);
+    labels["slurm.schedmd.com/reason"] = model::dns1123_label_from(node.reason);
   }
   if (!node.partitions.empty()) {
-    out.labels[kPartitionsLabel] = model::dns1123_label_from(node.partitions);
+    labels[kPartitionsLabel] = model::dns1123_label_from(node.partitions);
     const std::vector<std::string> partitions = absl::StrSplit(node.partitions, ',');
     out.node_group = partitions.front();
   }
   for (absl::string_view feature : absl::StrSplit(node.features, ',', absl::SkipEmpty())) {
     const std::string_view name(feature.data(), feature.size());
     if (name != "(null)" && model::check_label_value(name).empty()) {
-      out.labels[std::string(kFeatureLabelPrefix) + model::dns1123_label_from(name)] = "true";
+      labels[std::string(kFeatureLabelPrefix) + model::dns1123_label_from(name)] = "true";
     }
   }
+  out.labels = std::move(labels);
 }
 
 }  // namespace
