@@ -12,9 +12,28 @@
 #include <random>
 #include <sstream>
 
+#include "runtime/manifest_loader.hpp"
+#include "runtime/single_node.hpp"
+
 extern char** environ;
 
 namespace unisched::bench {
+
+std::vector<model::ClusterResourceProfile> run_clusters(const std::string& directory, int count,
+                                                        std::string& problem) {
+  const runtime::ManifestSet set = runtime::load_manifests({directory});
+  std::vector<model::ClusterResourceProfile> profiles;
+  for (const auto& loaded : set.manifests) {
+    if (const auto* profile = std::get_if<model::ClusterResourceProfile>(&loaded.manifest)) {
+      profiles.push_back(*profile);
+    }
+  }
+  if (!set.problems.empty() || profiles.empty()) {
+    problem = "no usable ClusterResourceProfile in " + directory;
+    return {};
+  }
+  return runtime::plan_clusters(profiles, count);
+}
 
 v1::NodeState synthetic_node(int index, int64_t allocated_cpu_milli, int gpus) {
   v1::NodeState node;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "messages/unisched.pb.h"
+#include "model/cluster_profile.hpp"
 #include "tools/bench/parameters.hpp"
 
 namespace unisched::bench {
@@ -31,6 +32,11 @@ struct ChangeVariants {
   std::vector<std::vector<int>> nodes_changed;
 };
 ChangeVariants change_variants(int nodes, int changes, int gpus, uint64_t seed);
+
+/// The clusters `unisched run --clusters count` builds from the profiles in `directory`
+/// (runtime::plan_clusters); empty, with `problem` set, when the directory has none usable.
+std::vector<model::ClusterResourceProfile> run_clusters(const std::string& directory, int count,
+                                                        std::string& problem);
 
 /// The p-quantile (0..1) of `values`, nearest rank; 0 when empty.
 double percentile(std::vector<double> values, double p);

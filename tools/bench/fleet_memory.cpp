@@ -11,8 +11,6 @@
 #include "actors/scheduler_state.hpp"
 #include "adapters/simulated_cluster.hpp"
 #include "policy/framework.hpp"
-#include "runtime/manifest_loader.hpp"
-#include "runtime/single_node.hpp"
 #include "tools/bench/fixtures.hpp"
 #include "tools/bench/json_line.hpp"
 
@@ -34,18 +32,9 @@ struct Fleet {
 };
 
 std::string plan(const FleetMemoryParameters& parameters, Fleet& fleet) {
-  const runtime::ManifestSet set = runtime::load_manifests({parameters.profiles});
-  std::vector<model::ClusterResourceProfile> profiles;
-  for (const auto& loaded : set.manifests) {
-    if (const auto* profile = std::get_if<model::ClusterResourceProfile>(&loaded.manifest)) {
-      profiles.push_back(*profile);
-    }
-  }
-  if (!set.problems.empty() || profiles.empty()) {
-    return "no usable ClusterResourceProfile in " + parameters.profiles;
-  }
-  fleet.profiles = runtime::plan_clusters(profiles, parameters.clusters);
-  return {};
+  std::string problem;
+  fleet.profiles = run_clusters(parameters.profiles, parameters.clusters, problem);
+  return problem;
 }
 
 /// Every agent's next update into its ClusterState, and the changes on to every scheduler.

@@ -10,8 +10,6 @@
 #include "policy/framework.hpp"
 #include "policy/pipeline.hpp"
 #include "policy/splitmix.hpp"
-#include "runtime/manifest_loader.hpp"
-#include "runtime/single_node.hpp"
 #include "runtime/workload.hpp"
 #include "tools/bench/fixtures.hpp"
 #include "tools/bench/json_line.hpp"
@@ -27,17 +25,11 @@ struct LocalCluster {
 /// The run's clusters as their simulations stand after 10 simulated seconds of background pods.
 std::string build_fleet(const SampleQualityParameters& parameters,
                         std::vector<LocalCluster>& fleet) {
-  const runtime::ManifestSet set = runtime::load_manifests({parameters.profiles});
-  std::vector<model::ClusterResourceProfile> profiles;
-  for (const auto& loaded : set.manifests) {
-    if (const auto* profile = std::get_if<model::ClusterResourceProfile>(&loaded.manifest)) {
-      profiles.push_back(*profile);
-    }
+  std::string problem;
+  const auto planned = run_clusters(parameters.profiles, parameters.clusters, problem);
+  if (planned.empty()) {
+    return problem;
   }
-  if (!set.problems.empty() || profiles.empty()) {
-    return "no usable ClusterResourceProfile in " + parameters.profiles;
-  }
-  const auto planned = runtime::plan_clusters(profiles, parameters.clusters);
   fleet.resize(planned.size());
   for (size_t i = 0; i < planned.size(); ++i) {
     adapters::SimulationOptions options;
@@ -50,8 +42,8 @@ std::string build_fleet(const SampleQualityParameters& parameters,
     const model::ClusterProfileSpec& spec = planned[i].spec;
     fleet[i].info = {
         spec.cluster_id, spec.topology.region, spec.topology.zone, spec.machine_type, true, false};
-    if (const auto problem = fleet[i].view.replace(simulated.list_nodes(), simulated.resources())) {
-      return spec.cluster_id + ": " + problem->to_string();
+    if (const auto refusal = fleet[i].view.replace(simulated.list_nodes(), simulated.resources())) {
+      return spec.cluster_id + ": " + refusal->to_string();
     }
   }
   return {};
@@ -164,6 +156,7 @@ bool run_sample_quality(const Flags& flags, const std::string&) {
     parameters.nodes = nodes;
     parameters.audit_every = audit_every;
     parameters.seconds = flags.number("seconds", parameters.seconds);
+    parameters.rate = flags.number("rate", static_cast<int>(parameters.rate));
     parameters.policy = flags.text("policy", parameters.policy);
     parameters.profiles = flags.text("profiles", UNISCHED_SOURCE_DIR "/config/profiles");
     runs.push_back(parameters);
