@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <unordered_map>
 
 namespace unisched::model {
 namespace {
@@ -100,8 +101,8 @@ std::optional<ViewProblem> check_node(const NodeState& node, Allocation allocati
 ClusterView::ClusterView(const ClusterView& other) : resources_(other.resources_) {
   nodes_.reserve(other.nodes_.size());
   slots_.reserve(other.nodes_.size());
-  for (const auto& [name, node] : other.nodes_) {
-    const NodeState& copy = nodes_.emplace(name, node).first->second;
+  for (const NodeState& node : other.nodes_) {
+    const NodeState& copy = *nodes_.insert(node).first;
     enlist(&copy);
     account(copy, +1);
   }
@@ -125,7 +126,8 @@ std::optional<ViewProblem> ClusterView::check(const std::vector<NodeChange>& cha
     }
     const std::string& name = change.node.name;
     const auto known = present.find(name);
-    const bool exists = known != present.end() ? known->second : nodes_.count(name) != 0;
+    const bool exists =
+        known != present.end() ? known->second : nodes_.count(std::string_view(name)) != 0;
     if (change.kind == NodeChangeKind::Add && exists) {
       return problem(ViewError::DuplicateNode, name, "added but already present");
     }
@@ -148,9 +150,10 @@ template <class Changes>
 void ClusterView::commit(Changes&& changes) {
   constexpr bool take_over = !std::is_lvalue_reference_v<Changes>;
   for (auto& change : changes) {
-    const auto existing = nodes_.find(change.node.name);
+    const auto existing = nodes_.find(std::string_view(change.node.name));
     if (existing != nodes_.end()) {
-      NodeState& node = existing->second;
+      // The new state has the same name, so the node keeps its place in the set.
+      NodeState& node = const_cast<NodeState&>(*existing);
       if (change.kind == NodeChangeKind::Remove) {
         account(node, -1);
         delist(&node);
@@ -179,12 +182,11 @@ void ClusterView::commit(Changes&& changes) {
       }
       account(node, +1);
     } else {
-      std::string name = change.node.name;
-      NodeState* added = nullptr;
+      const NodeState* added = nullptr;
       if constexpr (take_over) {
-        added = &nodes_.emplace(std::move(name), std::move(change.node)).first->second;
+        added = &*nodes_.insert(std::move(change.node)).first;
       } else {
-        added = &nodes_.emplace(std::move(name), change.node).first->second;
+        added = &*nodes_.insert(change.node).first;
       }
       enlist(added);
       account(*added, +1);
@@ -229,8 +231,8 @@ std::optional<ViewProblem> ClusterView::replace(std::vector<NodeState> nodes,
 }
 
 const NodeState* ClusterView::find(const std::string& name) const {
-  const auto found = nodes_.find(name);
-  return found == nodes_.end() ? nullptr : &found->second;
+  const auto found = nodes_.find(std::string_view(name));
+  return found == nodes_.end() ? nullptr : &*found;
 }
 
 std::vector<const NodeState*> ClusterView::sorted_nodes() const {

@@ -6,12 +6,11 @@
 #include <functional>
 #include <map>
 #include <optional>
-#include <set>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include <absl/container/btree_set.h>
+#include <absl/container/node_hash_set.h>
 
 #include "model/node_state.hpp"
 
@@ -163,7 +162,25 @@ class ClusterView {
   void enlist(const NodeState* node);
   void delist(const NodeState* node);
 
-  std::unordered_map<std::string, NodeState> nodes_;
+  /// Hash and equality of held nodes by name, looked up by name alone: the set holds no second
+  /// copy of each name as a key.
+  struct NameHash {
+    using is_transparent = void;
+    size_t operator()(std::string_view name) const { return std::hash<std::string_view>{}(name); }
+    size_t operator()(const NodeState& node) const { return (*this)(node.name); }
+  };
+  struct SameName {
+    using is_transparent = void;
+    static std::string_view name_of(std::string_view name) { return name; }
+    static std::string_view name_of(const NodeState& node) { return node.name; }
+    template <class A, class B>
+    bool operator()(const A& a, const B& b) const {
+      return name_of(a) == name_of(b);
+    }
+  };
+  /// The nodes; an element's address never changes while it is held. Elements are changed in
+  /// place (never their name, which places them) through a const_cast in commit().
+  absl::node_hash_set<NodeState, NameHash, SameName> nodes_;
   // The ordered indexes are B-trees: an entry takes about a pointer's room instead of a red-black
   // node's 40-48 bytes, in every view (the centre's and each scheduler's copy).
   absl::btree_set<const NodeState*, ByName> by_name_;  // the same nodes, in name order
