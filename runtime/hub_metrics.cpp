@@ -146,6 +146,20 @@ void scheduler_metrics(PrometheusText& out, const std::vector<Scheduler>& schedu
         [](const Scheduler& s) { return static_cast<double>(s.waiting_for_quota()); });
   gauge("unisched_scheduler_tracked_requests", "Decided requests with placements not settled.",
         [](const Scheduler& s) { return static_cast<double>(s.tracked()); });
+  gauge("unisched_scheduler_oldest_undecided_seconds",
+        "Age of the longest-waiting request not decided yet; 0 when none waits.",
+        [](const Scheduler& s) { return s.oldest_undecided_seconds(); });
+  out.family("unisched_scheduler_undecided_requests", "gauge",
+             "Requests not decided yet, by where they wait.");
+  for (size_t i = 0; i < schedulers.size(); ++i) {
+    for (const char* reason : {"queued", "retrying", "committing", "waiting for quota"}) {
+      const auto& counts = schedulers[i].undecided_by_reason();
+      const auto count = counts.find(reason);
+      out.sample("unisched_scheduler_undecided_requests",
+                 {{"scheduler", std::to_string(i)}, {"reason", reason}},
+                 count == counts.end() ? 0.0 : static_cast<double>(count->second));
+    }
+  }
   out.family("unisched_scheduler_decision_latency_seconds", "histogram",
              "From a request's submission to its decision.");
   const std::vector<double> bounds(kLatencyBoundsSeconds.begin(), kLatencyBoundsSeconds.end());

@@ -127,6 +127,9 @@ HubMetricsInput two_clusters_two_schedulers() {
   input.schedulers[0].set_placed(5);
   input.schedulers[0].set_conflicts(1);
   input.schedulers[0].set_waiting(7);
+  (*input.schedulers[0].mutable_undecided_by_reason())["committing"] = 1;
+  (*input.schedulers[0].mutable_undecided_by_reason())["queued"] = 6;
+  input.schedulers[0].set_oldest_undecided_seconds(2.5);
   input.schedulers[0].mutable_decision_latency_buckets()->Resize(
       unisched::kLatencyBoundsSeconds.size() + 1, 0);
   input.schedulers[0].set_decision_latency_buckets(3, 4);  // 4 at <= 1 ms
@@ -195,6 +198,11 @@ BOOST_AUTO_TEST_CASE(the_hub_metrics_follow_the_exposition_format_and_say_what_w
   BOOST_TEST(series.at("unisched_scheduler_commits_total{scheduler=\"0\",outcome=\"conflict\"}") ==
              1);
   BOOST_TEST(series.at("unisched_scheduler_queue_length{scheduler=\"0\"}") == 7);
+  BOOST_TEST(
+      series.at("unisched_scheduler_undecided_requests{scheduler=\"0\",reason=\"queued\"}") == 6);
+  BOOST_TEST(series.at("unisched_scheduler_undecided_requests{scheduler=\"1\",reason=\"waiting "
+                       "for quota\"}") == 0);
+  BOOST_TEST(series.at("unisched_scheduler_oldest_undecided_seconds{scheduler=\"0\"}") == 2.5);
   check_histogram(series, "unisched_scheduler_decision_latency_seconds", "scheduler=\"0\"");
   check_histogram(series, "unisched_scheduler_decision_latency_seconds", "scheduler=\"1\"");
   BOOST_TEST(series.at("unisched_scheduler_decision_latency_seconds_bucket{scheduler=\"0\","
