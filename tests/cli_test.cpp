@@ -3,6 +3,7 @@
 #include <boost/test/unit_test.hpp>
 #include <cstdlib>
 #include <map>
+#include <regex>
 
 #include "tests/json.hpp"
 #include "tests/test_files.hpp"
@@ -169,9 +170,11 @@ BOOST_AUTO_TEST_CASE(run_shows_the_backlog_as_it_goes_and_accounts_for_every_req
   const Json report = parse_json(result.out);
   BOOST_TEST_REQUIRE(report.is_object(), result.out);
   check_every_request_accounted_for(report);
-  // Each progress line: the queue, its oldest request and the pace of decisions.
-  BOOST_TEST(result.err.find(" waiting, oldest ") != std::string::npos, result.err);
-  BOOST_TEST(result.err.find(" decisions/s") != std::string::npos, result.err);
+  // Each progress line: the queue (with its oldest request when one waits) and the pace of
+  // decisions.
+  const std::regex progress_line(
+      R"(t=\d\.\ds: .*; (0 waiting|\d+ waiting, oldest \d+\.\d s); \d+ decisions/s)");
+  BOOST_TEST(std::regex_search(result.err, progress_line), result.err);
   BOOST_TEST(result.err.find("unschedulable " +
                              std::to_string(static_cast<int64_t>(number(report, "unschedulable"))) +
                              ", waiting ") != std::string::npos,

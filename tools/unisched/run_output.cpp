@@ -177,8 +177,10 @@ void log_progress(const runtime::RunProgress& progress) {
   }
   std::string workload = "; the schedulers did not answer in time";
   if (const auto& w = progress.workload) {
-    workload = absl::StrFormat("; %d waiting, oldest %.1f s; %.0f decisions/s", w->waiting(),
-                               w->oldest_waiting_seconds(), progress.decisions_per_second);
+    const std::string oldest =
+        w->waiting() > 0 ? absl::StrFormat(", oldest %.1f s", w->oldest_waiting_seconds()) : "";
+    workload = absl::StrFormat("; %d waiting%s; %.0f decisions/s", w->waiting(), oldest,
+                               progress.decisions_per_second);
   }
   spdlog::info("t={:.1f}s: {}/{} clusters healthy, {} node deltas applied, {} resyncs{}",
                static_cast<double>(progress.elapsed.count()) / 1000.0, healthy,
