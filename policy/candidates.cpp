@@ -34,30 +34,26 @@ void visit_candidates(const model::ClusterView& view, const ReplicaDemand& deman
   view.visit_nodes(visit);  // devices of any model
 }
 
-std::optional<NodeMisfit> cluster_shortfall(const model::ClusterView& view,
-                                            const ReplicaDemand& demand) {
-  const model::ClusterTotals& totals = view.totals();
-  if (totals.allocatable_cpu_milli - totals.allocated_cpu_milli < demand.cpu_milli) {
-    return NodeMisfit::Cpu;
-  }
-  if (totals.allocatable_memory_bytes - totals.allocated_memory_bytes < demand.memory_bytes) {
-    return NodeMisfit::Memory;
-  }
+bool too_few_devices(const model::ClusterView& view, const ReplicaDemand& demand) {
+  // Only counts that no node's over-reservation can make too small: a view holding reservations
+  // not yet confirmed may show a node (or a device) allocated beyond what it has, so summed free
+  // cpu, memory or device room could hide a node with room. Devices with nothing allocated are
+  // never fewer than a node's.
   for (const DeviceDemand& device : demand.devices) {
+    int64_t devices = 0;
     int64_t free_devices = 0;
-    int64_t free_milli = 0;
     for (const auto& [name, accelerator] : view.accelerators()) {
       if (device.models.empty() || device.models.accepts(model::Symbol(name))) {
+        devices += accelerator.devices;
         free_devices += accelerator.free_devices;
-        free_milli += accelerator.devices * model::kWholeDeviceMilli - accelerator.allocated_milli;
       }
     }
     const bool whole = device.milli == model::kWholeDeviceMilli;
-    if (whole ? free_devices < device.count : free_milli < int64_t{device.milli} * device.count) {
-      return NodeMisfit::Devices;
+    if ((whole ? free_devices : devices) < device.count) {
+      return true;
     }
   }
-  return std::nullopt;
+  return false;
 }
 
 }  // namespace unisched::policy

@@ -6,7 +6,6 @@
 
 #include "model/cluster_view.hpp"
 #include "policy/demand.hpp"
-#include "policy/node_fit.hpp"
 
 namespace unisched::policy {
 
@@ -14,11 +13,11 @@ namespace unisched::policy {
 void visit_candidates(const model::ClusterView& view, const ReplicaDemand& demand,
                       const std::function<bool(const model::NodeState&)>& visit);
 
-/// What the whole cluster lacks for one replica by its totals alone: cpu, memory, or devices of
-/// the models asked for (free ones, or room for a share). A necessary test, in time proportional
-/// to the cluster's device models rather than its nodes: a cluster it refuses has no node that
-/// fits, so the node scan is skipped. nullopt: some node may fit.
-std::optional<NodeMisfit> cluster_shortfall(const model::ClusterView& view,
-                                            const ReplicaDemand& demand);
+/// Whether the whole cluster has too few devices of the models asked for to hold one replica
+/// (free ones for whole devices; any for a share). A necessary test, in time proportional to
+/// the cluster's device models rather than its nodes: a cluster it refuses has no node that
+/// fits, so the node scan is skipped. false: some node may fit. (Work without devices is found
+/// through the free-cpu index, which needs no such shortcut.)
+bool too_few_devices(const model::ClusterView& view, const ReplicaDemand& demand);
 
 }  // namespace unisched::policy

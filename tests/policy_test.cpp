@@ -42,7 +42,7 @@ BOOST_AUTO_TEST_CASE(each_filter_says_why) {
   fleet.add("sick", "us-west", {node("s1", 4000, 16)}, false);
   fleet.add("seen", "us-west", {node("v1", 4000, 16)});
   fleet.infos.back().view_only = true;
-  fleet.add("pair", "us-west", {node("p1", 4000, 16), node("p2", 4000, 16)});
+  fleet.add("pair", "us-west", {node("p1", 4000, 16, 1), node("p2", 4000, 16, 1)});
   const ClusterCandidate& west = fleet.candidates[0];
   const ClusterCandidate& sick = fleet.candidates[1];
   const ClusterCandidate& seen = fleet.candidates[2];
@@ -80,20 +80,41 @@ BOOST_AUTO_TEST_CASE(each_filter_says_why) {
        &west, "no storage class \"hdd\""},
       {plugins::make_machine_type_filter(), base + "  placement:\n    machineType: BareMetal\n",
        &west, "machines are VirtualMachine, request needs BareMetal"},
-      // The cluster's totals rule it out before any node is looked at.
       {plugins::make_resource_fit_filter(), "  resources:\n    cpu: 8\n", &west,
-       "0 of 1 nodes fit: the whole cluster has too little free cpu"},
+       "0 of 1 nodes fit: 1 insufficient cpu"},
+      // The cluster's device counts rule it out before any node is looked at.
       {plugins::make_resource_fit_filter(),
        "  resources:\n    accelerators:\n      - model: A100\n        count: 1\n", &west,
        "0 of 1 nodes fit: the whole cluster has too few free devices of the model"},
-      // Enough in total, but on no one node: the nodes say why.
-      {plugins::make_resource_fit_filter(), "  resources:\n    cpu: 6\n", &pair,
-       "0 of 2 nodes fit: 2 insufficient cpu"},
+      // Enough devices in total, but not two on one node: the nodes say why.
+      {plugins::make_resource_fit_filter(),
+       "  resources:\n    accelerators:\n      - model: A100\n        count: 2\n", &pair,
+       "0 of 2 nodes fit: 2 without enough free devices of the model"},
   };
   for (const Case& c : cases) {
     const auto spec = request(c.spec);
     const auto reason = c.filter->reject(spec, demand_of(spec), *c.cluster);
     BOOST_TEST(reason.value_or("") == c.reason, c.filter->name() << " on " << c.spec);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(a_node_reserved_beyond_its_size_does_not_hide_one_with_room) {
+  // A scheduler's copy may hold reservations its cluster has not confirmed: a node, or a device,
+  // allocated beyond what it has. Summed, the cluster would look full; its other node has room.
+  auto over = node("over", 4000, 16, 1);
+  over.allocated_cpu_milli = 12000;
+  over.devices[0].allocated_milli = 1900;
+  const auto room = node("room", 4000, 16, 1);
+  model::ClusterView view;
+  BOOST_TEST_REQUIRE(!view.replace({over, room}, {}, model::Allocation::MayExceed));
+  const ClusterInfo info{"c", "r", "", model::MachineType::VirtualMachine, true, false};
+  const ClusterCandidate cluster{&info, &view};
+  for (const char* spec :
+       {"  resources:\n    cpu: 2\n", "  resources:\n    accelerators:\n      - share: 500m\n"}) {
+    const auto request_spec = request(spec);
+    const auto refusal =
+        plugins::make_resource_fit_filter()->reject(request_spec, demand_of(request_spec), cluster);
+    BOOST_TEST(!refusal.has_value(), spec << ": " << refusal.value_or(""));
   }
 }
 

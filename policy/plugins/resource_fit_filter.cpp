@@ -7,18 +7,6 @@
 namespace unisched::policy::plugins {
 namespace {
 
-/// Why the cluster's totals alone rule it out.
-const char* shortfall_in_total(NodeMisfit misfit) {
-  switch (misfit) {
-    case NodeMisfit::Cpu:
-      return "the whole cluster has too little free cpu";
-    case NodeMisfit::Memory:
-      return "the whole cluster has too little free memory";
-    default:
-      return "the whole cluster has too few free devices of the model";
-  }
-}
-
 /// At least one node must hold one replica; otherwise say why the nodes did not.
 class ResourceFitFilter final : public ClusterFilter {
  public:
@@ -26,9 +14,9 @@ class ResourceFitFilter final : public ClusterFilter {
   std::optional<std::string> reject(const model::SchedulingRequestSpec&,
                                     const ReplicaDemand& demand,
                                     const ClusterCandidate& cluster) const override {
-    if (const auto lacks = cluster_shortfall(*cluster.view, demand)) {
+    if (too_few_devices(*cluster.view, demand)) {
       return "0 of " + std::to_string(cluster.view->size()) +
-             " nodes fit: " + shortfall_in_total(*lacks);
+             " nodes fit: the whole cluster has too few free devices of the model";
     }
     std::map<NodeMisfit, int> misfits;
     bool fits = false;
