@@ -186,10 +186,8 @@ std::optional<model::ViewProblem> ClusterState::publish(
   }
   ++revision_;
   for (const auto& [name, removed] : touched) {
-    if (removed) {
-      node_revisions_.erase(name);
-    } else {
-      node_revisions_[name] = revision_;
+    if (!removed) {
+      view_.set_revision(name, revision_);
     }
   }
   if (!logged) {
@@ -327,10 +325,10 @@ std::optional<std::string> ClusterState::on_snapshot(model::ViewSnapshot snapsho
   counters_.placements_refused += lost.size();
   position_ = {snapshot.epoch, snapshot.version};
   ++revision_;
-  node_revisions_.clear();
-  for (const model::NodeState* node : view_.sorted_nodes()) {  // `effective` was moved out
-    node_revisions_.emplace_hint(node_revisions_.end(), node->name, revision_);  // in name order
-  }
+  view_.visit_nodes([&](const model::NodeState& node) {  // `effective` was moved out
+    view_.set_revision(node.name, revision_);
+    return true;
+  });
   ++counters_.resyncs;
   resync_ = Resync::Idle;
   lagging_.reset();
@@ -401,11 +399,11 @@ CommitOutcome ClusterState::commit(const Commit& commit, CommitMode mode) {
   for (const model::Reservation& reservation : commit.reservations) {
     if (mode == CommitMode::NodeRevisions) {
       const auto expected = commit.node_revisions.find(reservation.node);
-      const auto actual = node_revisions_.find(reservation.node);
       if (expected == commit.node_revisions.end()) {
         return refuse("the commit names no revision for node " + reservation.node);
       }
-      if (actual == node_revisions_.end() || actual->second != expected->second) {
+      const uint64_t actual = view_.revision_of(reservation.node);  // 0: no such node
+      if (actual == 0 || actual != expected->second) {
         return conflict("node " + reservation.node + " changed since revision " +
                         std::to_string(expected->second));
       }
@@ -498,7 +496,7 @@ model::ViewSnapshot ClusterState::snapshot() const {
     snapshot.nodes.push_back(*node);
   }
   snapshot.resources = view_.resources();
-  snapshot.node_revisions = node_revisions_;
+  snapshot.node_revisions = view_.revisions();
   snapshot.agent_version = position_.version;
   return snapshot;
 }

@@ -204,8 +204,7 @@ class ClusterState {
   std::string cluster_id_;
   model::ClusterView view_;  // truth plus reservations
   model::StreamPosition position_;
-  uint64_t revision_ = 0;
-  std::map<std::string, uint64_t> node_revisions_;
+  uint64_t revision_ = 0;         // the view's; each node's is held with it (view_.revision_of)
   ReservationHoldings holdings_;  // truth plus these is view_
   PlacementLedger placements_;
   std::vector<std::pair<std::string, std::string>> refused_;

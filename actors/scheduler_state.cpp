@@ -102,7 +102,9 @@ bool SchedulerState::replace_view(const model::ViewSnapshot& snapshot) {
     return false;
   }
   local.revision = snapshot.version;
-  local.node_revisions = snapshot.node_revisions;
+  for (const auto& [name, revision] : snapshot.node_revisions) {
+    local.view.set_revision(name, revision);
+  }
   local.subscribed = true;
   return true;
 }
@@ -125,10 +127,8 @@ SchedulerState::FeedResult SchedulerState::apply_feed(const model::ViewUpdate& u
   }
   local.revision = update.version;
   for (const auto& change : update.changes) {
-    if (change.kind == model::NodeChangeKind::Remove) {
-      local.node_revisions.erase(change.node.name);
-    } else {
-      local.node_revisions[change.node.name] = update.version;
+    if (change.kind != model::NodeChangeKind::Remove) {
+      local.view.set_revision(change.node.name, update.version);
     }
   }
   return FeedResult::Applied;
@@ -261,9 +261,7 @@ SchedulerCommands SchedulerState::start_round(std::unique_ptr<Work> work,
     commit.set_request_id(work->request_id);
     commit.set_node_level(settings_.commit_mode == CommitMode::NodeRevisions);
     commit.set_revision(local.revision);
-    const auto node_revision = local.node_revisions.find(placement.node);
-    (*commit.mutable_node_revisions())[placement.node] =
-        node_revision == local.node_revisions.end() ? 0 : node_revision->second;
+    (*commit.mutable_node_revisions())[placement.node] = local.view.revision_of(placement.node);
     const std::string placement_id = work->id + "/" + std::to_string(work->next_replica++);
     messages::to_proto(
         model::Reservation{placement_id, placement.node, placement.cpu_milli,

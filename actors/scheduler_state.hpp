@@ -165,8 +165,7 @@ class SchedulerState {
   struct LocalCluster {
     policy::ClusterInfo info;
     model::ClusterView view;
-    uint64_t revision = 0;
-    std::map<std::string, uint64_t> node_revisions;
+    uint64_t revision = 0;  ///< of the cluster's view; each node's is in `view` (revision_of)
     bool subscribed = false;
     uint64_t incarnation = 0;  ///< how often its ClusterActor was lost
   };

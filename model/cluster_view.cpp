@@ -101,8 +101,8 @@ std::optional<ViewProblem> check_node(const NodeState& node, Allocation allocati
 ClusterView::ClusterView(const ClusterView& other) : resources_(other.resources_) {
   nodes_.reserve(other.nodes_.size());
   slots_.reserve(other.nodes_.size());
-  for (const NodeState& node : other.nodes_) {
-    const NodeState& copy = *nodes_.insert(node).first;
+  for (const HeldNode& held : other.nodes_) {
+    const NodeState& copy = nodes_.insert(held).first->node;
     enlist(&copy);
     account(copy, +1);
   }
@@ -153,7 +153,7 @@ void ClusterView::commit(Changes&& changes) {
     const auto existing = nodes_.find(std::string_view(change.node.name));
     if (existing != nodes_.end()) {
       // The new state has the same name, so the node keeps its place in the set.
-      NodeState& node = const_cast<NodeState&>(*existing);
+      NodeState& node = const_cast<NodeState&>(existing->node);
       if (change.kind == NodeChangeKind::Remove) {
         account(node, -1);
         delist(&node);
@@ -184,9 +184,9 @@ void ClusterView::commit(Changes&& changes) {
     } else {
       const NodeState* added = nullptr;
       if constexpr (take_over) {
-        added = &*nodes_.insert(std::move(change.node)).first;
+        added = &nodes_.insert(HeldNode{std::move(change.node)}).first->node;
       } else {
-        added = &*nodes_.insert(change.node).first;
+        added = &nodes_.insert(HeldNode{change.node}).first->node;
       }
       enlist(added);
       account(*added, +1);
@@ -232,7 +232,26 @@ std::optional<ViewProblem> ClusterView::replace(std::vector<NodeState> nodes,
 
 const NodeState* ClusterView::find(const std::string& name) const {
   const auto found = nodes_.find(std::string_view(name));
-  return found == nodes_.end() ? nullptr : &*found;
+  return found == nodes_.end() ? nullptr : &found->node;
+}
+
+uint64_t ClusterView::revision_of(std::string_view name) const {
+  const auto found = nodes_.find(name);
+  return found == nodes_.end() ? 0 : found->revision;
+}
+
+void ClusterView::set_revision(std::string_view name, uint64_t revision) {
+  if (const auto found = nodes_.find(name); found != nodes_.end()) {
+    const_cast<HeldNode&>(*found).revision = revision;  // not what places it: its name
+  }
+}
+
+std::map<std::string, uint64_t> ClusterView::revisions() const {
+  std::map<std::string, uint64_t> by_name;
+  for (const NodeState* node : by_name_) {
+    by_name.emplace_hint(by_name.end(), node->name, revision_of(node->name));
+  }
+  return by_name;
 }
 
 std::vector<const NodeState*> ClusterView::sorted_nodes() const {

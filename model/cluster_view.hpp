@@ -93,6 +93,16 @@ class ClusterView {
 
   const NodeState* find(const std::string& name) const;
   size_t size() const { return nodes_.size(); }
+
+  /// The revision at which a node last changed, as its holder numbers them (the centre's view
+  /// revision, or the one a scheduler's copy was told of); 0 for a node not held or never
+  /// numbered. Kept with the node, so no second map of names is needed. A node added or replaced
+  /// by apply() or replace() starts at 0 until numbered.
+  uint64_t revision_of(std::string_view name) const;
+  /// Numbers a held node (nothing for a node not held).
+  void set_revision(std::string_view name, uint64_t revision);
+  /// Every node's revision, by name.
+  std::map<std::string, uint64_t> revisions() const;
   /// Every node, ordered by name.
   std::vector<const NodeState*> sorted_nodes() const;
   /// The same nodes in the same order, each handed to `visit` until it returns false (no list
@@ -162,17 +172,22 @@ class ClusterView {
   void enlist(const NodeState* node);
   void delist(const NodeState* node);
 
+  /// A node as the view holds it, with its revision.
+  struct HeldNode {
+    NodeState node;
+    uint64_t revision = 0;
+  };
   /// Hash and equality of held nodes by name, looked up by name alone: the set holds no second
   /// copy of each name as a key.
   struct NameHash {
     using is_transparent = void;
     size_t operator()(std::string_view name) const { return std::hash<std::string_view>{}(name); }
-    size_t operator()(const NodeState& node) const { return (*this)(node.name); }
+    size_t operator()(const HeldNode& held) const { return (*this)(held.node.name); }
   };
   struct SameName {
     using is_transparent = void;
     static std::string_view name_of(std::string_view name) { return name; }
-    static std::string_view name_of(const NodeState& node) { return node.name; }
+    static std::string_view name_of(const HeldNode& held) { return held.node.name; }
     template <class A, class B>
     bool operator()(const A& a, const B& b) const {
       return name_of(a) == name_of(b);
@@ -180,7 +195,7 @@ class ClusterView {
   };
   /// The nodes; an element's address never changes while it is held. Elements are changed in
   /// place (never their name, which places them) through a const_cast in commit().
-  absl::node_hash_set<NodeState, NameHash, SameName> nodes_;
+  absl::node_hash_set<HeldNode, NameHash, SameName> nodes_;
   // The ordered indexes are B-trees: an entry takes about a pointer's room instead of a red-black
   // node's 40-48 bytes, in every view (the centre's and each scheduler's copy).
   absl::btree_set<const NodeState*, ByName> by_name_;  // the same nodes, in name order

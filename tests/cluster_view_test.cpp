@@ -61,6 +61,27 @@ BOOST_AUTO_TEST_CASE(aggregates_and_free_device_index_follow_changes) {
   BOOST_TEST((view.totals() == ClusterTotals{}));
 }
 
+BOOST_AUTO_TEST_CASE(each_node_keeps_the_revision_it_was_numbered_with) {
+  ClusterView view;
+  BOOST_TEST(!view.apply({add(gpu_node("a", 4)), add(gpu_node("b", 1))}));
+  BOOST_TEST(view.revision_of("a") == 0u);  // not numbered yet
+  view.set_revision("a", 3);
+  view.set_revision("b", 5);
+  view.set_revision("ghost", 9);  // not held: nothing
+  BOOST_TEST(view.revision_of("a") == 3u);
+  BOOST_TEST(view.revision_of("ghost") == 0u);
+  // A changed node keeps its number until its holder numbers it again; a removed one is gone.
+  BOOST_TEST(!view.apply(
+      {{NodeChangeKind::Update, gpu_node("a", 2)}, {NodeChangeKind::Remove, gpu_node("b", 0)}}));
+  BOOST_TEST(view.revision_of("a") == 3u);
+  BOOST_TEST(view.revision_of("b") == 0u);
+  BOOST_TEST(!view.apply({add(gpu_node("b", 1))}));
+  BOOST_TEST(view.revision_of("b") == 0u);
+  view.set_revision("b", 6);
+  const ClusterView copy = view;  // a copy keeps the numbers
+  BOOST_TEST((copy.revisions() == std::map<std::string, uint64_t>{{"a", 3}, {"b", 6}}));
+}
+
 BOOST_AUTO_TEST_CASE(inconsistent_changes_are_refused_and_change_nothing) {
   ClusterView view;
   BOOST_TEST(!view.apply({add(gpu_node("a", 4))}));
