@@ -7,6 +7,7 @@
 
 #include "messages/convert.hpp"
 #include "messages/latency_buckets.hpp"
+#include "messages/undecided_reasons.hpp"
 #include "policy/pipeline.hpp"
 #include "policy/splitmix.hpp"
 
@@ -553,13 +554,13 @@ v1::SchedulerSummary SchedulerState::summary(Clock::time_point now) const {
     }
   };
   for (const auto& [key, work] : queue_) {
-    count(*work, work->attempts == 0 ? "queued" : "retrying");
+    count(*work, work->attempts == 0 ? kUndecidedQueued : kUndecidedRetrying);
   }
   for (const auto& [id, round] : rounds_) {
-    count(*round->work, round->refreshing ? "retrying" : "committing");
+    count(*round->work, round->refreshing ? kUndecidedRetrying : kUndecidedCommitting);
   }
   for (const auto& [id, work] : parked_) {
-    count(*work, "waiting for quota");
+    count(*work, kUndecidedWaitingForQuota);
   }
   if (oldest) {
     summary.set_oldest_undecided_seconds(std::chrono::duration<double>(now - *oldest).count());

@@ -89,10 +89,4 @@ void NodeLabels::set(const std::string& key, std::string value) {
   *this = NodeLabels(std::move(changed));
 }
 
-void NodeLabels::insert(const Map& labels) {
-  Map changed = *map_;
-  changed.insert(labels.begin(), labels.end());
-  *this = NodeLabels(std::move(changed));
-}
-
 }  // namespace unisched::model

@@ -30,10 +30,9 @@ class NodeLabels {
   bool empty() const { return map_->empty(); }
   const std::string& at(const std::string& key) const { return map_->at(key); }
 
-  /// Sets one label: the node's set is copied, changed and interned again.
+  /// Sets one label: the node's set is copied, changed and interned again (build a Map and
+  /// assign it when setting several).
   void set(const std::string& key, std::string value);
-  /// Adds the labels whose keys are not set yet.
-  void insert(const Map& labels);
 
   bool operator==(const NodeLabels& other) const {
     return map_ == other.map_ || *map_ == *other.map_;

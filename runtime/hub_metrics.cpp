@@ -6,6 +6,7 @@
 #include <tuple>
 
 #include "messages/latency_buckets.hpp"
+#include "messages/undecided_reasons.hpp"
 #include "runtime/grpc_call_stats.hpp"
 #include "runtime/journal.hpp"
 #include "runtime/prometheus_text.hpp"
@@ -152,7 +153,7 @@ void scheduler_metrics(PrometheusText& out, const std::vector<Scheduler>& schedu
   out.family("unisched_scheduler_undecided_requests", "gauge",
              "Requests not decided yet, by where they wait.");
   for (size_t i = 0; i < schedulers.size(); ++i) {
-    for (const char* reason : {"queued", "retrying", "committing", "waiting for quota"}) {
+    for (const char* reason : kUndecidedReasons) {
       const auto& counts = schedulers[i].undecided_by_reason();
       const auto count = counts.find(reason);
       out.sample("unisched_scheduler_undecided_requests",

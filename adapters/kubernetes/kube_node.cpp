@@ -170,20 +170,20 @@ bool ready(Element object) {
   return is_ready;
 }
 
-void read_labels(Element metadata, NodeReading& reading, std::map<std::string, std::string>& all) {
+/// Every label of the node into `all`, and those it keeps into `kept`.
+void read_labels(Element metadata, NodeReading& reading, std::map<std::string, std::string>& all,
+                 model::NodeLabels::Map& kept) {
   each_member(metadata, "labels", [&](std::string_view key, Element value) {
     std::string_view text_value;
     if (value.get(text_value) == simdjson::SUCCESS) {
       all.emplace(std::string(key), std::string(text_value));
     }
   });
-  model::NodeLabels::Map kept;
   for (const auto& [key, value] : all) {
     if (kept_label(key)) {
       kept.emplace(key, value);
     }
   }
-  reading.node.labels.insert(kept);
   for (const std::string_view pool : kPoolLabels) {
     if (const std::string value = label(all, std::string(pool)); !value.empty()) {
       reading.node.node_group = value;
@@ -193,18 +193,18 @@ void read_labels(Element metadata, NodeReading& reading, std::map<std::string, s
 }
 
 /// What the node runs, kept as labels: kubelet version, container runtime, provider.
-void read_node_info(Element object, NodeReading& reading) {
+void read_node_info(Element object, model::NodeLabels::Map& kept) {
   Element status;
   Element info;
   if (child(object, "status", status) && child(status, "nodeInfo", info)) {
-    const std::pair<std::string_view, const char*> kept[] = {
+    const std::pair<std::string_view, const char*> info_labels[] = {
         {"kubeletVersion", "unisched.io/kubelet-version"},
         {"containerRuntimeVersion", "unisched.io/container-runtime"},
         {"operatingSystem", "unisched.io/os"},
         {"architecture", "unisched.io/arch"}};
-    for (const auto& [field_name, key] : kept) {
+    for (const auto& [field_name, key] : info_labels) {
       if (const std::string_view value = text(info, field_name); !value.empty()) {
-        reading.node.labels.set(key, std::string(value));
+        kept[key] = std::string(value);
       }
     }
   }
@@ -212,8 +212,8 @@ void read_node_info(Element object, NodeReading& reading) {
   if (child(object, "spec", spec)) {
     const std::string_view provider_id = text(spec, "providerID");
     if (const size_t scheme = provider_id.find("://"); scheme != std::string_view::npos) {
-      reading.node.labels.set("unisched.io/provider", std::string(provider_id.substr(0, scheme)));
-      reading.node.labels.set("unisched.io/provider-id", std::string(provider_id));
+      kept["unisched.io/provider"] = std::string(provider_id.substr(0, scheme));
+      kept["unisched.io/provider-id"] = std::string(provider_id);
     }
   }
 }
@@ -271,8 +271,9 @@ model::Expected<NodeReading, std::string> read_node(Element object) {
       allocatable.count("pods") ? amount_of("pods", allocatable["pods"]) : std::nullopt;
   reading.node.max_pods = static_cast<int32_t>(std::min<int64_t>(pods.value_or(0), 1 << 20));
   std::map<std::string, std::string> labels;
-  read_labels(metadata, reading, labels);
-  read_node_info(object, reading);
+  model::NodeLabels::Map kept;  // interned once, when complete
+  read_labels(metadata, reading, labels, kept);
+  read_node_info(object, kept);
   add_devices(allocatable, labels, reading);
   Element spec;
   bool unschedulable = false;
@@ -284,11 +285,12 @@ model::Expected<NodeReading, std::string> read_node(Element object) {
   const bool is_ready = ready(object);
   reading.node.schedulable = !unschedulable && is_ready;
   if (!reading.node.devices.empty()) {
-    reading.node.labels.set(model::kWholeDevicesLabel, "true");  // extended resources: whole units
+    kept[model::kWholeDevicesLabel] = "true";  // extended resources: whole units
   }
   if (!is_ready) {
-    reading.node.labels.set("unisched.io/not-ready", "true");
+    kept["unisched.io/not-ready"] = "true";
   }
+  reading.node.labels = std::move(kept);
   return reading;
 }
 
