@@ -267,6 +267,17 @@ BOOST_AUTO_TEST_CASE(bad_flags_are_usage_errors) {
   BOOST_TEST(bench("--scenario schedule --mode eventual").status == 2);
   BOOST_TEST(bench("--scenario schedule --sample -1").status == 2);
   BOOST_TEST(bench("--scenario etcd --storage floppy").status == 2);
+  BOOST_TEST(bench("--scenario sample-quality --audit-every 0").status == 2);
+}
+
+BOOST_AUTO_TEST_CASE(profiles_that_are_not_there_are_a_failed_run_not_a_result) {
+  for (const char* scenario : {"sample-quality", "fleet-memory"}) {
+    const auto run = bench(std::string("--scenario ") + scenario +
+                           " --clusters 2 --nodes 10 --seconds 1 --profiles /nonexistent/profiles");
+    BOOST_TEST(run.status == 1, scenario);
+    BOOST_TEST_REQUIRE(run.results.size() == 1u, run.out);
+    BOOST_TEST(!run.results[0].at("ok").get<bool>(), scenario);
+  }
 }
 
 BOOST_AUTO_TEST_CASE(an_unknown_policy_is_a_failed_run_not_a_result) {
