@@ -107,11 +107,11 @@ void notify_subscribers(Self self) {
       continue;
     }
     if (auto changes = core.changes_since(subscriber.revision)) {
-      for (const auto& update : *changes) {
-        self->send(subscriber.handle, messages::ViewFeed{update});
+      for (const auto& revision : *changes) {
+        self->send(subscriber.handle, messages::ViewFeed{revision});
       }
     } else {
-      self->send(subscriber.handle, messages::to_proto(core.snapshot()));
+      self->send(subscriber.handle, messages::ViewFeed{core.whole_view()});
     }
     subscriber.revision = core.revision();
   }
@@ -488,13 +488,14 @@ ClusterActor::behavior_type cluster_actor(Self self, std::string cluster_id, Age
         return on_pushed_snapshot(self, snapshot);
       },
       [=](view_atom) { return messages::to_proto(self->state.core->snapshot()); },
+      [=](feed_atom) { return messages::ViewFeed{self->state.core->whole_view()}; },
       [=](summary_atom) { return summarize(self); },
       [=](subscribe_atom, ViewSubscriberActor subscriber) {
         self->monitor(subscriber);
         self->state.subscribers.push_back({subscriber, self->state.core->revision()});
         self->send(subscriber, health_atom_v, self->state.core->cluster_id(),
                    self->state.core->healthy());
-        return messages::to_proto(self->state.core->snapshot());
+        return messages::ViewFeed{self->state.core->whole_view()};
       },
       [=](resync_atom) -> caf::result<v1::Ack> {
         auto promise = self->make_response_promise();

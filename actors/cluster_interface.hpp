@@ -11,13 +11,12 @@
 namespace unisched::actors {
 
 /// Whoever follows a cluster's view (schedulers).
-///   ViewFeed                        every change of the view, its version the view's revision
-///                                   (shared with the ClusterActor's change log in one process)
-///   ClusterSnapshot                 the whole view, when the subscriber must start over
+///   ViewFeed                        every change of the view, its version the view's revision,
+///                                   or the whole view when the subscriber must start over
+///                                   (node states shared with the ClusterActor in one process)
 ///   (health, cluster_id, healthy)   the cluster's health as the supervisor judges it
-using ViewSubscriberActor =
-    caf::typed_actor<caf::reacts_to<messages::ViewFeed>, caf::reacts_to<v1::ClusterSnapshot>,
-                     caf::reacts_to<atoms::health_atom, std::string, bool>>;
+using ViewSubscriberActor = caf::typed_actor<caf::reacts_to<messages::ViewFeed>,
+                                             caf::reacts_to<atoms::health_atom, std::string, bool>>;
 
 /// Whoever committed placements to a cluster (schedulers) hears how they ended there.
 ///   RefusedPlacement -> Ack   the cluster refused a committed placement: place it again (told
@@ -27,9 +26,10 @@ using CommitterActor = caf::typed_actor<caf::replies_to<v1::RefusedPlacement>::w
                                         caf::reacts_to<v1::SettledPlacements>>;
 
 /// One per cluster, holding its versioned view (actors/cluster_actor.hpp says more).
-///   (view)                        -> ClusterSnapshot of the view
+///   (view)                        -> ClusterSnapshot of the view (a copy)
+///   (feed)                        -> ViewFeed of the whole view (shared in one process)
 ///   (summary)                     -> ClusterSummary (counters)
-///   (subscribe, subscriber)       -> ClusterSnapshot now; then every change, in order
+///   (subscribe, subscriber)       -> ViewFeed of the whole view now; then every change, in order
 ///   (resync)                      -> Ack once a full snapshot was pulled and applied
 ///   (resync, epoch, version)      -> Ack at once if the view is at that position, else after
 ///                                    a full snapshot was pulled and applied
@@ -46,8 +46,9 @@ using CommitterActor = caf::typed_actor<caf::replies_to<v1::RefusedPlacement>::w
 ///   (retry)                          its own timer: pull a snapshot again
 using ClusterActor = ClusterIngestActor::extend<
     caf::replies_to<atoms::view_atom>::with<v1::ClusterSnapshot>,
+    caf::replies_to<atoms::feed_atom>::with<messages::ViewFeed>,
     caf::replies_to<atoms::summary_atom>::with<v1::ClusterSummary>,
-    caf::replies_to<atoms::subscribe_atom, ViewSubscriberActor>::with<v1::ClusterSnapshot>,
+    caf::replies_to<atoms::subscribe_atom, ViewSubscriberActor>::with<messages::ViewFeed>,
     caf::replies_to<atoms::resync_atom>::with<v1::Ack>,
     caf::replies_to<atoms::resync_atom, uint64_t, uint64_t>::with<v1::Ack>,
     caf::reacts_to<atoms::health_atom, bool>,

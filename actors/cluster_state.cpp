@@ -169,39 +169,34 @@ UpdateOutcome ClusterState::apply(model::ViewUpdate& update) {
 std::optional<model::ViewProblem> ClusterState::publish(
     std::vector<model::NodeChange> changes,
     const std::optional<model::ClusterResources>& resources) {
-  std::vector<std::pair<std::string, bool>> touched;  // (node, removed)
-  touched.reserve(changes.size());
-  for (const model::NodeChange& change : changes) {
-    touched.emplace_back(change.node.name, change.kind == model::NodeChangeKind::Remove);
+  // Each new state is made once and shared: the view, the log and every subscriber in this
+  // process hold the same one.
+  auto entry = std::make_shared<model::ViewRevision>();
+  entry->cluster_id = cluster_id_;
+  entry->epoch = position_.epoch;
+  entry->base_revision = revision_;
+  entry->revision = revision_ + 1;
+  entry->changes.reserve(changes.size());
+  for (model::NodeChange& change : changes) {
+    entry->changes.push_back({change.kind,
+                              std::make_shared<const model::NodeState>(std::move(change.node)),
+                              entry->revision});
   }
-  // A change too large for the log (a listing) is not copied for it: whoever is behind it
-  // needs the whole view anyway.
-  const bool logged = changes.size() <= log_node_budget();
-  if (auto problem = logged ? view_.apply(changes, model::Allocation::MayExceed)
-                            : view_.apply(std::move(changes), model::Allocation::MayExceed)) {
+  if (auto problem = view_.apply(entry->changes, model::Allocation::MayExceed)) {
     return problem;
   }
   if (resources) {
     view_.set_resources(*resources);
   }
   ++revision_;
-  for (const auto& [name, removed] : touched) {
-    if (!removed) {
-      view_.set_revision(name, revision_);
-    }
-  }
-  if (!logged) {
+  entry->resources = resources;
+  // A change too large for the log (a listing) is not kept in it: whoever is behind it needs
+  // the whole view anyway.
+  if (entry->changes.size() > log_node_budget()) {
     log_.clear();
     log_changes_ = 0;
     return std::nullopt;
   }
-  auto entry = std::make_shared<model::ViewUpdate>();
-  entry->cluster_id = cluster_id_;
-  entry->epoch = position_.epoch;
-  entry->base_version = revision_ - 1;
-  entry->version = revision_;
-  entry->changes = std::move(changes);
-  entry->resources = resources;
   log_changes_ += entry->changes.size();
   log_.push_back(std::move(entry));
   trim_log();
@@ -470,17 +465,17 @@ std::vector<std::pair<std::string, std::string>> ClusterState::take_refused_plac
   return refused;
 }
 
-std::optional<std::vector<std::shared_ptr<const model::ViewUpdate>>> ClusterState::changes_since(
+std::optional<std::vector<std::shared_ptr<const model::ViewRevision>>> ClusterState::changes_since(
     uint64_t revision) const {
-  std::vector<std::shared_ptr<const model::ViewUpdate>> changes;
+  std::vector<std::shared_ptr<const model::ViewRevision>> changes;
   if (revision >= revision_) {
     return changes;
   }
-  if (log_.empty() || log_.front()->base_version > revision) {
+  if (log_.empty() || log_.front()->base_revision > revision) {
     return std::nullopt;
   }
   for (const auto& entry : log_) {
-    if (entry->version > revision) {
+    if (entry->revision > revision) {
       changes.push_back(entry);
     }
   }
@@ -499,6 +494,23 @@ model::ViewSnapshot ClusterState::snapshot() const {
   snapshot.node_revisions = view_.revisions();
   snapshot.agent_version = position_.version;
   return snapshot;
+}
+
+std::shared_ptr<const model::ViewRevision> ClusterState::whole_view() const {
+  auto whole = std::make_shared<model::ViewRevision>();
+  whole->cluster_id = cluster_id_;
+  whole->epoch = position_.epoch;
+  whole->whole = true;
+  whole->revision = revision_;
+  whole->agent_version = position_.version;
+  whole->changes.reserve(view_.size());
+  view_.visit_nodes([&](const model::NodeState& node) {
+    whole->changes.push_back(
+        {model::NodeChangeKind::Add, view_.shared(node.name), view_.revision_of(node.name)});
+    return true;
+  });
+  whole->resources = view_.resources();
+  return whole;
 }
 
 }  // namespace unisched::actors

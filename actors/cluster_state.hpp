@@ -22,6 +22,7 @@
 #include "model/cluster_view.hpp"
 #include "model/reservation.hpp"
 #include "model/version_gate.hpp"
+#include "model/view_revision.hpp"
 #include "model/view_update.hpp"
 
 namespace unisched::actors {
@@ -159,12 +160,14 @@ class ClusterState {
   std::vector<std::pair<std::string, std::string>> take_refused_placements();
 
   /// View changes after `revision`, oldest first; nullopt when they are no longer kept (the
-  /// subscriber needs the whole view then). Each carries version = its revision.
-  std::optional<std::vector<std::shared_ptr<const model::ViewUpdate>>> changes_since(
+  /// subscriber needs the whole view then). Their node states are the view's own, shared.
+  std::optional<std::vector<std::shared_ptr<const model::ViewRevision>>> changes_since(
       uint64_t revision) const;
 
-  /// The view schedulers see, at the current revision (version = revision).
+  /// The view schedulers see, at the current revision (version = revision), copied out.
   model::ViewSnapshot snapshot() const;
+  /// The same view sharing the view's node states: what subscribers in this process start from.
+  std::shared_ptr<const model::ViewRevision> whole_view() const;
 
   const std::string& cluster_id() const { return cluster_id_; }
   const model::ClusterView& view() const { return view_; }
@@ -217,8 +220,8 @@ class ClusterState {
   bool healthy_ = false;  // healthy only once the supervisor says so
   Resync resync_ = Resync::Idle;
   std::deque<model::ViewUpdate> stash_;
-  std::deque<std::shared_ptr<const model::ViewUpdate>> log_;  // shared with the readers
-  size_t log_changes_ = 0;                                    // node changes in log_
+  std::deque<std::shared_ptr<const model::ViewRevision>> log_;  // shared with the readers
+  size_t log_changes_ = 0;                                      // node changes in log_
   std::optional<model::StreamPosition> lagging_;  // a position an agent reported ahead of us
 };
 

@@ -41,10 +41,9 @@ using Self = SchedulerActor::stateful_pointer<SchedulerData>;
 
 void carry_out(Self self, SchedulerCommands commands);
 
-void replace_view(Self self, const v1::ClusterSnapshot& message) {
-  auto snapshot = messages::from_proto(message);
-  if (!snapshot || !self->state.core->replace_view(*snapshot)) {
-    spdlog::error("scheduler: unusable view of cluster {}", message.cluster_id());
+void replace_view(Self self, const messages::ViewFeed& whole) {
+  if (whole.revision && !self->state.core->replace_view(*whole.revision)) {
+    spdlog::error("scheduler: unusable view of cluster {}", whole.revision->cluster_id);
   }
 }
 
@@ -103,14 +102,14 @@ void subscribe(Self self, const std::string& id) {
             self->request(cluster_actor, std::chrono::seconds(2), subscribe_atom_v,
                           ViewSubscriberActor{caf::actor_cast<SchedulerActor>(self)})
                 .then(
-                    [=](v1::ClusterSnapshot& snapshot) {
+                    [=](messages::ViewFeed& whole) {
                       self->state.cluster_actors[id] = cluster_actor;
                       self->monitor(cluster_actor);
                       for (v1::ReleaseOrder& held : self->state.held_releases[id]) {
                         send_release(self, std::move(held), kReleaseTries);
                       }
                       self->state.held_releases.erase(id);
-                      replace_view(self, snapshot);
+                      replace_view(self, whole);
                       carry_out(self, self->state.core->advance(self->clock().now()));
                     },
                     retry);
@@ -120,17 +119,21 @@ void subscribe(Self self, const std::string& id) {
 
 /// One change of a cluster's view from the feed; out of step, it fetches the whole view.
 void on_feed(Self self, const messages::ViewFeed& feed) {
-  if (!feed.update) {
+  if (!feed.revision) {
     return;
   }
-  const auto result = self->state.core->apply_feed(*feed.update);
-  const auto actor = self->state.cluster_actors.find(feed.update->cluster_id);
+  if (feed.revision->whole) {
+    replace_view(self, feed);
+    return;
+  }
+  const auto result = self->state.core->apply_feed(*feed.revision);
+  const auto actor = self->state.cluster_actors.find(feed.revision->cluster_id);
   if (result != SchedulerState::FeedResult::NeedsView ||
       actor == self->state.cluster_actors.end()) {
     return;
   }
-  self->request(actor->second, std::chrono::seconds(2), view_atom_v)
-      .then([=](v1::ClusterSnapshot& snapshot) { replace_view(self, snapshot); });
+  self->request(actor->second, std::chrono::seconds(2), feed_atom_v)
+      .then([=](messages::ViewFeed& whole) { replace_view(self, whole); });
 }
 
 /// Fetches the views the core asked for, then lets it decide again.
@@ -147,10 +150,10 @@ void refresh(Self self, uint64_t round, const std::vector<std::string>& clusters
       one_done();
       continue;
     }
-    self->request(actor->second, std::chrono::seconds(2), view_atom_v)
+    self->request(actor->second, std::chrono::seconds(2), feed_atom_v)
         .then(
-            [=](v1::ClusterSnapshot& snapshot) {
-              replace_view(self, snapshot);
+            [=](messages::ViewFeed& whole) {
+              replace_view(self, whole);
               one_done();
             },
             [=](caf::error&) { one_done(); });
@@ -320,7 +323,6 @@ SchedulerActor::behavior_type scheduler(Self self, ClusterDirectoryActor directo
         return self->state.core->summary(self->clock().now());
       },
       [=](const messages::ViewFeed& feed) { on_feed(self, feed); },
-      [=](const v1::ClusterSnapshot& snapshot) { replace_view(self, snapshot); },
       [=](health_atom, const std::string& id, bool healthy) {
         self->state.core->set_healthy(id, healthy);
         carry_out(self, self->state.core->advance(self->clock().now()));

@@ -93,45 +93,40 @@ void SchedulerState::set_healthy(const std::string& cluster, bool healthy) {
   }
 }
 
-bool SchedulerState::replace_view(const model::ViewSnapshot& snapshot) {
-  const auto found = clusters_.find(snapshot.cluster_id);
-  if (found == clusters_.end()) {
+bool SchedulerState::replace_view(const model::ViewRevision& whole) {
+  const auto found = clusters_.find(whole.cluster_id);
+  if (found == clusters_.end() || !whole.whole) {
     return false;
   }
   LocalCluster& local = found->second;
-  if (local.view.replace(snapshot.nodes, snapshot.resources, model::Allocation::MayExceed)) {
+  model::ClusterView fresh;
+  if (fresh.apply(whole.changes, model::Allocation::MayExceed)) {
     return false;
   }
-  local.revision = snapshot.version;
-  for (const auto& [name, revision] : snapshot.node_revisions) {
-    local.view.set_revision(name, revision);
-  }
+  fresh.set_resources(whole.resources.value_or(model::ClusterResources{}));
+  local.view = std::move(fresh);
+  local.revision = whole.revision;
   local.subscribed = true;
   return true;
 }
 
-SchedulerState::FeedResult SchedulerState::apply_feed(const model::ViewUpdate& update) {
-  const auto found = clusters_.find(update.cluster_id);
-  if (found == clusters_.end()) {
+SchedulerState::FeedResult SchedulerState::apply_feed(const model::ViewRevision& changes) {
+  const auto found = clusters_.find(changes.cluster_id);
+  if (found == clusters_.end() || changes.whole) {
     return FeedResult::Stale;
   }
   LocalCluster& local = found->second;
-  if (update.version <= local.revision) {
+  if (changes.revision <= local.revision) {
     return FeedResult::Stale;  // already have it
   }
-  if (update.base_version != local.revision ||
-      local.view.apply(update.changes, model::Allocation::MayExceed)) {
+  if (changes.base_revision != local.revision ||
+      local.view.apply(changes.changes, model::Allocation::MayExceed)) {
     return FeedResult::NeedsView;
   }
-  if (update.resources) {
-    local.view.set_resources(*update.resources);
+  if (changes.resources) {
+    local.view.set_resources(*changes.resources);
   }
-  local.revision = update.version;
-  for (const auto& change : update.changes) {
-    if (change.kind != model::NodeChangeKind::Remove) {
-      local.view.set_revision(change.node.name, update.version);
-    }
-  }
+  local.revision = changes.revision;
   return FeedResult::Applied;
 }
 

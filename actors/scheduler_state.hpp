@@ -115,11 +115,12 @@ class SchedulerState {
   /// Schedules on this cluster too; keeps what is known of one already added. True when new.
   bool add_cluster(policy::ClusterInfo info);
   void set_healthy(const std::string& cluster, bool healthy);
-  /// The cluster's whole view (on subscribing, or refreshed); false when unusable.
-  bool replace_view(const model::ViewSnapshot& snapshot);
+  /// The cluster's whole view (on subscribing, or refreshed); false when unusable. The view
+  /// holds the node states `whole` shares, as it does those of every change after it.
+  bool replace_view(const model::ViewRevision& whole);
   enum class FeedResult { Applied, Stale, NeedsView };
   /// One change of a cluster's view from its feed; NeedsView when out of step (fetch it).
-  FeedResult apply_feed(const model::ViewUpdate& update);
+  FeedResult apply_feed(const model::ViewRevision& changes);
   /// The cluster's actor is gone: decide without it until its view is replaced again.
   void lose_cluster(const std::string& cluster);
 

@@ -42,20 +42,22 @@ inspect(Inspector& f, Message& x) {
 
 namespace unisched::messages {
 
-/// A view feed entry crosses a link as its IncrementalUpdate bytes; in one process CAF passes
-/// the shared entry itself and never calls this.
+/// A view feed entry crosses a link as its IncrementalUpdate (or, whole, ClusterSnapshot)
+/// bytes; in one process CAF passes the shared entry itself and never calls this.
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, ViewFeed& x) {
   std::string bytes;
+  bool whole = false;
   if constexpr (Inspector::reads_state) {
+    whole = x.revision && x.revision->whole;
     bytes = encode_feed(x);
-    return f(caf::meta::type_name("unisched.ViewFeed"), bytes);
+    return f(caf::meta::type_name("unisched.ViewFeed"), whole, bytes);
   } else {
     auto parse = caf::meta::load_callback([&]() -> caf::error {
-      return decode_feed(bytes, x).empty() ? caf::error{}
-                                           : caf::make_error(caf::sec::invalid_argument);
+      return decode_feed(bytes, whole, x).empty() ? caf::error{}
+                                                  : caf::make_error(caf::sec::invalid_argument);
     });
-    return f(caf::meta::type_name("unisched.ViewFeed"), bytes, parse);
+    return f(caf::meta::type_name("unisched.ViewFeed"), whole, bytes, parse);
   }
 }
 
@@ -115,6 +117,7 @@ CAF_ADD_ATOM(unisched, unisched::atoms, retry_atom, "retry")
 CAF_ADD_ATOM(unisched, unisched::atoms, resend_atom, "resend")
 // Queries and commands.
 CAF_ADD_ATOM(unisched, unisched::atoms, view_atom, "view")
+CAF_ADD_ATOM(unisched, unisched::atoms, feed_atom, "feed")
 CAF_ADD_ATOM(unisched, unisched::atoms, summary_atom, "summary")
 CAF_ADD_ATOM(unisched, unisched::atoms, subscribe_atom, "subscribe")
 CAF_ADD_ATOM(unisched, unisched::atoms, health_atom, "health")

@@ -6,23 +6,38 @@ namespace unisched::messages {
 
 std::string encode_feed(const ViewFeed& feed) {
   std::string bytes;
-  if (feed.update) {
-    to_proto(*feed.update).SerializeToString(&bytes);
+  if (!feed.revision) {
+    return bytes;
+  }
+  if (feed.revision->whole) {
+    to_proto(model::to_snapshot(*feed.revision)).SerializeToString(&bytes);
+  } else {
+    to_proto(model::to_update(*feed.revision)).SerializeToString(&bytes);
   }
   return bytes;
 }
 
-std::string decode_feed(const std::string& bytes, ViewFeed& out) {
-  v1::IncrementalUpdate message;
+namespace {
+
+template <class Message>
+std::string decode_as(const std::string& bytes, const char* name, ViewFeed& out) {
+  Message message;
   if (!message.ParseFromString(bytes)) {
-    return "view feed: not an IncrementalUpdate";
+    return std::string("view feed: not a ") + name;
   }
-  auto update = from_proto(message);
-  if (!update) {
-    return "view feed: " + update.error();
+  auto read = from_proto(message);
+  if (!read) {
+    return "view feed: " + read.error();
   }
-  out.update = std::make_shared<const model::ViewUpdate>(std::move(*update));
+  out.revision = std::make_shared<const model::ViewRevision>(model::share(std::move(*read)));
   return {};
+}
+
+}  // namespace
+
+std::string decode_feed(const std::string& bytes, bool whole, ViewFeed& out) {
+  return whole ? decode_as<v1::ClusterSnapshot>(bytes, "ClusterSnapshot", out)
+               : decode_as<v1::IncrementalUpdate>(bytes, "IncrementalUpdate", out);
 }
 
 }  // namespace unisched::messages

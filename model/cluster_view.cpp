@@ -11,6 +11,13 @@ std::optional<ViewProblem> problem(ViewError error, const std::string& node, std
   return ViewProblem{error, "node " + quoted(node) + ": " + std::move(detail)};
 }
 
+const NodeState& state_of(const NodeChange& change) {
+  return change.node;
+}
+const NodeState& state_of(const SharedNodeChange& change) {
+  return *change.node;
+}
+
 }  // namespace
 
 const char* describe(ViewError error) {
@@ -102,7 +109,7 @@ ClusterView::ClusterView(const ClusterView& other) : resources_(other.resources_
   nodes_.reserve(other.nodes_.size());
   slots_.reserve(other.nodes_.size());
   for (const HeldNode& held : other.nodes_) {
-    const NodeState& copy = nodes_.insert(held).first->node;
+    const HeldNode& copy = *nodes_.insert(held).first;  // shares the state
     enlist(&copy);
     account(copy, +1);
   }
@@ -115,16 +122,18 @@ ClusterView& ClusterView::operator=(const ClusterView& other) {
   return *this;
 }
 
-std::optional<ViewProblem> ClusterView::check(const std::vector<NodeChange>& changes,
+template <class Change>
+std::optional<ViewProblem> ClusterView::check(const std::vector<Change>& changes,
                                               Allocation allocation) const {
   // Presence of each touched node as the batch goes, without touching the view.
   std::unordered_map<std::string_view, bool> present;
   present.reserve(changes.size());
-  for (const NodeChange& change : changes) {
-    if (change.node.name.empty()) {
+  for (const Change& change : changes) {
+    const NodeState& state = state_of(change);
+    if (state.name.empty()) {
       return ViewProblem{ViewError::EmptyName, "a node change must name its node"};
     }
-    const std::string& name = change.node.name;
+    const std::string& name = state.name;
     const auto known = present.find(name);
     const bool exists =
         known != present.end() ? known->second : nodes_.count(std::string_view(name)) != 0;
@@ -137,7 +146,7 @@ std::optional<ViewProblem> ClusterView::check(const std::vector<NodeChange>& cha
                                                            : "updated but not present");
     }
     if (change.kind != NodeChangeKind::Remove) {
-      if (auto invalid = check_node(change.node, allocation)) {
+      if (auto invalid = check_node(state, allocation)) {
         return invalid;
       }
     }
@@ -148,50 +157,51 @@ std::optional<ViewProblem> ClusterView::check(const std::vector<NodeChange>& cha
 
 template <class Changes>
 void ClusterView::commit(Changes&& changes) {
-  constexpr bool take_over = !std::is_lvalue_reference_v<Changes>;
+  using Change = std::decay_t<decltype(changes.front())>;
   for (auto& change : changes) {
-    const auto existing = nodes_.find(std::string_view(change.node.name));
-    if (existing != nodes_.end()) {
-      // The new state has the same name, so the node keeps its place in the set.
-      NodeState& node = const_cast<NodeState&>(existing->node);
-      if (change.kind == NodeChangeKind::Remove) {
-        account(node, -1);
-        delist(&node);
-        nodes_.erase(existing);
-        continue;
-      }
-      const auto before = keys_of(node);
-      if (!before) {  // too many models to note: index it out and in again
-        account(node, -1);
-      } else {
-        count(node, -1);
-      }
-      if constexpr (take_over) {
-        node = std::move(change.node);
-      } else {
-        node = change.node;
-      }
-      const auto after = keys_of(node);
-      if (before && after) {
-        count(node, +1);
-        reindex(node, *before, *after);
-        continue;
-      }
-      if (before) {
-        unindex(node, *before);
-      }
-      account(node, +1);
+    if (change.kind == NodeChangeKind::Remove) {
+      const auto existing = nodes_.find(std::string_view(state_of(change).name));
+      account(*existing, -1);
+      delist(&*existing);
+      nodes_.erase(existing);
+    } else if constexpr (std::is_same_v<Change, SharedNodeChange>) {
+      hold(change.node, change.revision);
+    } else if constexpr (std::is_lvalue_reference_v<Changes>) {
+      hold(std::make_shared<const NodeState>(change.node), std::nullopt);
     } else {
-      const NodeState* added = nullptr;
-      if constexpr (take_over) {
-        added = &nodes_.insert(HeldNode{std::move(change.node)}).first->node;
-      } else {
-        added = &nodes_.insert(HeldNode{change.node}).first->node;
-      }
-      enlist(added);
-      account(*added, +1);
+      hold(std::make_shared<const NodeState>(std::move(change.node)), std::nullopt);
     }
   }
+}
+
+void ClusterView::hold(std::shared_ptr<const NodeState> state, std::optional<uint64_t> revision) {
+  const auto existing = nodes_.find(std::string_view(state->name));
+  if (existing == nodes_.end()) {
+    const HeldNode& added = *nodes_.insert(HeldNode{std::move(state), revision.value_or(0)}).first;
+    enlist(&added);
+    account(added, +1);
+    return;
+  }
+  // The new state has the same name, so the node keeps its place in the set.
+  HeldNode& held = const_cast<HeldNode&>(*existing);
+  const auto before = keys_of(*held.node);
+  if (!before) {  // too many models to note: index it out and in again
+    account(held, -1);
+  } else {
+    count(*held.node, -1);
+  }
+  held.node = std::move(state);
+  held.revision = revision.value_or(held.revision);
+  const auto after = keys_of(*held.node);
+  if (before && after) {
+    count(*held.node, +1);
+    reindex(held, *before, *after);
+    return;
+  }
+  if (before) {
+    unindex(held, *before);
+  }
+  account(held, +1);
 }
 
 std::optional<ViewProblem> ClusterView::apply(const std::vector<NodeChange>& changes,
@@ -209,6 +219,15 @@ std::optional<ViewProblem> ClusterView::apply(std::vector<NodeChange>&& changes,
     return invalid;
   }
   commit(std::move(changes));
+  return std::nullopt;
+}
+
+std::optional<ViewProblem> ClusterView::apply(const std::vector<SharedNodeChange>& changes,
+                                              Allocation allocation) {
+  if (auto invalid = check(changes, allocation)) {
+    return invalid;
+  }
+  commit(changes);
   return std::nullopt;
 }
 
@@ -232,7 +251,12 @@ std::optional<ViewProblem> ClusterView::replace(std::vector<NodeState> nodes,
 
 const NodeState* ClusterView::find(const std::string& name) const {
   const auto found = nodes_.find(std::string_view(name));
-  return found == nodes_.end() ? nullptr : &found->node;
+  return found == nodes_.end() ? nullptr : found->node.get();
+}
+
+std::shared_ptr<const NodeState> ClusterView::shared(std::string_view name) const {
+  const auto found = nodes_.find(name);
+  return found == nodes_.end() ? nullptr : found->node;
 }
 
 uint64_t ClusterView::revision_of(std::string_view name) const {
@@ -248,19 +272,24 @@ void ClusterView::set_revision(std::string_view name, uint64_t revision) {
 
 std::map<std::string, uint64_t> ClusterView::revisions() const {
   std::map<std::string, uint64_t> by_name;
-  for (const NodeState* node : by_name_) {
-    by_name.emplace_hint(by_name.end(), node->name, revision_of(node->name));
+  for (const HeldNode* held : by_name_) {
+    by_name.emplace_hint(by_name.end(), held->name(), held->revision);
   }
   return by_name;
 }
 
 std::vector<const NodeState*> ClusterView::sorted_nodes() const {
-  return {by_name_.begin(), by_name_.end()};
+  std::vector<const NodeState*> nodes;
+  nodes.reserve(by_name_.size());
+  for (const HeldNode* held : by_name_) {
+    nodes.push_back(held->node.get());
+  }
+  return nodes;
 }
 
 void ClusterView::visit_nodes(const std::function<bool(const NodeState&)>& visit) const {
-  for (const NodeState* node : by_name_) {
-    if (!visit(*node)) {
+  for (const HeldNode* held : by_name_) {
+    if (!visit(*held->node)) {
       return;
     }
   }
@@ -293,8 +322,8 @@ void ClusterView::visit_free_devices(const Symbol& model, int32_t count,
   }
   for (auto bucket = by_model->second.lower_bound(count); bucket != by_model->second.end();
        ++bucket) {
-    for (const NodeState* node : bucket->second) {
-      if (!visit(*node)) {
+    for (const HeldNode* held : bucket->second) {
+      if (!visit(*held->node)) {
         return;
       }
     }
@@ -313,26 +342,26 @@ std::vector<const NodeState*> ClusterView::nodes_with_free_cpu(int64_t milli) co
 void ClusterView::visit_free_cpu(int64_t milli,
                                  const std::function<bool(const NodeState&)>& visit) const {
   for (auto it = free_cpu_index_.lower_bound({milli, nullptr}); it != free_cpu_index_.end(); ++it) {
-    if (!visit(*it->second)) {
+    if (!visit(*it->second->node)) {
       return;
     }
   }
 }
 
 const NodeState* ClusterView::sample(uint64_t random) const {
-  return slots_.empty() ? nullptr : slots_[random % slots_.size()];
+  return slots_.empty() ? nullptr : slots_[random % slots_.size()]->node.get();
 }
 
-void ClusterView::enlist(const NodeState* node) {
-  by_name_.insert(node);
-  slots_.push_back(node);
+void ClusterView::enlist(const HeldNode* held) {
+  by_name_.insert(held);
+  slots_.push_back(held);
 }
 
-void ClusterView::delist(const NodeState* node) {
-  by_name_.erase(node);
+void ClusterView::delist(const HeldNode* held) {
+  by_name_.erase(held);
   // A scan of pointers held together: removals are rare beside updates, and a position kept
   // per node would cost every node memory.
-  const auto slot = std::find(slots_.begin(), slots_.end(), node);
+  const auto slot = std::find(slots_.begin(), slots_.end(), held);
   *slot = slots_.back();
   slots_.pop_back();
 }
@@ -402,13 +431,13 @@ void ClusterView::count(const NodeState& node, int sign) {
   });
 }
 
-void ClusterView::index_free_devices(const NodeState& node, const Symbol& model, int32_t free,
+void ClusterView::index_free_devices(const HeldNode& held, const Symbol& model, int32_t free,
                                      int sign) {
   if (free == 0) {
     return;
   }
   if (sign > 0) {
-    free_index_[model][free].insert(&node);
+    free_index_[model][free].insert(&held);
     return;
   }
   const auto buckets = free_index_.find(model);
@@ -416,7 +445,7 @@ void ClusterView::index_free_devices(const NodeState& node, const Symbol& model,
     return;
   }
   if (auto bucket = buckets->second.find(free); bucket != buckets->second.end()) {
-    bucket->second.erase(&node);
+    bucket->second.erase(&held);
     if (bucket->second.empty()) {
       buckets->second.erase(bucket);
     }
@@ -426,32 +455,33 @@ void ClusterView::index_free_devices(const NodeState& node, const Symbol& model,
   }
 }
 
-void ClusterView::account(const NodeState& node, int sign) {
+void ClusterView::account(const HeldNode& held, int sign) {
+  const NodeState& node = *held.node;
   count(node, sign);
-  const std::pair<int64_t, const NodeState*> free_cpu{
-      node.allocatable_cpu_milli - node.allocated_cpu_milli, &node};
+  const std::pair<int64_t, const HeldNode*> free_cpu{
+      node.allocatable_cpu_milli - node.allocated_cpu_milli, &held};
   if (sign > 0) {
     free_cpu_index_.insert(free_cpu);
   } else {
     free_cpu_index_.erase(free_cpu);
   }
   per_model(node, [&](const Symbol& model, int32_t, int32_t free, int64_t) {
-    index_free_devices(node, model, free, sign);
+    index_free_devices(held, model, free, sign);
   });
 }
 
-void ClusterView::unindex(const NodeState& node, const IndexKeys& keys) {
+void ClusterView::unindex(const HeldNode& held, const IndexKeys& keys) {
   // The entries are found by the keys alone: the name, which orders them, is unchanged.
-  free_cpu_index_.erase({keys.free_cpu, &node});
+  free_cpu_index_.erase({keys.free_cpu, &held});
   for (size_t i = 0; i < keys.models; ++i) {
-    index_free_devices(node, keys.free_devices[i].first, keys.free_devices[i].second, -1);
+    index_free_devices(held, keys.free_devices[i].first, keys.free_devices[i].second, -1);
   }
 }
 
-void ClusterView::reindex(const NodeState& node, const IndexKeys& before, const IndexKeys& after) {
+void ClusterView::reindex(const HeldNode& held, const IndexKeys& before, const IndexKeys& after) {
   // Index entries move instead of being freed and allocated again, and stay put if unchanged.
   if (before.free_cpu != after.free_cpu) {
-    auto entry = free_cpu_index_.extract({before.free_cpu, &node});
+    auto entry = free_cpu_index_.extract({before.free_cpu, &held});
     entry.value().first = after.free_cpu;
     free_cpu_index_.insert(std::move(entry));
   }
@@ -470,13 +500,13 @@ void ClusterView::reindex(const NodeState& node, const IndexKeys& before, const 
       continue;
     }
     if (was == 0 || free == 0) {
-      index_free_devices(node, model, was, -1);
-      index_free_devices(node, model, free, +1);
+      index_free_devices(held, model, was, -1);
+      index_free_devices(held, model, free, +1);
       continue;
     }
     auto& buckets = free_index_[model];
     const auto from = buckets.find(was);
-    auto entry = from->second.extract(&node);
+    auto entry = from->second.extract(&held);
     if (from->second.empty()) {
       buckets.erase(from);
     }
@@ -489,7 +519,7 @@ void ClusterView::reindex(const NodeState& node, const IndexKeys& before, const 
       kept = after.free_devices[j].first == model;
     }
     if (!kept) {
-      index_free_devices(node, model, was, -1);
+      index_free_devices(held, model, was, -1);
     }
   }
 }

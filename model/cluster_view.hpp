@@ -1,10 +1,15 @@
 // ClusterView: what the centre knows of one cluster. Per-node state plus the aggregates and
 // indexes a scheduler needs without scanning every node. Changes apply all or nothing.
+//
+// Node states are immutable once held and shared: a change replaces a node's state, never edits
+// it, so views in one process (the centre's, its change log, every scheduler's) hold one copy of
+// each state between them (issue 24: the schedulers' copies were half the runtime's memory).
 #pragma once
 
 #include <array>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -13,6 +18,7 @@
 #include <absl/container/node_hash_set.h>
 
 #include "model/node_state.hpp"
+#include "model/view_revision.hpp"
 
 namespace unisched::model {
 
@@ -84,6 +90,10 @@ class ClusterView {
   /// The same, taking the node states over instead of copying them.
   std::optional<ViewProblem> apply(std::vector<NodeChange>&& changes,
                                    Allocation allocation = Allocation::MustFit);
+  /// The same, holding the very states the changes share (no copy): how a scheduler's view
+  /// follows the centre's in one process. Each changed node takes the change's revision.
+  std::optional<ViewProblem> apply(const std::vector<SharedNodeChange>& changes,
+                                   Allocation allocation = Allocation::MustFit);
 
   /// Replaces every node and the shared resources (a full snapshot), all or nothing.
   std::optional<ViewProblem> replace(std::vector<NodeState> nodes, ClusterResources resources,
@@ -92,12 +102,15 @@ class ClusterView {
   void set_resources(ClusterResources resources) { resources_ = std::move(resources); }
 
   const NodeState* find(const std::string& name) const;
+  /// The state held for a node, to share with another view; null for a node not held.
+  std::shared_ptr<const NodeState> shared(std::string_view name) const;
   size_t size() const { return nodes_.size(); }
 
   /// The revision at which a node last changed, as its holder numbers them (the centre's view
   /// revision, or the one a scheduler's copy was told of); 0 for a node not held or never
-  /// numbered. Kept with the node, so no second map of names is needed. A node added or replaced
-  /// by apply() or replace() starts at 0 until numbered.
+  /// numbered. Kept with the node, so no second map of names is needed. A node added by apply()
+  /// of node changes or by replace() starts at 0 until numbered, a replaced one keeps its
+  /// number; shared changes carry theirs.
   uint64_t revision_of(std::string_view name) const;
   /// Numbers a held node (nothing for a node not held).
   void set_revision(std::string_view name, uint64_t revision);
@@ -131,25 +144,35 @@ class ClusterView {
   const NodeState* sample(uint64_t random) const;
 
  private:
-  /// Index entries point at the nodes held in `nodes_` (whose addresses never change) and
-  /// order them by name, so the indexes copy no names and allocate no strings.
+  /// A node as the view holds it: its shared state, and its revision.
+  struct HeldNode {
+    std::shared_ptr<const NodeState> node;
+    uint64_t revision = 0;
+    const std::string& name() const { return node->name; }
+  };
+  /// Index entries point at the held nodes in `nodes_` (whose addresses never change, while the
+  /// state they hold is replaced on each change) and order them by name, so the indexes copy no
+  /// names and allocate no strings.
   struct ByName {
-    bool operator()(const NodeState* a, const NodeState* b) const { return a->name < b->name; }
+    bool operator()(const HeldNode* a, const HeldNode* b) const { return a->name() < b->name(); }
   };
   struct ByFreeCpuThenName {
-    bool operator()(const std::pair<int64_t, const NodeState*>& a,
-                    const std::pair<int64_t, const NodeState*>& b) const {
-      return a.first != b.first
-                 ? a.first < b.first
-                 : b.second != nullptr && (a.second == nullptr || a.second->name < b.second->name);
+    bool operator()(const std::pair<int64_t, const HeldNode*>& a,
+                    const std::pair<int64_t, const HeldNode*>& b) const {
+      return a.first != b.first ? a.first < b.first
+                                : b.second != nullptr &&
+                                      (a.second == nullptr || a.second->name() < b.second->name());
     }
   };
 
   /// Checks the batch against the view without changing it.
-  std::optional<ViewProblem> check(const std::vector<NodeChange>& changes,
-                                   Allocation allocation) const;
+  template <class Change>
+  std::optional<ViewProblem> check(const std::vector<Change>& changes, Allocation allocation) const;
   template <class Changes>
   void commit(Changes&& changes);
+  /// Puts `state` in place of the node's held state (or holds it, for a new node), keeping the
+  /// totals and indexes in step; without a revision the node keeps its own (0 when new).
+  void hold(std::shared_ptr<const NodeState> state, std::optional<uint64_t> revision);
   /// What a node is indexed under: its free cpu and its free devices per model (up to 8
   /// models; a node with more is indexed out and in again on each change).
   struct IndexKeys {
@@ -159,55 +182,50 @@ class ClusterView {
   };
   static std::optional<IndexKeys> keys_of(const NodeState& node);
   /// Adds (sign 1) or removes (-1) a node to or from the totals and the indexes.
-  void account(const NodeState& node, int sign);
+  void account(const HeldNode& held, int sign);
   /// The same for the totals alone.
   void count(const NodeState& node, int sign);
-  void index_free_devices(const NodeState& node, const Symbol& model, int32_t free, int sign);
+  void index_free_devices(const HeldNode& held, const Symbol& model, int32_t free, int sign);
   /// Takes a node's index entries out, found by the keys it had when they were made.
-  void unindex(const NodeState& node, const IndexKeys& keys);
+  void unindex(const HeldNode& held, const IndexKeys& keys);
   /// Moves a changed node's index entries from its old keys to its new ones.
-  void reindex(const NodeState& node, const IndexKeys& before, const IndexKeys& after);
+  void reindex(const HeldNode& held, const IndexKeys& before, const IndexKeys& after);
 
   /// Adds a held node to the name order and the sampling slots, or takes it out of both.
-  void enlist(const NodeState* node);
-  void delist(const NodeState* node);
+  void enlist(const HeldNode* held);
+  void delist(const HeldNode* held);
 
-  /// A node as the view holds it, with its revision.
-  struct HeldNode {
-    NodeState node;
-    uint64_t revision = 0;
-  };
   /// Hash and equality of held nodes by name, looked up by name alone: the set holds no second
   /// copy of each name as a key.
   struct NameHash {
     using is_transparent = void;
     size_t operator()(std::string_view name) const { return std::hash<std::string_view>{}(name); }
-    size_t operator()(const HeldNode& held) const { return (*this)(held.node.name); }
+    size_t operator()(const HeldNode& held) const { return (*this)(held.name()); }
   };
   struct SameName {
     using is_transparent = void;
     static std::string_view name_of(std::string_view name) { return name; }
-    static std::string_view name_of(const HeldNode& held) { return held.node.name; }
+    static std::string_view name_of(const HeldNode& held) { return held.name(); }
     template <class A, class B>
     bool operator()(const A& a, const B& b) const {
       return name_of(a) == name_of(b);
     }
   };
-  /// The nodes; an element's address never changes while it is held. Elements are changed in
-  /// place (never their name, which places them) through a const_cast in commit().
+  /// The nodes; an element's address never changes while it is held. An element's state and
+  /// revision are replaced in place (never its name, which places it) through a const_cast.
   absl::node_hash_set<HeldNode, NameHash, SameName> nodes_;
   // The ordered indexes are B-trees: an entry takes about a pointer's room instead of a red-black
   // node's 40-48 bytes, in every view (the centre's and each scheduler's copy).
-  absl::btree_set<const NodeState*, ByName> by_name_;  // the same nodes, in name order
+  absl::btree_set<const HeldNode*, ByName> by_name_;  // the same nodes, in name order
   // The same nodes again, in no order, for sampling by position: drawing from the hash table's
   // buckets was a third of a sampled decision (walking chains, divisions, cache misses).
-  std::vector<const NodeState*> slots_;
+  std::vector<const HeldNode*> slots_;
   ClusterTotals totals_;
   std::map<std::string, AcceleratorTotals> accelerators_;
   // model -> number of free devices on a node -> the nodes with exactly that many (>= 1)
-  std::map<Symbol, std::map<int32_t, absl::btree_set<const NodeState*, ByName>>> free_index_;
+  std::map<Symbol, std::map<int32_t, absl::btree_set<const HeldNode*, ByName>>> free_index_;
   // (unallocated cpu, node)
-  absl::btree_set<std::pair<int64_t, const NodeState*>, ByFreeCpuThenName> free_cpu_index_;
+  absl::btree_set<std::pair<int64_t, const HeldNode*>, ByFreeCpuThenName> free_cpu_index_;
   ClusterResources resources_;
 };
 

@@ -85,12 +85,19 @@ const FaultNetwork::Endpoint* FaultNetwork::endpoint_of(const caf::strong_actor_
 /// The links that cross processes in a deployment: agent and centre, scheduler and ClusterActor
 /// (a ClusterActor may live on a shard).
 /// The messages the faults touch: updates, acks, commits and orders. The rest (registration,
-/// binding, subscriptions, probes, snapshot pulls) rides the session itself, which loses
-/// messages only by ending: a partition.
+/// binding, subscriptions, probes, snapshot pulls, and a whole view sent to a subscriber, which
+/// is its snapshot) rides the session itself, which loses messages only by ending: a partition.
 bool faultable_content(const caf::message& content) {
   using namespace unisched::atoms;
-  return content.match_elements<v1::IncrementalUpdate>() ||
-         content.match_elements<messages::ViewFeed>() || content.match_elements<v1::Ack>() ||
+  const auto feed_change = [&] {
+    if (!content.match_elements<messages::ViewFeed>()) {
+      return false;
+    }
+    const auto& revision = content.get_as<messages::ViewFeed>(0).revision;
+    return revision != nullptr && !revision->whole;
+  };
+  return content.match_elements<v1::IncrementalUpdate>() || feed_change() ||
+         content.match_elements<v1::Ack>() ||
          content.match_elements<push_atom, v1::ClusterSnapshot>() ||
          content.match_elements<v1::CommitRequest>() || content.match_elements<v1::CommitReply>() ||
          content.match_elements<v1::PlacementOrder>() ||

@@ -66,9 +66,11 @@ BOOST_AUTO_TEST_CASE(malformed_bytes_are_an_error_not_a_crash) {
   }
 }
 
-// A view feed entry is shared inside a process; across a link it is its IncrementalUpdate.
-BOOST_AUTO_TEST_CASE(a_view_feed_entry_crosses_a_link_as_its_update_and_refuses_bad_bytes) {
-  testing::ActorHarness harness;
+// A view feed entry is shared inside a process; across a link it is its IncrementalUpdate, or
+// its ClusterSnapshot when it is the whole view.
+namespace {
+
+model::ViewUpdate one_node_update() {
   model::ViewUpdate update;
   update.cluster_id = "c1";
   update.epoch = 2;
@@ -79,29 +81,80 @@ BOOST_AUTO_TEST_CASE(a_view_feed_entry_crosses_a_link_as_its_update_and_refuses_
   node.allocatable_cpu_milli = 4000;
   node.allocated_cpu_milli = 1000;
   update.changes.push_back({model::NodeChangeKind::Add, node});
-  update.finished_placements = {"r/0"};
-  const messages::ViewFeed feed{std::make_shared<const model::ViewUpdate>(update)};
+  return update;
+}
+
+/// The bytes a ViewFeed carries: whether it is whole, then the message.
+std::vector<char> feed_wire(caf::actor_system& system, bool whole,
+                            const google::protobuf::MessageLite& message) {
+  std::vector<char> bytes;
+  caf::binary_serializer sink{system, bytes};
+  BOOST_TEST_REQUIRE(!sink(whole, message.SerializeAsString()));
+  return bytes;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(a_view_feed_entry_crosses_a_link_as_its_update_and_refuses_bad_bytes) {
+  testing::ActorHarness harness;
+  const model::ViewUpdate update = one_node_update();
+  const messages::ViewFeed feed{
+      std::make_shared<const model::ViewRevision>(model::share(model::ViewUpdate(update)))};
   messages::ViewFeed received;
   BOOST_TEST_REQUIRE(!from_wire(*harness.system, to_wire(*harness.system, feed), received));
-  BOOST_TEST_REQUIRE(received.update != nullptr);
-  BOOST_TEST(received.update != feed.update);
-  BOOST_TEST(messages::to_proto(*received.update).SerializeAsString() ==
+  BOOST_TEST_REQUIRE(received.revision != nullptr);
+  BOOST_TEST(received.revision != feed.revision);
+  BOOST_TEST(!received.revision->whole);
+  BOOST_TEST(messages::to_proto(model::to_update(*received.revision)).SerializeAsString() ==
              messages::to_proto(update).SerializeAsString());
-  BOOST_TEST(received.update->changes.at(0).node.allocated_cpu_milli == 1000);
+  BOOST_TEST(received.revision->changes.at(0).node->allocated_cpu_milli == 1000);
+  BOOST_TEST(received.revision->changes.at(0).revision == 7u);
 
+  // Its wire form is the flag and the IncrementalUpdate's bytes.
+  BOOST_TEST((to_wire(*harness.system, feed) ==
+              feed_wire(*harness.system, false, messages::to_proto(update))));
   // A change that is none of add, update or remove is refused, and nothing is kept.
   v1::IncrementalUpdate bad = messages::to_proto(update);
   bad.mutable_node_deltas(0)->set_op(static_cast<v1::NodeDelta::Op>(9));
-  // Its bytes are the ones a ViewFeed of it would carry.
   messages::ViewFeed refused;
-  BOOST_TEST(static_cast<bool>(from_wire(*harness.system, to_wire(*harness.system, bad), refused)));
-  BOOST_TEST(refused.update == nullptr);
+  BOOST_TEST(static_cast<bool>(
+      from_wire(*harness.system, feed_wire(*harness.system, false, bad), refused)));
+  BOOST_TEST(refused.revision == nullptr);
   // Nor are bytes cut short kept.
   std::vector<char> truncated = to_wire(*harness.system, feed);
   truncated.resize(truncated.size() - 3);
   messages::ViewFeed cut;
   BOOST_TEST(static_cast<bool>(from_wire(*harness.system, truncated, cut)));
-  BOOST_TEST(cut.update == nullptr);
+  BOOST_TEST(cut.revision == nullptr);
+}
+
+BOOST_AUTO_TEST_CASE(a_whole_view_crosses_a_link_as_its_snapshot_with_node_revisions) {
+  testing::ActorHarness harness;
+  model::ViewSnapshot snapshot;
+  snapshot.cluster_id = "c1";
+  snapshot.epoch = 2;
+  snapshot.version = 9;
+  snapshot.agent_version = 4;
+  snapshot.nodes = {one_node_update().changes.at(0).node};
+  snapshot.node_revisions = {{"n1", 5}};
+  const messages::ViewFeed feed{
+      std::make_shared<const model::ViewRevision>(model::share(model::ViewSnapshot(snapshot)))};
+  messages::ViewFeed received;
+  BOOST_TEST_REQUIRE(!from_wire(*harness.system, to_wire(*harness.system, feed), received));
+  BOOST_TEST_REQUIRE(received.revision != nullptr);
+  BOOST_TEST(received.revision->whole);
+  BOOST_TEST(received.revision->revision == 9u);
+  BOOST_TEST(received.revision->agent_version == 4u);
+  BOOST_TEST_REQUIRE(received.revision->changes.size() == 1u);
+  BOOST_TEST(received.revision->changes[0].revision == 5u);
+  BOOST_TEST(messages::to_proto(model::to_snapshot(*received.revision)).SerializeAsString() ==
+             messages::to_proto(snapshot).SerializeAsString());
+  // Bytes cut short are refused, and nothing is kept.
+  std::vector<char> truncated = to_wire(*harness.system, feed);
+  truncated.resize(truncated.size() - 3);
+  messages::ViewFeed cut;
+  BOOST_TEST(static_cast<bool>(from_wire(*harness.system, truncated, cut)));
+  BOOST_TEST(cut.revision == nullptr);
 }
 
 BOOST_AUTO_TEST_CASE(a_placement_keeps_its_device_shares_on_the_wire) {

@@ -129,6 +129,37 @@ BOOST_AUTO_TEST_CASE(a_pull_that_fails_after_the_agent_started_over_asks_for_not
   BOOST_TEST(state.take_resync_request());
 }
 
+BOOST_AUTO_TEST_CASE(subscribers_read_the_views_own_node_states) {
+  ClusterState state("c1");
+  BOOST_TEST_REQUIRE((state
+                          .on_update(update(0, {node_change(model::NodeChangeKind::Add, "n1"),
+                                                node_change(model::NodeChangeKind::Add, "n2")}))
+                          .status == AckStatus::Applied));
+  BOOST_TEST_REQUIRE(
+      (state.on_update(update(1, {node_change(model::NodeChangeKind::Update, "n1", 300)})).status ==
+       AckStatus::Applied));
+  // The change log and the whole view hand out the states the view holds, not copies.
+  const auto changes = state.changes_since(1);
+  BOOST_TEST_REQUIRE(changes.has_value());
+  BOOST_TEST_REQUIRE(changes->size() == 1u);
+  const model::SharedNodeChange& change = changes->front()->changes.at(0);
+  BOOST_TEST(change.node.get() == state.view().find("n1"));
+  BOOST_TEST(change.revision == state.revision());
+  const auto whole = state.whole_view();
+  BOOST_TEST(whole->whole);
+  BOOST_TEST(whole->revision == state.revision());
+  BOOST_TEST(whole->agent_version == 2u);
+  BOOST_TEST_REQUIRE(whole->changes.size() == 2u);
+  for (const model::SharedNodeChange& node : whole->changes) {
+    BOOST_TEST(node.node.get() == state.view().find(node.node->name));
+    BOOST_TEST(node.revision == state.view().revision_of(node.node->name));
+  }
+  // The copy for readers elsewhere says the same.
+  const model::ViewSnapshot copied = model::to_snapshot(*whole);
+  BOOST_TEST(copied.node_revisions == state.snapshot().node_revisions);
+  BOOST_TEST(copied.nodes.at(0).allocated_cpu_milli == 300);
+}
+
 BOOST_AUTO_TEST_CASE(health_transitions_are_counted) {
   ClusterState state("c1");
   BOOST_TEST(!state.healthy());
@@ -160,7 +191,7 @@ BOOST_AUTO_TEST_CASE(the_change_log_keeps_at_most_an_eighth_of_the_view_in_node_
   const auto kept = state.changes_since(2);
   BOOST_TEST_REQUIRE(kept.has_value());
   BOOST_TEST(kept->size() == 128u);
-  BOOST_TEST(kept->front()->base_version == 2u);
+  BOOST_TEST(kept->front()->base_revision == 2u);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -159,6 +159,39 @@ BOOST_AUTO_TEST_CASE(a_copied_view_keeps_indexes_of_its_own_nodes) {
   BOOST_TEST(copy.nodes_with_free_cpu(8000).size() == 2u);
 }
 
+BOOST_AUTO_TEST_CASE(views_fed_shared_changes_hold_one_state_between_them) {
+  const auto state = [](NodeState node) { return std::make_shared<const NodeState>(node); };
+  const std::vector<SharedNodeChange> listing = {{NodeChangeKind::Add, state(gpu_node("a", 4)), 1},
+                                                 {NodeChangeKind::Add, state(gpu_node("b", 1)), 1}};
+  ClusterView centre;
+  ClusterView follower;
+  BOOST_TEST(!centre.apply(listing));
+  BOOST_TEST(!follower.apply(listing));
+  BOOST_TEST(follower.find("a") == centre.find("a"));  // one state, not a copy each
+  BOOST_TEST(follower.revision_of("a") == 1u);
+  // A change replaces the state: whoever still holds the old one reads it unchanged.
+  const std::shared_ptr<const NodeState> before = centre.shared("a");
+  const std::vector<SharedNodeChange> update = {
+      {NodeChangeKind::Update, state(gpu_node("a", 0)), 2}};
+  BOOST_TEST(!centre.apply(update));
+  BOOST_TEST(before->free_devices() == 4);
+  BOOST_TEST(centre.find("a")->free_devices() == 0);
+  BOOST_TEST(follower.find("a") == before.get());  // not fed yet
+  BOOST_TEST(follower.nodes_with_free_devices("A100", 4).size() == 1u);
+  BOOST_TEST(!follower.apply(update));
+  BOOST_TEST(follower.find("a") == centre.find("a"));
+  BOOST_TEST(follower.revision_of("a") == 2u);
+  BOOST_TEST(follower.nodes_with_free_devices("A100", 4).empty());
+  BOOST_TEST(follower.nodes_with_free_devices("A100", 1).size() == 1u);
+  BOOST_TEST(follower.totals().allocatable_cpu_milli == 16000);
+  // Shared changes are checked as any other: a node added twice is refused, nothing changes.
+  const auto refused = follower.apply({{NodeChangeKind::Add, state(gpu_node("b", 4)), 3}});
+  BOOST_TEST_REQUIRE(refused.has_value());
+  BOOST_TEST((refused->error == ViewError::DuplicateNode));
+  BOOST_TEST(follower.find("b")->free_devices() == 1);
+  BOOST_TEST(centre.shared("ghost") == nullptr);
+}
+
 BOOST_AUTO_TEST_CASE(visitors_walk_the_index_in_order_and_stop_when_told) {
   ClusterView view;
   BOOST_TEST(!view.apply({add(gpu_node("c", 4)), add(gpu_node("a", 2)), add(gpu_node("b", 4))}));

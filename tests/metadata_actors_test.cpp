@@ -265,7 +265,7 @@ BOOST_AUTO_TEST_CASE(subscribers_receive_every_update_in_order) {
   // What the subscriber received, in order: the view when it subscribed, then each message.
   struct Feed {
     uint64_t start = 0;
-    std::vector<std::shared_ptr<const model::ViewUpdate>> updates;
+    std::vector<std::shared_ptr<const model::ViewRevision>> updates;
     int snapshots = 0;
   };
   auto feed = std::make_shared<Feed>();
@@ -274,10 +274,15 @@ BOOST_AUTO_TEST_CASE(subscribers_receive_every_update_in_order) {
       [=](actors::ViewSubscriberActor::pointer self) -> actors::ViewSubscriberActor::behavior_type {
         self->request(centre, caf::infinite, subscribe_atom_v,
                       caf::actor_cast<actors::ViewSubscriberActor>(self))
-            .then([=](v1::ClusterSnapshot& snapshot) { feed->start = snapshot.version(); });
+            .then([=](messages::ViewFeed& whole) { feed->start = whole.revision->revision; });
         return {
-            [=](const messages::ViewFeed& update) { feed->updates.push_back(update.update); },
-            [=](v1::ClusterSnapshot&) { ++feed->snapshots; },
+            [=](const messages::ViewFeed& update) {
+              if (update.revision->whole) {
+                ++feed->snapshots;
+              } else {
+                feed->updates.push_back(update.revision);
+              }
+            },
             [](atoms::health_atom, const std::string&, bool) {},
         };
       });
@@ -286,8 +291,8 @@ BOOST_AUTO_TEST_CASE(subscribers_receive_every_update_in_order) {
   uint64_t version = feed->start;
   for (const auto& update : feed->updates) {
     BOOST_TEST_REQUIRE(update != nullptr);
-    BOOST_TEST(update->base_version == version);
-    version = update->version;
+    BOOST_TEST(update->base_revision == version);
+    version = update->revision;
   }
   caf::anon_send_exit(subscriber, caf::exit_reason::user_shutdown);
 }

@@ -248,7 +248,7 @@ BOOST_AUTO_TEST_CASE(subscribers_get_the_changes_since_a_version) {
   const auto since_two = centre.changes_since(2);
   BOOST_TEST_REQUIRE(since_two.has_value());
   BOOST_TEST(since_two->size() == centre.revision() - 2);
-  BOOST_TEST(since_two->front()->base_version == 2u);
+  BOOST_TEST(since_two->front()->base_revision == 2u);
   BOOST_TEST(centre.changes_since(centre.revision())->empty());
   centre.request_resync();
   BOOST_TEST(centre.take_resync_request());

@@ -141,7 +141,7 @@ void check_view(const ClusterState& state, uint64_t& last_revision) {
   const auto changes = state.changes_since(last_revision > 3 ? last_revision - 3 : 0);
   if (changes) {
     for (const auto& change : *changes) {
-      check(change->version <= last_revision, "changes end at the current revision");
+      check(change->revision <= last_revision, "changes end at the current revision");
     }
   }
 }

@@ -24,30 +24,34 @@ actors::ViewSubscriberActor::behavior_type view_mirror(actors::ViewSubscriberAct
                                                        actors::ClusterActor cluster, int index,
                                                        std::shared_ptr<VisibilityLog> visibility) {
   auto view = std::make_shared<model::ClusterView>();
-  const auto replace = [view](const v1::ClusterSnapshot& message) {
-    if (auto snapshot = messages::from_proto(message)) {
-      view->replace(std::move(snapshot->nodes), snapshot->resources, model::Allocation::MayExceed);
+  const auto replace = [view](const model::ViewRevision& whole) {
+    model::ClusterView fresh;
+    if (!fresh.apply(whole.changes, model::Allocation::MayExceed)) {
+      *view = std::move(fresh);
     }
   };
   self->request(cluster, caf::infinite, subscribe_atom_v,
                 caf::actor_cast<actors::ViewSubscriberActor>(self))
-      .then([=](const v1::ClusterSnapshot& snapshot) { replace(snapshot); });
+      .then([=](const messages::ViewFeed& whole) { replace(*whole.revision); });
   return {
       [=](const messages::ViewFeed& feed) {
         // The work a SchedulerActor does for each change of the feed.
-        const auto& update = feed.update;
+        const auto& update = feed.revision;
+        if (update && update->whole) {
+          replace(*update);
+          return;
+        }
         if (!update || view->apply(update->changes, model::Allocation::MayExceed)) {
           return;
         }
         auto& visible = visibility->visible[static_cast<size_t>(index)];
-        if (update->version < visible.size()) {
-          visible[update->version] = Clock::now();
-          if (update->version + 1 == visible.size()) {
+        if (update->revision < visible.size()) {
+          visible[update->revision] = Clock::now();
+          if (update->revision + 1 == visible.size()) {
             ++visibility->mirrors_done;
           }
         }
       },
-      [=](const v1::ClusterSnapshot& snapshot) { replace(snapshot); },
       [](health_atom, const std::string&, bool) {},
   };
 }

@@ -114,7 +114,7 @@ FleetMemoryResult fleet_memory(const FleetMemoryParameters& parameters) {
     for (const auto& centre : fleet.centre) {
       fleet.schedulers.back()->add_cluster(
           {centre->cluster_id(), "", "", model::MachineType::VirtualMachine, true, false});
-      fleet.schedulers.back()->replace_view(centre->snapshot());
+      fleet.schedulers.back()->replace_view(*centre->whole_view());
     }
   }
   take(result.schedulers);

@@ -1,0 +1,67 @@
+#include "model/view_revision.hpp"
+
+namespace unisched::model {
+
+ViewRevision share(ViewUpdate update) {
+  ViewRevision revision;
+  revision.cluster_id = std::move(update.cluster_id);
+  revision.epoch = update.epoch;
+  revision.base_revision = update.base_version;
+  revision.revision = update.version;
+  revision.changes.reserve(update.changes.size());
+  for (NodeChange& change : update.changes) {
+    revision.changes.push_back(
+        {change.kind, std::make_shared<const NodeState>(std::move(change.node)), update.version});
+  }
+  revision.resources = std::move(update.resources);
+  return revision;
+}
+
+ViewRevision share(ViewSnapshot snapshot) {
+  ViewRevision revision;
+  revision.cluster_id = std::move(snapshot.cluster_id);
+  revision.epoch = snapshot.epoch;
+  revision.whole = true;
+  revision.revision = snapshot.version;
+  revision.agent_version = snapshot.agent_version;
+  revision.changes.reserve(snapshot.nodes.size());
+  for (NodeState& node : snapshot.nodes) {
+    const auto numbered = snapshot.node_revisions.find(node.name);
+    const uint64_t at = numbered == snapshot.node_revisions.end() ? 0 : numbered->second;
+    revision.changes.push_back(
+        {NodeChangeKind::Add, std::make_shared<const NodeState>(std::move(node)), at});
+  }
+  revision.resources = std::move(snapshot.resources);
+  return revision;
+}
+
+ViewUpdate to_update(const ViewRevision& revision) {
+  ViewUpdate update;
+  update.cluster_id = revision.cluster_id;
+  update.epoch = revision.epoch;
+  update.base_version = revision.base_revision;
+  update.version = revision.revision;
+  update.changes.reserve(revision.changes.size());
+  for (const SharedNodeChange& change : revision.changes) {
+    update.changes.push_back({change.kind, *change.node});
+  }
+  update.resources = revision.resources;
+  return update;
+}
+
+ViewSnapshot to_snapshot(const ViewRevision& revision) {
+  ViewSnapshot snapshot;
+  snapshot.cluster_id = revision.cluster_id;
+  snapshot.epoch = revision.epoch;
+  snapshot.version = revision.revision;
+  snapshot.agent_version = revision.agent_version;
+  snapshot.nodes.reserve(revision.changes.size());
+  for (const SharedNodeChange& change : revision.changes) {
+    snapshot.nodes.push_back(*change.node);
+    snapshot.node_revisions.emplace(change.node->name, change.revision);
+  }
+  snapshot.resources = revision.resources.value_or(ClusterResources{});
+  return snapshot;
+}
+
+}  // namespace unisched::model
