@@ -27,16 +27,16 @@ struct AgentActorData {
   AgentSettings settings;
   bool online = true;
   messages::SnapshotParts snapshot_parts;  // of the snapshot being pulled, for its later parts
-  std::vector<v1::IncrementalUpdate> throttled;  // refused over the rate: sent again, in order
+  std::vector<messages::AgentUpdate> throttled;  // refused over the rate: sent again, in order
   bool retry_scheduled = false;
   static inline const char* name = "agent_actor";
 };
 
 using Self = LocalAgentActor::stateful_pointer<AgentActorData>;
 
-void hold_throttled(Self self, v1::IncrementalUpdate update, uint32_t retry_after_ms);
+void hold_throttled(Self self, messages::AgentUpdate update, uint32_t retry_after_ms);
 
-void send_update(Self self, v1::IncrementalUpdate update) {
+void send_update(Self self, messages::AgentUpdate update) {
   self->request(self->state.cluster_actor, self->state.settings.push_timeout, update)
       .then(
           [=](v1::Ack& ack) mutable {
@@ -55,11 +55,11 @@ void send_update(Self self, v1::IncrementalUpdate update) {
 
 /// The centre refuses every update for a while: this one and those after it go again, in
 /// version order, once the wait is over (new ones wait behind them).
-void hold_throttled(Self self, v1::IncrementalUpdate update, uint32_t retry_after_ms) {
+void hold_throttled(Self self, messages::AgentUpdate update, uint32_t retry_after_ms) {
   auto& held = self->state.throttled;
-  const auto at = std::upper_bound(held.begin(), held.end(), update.version(),
-                                   [](uint64_t version, const v1::IncrementalUpdate& other) {
-                                     return version < other.version();
+  const auto at = std::upper_bound(held.begin(), held.end(), update.update->version,
+                                   [](uint64_t version, const messages::AgentUpdate& other) {
+                                     return version < other.update->version;
                                    });
   held.insert(at, std::move(update));
   if (!self->state.retry_scheduled) {
@@ -74,7 +74,7 @@ void send_new_updates(Self self) {
   // More changes than one update carries (a large cluster's first listing) go out as
   // consecutive versions, in order, at once.
   while (auto update = self->state.core->next_update()) {
-    send_update(self, messages::to_proto(*update));
+    send_update(self, messages::share_update(std::move(*update)));
   }
 }
 

@@ -13,10 +13,12 @@
 namespace unisched::actors {
 
 /// A ClusterActor as its agent sees it.
-///   IncrementalUpdate            -> Ack (applied, duplicate, gap or rejected with a reason)
+///   AgentUpdate                  -> Ack (applied, duplicate, gap or rejected with a reason);
+///                                   an IncrementalUpdate on a link, the agent's own in one
+///                                   process
 ///   (push, ClusterSnapshot)      -> Ack: the agent's whole state as it starts over
 using ClusterIngestActor =
-    caf::typed_actor<caf::replies_to<v1::IncrementalUpdate>::with<v1::Ack>,
+    caf::typed_actor<caf::replies_to<messages::AgentUpdate>::with<v1::Ack>,
                      caf::replies_to<atoms::push_atom, v1::ClusterSnapshot>::with<v1::Ack>>;
 
 /// An agent as the centre sees it.

@@ -61,7 +61,7 @@ void AgentState::observe() {
   applied_unobserved_.clear();
   const uint64_t coalesced_before = pending_.coalesced();
   for (const model::NodeChange& change : changes) {
-    pending_.record(change, published_.count(change.node.name) != 0);
+    pending_.record(change, published_.contains(std::string_view(change.node.name)));
   }
   counters_.changes_seen += changes.size();
   counters_.coalesced += pending_.coalesced() - coalesced_before;
@@ -89,12 +89,14 @@ std::optional<model::ViewUpdate> AgentState::next_update() {
   update.epoch = epoch_;
   update.base_version = version_;
   update.version = ++version_;
-  update.changes = pending_.take(model::kMaxNodeChangesPerUpdate);
-  for (const model::NodeChange& change : update.changes) {
-    if (change.kind == model::NodeChangeKind::Remove) {
-      published_.erase(change.node.name);
-    } else {
-      published_[change.node.name] = change.node;
+  std::vector<model::NodeChange> changes = pending_.take(model::kMaxNodeChangesPerUpdate);
+  update.changes.reserve(changes.size());
+  for (model::NodeChange& change : changes) {
+    model::SharedNodeChange& shared = update.changes.emplace_back(model::share(std::move(change)));
+    // Erased first even when replaced: the set finds an entry by its state's name.
+    published_.erase(std::string_view(shared.node->name));
+    if (shared.kind != model::NodeChangeKind::Remove) {
+      published_.insert(shared.node);
     }
   }
   if (resources_changed) {
@@ -206,9 +208,16 @@ model::ViewSnapshot AgentState::snapshot() {
   snapshot.cluster_id = cluster_id_;
   snapshot.epoch = epoch_;
   snapshot.version = version_;
-  snapshot.nodes.reserve(published_.size());
-  for (const auto& [name, node] : published_) {
-    snapshot.nodes.push_back(node);
+  std::vector<const model::NodeState*> in_order;
+  in_order.reserve(published_.size());
+  for (const auto& node : published_) {
+    in_order.push_back(node.get());
+  }
+  std::sort(in_order.begin(), in_order.end(),
+            [](const model::NodeState* a, const model::NodeState* b) { return a->name < b->name; });
+  snapshot.nodes.reserve(in_order.size());
+  for (const model::NodeState* node : in_order) {
+    snapshot.nodes.push_back(*node);
   }
   snapshot.resources = published_resources_;
   // Only placements whose node changes are already published count as applied here.

@@ -3,11 +3,14 @@
 // protocol can be tested deterministically; actors/agent_actor wraps it.
 #pragma once
 
+#include <absl/container/flat_hash_set.h>
+
 #include <deque>
 #include <map>
 #include <memory>
 #include <optional>
 #include <set>
+#include <string_view>
 
 #include "actors/recent_ids.hpp"
 #include "adapters/cluster_adapter.hpp"
@@ -96,7 +99,28 @@ class AgentState {
   uint64_t version_ = 0;
   bool listed_ = false;
   bool start_over_ = false;  // the adapter relisted since the last take_start_over()
-  std::map<std::string, model::NodeState> published_;  // as of version_
+  /// Shared node states found by their own name: the set holds no copy of a name.
+  struct StateName {
+    using is_transparent = void;
+    size_t operator()(std::string_view name) const { return absl::Hash<std::string_view>{}(name); }
+    size_t operator()(const std::shared_ptr<const model::NodeState>& state) const {
+      return (*this)(state->name);
+    }
+  };
+  struct SameStateName {
+    using is_transparent = void;
+    static std::string_view name_of(std::string_view name) { return name; }
+    static std::string_view name_of(const std::shared_ptr<const model::NodeState>& state) {
+      return state->name;
+    }
+    template <class A, class B>
+    bool operator()(const A& a, const B& b) const {
+      return name_of(a) == name_of(b);
+    }
+  };
+  /// The nodes as of version_: the very states its updates carried, so that in one process the
+  /// centre's views hold these and no copy of their own.
+  absl::flat_hash_set<std::shared_ptr<const model::NodeState>, StateName, SameStateName> published_;
   model::DeltaCoalescer pending_;
   model::ClusterResources published_resources_;
   std::vector<std::string> applied_unobserved_;  // carried out, node change not observed yet

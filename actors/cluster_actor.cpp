@@ -322,51 +322,54 @@ v1::ClusterSummary summarize(const Self self) {
 /// An update from the agent: applied by the core, then its consequences (settled and refused
 /// placements, subscribers, a snapshot pull after a gap).
 /// The answer to an update over the cluster's rate: nothing taken, send it again after `wait`.
-v1::Ack throttled(Self self, const v1::IncrementalUpdate& message, std::chrono::milliseconds wait) {
+v1::Ack throttled(Self self, const model::ViewUpdate& update, std::chrono::milliseconds wait) {
   const ClusterState& core = *self->state.core;
   const UpdateRateLimits& limits = self->state.settings.update_limits;
   v1::Ack ack;
   ack.set_cluster_id(core.cluster_id());
-  ack.set_epoch(message.epoch());
+  ack.set_epoch(update.epoch);
   ack.set_version(core.position().version);
   ack.set_status(v1::Ack::THROTTLED);
   ack.set_retry_after_ms(static_cast<uint32_t>(wait.count()));
   ack.set_error(fmt::format(
       "over the cluster's update rate ({:g} updates/s, {:g} node changes/s): send update {} "
       "again in {} ms",
-      limits.updates_per_second, limits.node_changes_per_second, message.version(), wait.count()));
+      limits.updates_per_second, limits.node_changes_per_second, update.version, wait.count()));
   return ack;
 }
 
-v1::Ack on_update(Self self, v1::IncrementalUpdate& message) {
+v1::Ack on_update(Self self, const messages::AgentUpdate& message) {
   ClusterState& core = *self->state.core;
+  if (!message.update) {
+    return make_ack(core, 0, core.reject_update("an update must carry its position"));
+  }
+  const model::ViewUpdate& update = *message.update;
   if (self->current_sender() != caf::actor_cast<caf::strong_actor_ptr>(self->state.agent)) {
     // Only the agent the hub admitted (certificate or token) speaks for this cluster.
     spdlog::warn("cluster {}: update {} refused: not from the cluster's registered agent",
-                 core.cluster_id(), message.version());
-    return make_ack(core, message.epoch(),
+                 core.cluster_id(), update.version);
+    return make_ack(core, update.epoch,
                     core.reject_update("sender: not the cluster's registered agent"));
   }
-  if (const auto wait =
-          self->state.rate_limit.admit(message.node_deltas_size(), self->clock().now())) {
-    return throttled(self, message, *wait);
+  if (const auto wait = self->state.rate_limit.admit(update.changes.size(), self->clock().now())) {
+    return throttled(self, update, *wait);
   }
-  auto update = messages::from_proto(message);
   std::vector<std::string> applied_placements;
-  if (update) {
-    applied_placements = update->applied_placements;
-    applied_placements.insert(applied_placements.end(), update->finished_placements.begin(),
-                              update->finished_placements.end());  // they ran: settled too
-    tell_finished(self, update->finished_placements);
+  if (message.problem.empty()) {
+    applied_placements = update.applied_placements;
+    applied_placements.insert(applied_placements.end(), update.finished_placements.begin(),
+                              update.finished_placements.end());  // they ran: settled too
+    tell_finished(self, update.finished_placements);
   }
+  // The update is copied, not its node states: they stay shared with the agent's.
   const UpdateOutcome outcome =
-      update ? core.on_update(std::move(*update)) : core.reject_update(update.error());
+      message.problem.empty() ? core.on_update(update) : core.reject_update(message.problem);
   if (outcome.status == AckStatus::Rejected) {
-    spdlog::warn("cluster {}: update {} rejected: {}", core.cluster_id(), message.version(),
+    spdlog::warn("cluster {}: update {} rejected: {}", core.cluster_id(), update.version,
                  outcome.error);
   } else if (outcome.status == AckStatus::Gap) {
     spdlog::info("cluster {}: gap before update {} (holding {}); pulling a full snapshot",
-                 core.cluster_id(), message.version(), core.position().version);
+                 core.cluster_id(), update.version, core.position().version);
   } else {
     self->state.last_confirmed = self->clock().now();
   }
@@ -374,7 +377,7 @@ v1::Ack on_update(Self self, v1::IncrementalUpdate& message) {
   hand_back_refusals(self);
   notify_subscribers(self);
   pull_snapshot_if_needed(self);
-  return make_ack(core, message.epoch(), outcome);
+  return make_ack(core, update.epoch, outcome);
 }
 
 /// A scheduler's commit: reserved by compare-and-set; an accepted one is ordered from the agent
@@ -483,7 +486,7 @@ ClusterActor::behavior_type cluster_actor(Self self, std::string cluster_id, Age
                       subscribers.end());
   });
   return {
-      [=](v1::IncrementalUpdate& message) { return on_update(self, message); },
+      [=](const messages::AgentUpdate& message) { return on_update(self, message); },
       [=](push_atom, const v1::ClusterSnapshot& snapshot) {
         return on_pushed_snapshot(self, snapshot);
       },

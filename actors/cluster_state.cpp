@@ -96,12 +96,12 @@ UpdateOutcome ClusterState::apply(model::ViewUpdate& update) {
   };
   std::unordered_set<std::string_view> names;
   names.reserve(update.changes.size());
-  for (const model::NodeChange& change : update.changes) {
-    if (!names.insert(change.node.name).second) {
-      return reject("node \"" + change.node.name + "\" changes twice in one update");
+  for (const model::SharedNodeChange& change : update.changes) {
+    if (!names.insert(change.node->name).second) {
+      return reject("node \"" + change.node->name + "\" changes twice in one update");
     }
     if (change.kind != model::NodeChangeKind::Remove) {
-      if (auto problem = model::check_node(change.node)) {
+      if (auto problem = model::check_node(*change.node)) {
         return reject(problem->to_string());
       }
     }
@@ -114,10 +114,10 @@ UpdateOutcome ClusterState::apply(model::ViewUpdate& update) {
   std::vector<std::pair<std::string, std::string>> lost;
   // What schedulers see change: each node once (names are unique in an update, and a touched
   // node is one the update does not change).
-  std::vector<model::NodeChange> effective;
+  std::vector<model::SharedNodeChange> effective;
   effective.reserve(update.changes.size() + touched.size());
-  for (model::NodeChange& change : update.changes) {
-    const std::string& name = change.node.name;
+  for (model::SharedNodeChange& change : update.changes) {
+    const std::string& name = change.node->name;
     touched.erase(name);
     if (change.kind == model::NodeChangeKind::Remove) {
       for (std::string& id : holdings_.erase_on(name, &undo)) {
@@ -134,18 +134,18 @@ UpdateOutcome ClusterState::apply(model::ViewUpdate& update) {
     }
   }
   for (const std::string& name : touched) {  // settled without a change of the node itself
-    const model::NodeState* truth = holdings_.truth(name);
+    const auto truth = holdings_.truth(name);
     if (truth == nullptr) {
       continue;
     }
-    effective.push_back({model::NodeChangeKind::Update, holdings_.effective(*truth)});
+    effective.push_back({model::NodeChangeKind::Update, holdings_.effective(truth)});
     if (!holdings_.holds_on(name)) {
       holdings_.drop_truth(name, &undo);
     }
   }
   std::sort(effective.begin(), effective.end(),
-            [](const model::NodeChange& a, const model::NodeChange& b) {
-              return a.node.name < b.node.name;
+            [](const model::SharedNodeChange& a, const model::SharedNodeChange& b) {
+              return a.node->name < b.node->name;
             });
   const model::StreamPosition before = position_;
   position_ = {update.epoch, update.version};
@@ -167,20 +167,18 @@ UpdateOutcome ClusterState::apply(model::ViewUpdate& update) {
 }
 
 std::optional<model::ViewProblem> ClusterState::publish(
-    std::vector<model::NodeChange> changes,
+    std::vector<model::SharedNodeChange> changes,
     const std::optional<model::ClusterResources>& resources) {
-  // Each new state is made once and shared: the view, the log and every subscriber in this
-  // process hold the same one.
+  // Each state is shared, not copied: the agent that published it (in this process), the view,
+  // the log and every subscriber in this process hold the same one.
   auto entry = std::make_shared<model::ViewRevision>();
   entry->cluster_id = cluster_id_;
   entry->epoch = position_.epoch;
   entry->base_revision = revision_;
   entry->revision = revision_ + 1;
-  entry->changes.reserve(changes.size());
-  for (model::NodeChange& change : changes) {
-    entry->changes.push_back({change.kind,
-                              std::make_shared<const model::NodeState>(std::move(change.node)),
-                              entry->revision});
+  entry->changes = std::move(changes);
+  for (model::SharedNodeChange& change : entry->changes) {
+    change.revision = entry->revision;
   }
   if (auto problem = view_.apply(entry->changes, model::Allocation::MayExceed)) {
     return problem;
@@ -298,8 +296,9 @@ std::optional<std::string> ClusterState::on_snapshot(model::ViewSnapshot snapsho
   effective.reserve(snapshot.nodes.size());
   for (model::NodeState& node : snapshot.nodes) {
     if (next.holds_on(node.name)) {
-      next.set_truth(node.name, node);
-      effective.push_back(next.effective(node));
+      auto truth = std::make_shared<const model::NodeState>(std::move(node));
+      next.set_truth(truth->name, truth);
+      effective.push_back(*next.effective(truth));
     } else {
       effective.push_back(std::move(node));
     }
@@ -419,12 +418,12 @@ CommitOutcome ClusterState::commit(const Commit& commit, CommitMode mode) {
     }
     model::apply_reservation(after, reservation, +1);
   }
-  std::vector<model::NodeChange> changes;
+  std::vector<model::SharedNodeChange> changes;
   for (auto& [name, node] : scratch) {
     if (!holdings_.holds_on(name)) {
-      holdings_.set_truth(name, *view_.find(name));
+      holdings_.set_truth(name, view_.shared(name));
     }
-    changes.push_back({model::NodeChangeKind::Update, std::move(node)});
+    changes.push_back(model::share({model::NodeChangeKind::Update, std::move(node)}));
   }
   for (const model::Reservation& reservation : commit.reservations) {
     holdings_.add(reservation);
@@ -443,13 +442,13 @@ void ClusterState::release(const std::vector<std::string>& reservation_ids) {
       touched.insert(std::move(*node));
     }
   }
-  std::vector<model::NodeChange> changes;
+  std::vector<model::SharedNodeChange> changes;
   for (const std::string& name : touched) {
-    const model::NodeState* truth = holdings_.truth(name);
+    const auto truth = holdings_.truth(name);
     if (truth == nullptr) {
       continue;
     }
-    changes.push_back({model::NodeChangeKind::Update, holdings_.effective(*truth)});
+    changes.push_back({model::NodeChangeKind::Update, holdings_.effective(truth)});
     if (!holdings_.holds_on(name)) {
       holdings_.drop_truth(name);
     }

@@ -185,7 +185,7 @@ class ClusterState {
   UpdateOutcome apply(model::ViewUpdate& update);
   /// Applies node changes to the view and records them as one new revision.
   std::optional<model::ViewProblem> publish(
-      std::vector<model::NodeChange> changes,
+      std::vector<model::SharedNodeChange> changes,
       const std::optional<model::ClusterResources>& resources);
   void trim_log();
   size_t log_node_budget() const;

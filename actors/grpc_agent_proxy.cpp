@@ -97,10 +97,11 @@ caf::result<v1::Ack> pass_update(Self self, v1::IncrementalUpdate& update) {
     promise.deliver(ack);
     return promise;
   }
-  // Moved on, not copied: an update may carry thousands of nodes.
+  // Read once, here; the ClusterActor takes the states as read.
   const uint64_t epoch = update.epoch();
   const uint64_t version = update.version();
-  self->request(self->state.cluster_actor, self->state.settings.push_timeout, std::move(update))
+  self->request(self->state.cluster_actor, self->state.settings.push_timeout,
+                messages::read_update(update))
       .then(
           [=](v1::Ack& ack) mutable {
             auto& state = self->state;

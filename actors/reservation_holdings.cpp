@@ -2,19 +2,22 @@
 
 namespace unisched::actors {
 
-model::NodeState ReservationHoldings::effective(const model::NodeState& truth_node) const {
-  model::NodeState node = truth_node;
-  if (const auto ids = ids_on_node_.find(node.name); ids != ids_on_node_.end()) {
-    for (const std::string& id : ids->second) {
-      model::apply_reservation(node, reservations_.at(id), +1);
-    }
+std::shared_ptr<const model::NodeState> ReservationHoldings::effective(
+    const std::shared_ptr<const model::NodeState>& truth_node) const {
+  const auto ids = ids_on_node_.find(truth_node->name);
+  if (ids == ids_on_node_.end()) {
+    return truth_node;
+  }
+  auto node = std::make_shared<model::NodeState>(*truth_node);
+  for (const std::string& id : ids->second) {
+    model::apply_reservation(*node, reservations_.at(id), +1);
   }
   return node;
 }
 
-const model::NodeState* ReservationHoldings::truth(const std::string& node) const {
+std::shared_ptr<const model::NodeState> ReservationHoldings::truth(const std::string& node) const {
   const auto found = truth_.find(node);
-  return found == truth_.end() ? nullptr : &found->second;
+  return found == truth_.end() ? nullptr : found->second;
 }
 
 void ReservationHoldings::add(model::Reservation reservation) {
@@ -57,11 +60,11 @@ std::vector<std::string> ReservationHoldings::erase_on(const std::string& node, 
   return erased;
 }
 
-void ReservationHoldings::set_truth(const std::string& node, model::NodeState truth, Undo* undo) {
+void ReservationHoldings::set_truth(const std::string& node,
+                                    std::shared_ptr<const model::NodeState> truth, Undo* undo) {
   auto [at, inserted] = truth_.try_emplace(node);
   if (undo != nullptr) {
-    undo->truths_.emplace_back(
-        node, inserted ? std::nullopt : std::optional<model::NodeState>(std::move(at->second)));
+    undo->truths_.emplace_back(node, std::move(at->second));  // null when new
   }
   at->second = std::move(truth);
 }
@@ -80,7 +83,7 @@ void ReservationHoldings::drop_truth(const std::string& node, Undo* undo) {
 void ReservationHoldings::restore(Undo undo) {
   for (auto it = undo.truths_.rbegin(); it != undo.truths_.rend(); ++it) {
     if (it->second) {
-      truth_[it->first] = std::move(*it->second);
+      truth_[it->first] = std::move(it->second);
     } else {
       truth_.erase(it->first);
     }

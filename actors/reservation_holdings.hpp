@@ -8,6 +8,7 @@
 #pragma once
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -25,7 +26,8 @@ class ReservationHoldings {
   class Undo {
     friend class ReservationHoldings;
     std::vector<model::Reservation> erased_;
-    std::vector<std::pair<std::string, std::optional<model::NodeState>>> truths_;  // as before
+    // as before; null: there was none
+    std::vector<std::pair<std::string, std::shared_ptr<const model::NodeState>>> truths_;
   };
 
   /// Every reservation held, by placement id.
@@ -35,10 +37,12 @@ class ReservationHoldings {
   bool contains(const std::string& id) const { return reservations_.count(id) > 0; }
   bool holds_on(const std::string& node) const { return ids_on_node_.count(node) > 0; }
 
-  /// The node as schedulers see it: its truth plus the reservations on it.
-  model::NodeState effective(const model::NodeState& truth_node) const;
+  /// The node as schedulers see it: its truth plus the reservations on it (the truth itself,
+  /// shared, when it holds none).
+  std::shared_ptr<const model::NodeState> effective(
+      const std::shared_ptr<const model::NodeState>& truth_node) const;
   /// The agent's state of a node that holds reservations (or did until this step); or null.
-  const model::NodeState* truth(const std::string& node) const;
+  std::shared_ptr<const model::NodeState> truth(const std::string& node) const;
 
   /// Holds a reservation whose id is not held yet.
   void add(model::Reservation reservation);
@@ -47,7 +51,8 @@ class ReservationHoldings {
   /// Drops every reservation on the node; returns their ids in order.
   std::vector<std::string> erase_on(const std::string& node, Undo* undo = nullptr);
 
-  void set_truth(const std::string& node, model::NodeState truth, Undo* undo = nullptr);
+  void set_truth(const std::string& node, std::shared_ptr<const model::NodeState> truth,
+                 Undo* undo = nullptr);
   void drop_truth(const std::string& node, Undo* undo = nullptr);
   void clear_truth() { truth_.clear(); }
 
@@ -59,7 +64,7 @@ class ReservationHoldings {
 
   std::map<std::string, model::Reservation> reservations_;
   std::map<std::string, std::set<std::string>> ids_on_node_;  // only nodes with reservations
-  std::map<std::string, model::NodeState> truth_;
+  std::map<std::string, std::shared_ptr<const model::NodeState>> truth_;  // never null
 };
 
 }  // namespace unisched::actors

@@ -14,6 +14,7 @@
 
 #include <caf/allowed_unsafe_message_type.hpp>
 
+#include "messages/agent_update.hpp"
 #include "messages/unisched.pb.h"
 #include "messages/view_feed.hpp"
 #include "model/scheduling_request.hpp"
@@ -58,6 +59,25 @@ typename Inspector::result_type inspect(Inspector& f, ViewFeed& x) {
                                                   : caf::make_error(caf::sec::invalid_argument);
     });
     return f(caf::meta::type_name("unisched.ViewFeed"), whole, bytes, parse);
+  }
+}
+
+/// An agent update crosses a link as its IncrementalUpdate bytes, with the reason it is
+/// malformed if it is; in one process CAF passes the shared update itself and never calls this.
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, AgentUpdate& x) {
+  std::string bytes;
+  std::string problem;
+  if constexpr (Inspector::reads_state) {
+    bytes = encode_update(x);
+    return f(caf::meta::type_name("unisched.AgentUpdate"), x.problem, bytes);
+  } else {
+    auto parse = caf::meta::load_callback([&]() -> caf::error {
+      return decode_update(bytes, std::move(problem), x)
+                 ? caf::error{}
+                 : caf::make_error(caf::sec::invalid_argument);
+    });
+    return f(caf::meta::type_name("unisched.AgentUpdate"), problem, bytes, parse);
   }
 }
 
@@ -106,6 +126,7 @@ CAF_ADD_TYPE_ID(unisched, (unisched::v1::PlacementQuery))
 CAF_ADD_TYPE_ID(unisched, (unisched::v1::PlacementReport))
 CAF_ADD_TYPE_ID(unisched, (unisched::v1::AgentSummary))
 CAF_ADD_TYPE_ID(unisched, (unisched::messages::ViewFeed))
+CAF_ADD_TYPE_ID(unisched, (unisched::messages::AgentUpdate))
 // Requests reach schedulers in one process as model types (no wire form yet).
 CAF_ADD_TYPE_ID(unisched, (unisched::model::SchedulingRequestSpec))
 

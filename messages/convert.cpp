@@ -242,7 +242,7 @@ v1::IncrementalUpdate to_proto(const model::ViewUpdate& update) {
   out.set_base_version(update.base_version);
   out.set_version(update.version);
   out.mutable_node_deltas()->Reserve(static_cast<int>(update.changes.size()));
-  for (const model::NodeChange& change : update.changes) {
+  for (const model::SharedNodeChange& change : update.changes) {
     v1::NodeDelta& delta = *out.add_node_deltas();
     switch (change.kind) {
       case model::NodeChangeKind::Add:
@@ -253,10 +253,10 @@ v1::IncrementalUpdate to_proto(const model::ViewUpdate& update) {
         break;
       case model::NodeChangeKind::Remove:
         delta.set_op(v1::NodeDelta::REMOVE);
-        delta.mutable_node()->set_name(change.node.name);
+        delta.mutable_node()->set_name(change.node->name);
         continue;
     }
-    to_proto(change.node, *delta.mutable_node());
+    to_proto(*change.node, *delta.mutable_node());
   }
   if (update.resources) {
     to_proto(*update.resources, *out.mutable_resource_delta()->mutable_resources());
@@ -333,7 +333,7 @@ model::Expected<model::ViewUpdate, std::string> from_proto(const v1::Incremental
     if (auto problem = from_proto(delta.node(), path + ".node", change.node)) {
       return *problem;
     }
-    out.changes.push_back(std::move(change));
+    out.changes.push_back(model::share(std::move(change)));
   }
   if (update.has_resource_delta() && update.resource_delta().has_resources()) {
     out.resources = from_proto(update.resource_delta().resources());

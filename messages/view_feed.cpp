@@ -29,7 +29,7 @@ std::string decode_as(const std::string& bytes, const char* name, ViewFeed& out)
   if (!read) {
     return "view feed: " + read.error();
   }
-  out.revision = std::make_shared<const model::ViewRevision>(model::share(std::move(*read)));
+  out.revision = std::make_shared<const model::ViewRevision>(model::as_revision(std::move(*read)));
   return {};
 }
 

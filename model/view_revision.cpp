@@ -2,22 +2,21 @@
 
 namespace unisched::model {
 
-ViewRevision share(ViewUpdate update) {
+ViewRevision as_revision(ViewUpdate update) {
   ViewRevision revision;
   revision.cluster_id = std::move(update.cluster_id);
   revision.epoch = update.epoch;
   revision.base_revision = update.base_version;
   revision.revision = update.version;
-  revision.changes.reserve(update.changes.size());
-  for (NodeChange& change : update.changes) {
-    revision.changes.push_back(
-        {change.kind, std::make_shared<const NodeState>(std::move(change.node)), update.version});
+  revision.changes = std::move(update.changes);
+  for (SharedNodeChange& change : revision.changes) {
+    change.revision = update.version;
   }
   revision.resources = std::move(update.resources);
   return revision;
 }
 
-ViewRevision share(ViewSnapshot snapshot) {
+ViewRevision as_revision(ViewSnapshot snapshot) {
   ViewRevision revision;
   revision.cluster_id = std::move(snapshot.cluster_id);
   revision.epoch = snapshot.epoch;
@@ -41,10 +40,7 @@ ViewUpdate to_update(const ViewRevision& revision) {
   update.epoch = revision.epoch;
   update.base_version = revision.base_revision;
   update.version = revision.revision;
-  update.changes.reserve(revision.changes.size());
-  for (const SharedNodeChange& change : revision.changes) {
-    update.changes.push_back({change.kind, *change.node});
-  }
+  update.changes = revision.changes;
   update.resources = revision.resources;
   return update;
 }

@@ -14,13 +14,6 @@
 
 namespace unisched::model {
 
-/// One node added, replaced or removed, its new state shared and read-only.
-struct SharedNodeChange {
-  NodeChangeKind kind = NodeChangeKind::Update;
-  std::shared_ptr<const NodeState> node;  ///< never null; of a removal only the name counts
-  uint64_t revision = 0;                  ///< the view revision at which the node took it
-};
-
 struct ViewRevision {
   std::string cluster_id;
   uint64_t epoch = 0;
@@ -33,12 +26,15 @@ struct ViewRevision {
   std::optional<ClusterResources> resources;  ///< whole: always set
 };
 
-/// The changes of an update (its version the view's revision) with their states made shared.
-ViewRevision share(ViewUpdate update);
-/// A whole view from a snapshot (its version the view's revision, node revisions with it).
-ViewRevision share(ViewSnapshot snapshot);
+/// The changes of an update read as a revision (its version the view's revision): how a feed
+/// entry that crossed a link as an IncrementalUpdate is read back.
+ViewRevision as_revision(ViewUpdate update);
+/// A whole view from a snapshot (its version the view's revision, node revisions with it), its
+/// states made shared.
+ViewRevision as_revision(ViewSnapshot snapshot);
 
-/// The same revision with its states copied back out: what crosses a process boundary.
+/// The same revision as the messages that cross a process boundary: an update sharing its
+/// states, or a snapshot with them copied out.
 ViewUpdate to_update(const ViewRevision& revision);
 ViewSnapshot to_snapshot(const ViewRevision& revision);
 

@@ -1,9 +1,13 @@
 // What travels from a metadata agent to the centre, in model terms: an incremental update
 // between two versions, or a full snapshot at one version. messages/ converts these to and from
 // the protobuf schema at the edges.
+//
+// An update's node states are shared and read-only: in one process the agent that published a
+// state, the centre's view and every scheduler's view hold that one state between them.
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -21,12 +25,24 @@ enum class HealthState { Unknown, Healthy, Degraded, Unhealthy };
 /// Whole clusters travel as snapshots.
 inline constexpr size_t kMaxNodeChangesPerUpdate = 10'000;
 
+/// One node added, replaced or removed, its new state shared and read-only.
+struct SharedNodeChange {
+  NodeChangeKind kind = NodeChangeKind::Update;
+  std::shared_ptr<const NodeState> node;  ///< never null; of a removal only the name counts
+  /// The view revision at which the node took this state, as the centre numbers them; 0 in an
+  /// agent's update (the centre numbers the states it publishes).
+  uint64_t revision = 0;
+};
+
+/// The change with its state made shared (moved, not copied).
+SharedNodeChange share(NodeChange change);
+
 struct ViewUpdate {
   std::string cluster_id;
   uint64_t epoch = 0;         ///< the agent's run; versions restart with each
   uint64_t base_version = 0;  ///< the version this update applies to
   uint64_t version = 0;       ///< the version after it: base_version + 1
-  std::vector<NodeChange> changes;
+  std::vector<SharedNodeChange> changes;
   std::optional<ClusterResources> resources;  ///< set when the shared resources changed
   HealthState health = HealthState::Healthy;
   /// Placements the cluster carried out; their resources show in `changes` (this update or an

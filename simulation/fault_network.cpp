@@ -96,7 +96,7 @@ bool faultable_content(const caf::message& content) {
     const auto& revision = content.get_as<messages::ViewFeed>(0).revision;
     return revision != nullptr && !revision->whole;
   };
-  return content.match_elements<v1::IncrementalUpdate>() || feed_change() ||
+  return content.match_elements<messages::AgentUpdate>() || feed_change() ||
          content.match_elements<v1::Ack>() ||
          content.match_elements<push_atom, v1::ClusterSnapshot>() ||
          content.match_elements<v1::CommitRequest>() || content.match_elements<v1::CommitReply>() ||

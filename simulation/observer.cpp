@@ -119,25 +119,25 @@ void Observer::on_gone(const std::string& cluster, const std::string& placement_
   }
 }
 
-void Observer::check_reported(const std::string& where, const v1::NodeState& node) {
+void Observer::check_reported(const std::string& where, const model::NodeState& node) {
   ++checks_;
   const auto over = [&](const std::string& what, int64_t used, int64_t has) {
     if (used > has) {
-      violation(absl::StrCat(where, ": node ", node.name(), " reported over-committed: ", what, " ",
+      violation(absl::StrCat(where, ": node ", node.name, " reported over-committed: ", what, " ",
                              used, " of ", has));
     }
   };
-  over("cpu milli", node.allocated_cpu_milli(), node.allocatable_cpu_milli());
-  over("memory bytes", node.allocated_memory_bytes(), node.allocatable_memory_bytes());
-  over("pods", node.pod_count(), node.max_pods());
-  for (int i = 0; i < node.accelerators_size(); ++i) {
-    over(absl::StrCat("device ", i, " milli"), node.accelerators(i).allocated_milli(),
+  over("cpu milli", node.allocated_cpu_milli, node.allocatable_cpu_milli);
+  over("memory bytes", node.allocated_memory_bytes, node.allocatable_memory_bytes);
+  over("pods", node.pod_count, node.max_pods);
+  for (size_t i = 0; i < node.devices.size(); ++i) {
+    over(absl::StrCat("device ", i, " milli"), node.devices[i].allocated_milli,
          model::kWholeDeviceMilli);
   }
-  for (int i = 1; i < node.host_ports_in_use_size(); ++i) {
-    if (node.host_ports_in_use(i) <= node.host_ports_in_use(i - 1)) {
-      violation(absl::StrCat(where, ": node ", node.name(), " reports host port ",
-                             node.host_ports_in_use(i), " twice or out of order"));
+  for (size_t i = 1; i < node.host_ports_in_use.size(); ++i) {
+    if (node.host_ports_in_use[i] <= node.host_ports_in_use[i - 1]) {
+      violation(absl::StrCat(where, ": node ", node.name, " reports host port ",
+                             node.host_ports_in_use[i], " twice or out of order"));
     }
   }
 }

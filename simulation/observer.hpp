@@ -33,7 +33,7 @@ class Observer {
 
   /// Every node state that reaches a ClusterActor (in an update or a snapshot): none may
   /// show a node holding more than it has.
-  void check_reported(const std::string& where, const v1::NodeState& node);
+  void check_reported(const std::string& where, const model::NodeState& node);
 
   /// After the run settled: every accepted request ended placed, finished, unschedulable with
   /// reasons or lost with its reason; no gang half placed; nothing runs for a request that is

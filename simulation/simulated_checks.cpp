@@ -4,6 +4,7 @@
 #include <absl/strings/str_join.h>
 #include <caf/event_based_actor.hpp>
 
+#include "messages/convert.hpp"
 #include "simulation/simulated_system.hpp"
 
 namespace unisched::simulation {
@@ -132,11 +133,11 @@ void SimulatedSystem::watch_delivery(ActorKind kind, const caf::message& content
   if (kind != ActorKind::Cluster) {
     return;
   }
-  if (content.match_elements<v1::IncrementalUpdate>()) {
-    const auto& update = content.get_as<v1::IncrementalUpdate>(0);
-    for (const v1::NodeDelta& delta : update.node_deltas()) {
-      if (delta.op() != v1::NodeDelta::REMOVE) {
-        observer_.check_reported(update.cluster_id() + " update", delta.node());
+  if (content.match_elements<messages::AgentUpdate>()) {
+    const auto& update = content.get_as<messages::AgentUpdate>(0).update;
+    for (const model::SharedNodeChange& change : update->changes) {
+      if (change.kind != model::NodeChangeKind::Remove) {
+        observer_.check_reported(update->cluster_id + " update", *change.node);
       }
     }
     return;
@@ -147,8 +148,12 @@ void SimulatedSystem::watch_delivery(ActorKind kind, const caf::message& content
   } else if (content.match_elements<push_atom, v1::ClusterSnapshot>()) {
     snapshot = &content.get_as<v1::ClusterSnapshot>(1);
   }
-  if (snapshot != nullptr) {
-    for (const v1::NodeState& node : snapshot->nodes()) {
+  if (snapshot == nullptr) {
+    return;
+  }
+  // A snapshot that does not decode is refused by the ClusterActor: nothing reported.
+  if (const auto nodes = messages::from_proto(*snapshot)) {
+    for (const model::NodeState& node : nodes->nodes) {
       observer_.check_reported(snapshot->cluster_id() + " snapshot", node);
     }
   }

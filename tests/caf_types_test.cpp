@@ -80,17 +80,24 @@ model::ViewUpdate one_node_update() {
   node.name = "n1";
   node.allocatable_cpu_milli = 4000;
   node.allocated_cpu_milli = 1000;
-  update.changes.push_back({model::NodeChangeKind::Add, node});
+  update.changes.push_back(model::share({model::NodeChangeKind::Add, node}));
   return update;
 }
 
-/// The bytes a ViewFeed carries: whether it is whole, then the message.
-std::vector<char> feed_wire(caf::actor_system& system, bool whole,
-                            const google::protobuf::MessageLite& message) {
+/// The bytes a ViewFeed (whether whole) or an AgentUpdate (its problem) carries: that field,
+/// then the message.
+template <class Field>
+std::vector<char> message_wire(caf::actor_system& system, Field field,
+                               const google::protobuf::MessageLite& message) {
   std::vector<char> bytes;
   caf::binary_serializer sink{system, bytes};
-  BOOST_TEST_REQUIRE(!sink(whole, message.SerializeAsString()));
+  BOOST_TEST_REQUIRE(!sink(field, message.SerializeAsString()));
   return bytes;
+}
+
+std::vector<char> feed_wire(caf::actor_system& system, bool whole,
+                            const google::protobuf::MessageLite& message) {
+  return message_wire(system, whole, message);
 }
 
 }  // namespace
@@ -99,7 +106,7 @@ BOOST_AUTO_TEST_CASE(a_view_feed_entry_crosses_a_link_as_its_update_and_refuses_
   testing::ActorHarness harness;
   const model::ViewUpdate update = one_node_update();
   const messages::ViewFeed feed{
-      std::make_shared<const model::ViewRevision>(model::share(model::ViewUpdate(update)))};
+      std::make_shared<const model::ViewRevision>(model::as_revision(model::ViewUpdate(update)))};
   messages::ViewFeed received;
   BOOST_TEST_REQUIRE(!from_wire(*harness.system, to_wire(*harness.system, feed), received));
   BOOST_TEST_REQUIRE(received.revision != nullptr);
@@ -135,10 +142,10 @@ BOOST_AUTO_TEST_CASE(a_whole_view_crosses_a_link_as_its_snapshot_with_node_revis
   snapshot.epoch = 2;
   snapshot.version = 9;
   snapshot.agent_version = 4;
-  snapshot.nodes = {one_node_update().changes.at(0).node};
+  snapshot.nodes = {*one_node_update().changes.at(0).node};
   snapshot.node_revisions = {{"n1", 5}};
-  const messages::ViewFeed feed{
-      std::make_shared<const model::ViewRevision>(model::share(model::ViewSnapshot(snapshot)))};
+  const messages::ViewFeed feed{std::make_shared<const model::ViewRevision>(
+      model::as_revision(model::ViewSnapshot(snapshot)))};
   messages::ViewFeed received;
   BOOST_TEST_REQUIRE(!from_wire(*harness.system, to_wire(*harness.system, feed), received));
   BOOST_TEST_REQUIRE(received.revision != nullptr);
@@ -155,6 +162,51 @@ BOOST_AUTO_TEST_CASE(a_whole_view_crosses_a_link_as_its_snapshot_with_node_revis
   messages::ViewFeed cut;
   BOOST_TEST(static_cast<bool>(from_wire(*harness.system, truncated, cut)));
   BOOST_TEST(cut.revision == nullptr);
+}
+
+// An agent's update is its own inside a process; across a link it is its IncrementalUpdate.
+BOOST_AUTO_TEST_CASE(an_agent_update_crosses_a_link_as_its_incremental_update_with_its_problem) {
+  testing::ActorHarness harness;
+  const model::ViewUpdate update = one_node_update();
+  const messages::AgentUpdate sent = messages::share_update(update);
+  BOOST_TEST(sent.update->changes.at(0).node == update.changes.at(0).node);  // shared, not copied
+  BOOST_TEST((to_wire(*harness.system, sent) ==
+              message_wire(*harness.system, std::string(), messages::to_proto(update))));
+  messages::AgentUpdate received;
+  BOOST_TEST_REQUIRE(!from_wire(*harness.system, to_wire(*harness.system, sent), received));
+  BOOST_TEST_REQUIRE(received.update != nullptr);
+  BOOST_TEST(received.problem.empty());
+  BOOST_TEST(received.update->changes.at(0).node != update.changes.at(0).node);
+  BOOST_TEST(messages::to_proto(*received.update).SerializeAsString() ==
+             messages::to_proto(update).SerializeAsString());
+
+  // An IncrementalUpdate that is no valid update keeps its position and says why, over every
+  // further link too (so the ClusterActor refuses it with the reason).
+  v1::IncrementalUpdate bad = messages::to_proto(update);
+  bad.mutable_node_deltas(0)->set_op(static_cast<v1::NodeDelta::Op>(9));
+  const messages::AgentUpdate malformed = messages::read_update(bad);
+  BOOST_TEST(malformed.problem == "node_deltas[0].op: must be ADD, UPDATE or REMOVE, got 9");
+  BOOST_TEST(malformed.update->version == 7u);
+  BOOST_TEST(malformed.update->changes.empty());
+  messages::AgentUpdate relayed;
+  BOOST_TEST_REQUIRE(!from_wire(*harness.system, to_wire(*harness.system, malformed), relayed));
+  BOOST_TEST(relayed.problem == malformed.problem);
+  BOOST_TEST(relayed.update->epoch == 2u);
+  BOOST_TEST(relayed.update->version == 7u);
+  BOOST_TEST(relayed.update->changes.empty());
+
+  // Bytes cut short, or no IncrementalUpdate at all, are refused, and nothing is kept.
+  std::vector<char> truncated = to_wire(*harness.system, sent);
+  truncated.resize(truncated.size() - 3);
+  messages::AgentUpdate cut;
+  BOOST_TEST(static_cast<bool>(from_wire(*harness.system, truncated, cut)));
+  BOOST_TEST(cut.update == nullptr);
+  std::vector<char> garbage;
+  caf::binary_serializer sink{*harness.system, garbage};
+  BOOST_TEST_REQUIRE(!sink(std::string(), std::string("\xff\xff\xff")));
+  messages::AgentUpdate unread;
+  BOOST_TEST(static_cast<bool>(from_wire(*harness.system, garbage, unread)));
+  BOOST_TEST(unread.update == nullptr);
 }
 
 BOOST_AUTO_TEST_CASE(a_placement_keeps_its_device_shares_on_the_wire) {
@@ -188,10 +240,10 @@ BOOST_AUTO_TEST_CASE(a_device_keeps_its_resource_name_and_link_generation_on_the
   device.interconnect = model::Interconnect::ICI;
   device.link_generation = 4;
   node.devices.push_back(device);
-  update.changes.push_back({model::NodeChangeKind::Add, node});
+  update.changes.push_back(model::share({model::NodeChangeKind::Add, node}));
   const auto back = messages::from_proto(messages::to_proto(update));
   BOOST_TEST_REQUIRE(back.has_value());
-  BOOST_TEST((back->changes[0].node.devices[0] == device));
+  BOOST_TEST((back->changes[0].node->devices[0] == device));
   // What no agent may send: a resource that is not a resource name, an absurd generation.
   const auto refused = [&](auto damage) {
     v1::IncrementalUpdate wire = messages::to_proto(update);

@@ -15,7 +15,9 @@ model::ViewUpdate update(uint64_t base, std::vector<model::NodeChange> changes,
   u.epoch = 5;
   u.base_version = base;
   u.version = base + 1;
-  u.changes = std::move(changes);
+  for (model::NodeChange& change : changes) {
+    u.changes.push_back(model::share(std::move(change)));
+  }
   return u;
 }
 

@@ -40,6 +40,34 @@ BOOST_AUTO_TEST_CASE(cluster_level_check_refuses_any_change_node_level_only_touc
   BOOST_TEST(pair.centre.counters().conflicts == 2u);
 }
 
+// In one process the centre's view holds the very node states its agent sent, no copy; a node
+// with reservations on it holds a state of its own with them, until they settle.
+BOOST_AUTO_TEST_CASE(the_view_holds_the_states_its_agent_sent_but_where_it_reserves) {
+  Pair pair;
+  const auto untouched = pair.centre.view().shared("sim-gpu-1");
+  const int64_t cpu_before = pair.centre.view().find("sim-gpu-0")->allocated_cpu_milli;
+  const actors::Commit commit = accepted_commit(pair, {reservation("a", "sim-gpu-0", 1000)});
+  BOOST_TEST(pair.centre.view().find("sim-gpu-0")->allocated_cpu_milli == cpu_before + 1000);
+  pair.agent.carry_out(commit.reservations);
+  pair.agent.observe();
+  std::optional<model::ViewUpdate> update = pair.agent.next_update();
+  BOOST_TEST_REQUIRE(update.has_value());
+  const auto changed = std::find_if(
+      update->changes.begin(), update->changes.end(),
+      [](const model::SharedNodeChange& change) { return change.node->name == "sim-gpu-0"; });
+  BOOST_TEST_REQUIRE((changed != update->changes.end()));
+  const std::shared_ptr<const model::NodeState> sent = changed->node;
+  BOOST_TEST_REQUIRE((pair.centre.on_update(*update).status == actors::AckStatus::Applied));
+  BOOST_TEST(pair.centre.reservations() == 0u);
+  BOOST_TEST(pair.centre.view().find("sim-gpu-0") == sent.get());  // settled: the agent's own
+  BOOST_TEST(pair.centre.view().shared("sim-gpu-1") == untouched);
+  // Reserved, then released without a change of the node: the agent's state comes back.
+  accepted_commit(pair, {reservation("b", "sim-gpu-1", 1000)});
+  BOOST_TEST(pair.centre.view().shared("sim-gpu-1") != untouched);
+  pair.centre.release({"b"});
+  BOOST_TEST(pair.centre.view().shared("sim-gpu-1") == untouched);
+}
+
 // A resync gives every node of the new view a revision, so that a scheduler deciding on that
 // view can commit to nodes that have not changed since. (They lost theirs: the view took the
 // snapshot's nodes over before their names were read, and every node-level commit after a
@@ -125,8 +153,9 @@ BOOST_AUTO_TEST_CASE(an_update_the_view_refuses_leaves_every_reservation_as_it_w
   update.version = update.base_version + 1;
   model::NodeState changed = *pair.centre.view().find("sim-gpu-0");
   changed.allocated_cpu_milli = before + 4000;
-  update.changes.push_back({model::NodeChangeKind::Update, changed});
-  update.changes.push_back({model::NodeChangeKind::Add, *pair.centre.view().find("sim-gpu-1")});
+  update.changes.push_back(model::share({model::NodeChangeKind::Update, changed}));
+  update.changes.push_back(
+      model::share({model::NodeChangeKind::Add, *pair.centre.view().find("sim-gpu-1")}));
   update.applied_placements = {"a"};
   BOOST_TEST((pair.centre.on_update(update).status == actors::AckStatus::Rejected));
   BOOST_TEST(pair.centre.reservations() == 1u);

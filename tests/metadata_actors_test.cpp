@@ -211,7 +211,7 @@ BOOST_AUTO_TEST_CASE(malformed_updates_are_rejected_with_a_reason) {
   // Anyone but the cluster's agent is refused before the update is even read.
   v1::IncrementalUpdate stranger;
   stranger.set_cluster_id("sim");
-  auto ack = cluster.harness.ask<v1::Ack>(centre, stranger);
+  auto ack = cluster.harness.ask<v1::Ack>(centre, messages::read_update(stranger));
   BOOST_TEST(ack.status() == v1::Ack::REJECTED);
   BOOST_TEST(ack.error() == "sender: not the cluster's registered agent");
 
@@ -220,7 +220,9 @@ BOOST_AUTO_TEST_CASE(malformed_updates_are_rejected_with_a_reason) {
     auto reply = std::make_shared<std::optional<v1::Ack>>();
     cluster.harness.system->spawn([=](caf::event_based_actor* self) {
       self->send(centre, bind_atom_v, caf::actor_cast<actors::AgentActor>(self));
-      self->request(centre, caf::infinite, update).then([=](v1::Ack& ack) { *reply = ack; });
+      self->request(centre, caf::infinite, messages::read_update(update)).then([=](v1::Ack& ack) {
+        *reply = ack;
+      });
     });
     cluster.harness.run();
     BOOST_TEST_REQUIRE(reply->has_value());

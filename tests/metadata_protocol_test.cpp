@@ -139,7 +139,7 @@ BOOST_AUTO_TEST_CASE(a_large_first_listing_goes_out_in_bounded_consecutive_updat
   whole.epoch = 8;
   whole.version = 1;
   for (model::NodeState& node : agent.adapter().list_nodes()) {
-    whole.changes.push_back({model::NodeChangeKind::Add, std::move(node)});
+    whole.changes.push_back(model::share({model::NodeChangeKind::Add, std::move(node)}));
   }
   const auto refused = messages::from_proto(messages::to_proto(whole));
   BOOST_TEST_REQUIRE(!refused.has_value());

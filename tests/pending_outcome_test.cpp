@@ -100,7 +100,7 @@ BOOST_AUTO_TEST_CASE(outcomes_that_come_later_are_reported_when_they_come) {
              "OutOfcpu: Node didn't have enough resource: cpu");
   // The applied placement's cpu is in the same update.
   BOOST_TEST_REQUIRE(update->changes.size() == 1u);
-  BOOST_TEST(update->changes[0].node.allocated_cpu_milli == cpu_before + 2000);
+  BOOST_TEST(update->changes[0].node->allocated_cpu_milli == cpu_before + 2000);
   BOOST_TEST(agent.pending_placements() == 1u);
   // Finished while still pending: released, and a late answer is ignored.
   agent.finish({"job/2"});

@@ -46,7 +46,7 @@ struct Bench {
     update.epoch = 1;
     update.version = 1;
     for (auto& node : nodes) {
-      update.changes.push_back({model::NodeChangeKind::Add, std::move(node)});
+      update.changes.push_back(model::share({model::NodeChangeKind::Add, std::move(node)}));
     }
     BOOST_TEST_REQUIRE((cluster.on_update(update).status == actors::AckStatus::Applied));
     cluster.set_healthy(true);

@@ -76,11 +76,11 @@ BOOST_AUTO_TEST_CASE(the_observer_flags_over_committed_nodes_with_its_own_ledger
 
 BOOST_AUTO_TEST_CASE(the_observer_flags_reports_and_requests_that_break_the_invariants) {
   Observer observer;
-  v1::NodeState reported;
-  reported.set_name("n");
-  reported.set_allocatable_cpu_milli(1000);
-  reported.set_allocated_cpu_milli(1500);
-  reported.set_max_pods(10);
+  model::NodeState reported;
+  reported.name = "n";
+  reported.allocatable_cpu_milli = 1000;
+  reported.allocated_cpu_milli = 1500;
+  reported.max_pods = 10;
   observer.check_reported("c update", reported);
   BOOST_TEST_REQUIRE(observer.violations().size() == 1u);
   BOOST_TEST(observer.violations().back().find("cpu milli 1500 of 1000") != std::string::npos);

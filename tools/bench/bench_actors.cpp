@@ -93,7 +93,8 @@ struct AgentData {
   caf::actor coordinator;
   std::shared_ptr<VisibilityLog> visibility;
   std::shared_ptr<AgentRecord> record;
-  ChangeVariants variants;    // node changes to cycle through
+  ChangeVariants variants;  // node changes to cycle through, as the wire carries them
+  std::vector<model::ViewUpdate> shared_variants;  // the same, read once into model types
   v1::ClusterSnapshot truth;  // its nodes in full sync only: as the agent last changed them
   uint64_t next_version = 1;
   uint64_t last_version = 0;
@@ -105,26 +106,32 @@ struct AgentData {
 
 using Agent = BenchAgentActor::stateful_base<AgentData>;
 
-/// The listing of every node (version 1) or one of the variants, at `version`; the agent's
-/// truth follows it.
-v1::IncrementalUpdate update_at(AgentData& state, uint64_t version) {
-  v1::IncrementalUpdate update;
+/// The listing of every node (version 1) or one of the variants, at `version`, as an agent in
+/// this process sends it (model types, states shared); the agent's truth follows it. What it
+/// would take on a link is added to the stream's bytes.
+messages::AgentUpdate update_at(AgentData& state, uint64_t version) {
+  model::ViewUpdate update;
   if (version == 1) {
-    update = node_listing(state.parameters.nodes, state.parameters.gpus);
+    update =
+        *messages::read_update(node_listing(state.parameters.nodes, state.parameters.gpus)).update;
   } else {
     const size_t variant = version % state.variants.updates.size();
-    update = state.variants.updates[variant];
-    for (int d = 0; state.parameters.full_sync && d < update.node_deltas_size(); ++d) {
+    const v1::IncrementalUpdate& wire = state.variants.updates[variant];
+    for (int d = 0; state.parameters.full_sync && d < wire.node_deltas_size(); ++d) {
       *state.truth.mutable_nodes(state.variants.nodes_changed[variant][static_cast<size_t>(d)]) =
-          update.node_deltas(d).node();
+          wire.node_deltas(d).node();
     }
+    if (!state.parameters.full_sync) {  // in full sync the snapshot pulled is counted instead
+      state.record->bytes += wire.ByteSizeLong();
+    }
+    update = state.shared_variants[variant];
   }
   state.truth.set_version(version);
-  update.set_cluster_id(state.id);
-  update.set_epoch(1);
-  update.set_version(version);
-  update.set_base_version(version - 1);
-  return update;
+  update.cluster_id = state.id;
+  update.epoch = 1;
+  update.version = version;
+  update.base_version = version - 1;
+  return messages::share_update(std::move(update));
 }
 
 void on_ack(Agent* self, const v1::Ack& ack);
@@ -151,9 +158,6 @@ void push_next(Agent* self) {
         .then([=](const v1::Ack& ack) { on_ack(self, ack); }, on_error);
     return;
   }
-  if (version > 1) {
-    state.record->bytes += update.ByteSizeLong();
-  }
   self->request(state.cluster, caf::infinite, std::move(update))
       .then([=](const v1::Ack& ack) { on_ack(self, ack); }, on_error);
 }
@@ -171,6 +175,8 @@ void on_ack(Agent* self, const v1::Ack& ack) {
   state.record->ack_ms.push_back(milliseconds_since(state.pushed[ack.version()]));
   if (++state.acked == state.last_version - 1) {
     state.variants = {};  // done: hold nothing a later memory figure would count
+    state.shared_variants.clear();
+    state.shared_variants.shrink_to_fit();
     caf::anon_send(state.coordinator, summary_atom_v, state.index);
     return;
   }
@@ -227,6 +233,9 @@ BenchAgentActor::behavior_type bench_agent(Agent* self, CentreActor centre, caf:
         self->state.variants =
             change_variants(parameters.nodes, parameters.deltas_per_update, parameters.gpus,
                             static_cast<uint64_t>(self->state.index) + 1);
+        for (const v1::IncrementalUpdate& wire : self->state.variants.updates) {
+          self->state.shared_variants.push_back(*messages::read_update(wire).update);
+        }
         self->state.stream_start = Clock::now();
         if (parameters.rate > 0) {
           push_on_time(self);

@@ -231,7 +231,7 @@ void update_among_held(benchmark::State& state) {
       const size_t at = (version * 100 + static_cast<size_t>(i)) % nodes.size();
       model::NodeState node = nodes[at];
       node.allocated_cpu_milli = static_cast<int64_t>(version % 8) * 1'000;
-      update.changes.push_back({model::NodeChangeKind::Update, std::move(node)});
+      update.changes.push_back(model::share({model::NodeChangeKind::Update, std::move(node)}));
     }
     if (core->on_update(std::move(update)).status != actors::AckStatus::Applied) {
       state.SkipWithError("the update was refused");

@@ -1,0 +1,44 @@
+#include "messages/agent_update.hpp"
+
+#include "messages/convert.hpp"
+
+namespace unisched::messages {
+
+AgentUpdate share_update(model::ViewUpdate update) {
+  return {std::make_shared<const model::ViewUpdate>(std::move(update)), {}};
+}
+
+AgentUpdate read_update(const v1::IncrementalUpdate& message) {
+  auto update = from_proto(message);
+  if (update) {
+    return share_update(std::move(*update));
+  }
+  model::ViewUpdate position;
+  position.cluster_id = message.cluster_id();
+  position.epoch = message.epoch();
+  position.base_version = message.base_version();
+  position.version = message.version();
+  return {std::make_shared<const model::ViewUpdate>(std::move(position)), update.error()};
+}
+
+std::string encode_update(const AgentUpdate& update) {
+  std::string bytes;
+  if (update.update) {
+    to_proto(*update.update).SerializeToString(&bytes);
+  }
+  return bytes;
+}
+
+bool decode_update(const std::string& bytes, std::string problem, AgentUpdate& out) {
+  v1::IncrementalUpdate message;
+  if (!message.ParseFromString(bytes)) {
+    return false;
+  }
+  out = read_update(message);
+  if (!problem.empty()) {
+    out.problem = std::move(problem);  // its changes were left out where it was first read
+  }
+  return true;
+}
+
+}  // namespace unisched::messages
