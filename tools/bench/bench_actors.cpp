@@ -95,6 +95,7 @@ struct AgentData {
   std::shared_ptr<AgentRecord> record;
   ChangeVariants variants;  // node changes to cycle through, as the wire carries them
   std::vector<model::ViewUpdate> shared_variants;  // the same, read once into model types
+  std::vector<size_t> variant_bytes;               // the size of each on the wire
   v1::ClusterSnapshot truth;  // its nodes in full sync only: as the agent last changed them
   uint64_t next_version = 1;
   uint64_t last_version = 0;
@@ -107,8 +108,8 @@ struct AgentData {
 using Agent = BenchAgentActor::stateful_base<AgentData>;
 
 /// The listing of every node (version 1) or one of the variants, at `version`, as an agent in
-/// this process sends it (model types, states shared); the agent's truth follows it. What it
-/// would take on a link is added to the stream's bytes.
+/// this process sends it (model types, its states shared with the centre); the agent's truth
+/// follows it. What it would take on a link is added to the stream's bytes.
 messages::AgentUpdate update_at(AgentData& state, uint64_t version) {
   model::ViewUpdate update;
   if (version == 1) {
@@ -122,9 +123,13 @@ messages::AgentUpdate update_at(AgentData& state, uint64_t version) {
           wire.node_deltas(d).node();
     }
     if (!state.parameters.full_sync) {  // in full sync the snapshot pulled is counted instead
-      state.record->bytes += wire.ByteSizeLong();
+      state.record->bytes += state.variant_bytes[variant];
     }
-    update = state.shared_variants[variant];
+    // Each state made anew, as an agent makes one per node change its adapter reports.
+    for (const model::SharedNodeChange& change : state.shared_variants[variant].changes) {
+      update.changes.push_back(
+          {change.kind, std::make_shared<const model::NodeState>(*change.node)});
+    }
   }
   state.truth.set_version(version);
   update.cluster_id = state.id;
@@ -175,8 +180,8 @@ void on_ack(Agent* self, const v1::Ack& ack) {
   state.record->ack_ms.push_back(milliseconds_since(state.pushed[ack.version()]));
   if (++state.acked == state.last_version - 1) {
     state.variants = {};  // done: hold nothing a later memory figure would count
-    state.shared_variants.clear();
-    state.shared_variants.shrink_to_fit();
+    state.shared_variants = {};
+    state.variant_bytes = {};
     caf::anon_send(state.coordinator, summary_atom_v, state.index);
     return;
   }
@@ -235,6 +240,7 @@ BenchAgentActor::behavior_type bench_agent(Agent* self, CentreActor centre, caf:
                             static_cast<uint64_t>(self->state.index) + 1);
         for (const v1::IncrementalUpdate& wire : self->state.variants.updates) {
           self->state.shared_variants.push_back(*messages::read_update(wire).update);
+          self->state.variant_bytes.push_back(wire.ByteSizeLong());
         }
         self->state.stream_start = Clock::now();
         if (parameters.rate > 0) {
