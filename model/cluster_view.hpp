@@ -215,7 +215,7 @@ class ClusterView {
   /// revision are replaced in place (never its name, which places it) through a const_cast.
   absl::node_hash_set<HeldNode, NameHash, SameName> nodes_;
   // The ordered indexes are B-trees: an entry takes about a pointer's room instead of a red-black
-  // node's 40-48 bytes, in every view (the centre's and each scheduler's copy).
+  // node's 40-48 bytes, in every view (the centre's and each scheduler's).
   absl::btree_set<const HeldNode*, ByName> by_name_;  // the same nodes, in name order
   // The same nodes again, in no order, for sampling by position: drawing from the hash table's
   // buckets was a third of a sampled decision (walking chains, divisions, cache misses).

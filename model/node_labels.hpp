@@ -1,6 +1,7 @@
 // NodeLabels: a node's labels, interned. The nodes of one node group carry the same labels, and
-// every copy of a node (the agent's, the centre's view, each scheduler's copy, the change log)
-// would otherwise hold its own map: about 190 bytes per label per copy. Equal label sets share
+// every state of a node (the adapter's, the published one the views share, one decoded from the
+// wire, a reserved node's own at the centre) would otherwise hold its own map: about 190 bytes
+// per label per copy. Equal label sets share
 // one immutable map, found by content when a set is made; a copy is one pointer. The map is
 // freed when the last node that carries it goes.
 #pragma once
