@@ -205,7 +205,9 @@ class ClusterState {
   void replay_stash();
 
   std::string cluster_id_;
-  model::ClusterView view_;  // truth plus reservations
+  // Truth plus reservations. No policy reads it (schedulers decide on views of their own), so
+  // it keeps no scheduling indexes.
+  model::ClusterView view_{model::ViewIndexes::NamesOnly};
   model::StreamPosition position_;
   uint64_t revision_ = 0;         // the view's; each node's is held with it (view_.revision_of)
   ReservationHoldings holdings_;  // truth plus these is view_

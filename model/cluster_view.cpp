@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <stdexcept>
 #include <unordered_map>
 
 namespace unisched::model {
@@ -105,9 +106,12 @@ std::optional<ViewProblem> check_node(const NodeState& node, Allocation allocati
   return std::nullopt;
 }
 
-ClusterView::ClusterView(const ClusterView& other) : resources_(other.resources_) {
+ClusterView::ClusterView(const ClusterView& other)
+    : resources_(other.resources_), indexes_(other.indexes_) {
   nodes_.reserve(other.nodes_.size());
-  slots_.reserve(other.nodes_.size());
+  if (scheduling_indexes()) {
+    slots_.reserve(other.nodes_.size());
+  }
   for (const HeldNode& held : other.nodes_) {
     const HeldNode& copy = *nodes_.insert(held).first;  // shares the state
     enlist(&copy);
@@ -125,16 +129,24 @@ ClusterView& ClusterView::operator=(const ClusterView& other) {
 template <class Change>
 std::optional<ViewProblem> ClusterView::check(const std::vector<Change>& changes,
                                               Allocation allocation) const {
-  // Presence of each touched node as the batch goes, without touching the view.
+  // A batch in strict name order (the centre publishes its changes so) names each node once:
+  // whether a node exists is then the view's to say. Any other batch keeps the presence of each
+  // node it touched as it goes, without touching the view.
+  const bool each_once =
+      std::adjacent_find(changes.begin(), changes.end(), [](const Change& a, const Change& b) {
+        return !(state_of(a).name < state_of(b).name);
+      }) == changes.end();
   std::unordered_map<std::string_view, bool> present;
-  present.reserve(changes.size());
+  if (!each_once) {
+    present.reserve(changes.size());
+  }
   for (const Change& change : changes) {
     const NodeState& state = state_of(change);
     if (state.name.empty()) {
       return ViewProblem{ViewError::EmptyName, "a node change must name its node"};
     }
     const std::string& name = state.name;
-    const auto known = present.find(name);
+    const auto known = each_once ? present.end() : present.find(name);
     const bool exists =
         known != present.end() ? known->second : nodes_.count(std::string_view(name)) != 0;
     if (change.kind == NodeChangeKind::Add && exists) {
@@ -150,7 +162,9 @@ std::optional<ViewProblem> ClusterView::check(const std::vector<Change>& changes
         return invalid;
       }
     }
-    present[name] = change.kind != NodeChangeKind::Remove;
+    if (!each_once) {
+      present[name] = change.kind != NodeChangeKind::Remove;
+    }
   }
   return std::nullopt;
 }
@@ -184,6 +198,13 @@ void ClusterView::hold(std::shared_ptr<const NodeState> state, std::optional<uin
   }
   // The new state has the same name, so the node keeps its place in the set.
   HeldNode& held = const_cast<HeldNode&>(*existing);
+  held.revision = revision.value_or(held.revision);
+  if (!scheduling_indexes()) {
+    count(*held.node, -1);
+    held.node = std::move(state);
+    count(*held.node, +1);
+    return;
+  }
   const auto before = keys_of(*held.node);
   if (!before) {  // too many models to note: index it out and in again
     account(held, -1);
@@ -191,7 +212,6 @@ void ClusterView::hold(std::shared_ptr<const NodeState> state, std::optional<uin
     count(*held.node, -1);
   }
   held.node = std::move(state);
-  held.revision = revision.value_or(held.revision);
   const auto after = keys_of(*held.node);
   if (before && after) {
     count(*held.node, +1);
@@ -233,14 +253,16 @@ std::optional<ViewProblem> ClusterView::apply(const std::vector<SharedNodeChange
 
 std::optional<ViewProblem> ClusterView::replace(std::vector<NodeState> nodes,
                                                 ClusterResources resources, Allocation allocation) {
-  ClusterView fresh;
+  ClusterView fresh(indexes_);
   std::vector<NodeChange> additions;
   additions.reserve(nodes.size());
   for (NodeState& node : nodes) {
     additions.push_back(NodeChange{NodeChangeKind::Add, std::move(node)});
   }
   fresh.nodes_.reserve(nodes.size());
-  fresh.slots_.reserve(nodes.size());
+  if (scheduling_indexes()) {
+    fresh.slots_.reserve(nodes.size());
+  }
   if (auto invalid = fresh.apply(std::move(additions), allocation)) {
     return invalid;
   }
@@ -295,7 +317,15 @@ void ClusterView::visit_nodes(const std::function<bool(const NodeState&)>& visit
   }
 }
 
+void ClusterView::require_scheduling_indexes(const char* query) const {
+  if (!scheduling_indexes()) {
+    throw std::logic_error(std::string("ClusterView::") + query +
+                           ": this view keeps no scheduling indexes (ViewIndexes::NamesOnly)");
+  }
+}
+
 std::vector<Symbol> ClusterView::models_with_free_devices() const {
+  require_scheduling_indexes("models_with_free_devices");
   std::vector<Symbol> models;
   models.reserve(free_index_.size());
   for (const auto& entry : free_index_) {
@@ -316,6 +346,7 @@ std::vector<const NodeState*> ClusterView::nodes_with_free_devices(const Symbol&
 
 void ClusterView::visit_free_devices(const Symbol& model, int32_t count,
                                      const std::function<bool(const NodeState&)>& visit) const {
+  require_scheduling_indexes("visit_free_devices");
   const auto by_model = free_index_.find(model);
   if (by_model == free_index_.end()) {
     return;
@@ -341,6 +372,7 @@ std::vector<const NodeState*> ClusterView::nodes_with_free_cpu(int64_t milli) co
 
 void ClusterView::visit_free_cpu(int64_t milli,
                                  const std::function<bool(const NodeState&)>& visit) const {
+  require_scheduling_indexes("visit_free_cpu");
   for (auto it = free_cpu_index_.lower_bound({milli, nullptr}); it != free_cpu_index_.end(); ++it) {
     if (!visit(*it->second->node)) {
       return;
@@ -349,16 +381,22 @@ void ClusterView::visit_free_cpu(int64_t milli,
 }
 
 const NodeState* ClusterView::sample(uint64_t random) const {
+  require_scheduling_indexes("sample");
   return slots_.empty() ? nullptr : slots_[random % slots_.size()]->node.get();
 }
 
 void ClusterView::enlist(const HeldNode* held) {
   by_name_.insert(held);
-  slots_.push_back(held);
+  if (scheduling_indexes()) {
+    slots_.push_back(held);
+  }
 }
 
 void ClusterView::delist(const HeldNode* held) {
   by_name_.erase(held);
+  if (!scheduling_indexes()) {
+    return;
+  }
   // A scan of pointers held together: removals are rare beside updates, and a position kept
   // per node would cost every node memory.
   const auto slot = std::find(slots_.begin(), slots_.end(), held);
@@ -458,6 +496,9 @@ void ClusterView::index_free_devices(const HeldNode& held, const Symbol& model, 
 void ClusterView::account(const HeldNode& held, int sign) {
   const NodeState& node = *held.node;
   count(node, sign);
+  if (!scheduling_indexes()) {
+    return;
+  }
   const std::pair<int64_t, const HeldNode*> free_cpu{
       node.allocatable_cpu_milli - node.allocated_cpu_milli, &held};
   if (sign > 0) {

@@ -75,9 +75,19 @@ enum class Allocation { MustFit, MayExceed };
 std::optional<ViewProblem> check_node(const NodeState& node,
                                       Allocation allocation = Allocation::MustFit);
 
+/// Which indexes a view keeps beside its nodes by name and its totals.
+enum class ViewIndexes {
+  /// The free-cpu and free-device indexes and the sampling slots that the policies read: a
+  /// scheduler's view.
+  ForScheduling,
+  /// None of those: the centre's view, which no policy reads. It answers by name, in name order
+  /// and by totals only, and spends nothing on keeping the rest in step with every change.
+  NamesOnly,
+};
+
 class ClusterView {
  public:
-  ClusterView() = default;
+  explicit ClusterView(ViewIndexes indexes = ViewIndexes::ForScheduling) : indexes_(indexes) {}
   /// A copy rebuilds its indexes: they point at the copy's own nodes.
   ClusterView(const ClusterView& other);
   ClusterView& operator=(const ClusterView& other);
@@ -95,7 +105,8 @@ class ClusterView {
   std::optional<ViewProblem> apply(const std::vector<SharedNodeChange>& changes,
                                    Allocation allocation = Allocation::MustFit);
 
-  /// Replaces every node and the shared resources (a full snapshot), all or nothing.
+  /// Replaces every node and the shared resources (a full snapshot), all or nothing. The view
+  /// keeps the indexes it was made with.
   std::optional<ViewProblem> replace(std::vector<NodeState> nodes, ClusterResources resources,
                                      Allocation allocation = Allocation::MustFit);
 
@@ -125,6 +136,10 @@ class ClusterView {
   const ClusterTotals& totals() const { return totals_; }
   const std::map<std::string, AcceleratorTotals>& accelerators() const { return accelerators_; }
   const ClusterResources& resources() const { return resources_; }
+
+  /// Whether the view keeps the indexes the queries below read; on a view made with
+  /// ViewIndexes::NamesOnly they throw std::logic_error (a policy given the centre's view).
+  bool scheduling_indexes() const { return indexes_ == ViewIndexes::ForScheduling; }
 
   /// The models of which some node has a free device, in name order.
   std::vector<Symbol> models_with_free_devices() const;
@@ -191,6 +206,9 @@ class ClusterView {
   /// Moves a changed node's index entries from its old keys to its new ones.
   void reindex(const HeldNode& held, const IndexKeys& before, const IndexKeys& after);
 
+  /// Throws unless the view keeps the scheduling indexes; `query` names the caller.
+  void require_scheduling_indexes(const char* query) const;
+
   /// Adds a held node to the name order and the sampling slots, or takes it out of both.
   void enlist(const HeldNode* held);
   void delist(const HeldNode* held);
@@ -227,6 +245,7 @@ class ClusterView {
   // (unallocated cpu, node)
   absl::btree_set<std::pair<int64_t, const HeldNode*>, ByFreeCpuThenName> free_cpu_index_;
   ClusterResources resources_;
+  ViewIndexes indexes_ = ViewIndexes::ForScheduling;
 };
 
 }  // namespace unisched::model

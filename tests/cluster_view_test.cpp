@@ -123,6 +123,69 @@ BOOST_AUTO_TEST_CASE(inconsistent_changes_are_refused_and_change_nothing) {
   refuse({add(NodeState{})}, ViewError::EmptyName, "no name");
 }
 
+// A batch in name order is checked against the view alone; any other batch tracks the nodes it
+// touched as it goes. Both read the same batch the same way.
+BOOST_AUTO_TEST_CASE(a_batch_reads_the_same_in_name_order_and_out_of_it) {
+  const std::vector<NodeChange> in_order = {
+      add(gpu_node("a", 4)), {NodeChangeKind::Remove, gpu_node("b", 0)}, add(gpu_node("c", 1))};
+  const std::vector<NodeChange> out_of_order = {in_order[2], in_order[0], in_order[1]};
+  for (const auto* batch : {&in_order, &out_of_order}) {
+    ClusterView view;
+    BOOST_TEST_REQUIRE(!view.apply({add(gpu_node("b", 2))}));
+    BOOST_TEST_REQUIRE(!view.apply(*batch));
+    BOOST_TEST(view.size() == 2u);
+    BOOST_TEST(view.find("b") == nullptr);
+    BOOST_TEST(view.nodes_with_free_devices("A100", 1).size() == 2u);
+    // A node removed and added back in one batch is one of the batch's own moves.
+    NodeState back = gpu_node("a", 0);
+    BOOST_TEST(!view.apply({{NodeChangeKind::Remove, back}, add(back)}));
+    BOOST_TEST(view.find("a")->free_devices() == 0);
+  }
+  // In name order or not, a batch naming a node the view lacks is refused.
+  ClusterView view;
+  BOOST_TEST_REQUIRE(!view.apply({add(gpu_node("a", 4))}));
+  const auto ordered = view.apply(
+      {{NodeChangeKind::Update, gpu_node("a", 1)}, {NodeChangeKind::Update, gpu_node("z", 1)}});
+  BOOST_TEST_REQUIRE(ordered.has_value());
+  BOOST_TEST((ordered->error == ViewError::UnknownNode));
+  BOOST_TEST(view.find("a")->free_devices() == 4);
+}
+
+// The centre's view keeps no scheduling indexes: it answers by name, in name order and by
+// totals as a scheduler's does, and refuses the policies' queries rather than answer them wrong.
+BOOST_AUTO_TEST_CASE(a_view_without_scheduling_indexes_answers_by_name_and_refuses_the_rest) {
+  ClusterView centre(ViewIndexes::NamesOnly);
+  ClusterView scheduler;
+  const std::vector<NodeChange> listing = {add(gpu_node("a", 4)), add(gpu_node("b", 1)),
+                                           add(gpu_node("c", 0))};
+  NodeState busy = gpu_node("b", 0);
+  busy.allocated_cpu_milli = 3000;
+  const std::vector<NodeChange> changes = {{NodeChangeKind::Update, busy},
+                                           {NodeChangeKind::Remove, gpu_node("c", 0)}};
+  for (ClusterView* view : {&centre, &scheduler}) {
+    BOOST_TEST_REQUIRE(!view->apply(listing));
+    BOOST_TEST_REQUIRE(!view->apply(changes));
+  }
+  BOOST_TEST(!centre.scheduling_indexes());
+  BOOST_TEST((centre.totals() == scheduler.totals()));
+  BOOST_TEST((centre.accelerators() == scheduler.accelerators()));
+  BOOST_TEST(centre.sorted_nodes().size() == 2u);
+  BOOST_TEST(centre.find("b")->allocated_cpu_milli == 3000);
+  const auto refuses = [](const ClusterView& view) {
+    BOOST_CHECK_THROW(view.nodes_with_free_cpu(0), std::logic_error);
+    BOOST_CHECK_THROW(view.nodes_with_free_devices("A100", 1), std::logic_error);
+    BOOST_CHECK_THROW(view.models_with_free_devices(), std::logic_error);
+    BOOST_CHECK_THROW(view.sample(7), std::logic_error);
+  };
+  refuses(centre);
+  // A copy and a replaced view keep the indexes they were made with.
+  refuses(ClusterView(centre));
+  BOOST_TEST_REQUIRE(!centre.replace({gpu_node("d", 2)}, {}));
+  refuses(centre);
+  BOOST_TEST(centre.totals().nodes == 1);
+  BOOST_TEST(scheduler.nodes_with_free_cpu(8000).size() == 1u);  // "a"; "b" has 5000m left
+}
+
 BOOST_AUTO_TEST_CASE(replace_is_all_or_nothing) {
   ClusterView view;
   BOOST_TEST(!view.apply({add(gpu_node("a", 4))}));
