@@ -1,6 +1,7 @@
 #include "messages/agent_update.hpp"
 
 #include "messages/convert.hpp"
+#include "messages/wire_arena.hpp"
 
 namespace unisched::messages {
 
@@ -24,13 +25,17 @@ AgentUpdate read_update(const v1::IncrementalUpdate& message) {
 std::string encode_update(const AgentUpdate& update) {
   std::string bytes;
   if (update.update) {
-    to_proto(*update.update).SerializeToString(&bytes);
+    WireArena arena;
+    auto& message = arena.make<v1::IncrementalUpdate>();
+    to_proto(*update.update, message);
+    message.SerializeToString(&bytes);
   }
   return bytes;
 }
 
 bool decode_update(const std::string& bytes, std::string problem, AgentUpdate& out) {
-  v1::IncrementalUpdate message;
+  WireArena arena;
+  auto& message = arena.make<v1::IncrementalUpdate>();
   if (!message.ParseFromString(bytes)) {
     return false;
   }

@@ -237,6 +237,11 @@ model::Reservation from_proto(const v1::Placement& placement) {
 
 v1::IncrementalUpdate to_proto(const model::ViewUpdate& update) {
   v1::IncrementalUpdate out;
+  to_proto(update, out);
+  return out;
+}
+
+void to_proto(const model::ViewUpdate& update, v1::IncrementalUpdate& out) {
   out.set_cluster_id(update.cluster_id);
   out.set_epoch(update.epoch);
   out.set_base_version(update.base_version);
@@ -272,11 +277,15 @@ v1::IncrementalUpdate to_proto(const model::ViewUpdate& update) {
     out.add_applied_placements(id);
   }
   to_proto(update.refused_placements, *out.mutable_refused_placements());
-  return out;
 }
 
 v1::ClusterSnapshot to_proto(const model::ViewSnapshot& snapshot) {
   v1::ClusterSnapshot out;
+  to_proto(snapshot, out);
+  return out;
+}
+
+void to_proto(const model::ViewSnapshot& snapshot, v1::ClusterSnapshot& out) {
   out.set_cluster_id(snapshot.cluster_id);
   out.set_epoch(snapshot.epoch);
   out.set_version(snapshot.version);
@@ -294,7 +303,6 @@ v1::ClusterSnapshot to_proto(const model::ViewSnapshot& snapshot) {
   out.mutable_node_revisions()->insert(snapshot.node_revisions.begin(),
                                        snapshot.node_revisions.end());
   out.set_agent_version(snapshot.agent_version);
-  return out;
 }
 
 std::string too_many_node_deltas(int count) {

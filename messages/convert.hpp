@@ -11,9 +11,12 @@
 namespace unisched::messages {
 
 v1::IncrementalUpdate to_proto(const model::ViewUpdate& update);
+/// The same into a message the caller made (on an arena, say); `out` starts empty.
+void to_proto(const model::ViewUpdate& update, v1::IncrementalUpdate& out);
 void to_proto(const model::Reservation& reservation, v1::Placement& out);
 model::Reservation from_proto(const v1::Placement& placement);
 v1::ClusterSnapshot to_proto(const model::ViewSnapshot& snapshot);
+void to_proto(const model::ViewSnapshot& snapshot, v1::ClusterSnapshot& out);
 
 /// Why an update of `count` node changes is refused (more than model::kMaxNodeChangesPerUpdate).
 std::string too_many_node_deltas(int count);

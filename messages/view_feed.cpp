@@ -1,6 +1,7 @@
 #include "messages/view_feed.hpp"
 
 #include "messages/convert.hpp"
+#include "messages/wire_arena.hpp"
 
 namespace unisched::messages {
 
@@ -9,10 +10,15 @@ std::string encode_feed(const ViewFeed& feed) {
   if (!feed.revision) {
     return bytes;
   }
+  WireArena arena;
   if (feed.revision->whole) {
-    to_proto(model::to_snapshot(*feed.revision)).SerializeToString(&bytes);
+    auto& message = arena.make<v1::ClusterSnapshot>();
+    to_proto(model::to_snapshot(*feed.revision), message);
+    message.SerializeToString(&bytes);
   } else {
-    to_proto(model::to_update(*feed.revision)).SerializeToString(&bytes);
+    auto& message = arena.make<v1::IncrementalUpdate>();
+    to_proto(model::to_update(*feed.revision), message);
+    message.SerializeToString(&bytes);
   }
   return bytes;
 }
@@ -21,7 +27,8 @@ namespace {
 
 template <class Message>
 std::string decode_as(const std::string& bytes, const char* name, ViewFeed& out) {
-  Message message;
+  WireArena arena;
+  auto& message = arena.make<Message>();
   if (!message.ParseFromString(bytes)) {
     return std::string("view feed: not a ") + name;
   }
