@@ -32,6 +32,7 @@ UnischedSide unisched_side(const EtcdParameters& parameters) {
   scheduling.schedulers = parameters.committers;
   scheduling.seconds = parameters.seconds;
   scheduling.mode = actors::CommitMode::NodeRevisions;
+  scheduling.node_sample = parameters.node_sample;
   side.commits = schedule(scheduling);
   side.commits_per_s = side.commits.seconds > 0
                            ? static_cast<double>(side.commits.commits) / side.commits.seconds
@@ -60,6 +61,7 @@ void report(const EtcdParameters& parameters, const EtcdResult& etcd, const Unis
       .text("storage", parameters.in_memory ? "tmpfs" : "disk")
       .integer("nodes", parameters.nodes)
       .integer("committers", parameters.committers)
+      .integer("node_sample", parameters.node_sample)
       .integer("writers", parameters.writers)
       .integer("etcd_commits", static_cast<int64_t>(etcd.commits))
       .number("etcd_commits_per_s", etcd.commits_per_s)
@@ -104,9 +106,13 @@ bool run_etcd(const Flags& flags, const std::string&) {
   parameters.committers = flags.number("committers", parameters.committers);
   parameters.writers = flags.number("writers", parameters.writers);
   parameters.seconds = flags.number("seconds", parameters.seconds);
+  parameters.node_sample = flags.number("sample", parameters.node_sample);
   const std::string storage = flags.text("storage", "both");
-  std::fprintf(stderr, "unisched: 1 cluster x %d nodes, %d schedulers, %d agents\n",
-               parameters.nodes, parameters.committers, parameters.writers);
+  std::fprintf(
+      stderr, "unisched: 1 cluster x %d nodes, %d schedulers (node sample %s), %d agents\n",
+      parameters.nodes, parameters.committers,
+      parameters.node_sample < 0 ? "adaptive" : std::to_string(parameters.node_sample).c_str(),
+      parameters.writers);
   const UnischedSide ours = unisched_side(parameters);
   bool clean = ours.problem.empty();
   for (const bool in_memory : {false, true}) {

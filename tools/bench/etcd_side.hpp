@@ -15,6 +15,9 @@ struct EtcdParameters {
   int seconds = 5;         ///< of each kind of work
   int status_bytes = 512;  ///< the size of one node status written
   bool in_memory = false;  ///< etcd's data directory on tmpfs (fsync costs nothing there)
+  /// unisched's side: the schedulers' node sample (-1 the adaptive rule, which scores every
+  /// node of this one cluster; 0 every node).
+  int node_sample = -1;
 };
 
 struct EtcdResult {
