@@ -177,9 +177,13 @@ BOOST_AUTO_TEST_CASE(a_placement_is_applied_when_its_job_runs_and_refused_when_i
   BOOST_TEST(
       outcomes[1].reason.find("ended FAILED before it ran (BadConstraints)") != std::string::npos,
       outcomes[1].reason);
-  // Still pending after the limit: refused with the reason it waits, and its job cancelled.
+  // Still pending after the limit: refused with the reason it waits, once its job is cancelled.
   BOOST_TEST(tracker.expire(start + std::chrono::seconds(4)).empty());
-  BOOST_TEST((tracker.expire(start + std::chrono::seconds(6)) == std::vector<uint32_t>{13}));
+  auto cancel = tracker.expire(start + std::chrono::seconds(6));
+  BOOST_TEST_REQUIRE(cancel.size() == 1u);
+  BOOST_TEST(cancel[0].job == 13u);
+  BOOST_TEST(tracker.take_outcomes().empty());  // not refused before the job is cancelled
+  tracker.report(std::move(cancel[0].outcome));
   outcomes = tracker.take_outcomes();
   BOOST_TEST_REQUIRE(outcomes.size() == 1u);
   BOOST_TEST(outcomes[0].reason.find("still pending after 5 s (Resources)") != std::string::npos);
@@ -202,6 +206,23 @@ BOOST_AUTO_TEST_CASE(jobs_that_end_after_running_are_reported_finished_once) {
   BOOST_TEST((tracker.take_finished() == std::vector<std::string>{"d/0", "e/0"}));
   tracker.on_jobs({}, {});
   BOOST_TEST(tracker.take_finished().empty());
+}
+
+BOOST_AUTO_TEST_CASE(a_job_slurm_ran_on_another_node_is_cancelled_before_it_is_refused) {
+  JobTracker tracker(std::chrono::seconds(5));
+  tracker.submitted("f/0", 41, "gpu1", {});
+  tracker.on_jobs({{41, JobTracker::comment_for("f/0"), "RUNNING", "gpu2", "None"}}, {});
+  BOOST_TEST(!tracker.knows("f/0"));
+  BOOST_TEST(tracker.take_outcomes().empty());
+  auto cancel = tracker.expire({});
+  BOOST_TEST_REQUIRE(cancel.size() == 1u);
+  BOOST_TEST(cancel[0].job == 41u);
+  tracker.report(std::move(cancel[0].outcome));
+  const auto outcomes = tracker.take_outcomes();
+  BOOST_TEST_REQUIRE(outcomes.size() == 1u);
+  BOOST_TEST((outcomes[0].outcome == PlacementOutcome::NoSuchNode));
+  BOOST_TEST(outcomes[0].reason == "slurm ran job 41 on gpu2, not on gpu1");
+  BOOST_TEST(tracker.expire({}).empty());  // cancelled once
 }
 
 BOOST_AUTO_TEST_CASE(after_a_restart_the_agent_finds_its_running_jobs_again) {

@@ -67,10 +67,10 @@ void JobTracker::on_jobs(const std::vector<SlurmJob>& jobs, Clock::time_point no
       tracked.running = true;
       outcomes_.push_back({*placement, PlacementOutcome::Applied, {}});
     } else if (job.state == "RUNNING" && !tracked.running) {
-      outcomes_.push_back({*placement, PlacementOutcome::NoSuchNode,
-                           "slurm ran job " + std::to_string(job.id) + " on " + job.nodes +
-                               ", not on " + tracked.node});
-      to_cancel_.push_back(job.id);
+      to_cancel_.push_back({job.id,
+                            {*placement, PlacementOutcome::NoSuchNode,
+                             "slurm ran job " + std::to_string(job.id) + " on " + job.nodes +
+                                 ", not on " + tracked.node}});
       placements_.erase(found);
     } else if (job.state == "PENDING") {
       tracked.waiting_for = job.reason;
@@ -87,8 +87,8 @@ void JobTracker::on_jobs(const std::vector<SlurmJob>& jobs, Clock::time_point no
   }
 }
 
-std::vector<uint32_t> JobTracker::expire(Clock::time_point now) {
-  std::vector<uint32_t> cancel;
+std::vector<JobTracker::Cancellation> JobTracker::expire(Clock::time_point now) {
+  std::vector<Cancellation> cancel;
   cancel.swap(to_cancel_);
   for (auto it = placements_.begin(); it != placements_.end();) {
     const Tracked& tracked = it->second;
@@ -96,14 +96,13 @@ std::vector<uint32_t> JobTracker::expire(Clock::time_point now) {
       ++it;
       continue;
     }
-    cancel.push_back(tracked.job);
     const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(pending_limit_).count();
-    outcomes_.push_back(
-        {it->first, PlacementOutcome::DoesNotFit,
-         "slurm job " + std::to_string(tracked.job) + " still pending after " +
-             std::to_string(seconds) + " s (" +
-             (tracked.waiting_for.empty() ? "no reason given" : tracked.waiting_for) +
-             "): the cluster's own work took the resources"});
+    cancel.push_back({tracked.job,
+                      {it->first, PlacementOutcome::DoesNotFit,
+                       "slurm job " + std::to_string(tracked.job) + " still pending after " +
+                           std::to_string(seconds) + " s (" +
+                           (tracked.waiting_for.empty() ? "no reason given" : tracked.waiting_for) +
+                           "): the cluster's own work took the resources"}});
     it = placements_.erase(it);
   }
   return cancel;

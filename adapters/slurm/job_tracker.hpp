@@ -41,9 +41,19 @@ class JobTracker {
   /// not tracked yet (an agent that restarted) are adopted, as running or pending.
   void on_jobs(const std::vector<SlurmJob>& jobs, Clock::time_point now);
 
-  /// Refuses the placements pending longer than the limit; returns their jobs to cancel, and
-  /// those of placements that ran where they should not.
-  std::vector<uint32_t> expire(Clock::time_point now);
+  /// A placement refused while its job is still listed: the job to cancel, and the refusal to
+  /// report once it is cancelled.
+  struct Cancellation {
+    uint32_t job = 0;
+    LaterOutcome outcome;
+  };
+
+  /// Refuses the placements pending longer than the limit, and those that ran where they should
+  /// not. Their refusals are not among take_outcomes() until the caller, having cancelled the
+  /// job, hands each back to report(): until then Slurm may still list the job as pending, and
+  /// an agent restarting in between would adopt it again.
+  std::vector<Cancellation> expire(Clock::time_point now);
+  void report(LaterOutcome outcome) { outcomes_.push_back(std::move(outcome)); }
 
   /// The job to cancel to release `placement`; nullopt when it is not running here.
   std::optional<uint32_t> release(const std::string& placement);
@@ -66,7 +76,7 @@ class JobTracker {
   std::chrono::milliseconds pending_limit_;
   std::map<std::string, Tracked> placements_;
   std::vector<LaterOutcome> outcomes_;
-  std::vector<uint32_t> to_cancel_;
+  std::vector<Cancellation> to_cancel_;
   std::vector<std::string> finished_;
 };
 

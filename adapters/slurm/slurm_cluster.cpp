@@ -153,7 +153,7 @@ absl::Status SlurmCluster::load_jobs() {
   if (!jobs.ok()) {
     return jobs.status();
   }
-  std::vector<uint32_t> cancel;
+  std::vector<JobTracker::Cancellation> cancel;
   {
     std::lock_guard<std::mutex> guard(mutex_);
     if (jobs->has_value()) {
@@ -161,10 +161,13 @@ absl::Status SlurmCluster::load_jobs() {
     }
     cancel = jobs_.expire(JobTracker::Clock::now());
   }
-  for (const uint32_t job : cancel) {
+  for (JobTracker::Cancellation& cancelled : cancel) {
+    const uint32_t job = cancelled.job;
     if (auto status = with_api([job](SlurmApi& api) { return api.cancel(job); }); !status.ok()) {
       spdlog::warn("slurm: {}", std::string(status.message()));
     }
+    std::lock_guard<std::mutex> guard(mutex_);
+    jobs_.report(std::move(cancelled.outcome));
   }
   return absl::OkStatus();
 }
