@@ -134,7 +134,7 @@ class ClusterView {
   void visit_nodes(const std::function<bool(const NodeState&)>& visit) const;
 
   const ClusterTotals& totals() const { return totals_; }
-  const std::map<std::string, AcceleratorTotals>& accelerators() const { return accelerators_; }
+  const std::map<Symbol, AcceleratorTotals>& accelerators() const { return accelerators_; }
   const ClusterResources& resources() const { return resources_; }
 
   /// Whether the view keeps the indexes the queries below read; on a view made with
@@ -239,7 +239,7 @@ class ClusterView {
   // buckets was a third of a sampled decision (walking chains, divisions, cache misses).
   std::vector<const HeldNode*> slots_;
   ClusterTotals totals_;
-  std::map<std::string, AcceleratorTotals> accelerators_;
+  std::map<Symbol, AcceleratorTotals> accelerators_;
   // model -> number of free devices on a node -> the nodes with exactly that many (>= 1)
   std::map<Symbol, std::map<int32_t, absl::btree_set<const HeldNode*, ByName>>> free_index_;
   // (unallocated cpu, node)

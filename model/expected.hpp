@@ -18,7 +18,9 @@ class Expected {
   const T& value() const { return std::get<0>(state_); }
   T& value() { return std::get<0>(state_); }
   const T& operator*() const { return value(); }
+  T& operator*() { return value(); }  // so that std::move(*expected) moves, not copies
   const T* operator->() const { return &value(); }
+  T* operator->() { return &value(); }
   const E& error() const { return std::get<1>(state_); }
 
  private:

@@ -1,5 +1,7 @@
 #include "model/symbol.hpp"
 
+#include <absl/container/flat_hash_map.h>
+
 #include <mutex>
 #include <ostream>
 #include <unordered_set>
@@ -9,18 +11,23 @@ namespace {
 
 /// Every symbol's text. Elements of an unordered_set keep their address for its lifetime,
 /// which is the process's (never destroyed, so symbols stay valid during static destruction).
-const std::string* intern(const std::string& text) {
-  // Devices of a node, and nodes of a cluster, repeat one model: the last one each thread
-  // interned answers most calls without the lock.
-  thread_local const std::string* last = nullptr;
-  if (last != nullptr && *last == text) {
-    return last;
+const std::string* intern(std::string_view text) {
+  // Each thread keeps the symbols it has seen by their text: a decoder reads two or three of
+  // them (a device's resource name and model) for every device of every node, and this answers
+  // those without the lock and without a copy of the text.
+  thread_local absl::flat_hash_map<std::string_view, const std::string*> seen;
+  if (const auto found = seen.find(text); found != seen.end()) {
+    return found->second;
   }
   static std::mutex& guard = *new std::mutex;
   static auto& texts = *new std::unordered_set<std::string>;
-  std::lock_guard<std::mutex> lock(guard);
-  last = &*texts.insert(text).first;
-  return last;
+  const std::string* held = nullptr;
+  {
+    std::lock_guard<std::mutex> lock(guard);
+    held = &*texts.emplace(text).first;
+  }
+  seen.emplace(*held, held);
+  return held;
 }
 
 }  // namespace
@@ -30,7 +37,8 @@ Symbol::Symbol() {
   text_ = empty;
 }
 Symbol::Symbol(const std::string& text) : text_(intern(text)) {}
-Symbol::Symbol(const char* text) : Symbol(std::string(text)) {}
+Symbol::Symbol(const char* text) : text_(intern(text)) {}
+Symbol::Symbol(std::string_view text) : text_(intern(text)) {}
 
 std::ostream& operator<<(std::ostream& out, const Symbol& symbol) {
   return out << symbol.str();

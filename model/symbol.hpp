@@ -5,6 +5,7 @@
 
 #include <iosfwd>
 #include <string>
+#include <string_view>
 
 namespace unisched::model {
 
@@ -13,6 +14,7 @@ class Symbol {
   Symbol();                         ///< the empty string
   Symbol(const std::string& text);  // NOLINT: implicit, a symbol stands for its text
   Symbol(const char* text);         // NOLINT
+  Symbol(std::string_view text);    // NOLINT
   Symbol& operator=(const std::string& text) { return *this = Symbol(text); }
   Symbol& operator=(const char* text) { return *this = Symbol(text); }
 
@@ -24,7 +26,9 @@ class Symbol {
 
   bool operator==(const Symbol& other) const { return text_ == other.text_; }
   bool operator!=(const Symbol& other) const { return text_ != other.text_; }
-  bool operator<(const Symbol& other) const { return *text_ < *other.text_; }
+  bool operator<(const Symbol& other) const {
+    return text_ != other.text_ && *text_ < *other.text_;
+  }
   friend bool operator==(const Symbol& a, const std::string& b) { return a.str() == b; }
   friend bool operator==(const std::string& a, const Symbol& b) { return a == b.str(); }
   friend bool operator!=(const Symbol& a, const std::string& b) { return a.str() != b; }

@@ -43,7 +43,7 @@ bool too_few_devices(const model::ClusterView& view, const ReplicaDemand& demand
     int64_t devices = 0;
     int64_t free_devices = 0;
     for (const auto& [name, accelerator] : view.accelerators()) {
-      if (device.models.empty() || device.models.accepts(model::Symbol(name))) {
+      if (device.models.empty() || device.models.accepts(name)) {
         devices += accelerator.devices;
         free_devices += accelerator.free_devices;
       }
