@@ -1,6 +1,7 @@
 #include "messages/agent_update.hpp"
 
 #include "messages/convert.hpp"
+#include "messages/node_wire.hpp"
 #include "messages/wire_arena.hpp"
 
 namespace unisched::messages {
@@ -25,21 +26,23 @@ AgentUpdate read_update(const v1::IncrementalUpdate& message) {
 std::string encode_update(const AgentUpdate& update) {
   std::string bytes;
   if (update.update) {
-    WireArena arena;
-    auto& message = arena.make<v1::IncrementalUpdate>();
-    to_proto(*update.update, message);
-    message.SerializeToString(&bytes);
+    write_update_bytes(*update.update, bytes);
   }
   return bytes;
 }
 
 bool decode_update(const std::string& bytes, std::string problem, AgentUpdate& out) {
-  WireArena arena;
-  auto& message = arena.make<v1::IncrementalUpdate>();
-  if (!message.ParseFromString(bytes)) {
-    return false;
+  if (auto read = read_update_bytes(bytes)) {
+    out = share_update(std::move(*read));
+  } else {
+    // Not read directly: the generated parser and the model's checks say what is wrong.
+    WireArena arena;
+    auto& message = arena.make<v1::IncrementalUpdate>();
+    if (!message.ParseFromString(bytes)) {
+      return false;
+    }
+    out = read_update(message);
   }
-  out = read_update(message);
   if (!problem.empty()) {
     out.problem = std::move(problem);  // its changes were left out where it was first read
   }

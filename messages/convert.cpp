@@ -1,5 +1,7 @@
 #include "messages/convert.hpp"
 
+#include <absl/container/flat_hash_set.h>
+
 #include "model/accelerator_names.hpp"
 #include "model/printable.hpp"
 
@@ -88,36 +90,29 @@ std::optional<model::Interconnect> from_proto(v1::Interconnect link) {
   }
 }
 
+/// Whether `resource` is a resource name, with the reason when it is not. Each thread notes
+/// the names it found good: a node's devices, and a cluster's nodes, repeat one name.
+std::optional<std::string> resource_refusal(const model::Symbol& resource) {
+  thread_local absl::flat_hash_set<const std::string*> good;
+  if (resource.empty() || good.count(&resource.str()) > 0) {
+    return std::nullopt;
+  }
+  const auto kind = model::parse_accelerator_type(resource.str());
+  if (!kind || kind->resource.empty()) {
+    return "resource: " + model::quoted_brief(resource.str()) + ": " +
+           (kind ? std::string("must be a resource name, not a kind") : kind.error());
+  }
+  good.insert(&resource.str());
+  return std::nullopt;
+}
+
 /// One device from the wire, or the field that is wrong and why (without the node's path).
 std::optional<std::string> from_proto(const v1::Accelerator& accelerator, model::Device& device) {
-  if (accelerator.type() < v1::GPU || accelerator.type() > v1::OTHER) {
-    return "type: unknown value " + std::to_string(accelerator.type());
-  }
-  const auto interconnect = from_proto(accelerator.interconnect());
-  if (!interconnect) {
-    return "interconnect: unknown value " + std::to_string(accelerator.interconnect());
-  }
-  if (!accelerator.resource().empty()) {
-    const auto kind = model::parse_accelerator_type(accelerator.resource());
-    if (!kind || kind->resource.empty()) {
-      return "resource: " + model::quoted_brief(accelerator.resource()) + ": " +
-             (kind ? std::string("must be a resource name, not a kind") : kind.error());
-    }
-  }
-  if (accelerator.link_generation() < 0 ||
-      accelerator.link_generation() > model::kMaxLinkGeneration) {
-    return "link_generation: " + std::to_string(accelerator.link_generation()) +
-           " is not between 0 and " + std::to_string(model::kMaxLinkGeneration);
-  }
-  device.type = static_cast<model::AcceleratorType>(accelerator.type());
-  device.resource = accelerator.resource();
-  device.model = accelerator.model();
-  device.memory_bytes = accelerator.memory_bytes();
-  device.topology_group = accelerator.topology_group();
-  device.interconnect = *interconnect;
-  device.link_generation = accelerator.link_generation();
-  device.allocated_milli = accelerator.allocated_milli();
-  return std::nullopt;
+  return device_from_wire(
+      {accelerator.model(), accelerator.resource(), accelerator.memory_bytes(), accelerator.type(),
+       accelerator.interconnect(), accelerator.topology_group(), accelerator.allocated_milli(),
+       accelerator.link_generation()},
+      device);
 }
 
 }  // namespace
@@ -211,6 +206,32 @@ std::vector<std::pair<std::string, std::string>> from_proto(
 
 }  // namespace
 
+std::optional<std::string> device_from_wire(const DeviceFields& fields, model::Device& device) {
+  if (fields.type < v1::GPU || fields.type > v1::OTHER) {
+    return "type: unknown value " + std::to_string(fields.type);
+  }
+  const auto interconnect = from_proto(static_cast<v1::Interconnect>(fields.interconnect));
+  if (!interconnect) {
+    return "interconnect: unknown value " + std::to_string(fields.interconnect);
+  }
+  device.resource = model::Symbol(fields.resource);
+  if (auto refusal = resource_refusal(device.resource)) {
+    return refusal;
+  }
+  if (fields.link_generation < 0 || fields.link_generation > model::kMaxLinkGeneration) {
+    return "link_generation: " + std::to_string(fields.link_generation) + " is not between 0 and " +
+           std::to_string(model::kMaxLinkGeneration);
+  }
+  device.type = static_cast<model::AcceleratorType>(fields.type);
+  device.model = model::Symbol(fields.model);
+  device.memory_bytes = fields.memory_bytes;
+  device.topology_group = fields.topology_group;
+  device.interconnect = *interconnect;
+  device.link_generation = fields.link_generation;
+  device.allocated_milli = fields.allocated_milli;
+  return std::nullopt;
+}
+
 void to_proto(const model::Reservation& reservation, v1::Placement& out) {
   out.set_id(reservation.id);
   out.set_node(reservation.node);
@@ -242,10 +263,7 @@ v1::IncrementalUpdate to_proto(const model::ViewUpdate& update) {
 }
 
 void to_proto(const model::ViewUpdate& update, v1::IncrementalUpdate& out) {
-  out.set_cluster_id(update.cluster_id);
-  out.set_epoch(update.epoch);
-  out.set_base_version(update.base_version);
-  out.set_version(update.version);
+  envelope_to_proto(update, out);
   out.mutable_node_deltas()->Reserve(static_cast<int>(update.changes.size()));
   for (const model::SharedNodeChange& change : update.changes) {
     v1::NodeDelta& delta = *out.add_node_deltas();
@@ -263,6 +281,13 @@ void to_proto(const model::ViewUpdate& update, v1::IncrementalUpdate& out) {
     }
     to_proto(*change.node, *delta.mutable_node());
   }
+}
+
+void envelope_to_proto(const model::ViewUpdate& update, v1::IncrementalUpdate& out) {
+  out.set_cluster_id(update.cluster_id);
+  out.set_epoch(update.epoch);
+  out.set_base_version(update.base_version);
+  out.set_version(update.version);
   if (update.resources) {
     to_proto(*update.resources, *out.mutable_resource_delta()->mutable_resources());
   }

@@ -2,7 +2,9 @@
 // Decoding validates what the schema cannot (unknown enum values, out-of-range integers).
 #pragma once
 
+#include <optional>
 #include <string>
+#include <string_view>
 
 #include "messages/unisched.pb.h"
 #include "model/expected.hpp"
@@ -13,10 +15,27 @@ namespace unisched::messages {
 v1::IncrementalUpdate to_proto(const model::ViewUpdate& update);
 /// The same into a message the caller made (on an arena, say); `out` starts empty.
 void to_proto(const model::ViewUpdate& update, v1::IncrementalUpdate& out);
+/// Everything of the update but its node changes (messages/node_wire.hpp writes those).
+void envelope_to_proto(const model::ViewUpdate& update, v1::IncrementalUpdate& out);
 void to_proto(const model::Reservation& reservation, v1::Placement& out);
 model::Reservation from_proto(const v1::Placement& placement);
 v1::ClusterSnapshot to_proto(const model::ViewSnapshot& snapshot);
 void to_proto(const model::ViewSnapshot& snapshot, v1::ClusterSnapshot& out);
+
+/// An Accelerator's fields as the wire has them (enums as their numbers).
+struct DeviceFields {
+  std::string_view model;
+  std::string_view resource;
+  int64_t memory_bytes = 0;
+  int32_t type = 0;
+  int32_t interconnect = 0;
+  int32_t topology_group = 0;
+  int32_t allocated_milli = 0;
+  int32_t link_generation = 0;
+};
+/// A device from its wire fields, or the field that is wrong and why (without the node's path):
+/// what decoding a message and decoding raw bytes (messages/node_wire.hpp) share.
+std::optional<std::string> device_from_wire(const DeviceFields& fields, model::Device& device);
 
 /// Why an update of `count` node changes is refused (more than model::kMaxNodeChangesPerUpdate).
 std::string too_many_node_deltas(int count);

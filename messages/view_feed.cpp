@@ -1,6 +1,7 @@
 #include "messages/view_feed.hpp"
 
 #include "messages/convert.hpp"
+#include "messages/node_wire.hpp"
 #include "messages/wire_arena.hpp"
 
 namespace unisched::messages {
@@ -10,16 +11,14 @@ std::string encode_feed(const ViewFeed& feed) {
   if (!feed.revision) {
     return bytes;
   }
-  WireArena arena;
-  if (feed.revision->whole) {
-    auto& message = arena.make<v1::ClusterSnapshot>();
-    to_proto(model::to_snapshot(*feed.revision), message);
-    message.SerializeToString(&bytes);
-  } else {
-    auto& message = arena.make<v1::IncrementalUpdate>();
-    to_proto(model::to_update(*feed.revision), message);
-    message.SerializeToString(&bytes);
+  if (!feed.revision->whole) {
+    write_update_bytes(model::to_update(*feed.revision), bytes);
+    return bytes;
   }
+  WireArena arena;
+  auto& message = arena.make<v1::ClusterSnapshot>();
+  to_proto(model::to_snapshot(*feed.revision), message);
+  message.SerializeToString(&bytes);
   return bytes;
 }
 
@@ -43,6 +42,13 @@ std::string decode_as(const std::string& bytes, const char* name, ViewFeed& out)
 }  // namespace
 
 std::string decode_feed(const std::string& bytes, bool whole, ViewFeed& out) {
+  if (!whole) {
+    if (auto read = read_update_bytes(bytes)) {
+      out.revision =
+          std::make_shared<const model::ViewRevision>(model::as_revision(std::move(*read)));
+      return {};
+    }
+  }
   return whole ? decode_as<v1::ClusterSnapshot>(bytes, "ClusterSnapshot", out)
                : decode_as<v1::IncrementalUpdate>(bytes, "IncrementalUpdate", out);
 }

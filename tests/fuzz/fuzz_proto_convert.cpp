@@ -2,10 +2,12 @@
 // messages/seed_convert). The first byte picks the message: unisched.v1 IncrementalUpdate,
 // ClusterSnapshot or Placement, or the seed's IncrementalUpdate as a first or a later update.
 // Whatever the bytes, decoding either refuses with a reason or gives a value whose wire form
-// decodes again to the same wire form.
+// decodes again to the same wire form. IncrementalUpdate bytes are also read by the direct reader
+// of node changes, which must agree with the generated parser whenever it reads them at all.
 #include <google/protobuf/util/message_differencer.h>
 
 #include "messages/convert.hpp"
+#include "messages/node_wire.hpp"
 #include "messages/seed_convert.hpp"
 #include "tests/fuzz/fuzz_check.hpp"
 
@@ -41,6 +43,31 @@ void check_placement(const v1::Placement& wire) {
                         "a placement decodes and encodes stably", encoded.DebugString());
 }
 
+/// What the direct reader of node changes (messages/node_wire) reads, the generated parser and
+/// from_proto read the same; and what it writes, they read as to_proto would have made it.
+void check_direct_read(std::string_view bytes, bool parsed, const v1::IncrementalUpdate& wire) {
+  const auto direct = messages::read_update_bytes(bytes);
+  if (!direct) {
+    return;
+  }
+  unisched::fuzz::check(parsed, "bytes read directly are an IncrementalUpdate");
+  const auto full = messages::from_proto(wire);
+  unisched::fuzz::check(full.has_value(), "an update read directly is one from_proto takes");
+  const v1::IncrementalUpdate expected = messages::to_proto(*full);
+  unisched::fuzz::check(MessageDifferencer::Equals(messages::to_proto(*direct), expected),
+                        "read directly, the same update", expected.DebugString());
+  for (size_t i = 0; i < direct->changes.size(); ++i) {
+    unisched::fuzz::check(*direct->changes[i].node == *full->changes[i].node,
+                          "read directly, the same node states", expected.DebugString());
+  }
+  std::string written;
+  messages::write_update_bytes(*direct, written);
+  v1::IncrementalUpdate rewritten;
+  unisched::fuzz::check(
+      rewritten.ParseFromString(written) && MessageDifferencer::Equals(rewritten, expected),
+      "written directly, what to_proto makes", expected.DebugString());
+}
+
 template <class Converted>
 void check_seed(const Converted& converted) {
   if (converted) {
@@ -61,8 +88,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const int length = static_cast<int>(size - 1);
   if (kind == 0) {
     v1::IncrementalUpdate wire;
-    if (wire.ParseFromArray(bytes, length))
+    const bool parsed = wire.ParseFromArray(bytes, length);
+    if (parsed)
       check_decodes_stably(wire);
+    check_direct_read(std::string_view(static_cast<const char*>(bytes), size - 1), parsed, wire);
   } else if (kind == 1) {
     v1::ClusterSnapshot wire;
     if (wire.ParseFromArray(bytes, length))
