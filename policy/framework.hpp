@@ -43,6 +43,14 @@ class ClusterFilter {
   virtual std::optional<std::string> reject(const model::SchedulingRequestSpec& request,
                                             const ReplicaDemand& demand,
                                             const ClusterCandidate& cluster) const = 0;
+  /// The same test as far as the cluster's totals tell, in constant time: it may pass a cluster
+  /// reject() refuses, never the other way round. A sampled decision filters so, since its
+  /// draws find out the rest (see decide()). Filters that are constant time already keep this.
+  virtual std::optional<std::string> reject_by_totals(const model::SchedulingRequestSpec& request,
+                                                      const ReplicaDemand& demand,
+                                                      const ClusterCandidate& cluster) const {
+    return reject(request, demand, cluster);
+  }
 };
 
 class NodeScorer {

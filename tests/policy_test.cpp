@@ -321,6 +321,54 @@ BOOST_AUTO_TEST_CASE(a_node_sample_scores_few_nodes_but_still_finds_the_one_that
   BOOST_TEST(decision.placements[0].node == "roomy");
 }
 
+BOOST_AUTO_TEST_CASE(a_sampled_decision_that_falls_short_says_why_as_an_exhaustive_one_does) {
+  // "full" has free devices, but on nodes without the cpu: its totals pass it, its nodes do not.
+  testing::Fleet fleet;
+  std::vector<model::NodeState> full;
+  for (int i = 0; i < 50; ++i) {
+    model::NodeState n = node("full-" + std::to_string(i), 8000, 64, 2);
+    n.allocated_cpu_milli = 8000;
+    full.push_back(n);
+  }
+  fleet.add("full", "r", full);
+  fleet.add("cpu-only", "r", {node("plain", 64000, 256)});
+  std::vector<model::NodeState> roomy;
+  for (int i = 0; i < 50; ++i) {
+    roomy.push_back(node("roomy-" + std::to_string(i), 64000, 256, 2));
+  }
+  auto sampling = preset("spread");
+  sampling.node_sample = 4;
+  const auto spec = request(
+      "  replicas: 3\n  resources:\n    cpu: 1\n    accelerators:\n      - model: A100\n"
+      "        count: 2\n");
+  const auto exhaustive = decide(spec, fleet.candidates, preset("spread"), 3);
+  const auto sampled = decide(spec, fleet.candidates, sampling, 3);
+  BOOST_TEST_REQUIRE((sampled.status == DecisionStatus::Unschedulable));
+  BOOST_TEST(sampled.explain() == exhaustive.explain());
+  BOOST_TEST(
+      sampled.explain().find("full: resource-fit: 0 of 50 nodes fit: 50 ") != std::string::npos,
+      sampled.explain());
+  // With room elsewhere, the draws pass over the cluster its totals let through.
+  fleet.add("roomy", "r", roomy);
+  const auto placed = decide(spec, fleet.candidates, sampling, 3);
+  BOOST_TEST_REQUIRE((placed.status == DecisionStatus::Placed), placed.explain());
+  for (const auto& placement : placed.placements) {
+    BOOST_TEST(placement.cluster == "roomy");
+  }
+  BOOST_TEST(placed.diagnoses.empty());
+  // Only one replica's room: partially placed, with the exhaustive decision's reasons.
+  model::ClusterView& small = fleet.add("small", "r", {node("one", 64000, 256, 2)});
+  (void)small;
+  fleet.candidates.erase(fleet.candidates.begin() + 2);  // "roomy" out again
+  const auto partly_sampled = decide(spec, fleet.candidates, sampling, 3);
+  const auto partly_exhaustive = decide(spec, fleet.candidates, preset("spread"), 3);
+  BOOST_TEST_REQUIRE((partly_sampled.status == DecisionStatus::PartiallyPlaced),
+                     partly_sampled.explain());
+  BOOST_TEST(partly_sampled.explain() == partly_exhaustive.explain());
+  BOOST_TEST(partly_sampled.explain().find("1 of 3 replicas fit") != std::string::npos,
+             partly_sampled.explain());
+}
+
 BOOST_AUTO_TEST_CASE(a_node_sample_picks_the_best_of_its_draws_reproducibly) {
   testing::Fleet fleet;
   std::vector<model::NodeState> nodes;

@@ -11,12 +11,20 @@ namespace {
 class ResourceFitFilter final : public ClusterFilter {
  public:
   const char* name() const override { return "resource-fit"; }
-  std::optional<std::string> reject(const model::SchedulingRequestSpec&,
-                                    const ReplicaDemand& demand,
-                                    const ClusterCandidate& cluster) const override {
+  std::optional<std::string> reject_by_totals(const model::SchedulingRequestSpec&,
+                                              const ReplicaDemand& demand,
+                                              const ClusterCandidate& cluster) const override {
     if (too_few_devices(*cluster.view, demand)) {
       return "0 of " + std::to_string(cluster.view->size()) +
              " nodes fit: the whole cluster has too few free devices of the model";
+    }
+    return std::nullopt;
+  }
+  std::optional<std::string> reject(const model::SchedulingRequestSpec& request,
+                                    const ReplicaDemand& demand,
+                                    const ClusterCandidate& cluster) const override {
+    if (auto refusal = reject_by_totals(request, demand, cluster)) {
+      return refusal;
     }
     std::map<NodeMisfit, int> misfits;
     bool fits = false;
