@@ -8,22 +8,6 @@
 namespace unisched::messages {
 namespace {
 
-v1::Interconnect to_proto(model::Interconnect link) {
-  switch (link) {
-    case model::Interconnect::PCIe:
-      return v1::PCIE;
-    case model::Interconnect::NVLink:
-      return v1::NVLINK;
-    case model::Interconnect::NVSwitch:
-      return v1::NVSWITCH;
-    case model::Interconnect::XGMI:
-      return v1::XGMI;
-    case model::Interconnect::ICI:
-      return v1::ICI;
-  }
-  return v1::PCIE;
-}
-
 void to_proto(const model::NodeState& node, v1::NodeState& out) {
   out.set_name(node.name);
   out.set_node_group(node.node_group);
@@ -38,7 +22,7 @@ void to_proto(const model::NodeState& node, v1::NodeState& out) {
     accelerator.set_model(device.model);
     accelerator.set_memory_bytes(device.memory_bytes);
     accelerator.set_topology_group(device.topology_group);
-    accelerator.set_interconnect(to_proto(device.interconnect));
+    accelerator.set_interconnect(messages::to_proto(device.interconnect));
     accelerator.set_allocated_milli(device.allocated_milli);
     accelerator.set_type(static_cast<v1::AcceleratorType>(device.type));
     accelerator.set_resource(device.resource);
@@ -206,6 +190,34 @@ std::vector<std::pair<std::string, std::string>> from_proto(
 
 }  // namespace
 
+v1::Interconnect to_proto(model::Interconnect link) {
+  switch (link) {
+    case model::Interconnect::PCIe:
+      return v1::PCIE;
+    case model::Interconnect::NVLink:
+      return v1::NVLINK;
+    case model::Interconnect::NVSwitch:
+      return v1::NVSWITCH;
+    case model::Interconnect::XGMI:
+      return v1::XGMI;
+    case model::Interconnect::ICI:
+      return v1::ICI;
+  }
+  return v1::PCIE;
+}
+
+v1::NodeDelta::Op to_proto(model::NodeChangeKind kind) {
+  switch (kind) {
+    case model::NodeChangeKind::Add:
+      return v1::NodeDelta::ADD;
+    case model::NodeChangeKind::Update:
+      return v1::NodeDelta::UPDATE;
+    case model::NodeChangeKind::Remove:
+      break;
+  }
+  return v1::NodeDelta::REMOVE;
+}
+
 std::optional<std::string> device_from_wire(const DeviceFields& fields, model::Device& device) {
   if (fields.type < v1::GPU || fields.type > v1::OTHER) {
     return "type: unknown value " + std::to_string(fields.type);
@@ -267,17 +279,10 @@ void to_proto(const model::ViewUpdate& update, v1::IncrementalUpdate& out) {
   out.mutable_node_deltas()->Reserve(static_cast<int>(update.changes.size()));
   for (const model::SharedNodeChange& change : update.changes) {
     v1::NodeDelta& delta = *out.add_node_deltas();
-    switch (change.kind) {
-      case model::NodeChangeKind::Add:
-        delta.set_op(v1::NodeDelta::ADD);
-        break;
-      case model::NodeChangeKind::Update:
-        delta.set_op(v1::NodeDelta::UPDATE);
-        break;
-      case model::NodeChangeKind::Remove:
-        delta.set_op(v1::NodeDelta::REMOVE);
-        delta.mutable_node()->set_name(change.node->name);
-        continue;
+    delta.set_op(to_proto(change.kind));
+    if (change.kind == model::NodeChangeKind::Remove) {
+      delta.mutable_node()->set_name(change.node->name);  // of a removal only the name travels
+      continue;
     }
     to_proto(*change.node, *delta.mutable_node());
   }

@@ -22,6 +22,9 @@ model::Reservation from_proto(const v1::Placement& placement);
 v1::ClusterSnapshot to_proto(const model::ViewSnapshot& snapshot);
 void to_proto(const model::ViewSnapshot& snapshot, v1::ClusterSnapshot& out);
 
+v1::Interconnect to_proto(model::Interconnect link);
+v1::NodeDelta::Op to_proto(model::NodeChangeKind kind);
+
 /// An Accelerator's fields as the wire has them (enums as their numbers).
 struct DeviceFields {
   std::string_view model;

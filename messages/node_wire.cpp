@@ -67,23 +67,15 @@ bool read_text(CodedInputStream& in, std::string_view& out) {
   return read_bytes(in, out) && plain_ascii(out);
 }
 
-bool read_int64(CodedInputStream& in, int64_t& out) {
+/// A varint field as int64, or as int32 (also enums and bools): then its low 32 bits are the
+/// value (negative numbers travel sign-extended to 64 bits).
+template <class Int>
+bool read_number(CodedInputStream& in, Int& out) {
   uint64_t value = 0;
   if (!in.ReadVarint64(&value)) {
     return false;
   }
-  out = static_cast<int64_t>(value);
-  return true;
-}
-
-/// int32, enum and bool fields: a varint whose low 32 bits are the value (negative numbers
-/// travel sign-extended to 64 bits).
-bool read_int32(CodedInputStream& in, int32_t& out) {
-  uint64_t value = 0;
-  if (!in.ReadVarint64(&value)) {
-    return false;
-  }
-  out = static_cast<int32_t>(value);
+  out = static_cast<Int>(value);
   return true;
 }
 
@@ -124,19 +116,19 @@ bool read_device(CodedInputStream& in, model::Device& device) {
       case tag_of(1, kLength):
         return read_text(in, fields.model);
       case tag_of(2, kVarint):
-        return read_int64(in, fields.memory_bytes);
+        return read_number(in, fields.memory_bytes);
       case tag_of(3, kVarint):
-        return read_int32(in, fields.topology_group);
+        return read_number(in, fields.topology_group);
       case tag_of(4, kVarint):
-        return read_int32(in, fields.interconnect);
+        return read_number(in, fields.interconnect);
       case tag_of(5, kVarint):
-        return read_int32(in, fields.allocated_milli);
+        return read_number(in, fields.allocated_milli);
       case tag_of(6, kVarint):
-        return read_int32(in, fields.type);
+        return read_number(in, fields.type);
       case tag_of(7, kLength):
         return read_text(in, fields.resource);
       case tag_of(8, kVarint):
-        return read_int32(in, fields.link_generation);
+        return read_number(in, fields.link_generation);
       default:
         return false;
     }
@@ -157,11 +149,11 @@ bool read_texts(CodedInputStream& in, std::string_view (&texts)[3], int count) {
 bool read_host_ports(CodedInputStream& in, bool packed, std::vector<int32_t>& ports) {
   int32_t port = 0;
   if (!packed) {
-    return read_int32(in, port) && (ports.push_back(port), true);
+    return read_number(in, port) && (ports.push_back(port), true);
   }
   return read_message(in, [&] {
     while (in.BytesUntilLimit() > 0) {
-      if (!read_int32(in, port)) {
+      if (!read_number(in, port)) {
         return false;
       }
       ports.push_back(port);
@@ -210,19 +202,19 @@ bool read_node(CodedInputStream& in, model::NodeState& node) {
   const bool read = read_fields(in, [&](Field field) {
     switch (field.tag) {
       case tag_of(3, kVarint):
-        return read_int64(in, node.allocatable_cpu_milli);
+        return read_number(in, node.allocatable_cpu_milli);
       case tag_of(4, kVarint):
-        return read_int64(in, node.allocatable_memory_bytes);
+        return read_number(in, node.allocatable_memory_bytes);
       case tag_of(5, kVarint):
-        return read_int32(in, node.max_pods);
+        return read_number(in, node.max_pods);
       case tag_of(6, kVarint):
-        return read_int64(in, node.allocated_cpu_milli);
+        return read_number(in, node.allocated_cpu_milli);
       case tag_of(7, kVarint):
-        return read_int64(in, node.allocated_memory_bytes);
+        return read_number(in, node.allocated_memory_bytes);
       case tag_of(8, kVarint):
-        return read_int32(in, node.pod_count);
+        return read_number(in, node.pod_count);
       case tag_of(12, kVarint):
-        return read_int32(in, schedulable);
+        return read_number(in, schedulable);
       default:
         return read_node_part(in, field, node, lists);
     }
@@ -240,7 +232,7 @@ bool read_delta(CodedInputStream& in, model::NodeChange& change) {
   bool has_node = false;  // a second one would merge into the first: left to the full reader
   const bool read = read_fields(in, [&](Field field) {
     if (field.tag == tag_of(1, kVarint)) {
-      return read_int32(in, op);
+      return read_number(in, op);
     }
     return field.tag == tag_of(2, kLength) && !has_node &&
            (has_node = true, read_message(in, [&] { return read_node(in, change.node); }));
@@ -299,25 +291,9 @@ uint8_t* write_header(int number, size_t body, uint8_t* at) {
   return CodedOutputStream::WriteVarint32ToArray(static_cast<uint32_t>(body), at);
 }
 
-int32_t wire_interconnect(model::Interconnect link) {
-  switch (link) {
-    case model::Interconnect::PCIe:
-      return v1::PCIE;
-    case model::Interconnect::NVLink:
-      return v1::NVLINK;
-    case model::Interconnect::NVSwitch:
-      return v1::NVSWITCH;
-    case model::Interconnect::XGMI:
-      return v1::XGMI;
-    case model::Interconnect::ICI:
-      return v1::ICI;
-  }
-  return v1::PCIE;
-}
-
 size_t device_size(const model::Device& device) {
   return text_size(device.model) + number_size(device.memory_bytes) +
-         number_size(device.topology_group) + number_size(wire_interconnect(device.interconnect)) +
+         number_size(device.topology_group) + number_size(to_proto(device.interconnect)) +
          number_size(device.allocated_milli) + number_size(static_cast<int32_t>(device.type)) +
          text_size(device.resource) + number_size(device.link_generation);
 }
@@ -326,7 +302,7 @@ uint8_t* write_device(const model::Device& device, uint8_t* at) {
   at = write_text(1, device.model, at);
   at = write_number(2, device.memory_bytes, at);
   at = write_number(3, device.topology_group, at);
-  at = write_number(4, wire_interconnect(device.interconnect), at);
+  at = write_number(4, to_proto(device.interconnect), at);
   at = write_number(5, device.allocated_milli, at);
   at = write_number(6, static_cast<int32_t>(device.type), at);
   at = write_text(7, device.resource, at);
@@ -410,29 +386,17 @@ uint8_t* write_node(const model::NodeState& node, uint8_t* at) {
   return at;
 }
 
-int32_t wire_op(model::NodeChangeKind kind) {
-  switch (kind) {
-    case model::NodeChangeKind::Add:
-      return v1::NodeDelta::ADD;
-    case model::NodeChangeKind::Update:
-      return v1::NodeDelta::UPDATE;
-    case model::NodeChangeKind::Remove:
-      break;
-  }
-  return v1::NodeDelta::REMOVE;
-}
-
 /// One node delta, appended; of a removal only the node's name travels.
 void write_delta(const model::SharedNodeChange& change, std::string& out) {
   const model::NodeState& node = *change.node;
   const bool removal = change.kind == model::NodeChangeKind::Remove;
   const size_t node_body = removal ? text_size(node.name) : node_size(node);
-  const size_t delta_body = number_size(wire_op(change.kind)) + message_size(node_body);
+  const size_t delta_body = number_size(to_proto(change.kind)) + message_size(node_body);
   const size_t start = out.size();
   out.resize(start + message_size(delta_body));
   uint8_t* at = reinterpret_cast<uint8_t*>(out.data() + start);
   at = write_header(kNodeDeltasField, delta_body, at);
-  at = write_number(1, wire_op(change.kind), at);
+  at = write_number(1, to_proto(change.kind), at);
   at = write_header(2, node_body, at);
   at = removal ? write_text(1, node.name, at) : write_node(node, at);
   if (at != reinterpret_cast<uint8_t*>(out.data() + out.size())) {
