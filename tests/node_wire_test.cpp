@@ -121,6 +121,53 @@ BOOST_AUTO_TEST_CASE(generated_bytes_read_directly_are_the_same_update) {
   check_same(*read, update);
 }
 
+BOOST_AUTO_TEST_CASE(a_delta_without_its_node_reads_as_the_generated_code_reads_it) {
+  // Found by fuzzing: the model's NodeState is schedulable by default, proto3's is not.
+  v1::IncrementalUpdate message;
+  message.set_cluster_id("c");
+  message.add_node_deltas()->set_op(v1::NodeDelta::ADD);
+  const std::string bytes = message.SerializeAsString();
+  const auto read = messages::read_update_bytes(bytes);
+  BOOST_TEST_REQUIRE(read.has_value());
+  BOOST_TEST(!read->changes.at(0).node->schedulable);
+  check_same(*read, read_in_full(bytes));
+}
+
+BOOST_AUTO_TEST_CASE(a_length_longer_than_32_bits_is_refused_as_the_generated_code_refuses_it) {
+  // Found by fuzzing: ReadVarint32 keeps the low 32 bits of a longer varint (here 0).
+  v1::IncrementalUpdate message;
+  message.add_node_deltas()->mutable_node()->set_name("n");
+  std::string delta = message.node_deltas(0).SerializeAsString();
+  delta += std::string("\x52\x80\x80\x80\x80\x80\x08", 7);  // labels (10), length 2^38
+  std::string bytes = std::string("\x2a", 1) + static_cast<char>(delta.size()) + delta;
+  BOOST_TEST(!message.ParseFromString(bytes));
+  BOOST_TEST(!messages::read_update_bytes(bytes).has_value());
+}
+
+BOOST_AUTO_TEST_CASE(an_overlong_tag_or_number_is_left_to_the_generated_code) {
+  // Found by fuzzing: ReadTag keeps the low 32 bits of a six-byte tag (here: field 8, a varint).
+  v1::IncrementalUpdate message;
+  message.add_node_deltas()->mutable_node()->set_name("n");
+  const std::string node = message.node_deltas(0).node().SerializeAsString();
+  const std::string device = std::string("\xc0\x80\x80\x80\x80\x01\x02", 7);  // tag 2^35 + 64
+  std::string node_with_device = node + "\x4a" + static_cast<char>(device.size()) + device;
+  std::string delta =
+      "\x12" + std::string(1, static_cast<char>(node_with_device.size())) + node_with_device;
+  std::string bytes = "\x2a" + std::string(1, static_cast<char>(delta.size())) + delta;
+  BOOST_TEST(!message.ParseFromString(bytes));
+  BOOST_TEST(!messages::read_update_bytes(bytes).has_value());
+  // A node's number in more bytes than it needs (pod_count 1 as 81 00) is valid protobuf: left
+  // to the full reader, which takes it.
+  const std::string padded_node = node + std::string("\x40\x81\x00", 3);
+  delta = "\x08\x01\x12" + std::string(1, static_cast<char>(padded_node.size())) + padded_node;
+  bytes = "\x2a" + std::string(1, static_cast<char>(delta.size())) + delta;
+  BOOST_TEST(!messages::read_update_bytes(bytes).has_value());
+  BOOST_TEST(read_in_full(bytes).changes.at(0).node->pod_count == 1);
+  messages::AgentUpdate decoded;
+  BOOST_TEST_REQUIRE(messages::decode_update(bytes, "", decoded));
+  BOOST_TEST(decoded.update->changes.at(0).node->pod_count == 1);
+}
+
 BOOST_AUTO_TEST_CASE(host_ports_read_packed_and_one_by_one) {
   model::ViewUpdate update = rich_update();
   v1::IncrementalUpdate message = messages::to_proto(update);
