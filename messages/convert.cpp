@@ -218,6 +218,19 @@ v1::NodeDelta::Op to_proto(model::NodeChangeKind kind) {
   return v1::NodeDelta::REMOVE;
 }
 
+std::optional<model::NodeChangeKind> change_kind_of(int32_t op) {
+  switch (op) {
+    case v1::NodeDelta::ADD:
+      return model::NodeChangeKind::Add;
+    case v1::NodeDelta::UPDATE:
+      return model::NodeChangeKind::Update;
+    case v1::NodeDelta::REMOVE:
+      return model::NodeChangeKind::Remove;
+    default:
+      return std::nullopt;
+  }
+}
+
 std::optional<std::string> device_from_wire(const DeviceFields& fields, model::Device& device) {
   if (fields.type < v1::GPU || fields.type > v1::OTHER) {
     return "type: unknown value " + std::to_string(fields.type);
@@ -275,7 +288,11 @@ v1::IncrementalUpdate to_proto(const model::ViewUpdate& update) {
 }
 
 void to_proto(const model::ViewUpdate& update, v1::IncrementalUpdate& out) {
-  envelope_to_proto(update, out);
+  out.set_cluster_id(update.cluster_id);
+  out.set_epoch(update.epoch);
+  out.set_base_version(update.base_version);
+  out.set_version(update.version);
+  after_changes_to_proto(update, out);
   out.mutable_node_deltas()->Reserve(static_cast<int>(update.changes.size()));
   for (const model::SharedNodeChange& change : update.changes) {
     v1::NodeDelta& delta = *out.add_node_deltas();
@@ -288,11 +305,7 @@ void to_proto(const model::ViewUpdate& update, v1::IncrementalUpdate& out) {
   }
 }
 
-void envelope_to_proto(const model::ViewUpdate& update, v1::IncrementalUpdate& out) {
-  out.set_cluster_id(update.cluster_id);
-  out.set_epoch(update.epoch);
-  out.set_base_version(update.base_version);
-  out.set_version(update.version);
+void after_changes_to_proto(const model::ViewUpdate& update, v1::IncrementalUpdate& out) {
   if (update.resources) {
     to_proto(*update.resources, *out.mutable_resource_delta()->mutable_resources());
   }
@@ -355,19 +368,11 @@ model::Expected<model::ViewUpdate, std::string> from_proto(const v1::Incremental
     const v1::NodeDelta& delta = update.node_deltas(i);
     const std::string path = "node_deltas[" + std::to_string(i) + "]";
     model::NodeChange change;
-    switch (delta.op()) {
-      case v1::NodeDelta::ADD:
-        change.kind = model::NodeChangeKind::Add;
-        break;
-      case v1::NodeDelta::UPDATE:
-        change.kind = model::NodeChangeKind::Update;
-        break;
-      case v1::NodeDelta::REMOVE:
-        change.kind = model::NodeChangeKind::Remove;
-        break;
-      default:
-        return path + ".op: must be ADD, UPDATE or REMOVE, got " + std::to_string(delta.op());
+    const auto kind = change_kind_of(delta.op());
+    if (!kind) {
+      return path + ".op: must be ADD, UPDATE or REMOVE, got " + std::to_string(delta.op());
     }
+    change.kind = *kind;
     if (auto problem = from_proto(delta.node(), path + ".node", change.node)) {
       return *problem;
     }

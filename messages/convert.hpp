@@ -15,8 +15,9 @@ namespace unisched::messages {
 v1::IncrementalUpdate to_proto(const model::ViewUpdate& update);
 /// The same into a message the caller made (on an arena, say); `out` starts empty.
 void to_proto(const model::ViewUpdate& update, v1::IncrementalUpdate& out);
-/// Everything of the update but its node changes (messages/node_wire.hpp writes those).
-void envelope_to_proto(const model::ViewUpdate& update, v1::IncrementalUpdate& out);
+/// The fields that follow the node changes (resources, health, placements): what
+/// messages/node_wire.hpp leaves to the generated code when it writes an update.
+void after_changes_to_proto(const model::ViewUpdate& update, v1::IncrementalUpdate& out);
 void to_proto(const model::Reservation& reservation, v1::Placement& out);
 model::Reservation from_proto(const v1::Placement& placement);
 v1::ClusterSnapshot to_proto(const model::ViewSnapshot& snapshot);
@@ -24,6 +25,8 @@ void to_proto(const model::ViewSnapshot& snapshot, v1::ClusterSnapshot& out);
 
 v1::Interconnect to_proto(model::Interconnect link);
 v1::NodeDelta::Op to_proto(model::NodeChangeKind kind);
+/// The change a NodeDelta's op names; nullopt for none of ADD, UPDATE and REMOVE.
+std::optional<model::NodeChangeKind> change_kind_of(int32_t op);
 
 /// An Accelerator's fields as the wire has them (enums as their numbers).
 struct DeviceFields {

@@ -264,19 +264,12 @@ bool read_delta(CodedInputStream& in, model::NodeChange& change) {
     return field.tag == tag_of(2, kLength) && !has_node &&
            (has_node = true, read_message(in, [&] { return read_node(in, change.node); }));
   });
-  switch (op) {
-    case v1::NodeDelta::ADD:
-      change.kind = model::NodeChangeKind::Add;
-      return read;
-    case v1::NodeDelta::UPDATE:
-      change.kind = model::NodeChangeKind::Update;
-      return read;
-    case v1::NodeDelta::REMOVE:
-      change.kind = model::NodeChangeKind::Remove;
-      return read;
-    default:
-      return false;
+  const auto kind = change_kind_of(op);
+  if (!read || !kind) {
+    return false;
   }
+  change.kind = *kind;
+  return true;
 }
 
 // ---- Writing ------------------------------------------------------------------------------
@@ -469,8 +462,6 @@ std::optional<model::ViewUpdate> read_update_bytes(std::string_view bytes) {
 void write_update_bytes(const model::ViewUpdate& update, std::string& out) {
   // In field order, as the generated code writes: the position (fields 1-4), the node changes
   // (5), then what else the update says.
-  v1::IncrementalUpdate envelope;
-  envelope_to_proto(update, envelope);
   const size_t start = out.size();
   out.resize(start + text_size(update.cluster_id) + 3 * (1 + varint_size(UINT64_MAX)));
   uint8_t* at = reinterpret_cast<uint8_t*>(out.data() + start);
@@ -482,11 +473,9 @@ void write_update_bytes(const model::ViewUpdate& update, std::string& out) {
   for (const model::SharedNodeChange& change : update.changes) {
     write_delta(change, out);
   }
-  envelope.clear_cluster_id();
-  envelope.clear_epoch();
-  envelope.clear_base_version();
-  envelope.clear_version();
-  envelope.AppendToString(&out);
+  v1::IncrementalUpdate after_changes;
+  after_changes_to_proto(update, after_changes);
+  after_changes.AppendToString(&out);
 }
 
 }  // namespace unisched::messages
