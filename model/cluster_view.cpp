@@ -385,6 +385,51 @@ const NodeState* ClusterView::sample(uint64_t random) const {
   return slots_.empty() ? nullptr : slots_[random % slots_.size()]->node.get();
 }
 
+void ClusterView::sample_each(absl::Span<const SampleDraw> draws,
+                              absl::Span<const NodeState*> nodes) {
+  if (nodes.size() != draws.size()) {
+    throw std::invalid_argument("ClusterView::sample_each: " + std::to_string(draws.size()) +
+                                " draws but room for " + std::to_string(nodes.size()) + " nodes");
+  }
+  constexpr size_t kAtOnce = 16;  // enough misses in flight; arrays that stay on the stack
+  constexpr size_t kLine = 64;
+  for (size_t begin = 0; begin < draws.size(); begin += kAtOnce) {
+    const size_t count = std::min(kAtOnce, draws.size() - begin);
+    std::array<const HeldNode* const*, kAtOnce> slots{};
+    for (size_t i = 0; i < count; ++i) {
+      const ClusterView& view = *draws[begin + i].view;
+      view.require_scheduling_indexes("sample_each");
+      if (!view.slots_.empty()) {
+        slots[i] = &view.slots_[draws[begin + i].random % view.slots_.size()];
+        __builtin_prefetch(slots[i]);
+      }
+    }
+    std::array<const HeldNode*, kAtOnce> held{};
+    for (size_t i = 0; i < count; ++i) {
+      if (slots[i] != nullptr) {
+        held[i] = *slots[i];
+        __builtin_prefetch(held[i]);
+      }
+    }
+    for (size_t i = 0; i < count; ++i) {
+      const NodeState* state = held[i] == nullptr ? nullptr : held[i]->node.get();
+      for (size_t line = 0; state != nullptr && line < sizeof(NodeState); line += kLine) {
+        __builtin_prefetch(reinterpret_cast<const char*>(state) + line);
+      }
+      nodes[begin + i] = state;
+    }
+    for (size_t i = 0; i < count; ++i) {  // what a fit reads next: the devices, the name
+      if (const NodeState* state = nodes[begin + i]; state != nullptr) {
+        const char* devices = reinterpret_cast<const char*>(state->devices.data());
+        for (size_t line = 0; line < state->devices.size() * sizeof(Device); line += kLine) {
+          __builtin_prefetch(devices + line);
+        }
+        __builtin_prefetch(state->name.data());
+      }
+    }
+  }
+}
+
 void ClusterView::enlist(const HeldNode* held) {
   by_name_.insert(held);
   if (scheduling_indexes()) {

@@ -1,6 +1,7 @@
 #include "policy/pipeline.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <map>
 #include <optional>
@@ -17,6 +18,9 @@ namespace {
 class Overlay {
  public:
   const model::NodeState& node(const std::string& cluster, const model::NodeState& original) const {
+    if (changed_.empty()) {  // the first replica's draws: no key built, no map searched
+      return original;
+    }
     const auto found = changed_.find({cluster, original.name});
     return found == changed_.end() ? original : found->second;
   }
@@ -161,14 +165,29 @@ std::optional<Choice> best_node(const Policy& policy, const model::SchedulingReq
   if (const size_t sample = sample_among(policy, nodes); sample > 0) {
     BestChoice sampled(policy, request, demand, overlay, cycle, avoid);
     size_t fitting = 0;
-    for (size_t draw = 0; draw < 4 * sample && fitting < sample; ++draw) {
-      const size_t at = cycle.draw() % nodes;
-      const size_t index =
-          static_cast<size_t>(std::upper_bound(ends.begin(), ends.end(), at) - ends.begin());
-      const ClusterCandidate& cluster = *clusters[index];
-      if (const model::NodeState* node = cluster.view->sample(cycle.draw())) {
-        fitting += sampled.offer(cluster, *node) ? 1 : 0;
+    // Drawn a few at a time, so that their nodes are fetched together (sample_each), and never
+    // more at once than the fitting nodes still wanted: when every node fits, as many are drawn
+    // as one at a time.
+    constexpr size_t kDrawsAtOnce = 8;
+    std::array<model::SampleDraw, kDrawsAtOnce> draws;
+    std::array<const ClusterCandidate*, kDrawsAtOnce> drawn_from{};
+    std::array<const model::NodeState*, kDrawsAtOnce> drawn{};
+    for (size_t draw = 0; draw < 4 * sample && fitting < sample;) {
+      const size_t count = std::min({kDrawsAtOnce, 4 * sample - draw, sample - fitting});
+      for (size_t i = 0; i < count; ++i) {
+        const size_t at = cycle.draw() % nodes;
+        const size_t index =
+            static_cast<size_t>(std::upper_bound(ends.begin(), ends.end(), at) - ends.begin());
+        drawn_from[i] = clusters[index];
+        draws[i] = {clusters[index]->view, cycle.draw()};
       }
+      model::ClusterView::sample_each({draws.data(), count}, {drawn.data(), count});
+      for (size_t i = 0; i < count; ++i) {
+        if (drawn[i] != nullptr) {
+          fitting += sampled.offer(*drawn_from[i], *drawn[i]) ? 1 : 0;
+        }
+      }
+      draw += count;
     }
     if (sampled.best()) {
       return sampled.best();

@@ -307,6 +307,41 @@ BOOST_AUTO_TEST_CASE(samples_come_from_the_view_and_reach_every_node) {
   }
 }
 
+BOOST_AUTO_TEST_CASE(draws_taken_together_find_the_nodes_taken_one_by_one) {
+  ClusterView small;
+  ClusterView large;
+  const ClusterView empty;
+  std::vector<NodeChange> nodes;
+  for (int i = 0; i < 300; ++i) {
+    nodes.push_back(add(gpu_node("n" + std::to_string(i), i % 3)));
+  }
+  BOOST_TEST_REQUIRE(!large.apply(nodes));
+  nodes.resize(3);
+  BOOST_TEST_REQUIRE(!small.apply(nodes));
+  // More draws than are taken at once, across three views, one of them empty.
+  std::vector<SampleDraw> draws;
+  for (uint64_t draw = 0; draw < 40; ++draw) {
+    const ClusterView* view = draw % 5 == 0 ? &empty : draw % 2 == 0 ? &small : &large;
+    draws.push_back({view, draw * 0x9e3779b97f4a7c15ull + 11});
+  }
+  std::vector<const NodeState*> found(draws.size(), &*large.find("n0"));
+  ClusterView::sample_each(draws, absl::MakeSpan(found));
+  for (size_t i = 0; i < draws.size(); ++i) {
+    BOOST_TEST(found[i] == draws[i].view->sample(draws[i].random));
+  }
+  BOOST_TEST(found[0] == nullptr);  // from the empty view
+  BOOST_TEST(found[1] != nullptr);
+  // No room for every draw's node: refused, not written past the end.
+  std::vector<const NodeState*> short_of_room(draws.size() - 1);
+  BOOST_CHECK_THROW(ClusterView::sample_each(draws, absl::MakeSpan(short_of_room)),
+                    std::invalid_argument);
+  // The centre's view keeps no sampling slots.
+  const ClusterView centre(ViewIndexes::NamesOnly);
+  const SampleDraw of_centre[] = {{&centre, 1}};
+  const NodeState* none[1] = {};
+  BOOST_CHECK_THROW(ClusterView::sample_each(of_centre, absl::MakeSpan(none)), std::logic_error);
+}
+
 BOOST_AUTO_TEST_CASE(indexes_follow_updates_that_change_models_and_free_counts) {
   ClusterView view;
   BOOST_TEST(!view.apply({add(gpu_node("a", 4)), add(gpu_node("b", 2))}));
