@@ -207,15 +207,16 @@ std::optional<policy::Decision> SchedulerState::decide(Work& work) {
   // A node a commit in flight touches has changed by the time this commit would arrive, so this
   // decision leaves it alone; should that leave replicas without a place, it waits instead.
   const bool around_busy = !busy_nodes_.empty();
-  std::set<policy::NodeRef> with_busy;
-  if (around_busy) {
-    with_busy = work.avoid;
-    for (const auto& [node, commits] : busy_nodes_) {
-      with_busy.insert(node);
-    }
+  policy::NodeKeys avoid;
+  avoid.reserve(work.avoid.size() + busy_nodes_.size());
+  for (const auto& [cluster, node] : work.avoid) {
+    avoid.emplace(cluster, node);
   }
-  policy::Decision decision = policy::decide(remaining, candidates, policy_, decision_seed(work),
-                                             around_busy ? with_busy : work.avoid);
+  for (const auto& [node, commits] : busy_nodes_) {
+    avoid.emplace(node.first, node.second);
+  }
+  policy::Decision decision =
+      policy::decide(remaining, candidates, policy_, decision_seed(work), avoid);
   if (around_busy && decision.status != policy::DecisionStatus::Placed) {
     return std::nullopt;
   }

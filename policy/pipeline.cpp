@@ -1,5 +1,7 @@
 #include "policy/pipeline.hpp"
 
+#include <absl/container/node_hash_map.h>
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -14,11 +16,12 @@
 namespace unisched::policy {
 namespace {
 
-/// Node states as earlier replicas of this decision leave them, over the const views.
+/// Node states as earlier replicas of this decision leave them, over the const views. Keyed by
+/// views of the cluster's id and of the name of the view's node, which outlive the decision.
 class Overlay {
  public:
   const model::NodeState& node(const std::string& cluster, const model::NodeState& original) const {
-    if (changed_.empty()) {  // the first replica's draws: no key built, no map searched
+    if (changed_.empty()) {  // the first replica's draws hash nothing
       return original;
     }
     const auto found = changed_.find({cluster, original.name});
@@ -31,7 +34,7 @@ class Overlay {
   }
 
  private:
-  std::map<std::pair<std::string, std::string>, model::NodeState> changed_;
+  absl::node_hash_map<std::pair<std::string_view, std::string_view>, model::NodeState> changed_;
 };
 
 struct Choice {
@@ -72,7 +75,7 @@ class BestChoice {
  public:
   BestChoice(const Policy& policy, const model::SchedulingRequestSpec& request,
              const ReplicaDemand& demand, const Overlay& overlay, CycleState& cycle,
-             const std::set<NodeRef>& avoid)
+             const NodeKeys& avoid)
       : policy_(policy),
         request_(request),
         demand_(demand),
@@ -85,7 +88,7 @@ class BestChoice {
 
   /// Returns whether the node fits (a node to avoid never does).
   bool offer(const ClusterCandidate& cluster, const model::NodeState& original) {
-    if (!avoid_.empty() && avoid_.count({cluster.info->id, original.name}) > 0) {
+    if (!avoid_.empty() && avoid_.contains({cluster.info->id, original.name})) {
       return false;
     }
     const model::NodeState& node = overlay_.node(cluster.info->id, original);
@@ -134,7 +137,7 @@ class BestChoice {
   const ReplicaDemand& demand_;
   const Overlay& overlay_;
   CycleState& cycle_;
-  const std::set<NodeRef>& avoid_;
+  const NodeKeys& avoid_;
   std::optional<Choice> best_;
   uint64_t tied_ = 0;                  // offers with the best score so far
   std::optional<uint64_t> best_rank_;  // the best's tie_rank, once a tie needs it
@@ -155,8 +158,7 @@ size_t sample_among(const Policy& policy, size_t nodes) {
 std::optional<Choice> best_node(const Policy& policy, const model::SchedulingRequestSpec& request,
                                 const ReplicaDemand& demand,
                                 const std::vector<const ClusterCandidate*>& clusters,
-                                const Overlay& overlay, CycleState& cycle,
-                                const std::set<NodeRef>& avoid) {
+                                const Overlay& overlay, CycleState& cycle, const NodeKeys& avoid) {
   std::vector<size_t> ends;  // running total of nodes: cluster i holds [ends[i-1], ends[i])
   for (const ClusterCandidate* cluster : clusters) {
     ends.push_back((ends.empty() ? 0 : ends.back()) + cluster->view->size());
@@ -313,7 +315,7 @@ size_t fleet_size(const std::vector<ClusterCandidate>& clusters) {
 class ReplicaPlacer {
  public:
   ReplicaPlacer(const model::SchedulingRequestSpec& request, const ReplicaDemand& demand,
-                const Policy& policy, CycleState& cycle, const std::set<NodeRef>& avoid)
+                const Policy& policy, CycleState& cycle, const NodeKeys& avoid)
       : request_(request), demand_(demand), policy_(policy), cycle_(cycle), avoid_(avoid) {}
 
   /// Whether `count` replicas fit on `allowed`; what fits is appended to `out` either way.
@@ -399,14 +401,14 @@ class ReplicaPlacer {
   const ReplicaDemand& demand_;
   const Policy& policy_;
   CycleState& cycle_;
-  const std::set<NodeRef>& avoid_;
+  const NodeKeys& avoid_;
 };
 
 }  // namespace
 
 Decision decide(const model::SchedulingRequestSpec& request,
                 const std::vector<ClusterCandidate>& clusters, const Policy& policy,
-                uint64_t sample_seed, const std::set<NodeRef>& avoid) {
+                uint64_t sample_seed, const NodeKeys& avoid) {
   Decision decision;
   CycleState cycle(sample_seed);
   const ReplicaDemand demand = demand_of(request);

@@ -3,9 +3,11 @@
 // decide. Plain C++ over const views; the SchedulerActor commits what it returns.
 #pragma once
 
+#include <absl/container/flat_hash_set.h>
+
 #include <cstdint>
-#include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "policy/framework.hpp"
@@ -49,13 +51,17 @@ struct Decision {
 
 /// A node of a cluster: (cluster id, node name).
 using NodeRef = std::pair<std::string, std::string>;
+/// Nodes as (cluster id, node name) views of strings that outlive the decision: a decision asks
+/// of every node it draws whether to leave it alone, and builds no strings to ask.
+using NodeKeys = absl::flat_hash_set<std::pair<std::string_view, std::string_view>>;
 
 /// Decides where the replicas of `request` go among `clusters`. `sample_seed` makes the
 /// decision's CycleState, which drives every draw in it (its node sample, random ties, plugins
 /// that draw): the same seed, views and request give the same decision. No replica goes to a
-/// node in `avoid` (nodes that refused this work although the view said it fits).
+/// node in `avoid` (nodes that refused this work although the view said it fits, nodes that
+/// commits in flight change).
 Decision decide(const model::SchedulingRequestSpec& request,
                 const std::vector<ClusterCandidate>& clusters, const Policy& policy,
-                uint64_t sample_seed = 0, const std::set<NodeRef>& avoid = {});
+                uint64_t sample_seed = 0, const NodeKeys& avoid = {});
 
 }  // namespace unisched::policy

@@ -369,6 +369,43 @@ BOOST_AUTO_TEST_CASE(a_sampled_decision_that_falls_short_says_why_as_an_exhausti
              partly_sampled.explain());
 }
 
+BOOST_AUTO_TEST_CASE(no_replica_goes_to_a_node_to_avoid_sampled_or_not) {
+  testing::Fleet fleet;
+  std::vector<model::NodeState> nodes;
+  for (int i = 0; i < 100; ++i) {
+    nodes.push_back(node("n" + std::to_string(i), 64000, 256));
+  }
+  fleet.add("c", "r", nodes);
+  fleet.add("d", "r", {node("n0", 64000, 256)});  // the same name in another cluster
+  const auto spec = request("  replicas: 3\n  resources:\n    cpu: 1\n");
+  const std::string c = "c";
+  const std::string d = "d";
+  std::vector<std::string> names;
+  for (int i = 0; i < 100; ++i) {
+    names.push_back("n" + std::to_string(i));
+  }
+  policy::NodeKeys avoid{{d, names[0]}};  // every node but c's n7 and n42
+  for (const std::string& name : names) {
+    if (name != "n7" && name != "n42") {
+      avoid.emplace(c, name);
+    }
+  }
+  auto sampling = preset("spread");
+  sampling.node_sample = 4;
+  for (const auto& policy : {preset("spread"), sampling}) {
+    const auto decision = decide(spec, fleet.candidates, policy, 5, avoid);
+    BOOST_TEST_REQUIRE((decision.status == DecisionStatus::Placed), decision.explain());
+    for (const auto& placement : decision.placements) {
+      BOOST_TEST(placement.cluster == "c");
+      BOOST_TEST((placement.node == "n7" || placement.node == "n42"), placement.node);
+    }
+  }
+  avoid.emplace(c, names[7]);
+  avoid.emplace(c, names[42]);
+  BOOST_TEST(
+      (decide(spec, fleet.candidates, sampling, 5, avoid).status == DecisionStatus::Unschedulable));
+}
+
 BOOST_AUTO_TEST_CASE(a_node_sample_picks_the_best_of_its_draws_reproducibly) {
   testing::Fleet fleet;
   std::vector<model::NodeState> nodes;
