@@ -196,10 +196,10 @@ uint64_t SchedulerState::decision_seed(const Work& work) const {
 }
 
 std::optional<policy::Decision> SchedulerState::decide(Work& work) {
-  std::vector<policy::ClusterCandidate> candidates;
+  candidates_.clear();
   for (auto& [id, local] : clusters_) {
     if (local.subscribed) {
-      candidates.push_back({&local.info, &local.view});
+      candidates_.push_back({&local.info, &local.view});
     }
   }
   model::SchedulingRequestSpec remaining = work.spec;
@@ -216,7 +216,7 @@ std::optional<policy::Decision> SchedulerState::decide(Work& work) {
     avoid.emplace(node.first, node.second);
   }
   policy::Decision decision =
-      policy::decide(remaining, candidates, policy_, decision_seed(work), avoid);
+      policy::decide(remaining, candidates_, policy_, decision_seed(work), avoid);
   if (around_busy && decision.status != policy::DecisionStatus::Placed) {
     return std::nullopt;
   }

@@ -268,7 +268,11 @@ class SchedulerState {
   std::map<std::string, LocalCluster> clusters_;
   std::map<std::pair<int64_t, uint64_t>, std::unique_ptr<Work>> queue_;  // (-priority, arrival)
   uint64_t arrivals_ = 0;
-  std::map<uint64_t, std::unique_ptr<Round>> rounds_;    // decisions whose commits are in flight
+  std::map<uint64_t, std::unique_ptr<Round>> rounds_;  // decisions whose commits are in flight
+  // The clusters a decision looks at, refilled by each decision and read by it alone. Its room is
+  // kept: a list this long, made afresh each time, made malloc gather its free chunks first (2%
+  // of a scheduler's time at 100 clusters).
+  std::vector<policy::ClusterCandidate> candidates_;
   std::map<policy::NodeRef, size_t> busy_nodes_;         // nodes of those commits, how many each
   std::map<std::string, std::unique_ptr<Work>> parked_;  // waiting for quota, by work id
   std::set<std::string> tight_queues_;                   // queues whose last take had to wait
