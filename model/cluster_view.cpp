@@ -391,7 +391,7 @@ void ClusterView::sample_each(absl::Span<const SampleDraw> draws,
     throw std::invalid_argument("ClusterView::sample_each: " + std::to_string(draws.size()) +
                                 " draws but room for " + std::to_string(nodes.size()) + " nodes");
   }
-  constexpr size_t kAtOnce = 16;  // enough misses in flight; arrays that stay on the stack
+  constexpr size_t kAtOnce = kDrawsFetchedTogether;  // 8 was 10% slower at 100 x 1,000 nodes
   constexpr size_t kLine = 64;
   for (size_t begin = 0; begin < draws.size(); begin += kAtOnce) {
     const size_t count = std::min(kAtOnce, draws.size() - begin);

@@ -170,6 +170,8 @@ class ClusterView {
   /// A draw's loads depend on one another (slot, held node, state, devices) and each misses the
   /// cache in a large fleet; taken stage by stage over all the draws, the misses overlap.
   static void sample_each(absl::Span<const SampleDraw> draws, absl::Span<const NodeState*> nodes);
+  /// How many draws sample_each() fetches together; more are taken in groups of this many.
+  static constexpr size_t kDrawsFetchedTogether = 16;
 
  private:
   /// A node as the view holds it: its shared state, and its revision.

@@ -167,10 +167,10 @@ std::optional<Choice> best_node(const Policy& policy, const model::SchedulingReq
   if (const size_t sample = sample_among(policy, nodes); sample > 0) {
     BestChoice sampled(policy, request, demand, overlay, cycle, avoid);
     size_t fitting = 0;
-    // Drawn a few at a time, so that their nodes are fetched together (sample_each), and never
+    // Drawn several at a time, so that their nodes are fetched together (sample_each), and never
     // more at once than the fitting nodes still wanted: when every node fits, as many are drawn
     // as one at a time.
-    constexpr size_t kDrawsAtOnce = 8;
+    constexpr size_t kDrawsAtOnce = model::ClusterView::kDrawsFetchedTogether;
     std::array<model::SampleDraw, kDrawsAtOnce> draws;
     std::array<const ClusterCandidate*, kDrawsAtOnce> drawn_from{};
     std::array<const model::NodeState*, kDrawsAtOnce> drawn{};
