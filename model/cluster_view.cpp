@@ -199,6 +199,16 @@ void ClusterView::hold(std::shared_ptr<const NodeState> state, std::optional<uin
   // The new state has the same name, so the node keeps its place in the set.
   HeldNode& held = const_cast<HeldNode&>(*existing);
   held.revision = revision.value_or(held.revision);
+  if (held.node->devices == state->devices) {
+    // Most updates (cpu, memory, pods): the device totals and the free-device index stay.
+    count_amounts(*held.node, -1);
+    count_amounts(*state, +1);
+    if (scheduling_indexes()) {
+      move_free_cpu(held, free_cpu_of(*held.node), free_cpu_of(*state));
+    }
+    held.node = std::move(state);
+    return;
+  }
   if (!scheduling_indexes()) {
     count(*held.node, -1);
     held.node = std::move(state);
@@ -483,7 +493,7 @@ void per_model(const NodeState& node, Visit visit) {
 
 std::optional<ClusterView::IndexKeys> ClusterView::keys_of(const NodeState& node) {
   IndexKeys keys;
-  keys.free_cpu = node.allocatable_cpu_milli - node.allocated_cpu_milli;
+  keys.free_cpu = free_cpu_of(node);
   bool fits = true;
   per_model(node, [&](const Symbol& model, int32_t, int32_t free, int64_t) {
     if (keys.models == keys.free_devices.size()) {
@@ -496,13 +506,7 @@ std::optional<ClusterView::IndexKeys> ClusterView::keys_of(const NodeState& node
 }
 
 void ClusterView::count(const NodeState& node, int sign) {
-  totals_.nodes += sign;
-  totals_.schedulable_nodes += node.schedulable ? sign : 0;
-  totals_.allocatable_cpu_milli += sign * node.allocatable_cpu_milli;
-  totals_.allocated_cpu_milli += sign * node.allocated_cpu_milli;
-  totals_.allocatable_memory_bytes += sign * node.allocatable_memory_bytes;
-  totals_.allocated_memory_bytes += sign * node.allocated_memory_bytes;
-  totals_.pods += sign * node.pod_count;
+  count_amounts(node, sign);
   per_model(node, [&](const Symbol& model, int32_t devices, int32_t free, int64_t milli) {
     const auto totals = accelerators_.try_emplace(model).first;
     totals->second.devices += sign * devices;
@@ -512,6 +516,16 @@ void ClusterView::count(const NodeState& node, int sign) {
       accelerators_.erase(totals);
     }
   });
+}
+
+void ClusterView::count_amounts(const NodeState& node, int sign) {
+  totals_.nodes += sign;
+  totals_.schedulable_nodes += node.schedulable ? sign : 0;
+  totals_.allocatable_cpu_milli += sign * node.allocatable_cpu_milli;
+  totals_.allocated_cpu_milli += sign * node.allocated_cpu_milli;
+  totals_.allocatable_memory_bytes += sign * node.allocatable_memory_bytes;
+  totals_.allocated_memory_bytes += sign * node.allocated_memory_bytes;
+  totals_.pods += sign * node.pod_count;
 }
 
 void ClusterView::index_free_devices(const HeldNode& held, const Symbol& model, int32_t free,
@@ -544,8 +558,7 @@ void ClusterView::account(const HeldNode& held, int sign) {
   if (!scheduling_indexes()) {
     return;
   }
-  const std::pair<int64_t, const HeldNode*> free_cpu{
-      node.allocatable_cpu_milli - node.allocated_cpu_milli, &held};
+  const std::pair<int64_t, const HeldNode*> free_cpu{free_cpu_of(node), &held};
   if (sign > 0) {
     free_cpu_index_.insert(free_cpu);
   } else {
@@ -564,13 +577,17 @@ void ClusterView::unindex(const HeldNode& held, const IndexKeys& keys) {
   }
 }
 
-void ClusterView::reindex(const HeldNode& held, const IndexKeys& before, const IndexKeys& after) {
-  // Index entries move instead of being freed and allocated again, and stay put if unchanged.
-  if (before.free_cpu != after.free_cpu) {
-    auto entry = free_cpu_index_.extract({before.free_cpu, &held});
-    entry.value().first = after.free_cpu;
+void ClusterView::move_free_cpu(const HeldNode& held, int64_t before, int64_t after) {
+  // The entry moves instead of being freed and allocated again, and stays put if unchanged.
+  if (before != after) {
+    auto entry = free_cpu_index_.extract({before, &held});
+    entry.value().first = after;
     free_cpu_index_.insert(std::move(entry));
   }
+}
+
+void ClusterView::reindex(const HeldNode& held, const IndexKeys& before, const IndexKeys& after) {
+  move_free_cpu(held, before.free_cpu, after.free_cpu);
   const auto free_before = [&](const Symbol& model) {
     for (size_t i = 0; i < before.models; ++i) {
       if (before.free_devices[i].first == model) {

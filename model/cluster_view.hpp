@@ -215,6 +215,13 @@ class ClusterView {
   void account(const HeldNode& held, int sign);
   /// The same for the totals alone.
   void count(const NodeState& node, int sign);
+  /// The same for the totals of cpu, memory and pods alone (not the devices').
+  void count_amounts(const NodeState& node, int sign);
+  static int64_t free_cpu_of(const NodeState& node) {
+    return node.allocatable_cpu_milli - node.allocated_cpu_milli;
+  }
+  /// Moves a node's free-cpu index entry from one amount to another.
+  void move_free_cpu(const HeldNode& held, int64_t before, int64_t after);
   void index_free_devices(const HeldNode& held, const Symbol& model, int32_t free, int sign);
   /// Takes a node's index entries out, found by the keys it had when they were made.
   void unindex(const HeldNode& held, const IndexKeys& keys);

@@ -2,6 +2,7 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include <map>
 #include <set>
 
 using namespace unisched::model;
@@ -59,6 +60,65 @@ BOOST_AUTO_TEST_CASE(aggregates_and_free_device_index_follow_changes) {
       {{NodeChangeKind::Remove, gpu_node("a", 0)}, {NodeChangeKind::Remove, gpu_node("c", 0)}}));
   BOOST_TEST(view.accelerators().empty());
   BOOST_TEST((view.totals() == ClusterTotals{}));
+}
+
+BOOST_AUTO_TEST_CASE(totals_and_indexes_after_many_updates_match_a_view_built_afresh) {
+  // Updates that keep a node's devices (cpu, memory, pods, schedulable) take a shorter way
+  // than those that change them; both must leave what a fresh view of the same nodes has.
+  for (const ViewIndexes indexes : {ViewIndexes::ForScheduling, ViewIndexes::NamesOnly}) {
+    ClusterView view(indexes);
+    std::map<std::string, NodeState> nodes;
+    for (int i = 0; i < 20; ++i) {
+      nodes["n" + std::to_string(i)] = gpu_node("n" + std::to_string(i), i % 5);
+    }
+    std::vector<NodeChange> listing;
+    for (const auto& [name, node] : nodes) {
+      listing.push_back(add(node));
+    }
+    BOOST_TEST_REQUIRE(!view.apply(listing));
+    uint64_t random = 88172645463325252ull;
+    for (int step = 0; step < 400; ++step) {
+      random ^= random << 13;
+      random ^= random >> 7;
+      random ^= random << 17;
+      NodeState& node = nodes["n" + std::to_string(random % 20)];
+      node.allocated_cpu_milli = static_cast<int64_t>((random >> 8) % 9) * 1000;
+      node.pod_count = static_cast<int32_t>((random >> 16) % 11);
+      node.schedulable = (random >> 24) % 4 != 0;
+      if ((random >> 32) % 3 == 0) {  // a third of the updates change a device
+        Device& device = node.devices[(random >> 40) % node.devices.size()];
+        device.allocated_milli = device.allocated_milli == 0 ? kWholeDeviceMilli : 0;
+      }
+      BOOST_TEST_REQUIRE(!view.apply({{NodeChangeKind::Update, node}}));
+    }
+    ClusterView fresh(indexes);
+    std::vector<NodeState> states;
+    for (const auto& [name, node] : nodes) {
+      states.push_back(node);
+    }
+    BOOST_TEST_REQUIRE(!fresh.replace(states, {}));
+    BOOST_TEST((view.totals() == fresh.totals()));
+    BOOST_TEST((view.accelerators() == fresh.accelerators()));
+    if (indexes == ViewIndexes::NamesOnly) {
+      continue;
+    }
+    const auto names = [](const std::vector<const NodeState*>& found) {
+      std::vector<std::string> in_order;
+      for (const NodeState* node : found) {
+        in_order.push_back(node->name);
+      }
+      return in_order;
+    };
+    for (const int64_t milli : {0, 1, 1000, 4500, 8000}) {
+      BOOST_TEST(names(view.nodes_with_free_cpu(milli)) == names(fresh.nodes_with_free_cpu(milli)),
+                 boost::test_tools::per_element());
+    }
+    for (int32_t count = 1; count <= 4; ++count) {
+      BOOST_TEST(names(view.nodes_with_free_devices("A100", count)) ==
+                     names(fresh.nodes_with_free_devices("A100", count)),
+                 boost::test_tools::per_element());
+    }
+  }
 }
 
 BOOST_AUTO_TEST_CASE(each_node_keeps_the_revision_it_was_numbered_with) {
