@@ -370,20 +370,18 @@ BOOST_AUTO_TEST_CASE(a_sampled_decision_that_falls_short_says_why_as_an_exhausti
 }
 
 BOOST_AUTO_TEST_CASE(no_replica_goes_to_a_node_to_avoid_sampled_or_not) {
-  testing::Fleet fleet;
+  std::vector<std::string> names;
   std::vector<model::NodeState> nodes;
-  for (int i = 0; i < 100; ++i) {
-    nodes.push_back(node("n" + std::to_string(i), 64000, 256));
+  while (names.size() < 100) {
+    names.push_back("n" + std::to_string(names.size()));
+    nodes.push_back(node(names.back(), 64000, 256));
   }
+  testing::Fleet fleet;
   fleet.add("c", "r", nodes);
   fleet.add("d", "r", {node("n0", 64000, 256)});  // the same name in another cluster
   const auto spec = request("  replicas: 3\n  resources:\n    cpu: 1\n");
   const std::string c = "c";
   const std::string d = "d";
-  std::vector<std::string> names;
-  for (int i = 0; i < 100; ++i) {
-    names.push_back("n" + std::to_string(i));
-  }
   policy::NodeKeys avoid{{d, names[0]}};  // every node but c's n7 and n42
   for (const std::string& name : names) {
     if (name != "n7" && name != "n42") {
