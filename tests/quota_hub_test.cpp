@@ -178,9 +178,21 @@ BOOST_AUTO_TEST_CASE(racing_schedulers_at_the_hub_never_pass_a_cohort_on_shard_h
   const auto count_phases = [&] {
     phases.clear();
     for (const auto& request : hub.get("requests").value("requests", Json::array())) {
-      ++phases[text(request, "phase")];
+      // A request whose replica its cluster refused still reads PLACED while the replica is
+      // placed again; it gave its quota back, which waiting work may take first: 41 PLACED
+      // with 40 GPUs held, as this test has shown now and then. Such a request counts apart.
+      const bool replacing = request.value("decision", Json::object()).value("replacing", 0) > 0;
+      ++phases[replacing ? "REPLACING" : text(request, "phase")];
     }
-    return phases["PLACED"] + phases["QUEUED"] + phases["UNSCHEDULABLE"] == 150;
+    return phases["PLACED"] + phases["QUEUED"] + phases["UNSCHEDULABLE"] + phases["REPLACING"] ==
+           150;
+  };
+  const auto described = [&] {
+    std::string counts;
+    for (const auto& [phase, count] : phases) {
+      counts += phase + " " + std::to_string(count) + "; ";
+    }
+    return counts;
   };
   // Quota a request gave up (after losing its races) goes to waiting work, which is then placed:
   // the pool fills up, and stays full, never over.
@@ -188,7 +200,7 @@ BOOST_AUTO_TEST_CASE(racing_schedulers_at_the_hub_never_pass_a_cohort_on_shard_h
                            "the pool placed and the rest queued", std::chrono::seconds(60));
   std::this_thread::sleep_for(std::chrono::milliseconds(500));
   count_phases();
-  BOOST_TEST(phases["PLACED"] == 40);
+  BOOST_TEST(phases["PLACED"] == 40, described());
   // A few may lose every race of four schedulers on a cluster's revision and give up; never
   // for want of quota.
   for (const auto& request : hub.get("requests").value("requests", Json::array())) {
