@@ -1,0 +1,174 @@
+// ClusterView's upkeep of its totals and indexes as nodes come, change and go: the per-model
+// device counts, the free-cpu and free-device indexes. Kept apart from the view's queries.
+#include "model/cluster_view.hpp"
+
+namespace unisched::model {
+namespace {
+
+/// Calls `visit(model, devices, free, allocated_milli)` once per device model of the node. A node
+/// has few devices: scanning them beats allocating a map.
+template <class Visit>
+void per_model(const NodeState& node, Visit visit) {
+  const std::vector<Device>& devices = node.devices;
+  for (size_t first = 0; first < devices.size(); ++first) {
+    const Symbol& model = devices[first].model;
+    bool counted = false;
+    for (size_t i = 0; i < first && !counted; ++i) {
+      counted = devices[i].model == model;
+    }
+    if (counted) {
+      continue;
+    }
+    int32_t count = 0;
+    int32_t free = 0;
+    int64_t allocated_milli = 0;
+    for (size_t i = first; i < devices.size(); ++i) {
+      if (devices[i].model == model) {
+        ++count;
+        free += devices[i].allocated_milli == 0 ? 1 : 0;
+        allocated_milli += devices[i].allocated_milli;
+      }
+    }
+    visit(model, count, free, allocated_milli);
+  }
+}
+
+}  // namespace
+
+std::optional<ClusterView::IndexKeys> ClusterView::keys_of(const NodeState& node) {
+  IndexKeys keys;
+  keys.free_cpu = free_cpu_of(node);
+  bool fits = true;
+  per_model(node, [&](const Symbol& model, int32_t, int32_t free, int64_t) {
+    if (keys.models == keys.free_devices.size()) {
+      fits = false;
+      return;
+    }
+    keys.free_devices[keys.models++] = {model, free};
+  });
+  return fits ? std::optional<IndexKeys>(keys) : std::nullopt;
+}
+
+void ClusterView::count(const NodeState& node, int sign) {
+  count_amounts(node, sign);
+  per_model(node, [&](const Symbol& model, int32_t devices, int32_t free, int64_t milli) {
+    const auto totals = accelerators_.try_emplace(model).first;
+    totals->second.devices += sign * devices;
+    totals->second.free_devices += sign * free;
+    totals->second.allocated_milli += sign * milli;
+    if (totals->second.devices == 0) {
+      accelerators_.erase(totals);
+    }
+  });
+}
+
+void ClusterView::count_amounts(const NodeState& node, int sign) {
+  totals_.nodes += sign;
+  totals_.schedulable_nodes += node.schedulable ? sign : 0;
+  totals_.allocatable_cpu_milli += sign * node.allocatable_cpu_milli;
+  totals_.allocated_cpu_milli += sign * node.allocated_cpu_milli;
+  totals_.allocatable_memory_bytes += sign * node.allocatable_memory_bytes;
+  totals_.allocated_memory_bytes += sign * node.allocated_memory_bytes;
+  totals_.pods += sign * node.pod_count;
+}
+
+void ClusterView::index_free_devices(const HeldNode& held, const Symbol& model, int32_t free,
+                                     int sign) {
+  if (free == 0) {
+    return;
+  }
+  if (sign > 0) {
+    free_index_[model][free].insert(&held);
+    return;
+  }
+  const auto buckets = free_index_.find(model);
+  if (buckets == free_index_.end()) {
+    return;
+  }
+  if (auto bucket = buckets->second.find(free); bucket != buckets->second.end()) {
+    bucket->second.erase(&held);
+    if (bucket->second.empty()) {
+      buckets->second.erase(bucket);
+    }
+  }
+  if (buckets->second.empty()) {
+    free_index_.erase(buckets);
+  }
+}
+
+void ClusterView::account(const HeldNode& held, int sign) {
+  const NodeState& node = *held.node;
+  count(node, sign);
+  if (!scheduling_indexes()) {
+    return;
+  }
+  const std::pair<int64_t, const HeldNode*> free_cpu{free_cpu_of(node), &held};
+  if (sign > 0) {
+    free_cpu_index_.insert(free_cpu);
+  } else {
+    free_cpu_index_.erase(free_cpu);
+  }
+  per_model(node, [&](const Symbol& model, int32_t, int32_t free, int64_t) {
+    index_free_devices(held, model, free, sign);
+  });
+}
+
+void ClusterView::unindex(const HeldNode& held, const IndexKeys& keys) {
+  // The entries are found by the keys alone: the name, which orders them, is unchanged.
+  free_cpu_index_.erase({keys.free_cpu, &held});
+  for (size_t i = 0; i < keys.models; ++i) {
+    index_free_devices(held, keys.free_devices[i].first, keys.free_devices[i].second, -1);
+  }
+}
+
+void ClusterView::move_free_cpu(const HeldNode& held, int64_t before, int64_t after) {
+  // The entry moves instead of being freed and allocated again, and stays put if unchanged.
+  if (before != after) {
+    auto entry = free_cpu_index_.extract({before, &held});
+    entry.value().first = after;
+    free_cpu_index_.insert(std::move(entry));
+  }
+}
+
+void ClusterView::reindex(const HeldNode& held, const IndexKeys& before, const IndexKeys& after) {
+  move_free_cpu(held, before.free_cpu, after.free_cpu);
+  const auto free_before = [&](const Symbol& model) {
+    for (size_t i = 0; i < before.models; ++i) {
+      if (before.free_devices[i].first == model) {
+        return before.free_devices[i].second;
+      }
+    }
+    return 0;
+  };
+  for (size_t i = 0; i < after.models; ++i) {
+    const auto& [model, free] = after.free_devices[i];
+    const int32_t was = free_before(model);
+    if (was == free) {
+      continue;
+    }
+    if (was == 0 || free == 0) {
+      index_free_devices(held, model, was, -1);
+      index_free_devices(held, model, free, +1);
+      continue;
+    }
+    auto& buckets = free_index_[model];
+    const auto from = buckets.find(was);
+    auto entry = from->second.extract(&held);
+    if (from->second.empty()) {
+      buckets.erase(from);
+    }
+    buckets[free].insert(std::move(entry));
+  }
+  for (size_t i = 0; i < before.models; ++i) {  // models the node no longer has
+    const auto& [model, was] = before.free_devices[i];
+    bool kept = false;
+    for (size_t j = 0; j < after.models && !kept; ++j) {
+      kept = after.free_devices[j].first == model;
+    }
+    if (!kept) {
+      index_free_devices(held, model, was, -1);
+    }
+  }
+}
+
+}  // namespace unisched::model
