@@ -208,17 +208,9 @@ model::ViewSnapshot AgentState::snapshot() {
   snapshot.cluster_id = cluster_id_;
   snapshot.epoch = epoch_;
   snapshot.version = version_;
-  std::vector<const model::NodeState*> in_order;
-  in_order.reserve(published_.size());
-  for (const auto& node : published_) {
-    in_order.push_back(node.get());
-  }
-  std::sort(in_order.begin(), in_order.end(),
-            [](const model::NodeState* a, const model::NodeState* b) { return a->name < b->name; });
-  snapshot.nodes.reserve(in_order.size());
-  for (const model::NodeState* node : in_order) {
-    snapshot.nodes.push_back(*node);
-  }
+  snapshot.nodes.assign(published_.begin(), published_.end());  // shared, not copied
+  std::sort(snapshot.nodes.begin(), snapshot.nodes.end(),
+            [](const auto& a, const auto& b) { return a->name < b->name; });
   snapshot.resources = published_resources_;
   // Only placements whose node changes are already published count as applied here.
   for (const std::string& id : running_) {

@@ -263,8 +263,8 @@ std::optional<std::string> ClusterState::on_snapshot(model::ViewSnapshot snapsho
     replay_stash();
     return std::nullopt;
   }
-  for (const model::NodeState& node : snapshot.nodes) {
-    if (auto problem = model::check_node(node)) {
+  for (const auto& node : snapshot.nodes) {
+    if (auto problem = model::check_node(*node)) {
       resync_ = Resync::Needed;
       return problem->to_string();
     }
@@ -277,8 +277,8 @@ std::optional<std::string> ClusterState::on_snapshot(model::ViewSnapshot snapsho
   if (!next.empty()) {
     std::unordered_set<std::string_view> present;
     present.reserve(snapshot.nodes.size());
-    for (const model::NodeState& node : snapshot.nodes) {
-      present.insert(node.name);
+    for (const auto& node : snapshot.nodes) {
+      present.insert(node->name);
     }
     std::vector<std::string> gone;
     for (const auto& [id, reservation] : next.reservations()) {
@@ -292,19 +292,17 @@ std::optional<std::string> ClusterState::on_snapshot(model::ViewSnapshot snapsho
     }
   }
   next.clear_truth();
-  std::vector<model::NodeState> effective;
+  std::vector<std::shared_ptr<const model::NodeState>> effective;
   effective.reserve(snapshot.nodes.size());
-  for (model::NodeState& node : snapshot.nodes) {
-    if (next.holds_on(node.name)) {
-      auto truth = std::make_shared<const model::NodeState>(std::move(node));
-      next.set_truth(truth->name, truth);
-      effective.push_back(*next.effective(truth));
+  for (auto& node : snapshot.nodes) {
+    if (next.holds_on(node->name)) {
+      next.set_truth(node->name, node);
+      effective.push_back(next.effective(node));
     } else {
       effective.push_back(std::move(node));
     }
   }
-  if (auto problem =
-          view_.replace(std::move(effective), snapshot.resources, model::Allocation::MayExceed)) {
+  if (auto problem = view_.replace(effective, snapshot.resources, model::Allocation::MayExceed)) {
     resync_ = Resync::Needed;
     return problem->to_string();
   }
@@ -486,8 +484,9 @@ model::ViewSnapshot ClusterState::snapshot() const {
   snapshot.cluster_id = cluster_id_;
   snapshot.epoch = position_.epoch;
   snapshot.version = revision_;
+  snapshot.nodes.reserve(view_.size());
   for (const model::NodeState* node : view_.sorted_nodes()) {
-    snapshot.nodes.push_back(*node);
+    snapshot.nodes.push_back(view_.shared(node->name));
   }
   snapshot.resources = view_.resources();
   snapshot.node_revisions = view_.revisions();

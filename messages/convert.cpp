@@ -333,8 +333,8 @@ void to_proto(const model::ViewSnapshot& snapshot, v1::ClusterSnapshot& out) {
   out.set_epoch(snapshot.epoch);
   out.set_version(snapshot.version);
   out.mutable_nodes()->Reserve(static_cast<int>(snapshot.nodes.size()));
-  for (const model::NodeState& node : snapshot.nodes) {
-    to_proto(node, *out.add_nodes());
+  for (const auto& node : snapshot.nodes) {
+    to_proto(*node, *out.add_nodes());
   }
   to_proto(snapshot.resources, *out.mutable_resources());
   for (const std::string& id : snapshot.applied_placements) {
@@ -395,12 +395,13 @@ model::Expected<model::ViewSnapshot, std::string> from_proto(const v1::ClusterSn
   out.cluster_id = snapshot.cluster_id();
   out.epoch = snapshot.epoch();
   out.version = snapshot.version();
-  out.nodes.resize(static_cast<size_t>(snapshot.nodes_size()));
+  out.nodes.reserve(static_cast<size_t>(snapshot.nodes_size()));
   for (int i = 0; i < snapshot.nodes_size(); ++i) {
-    if (auto problem = from_proto(snapshot.nodes(i), "nodes[" + std::to_string(i) + "]",
-                                  out.nodes[static_cast<size_t>(i)])) {
+    model::NodeState node;
+    if (auto problem = from_proto(snapshot.nodes(i), "nodes[" + std::to_string(i) + "]", node)) {
       return *problem;
     }
+    out.nodes.push_back(std::make_shared<const model::NodeState>(std::move(node)));
   }
   out.resources = from_proto(snapshot.resources());
   out.applied_placements.assign(snapshot.applied_placements().begin(),

@@ -263,17 +263,28 @@ std::optional<ViewProblem> ClusterView::apply(const std::vector<SharedNodeChange
 
 std::optional<ViewProblem> ClusterView::replace(std::vector<NodeState> nodes,
                                                 ClusterResources resources, Allocation allocation) {
-  ClusterView fresh(indexes_);
-  std::vector<NodeChange> additions;
-  additions.reserve(nodes.size());
+  std::vector<std::shared_ptr<const NodeState>> shared;
+  shared.reserve(nodes.size());
   for (NodeState& node : nodes) {
-    additions.push_back(NodeChange{NodeChangeKind::Add, std::move(node)});
+    shared.push_back(std::make_shared<const NodeState>(std::move(node)));
+  }
+  return replace(shared, std::move(resources), allocation);
+}
+
+std::optional<ViewProblem> ClusterView::replace(
+    const std::vector<std::shared_ptr<const NodeState>>& nodes, ClusterResources resources,
+    Allocation allocation) {
+  ClusterView fresh(indexes_);
+  std::vector<SharedNodeChange> additions;
+  additions.reserve(nodes.size());
+  for (const auto& node : nodes) {
+    additions.push_back(SharedNodeChange{NodeChangeKind::Add, node, 0});
   }
   fresh.nodes_.reserve(nodes.size());
   if (scheduling_indexes()) {
     fresh.slots_.reserve(nodes.size());
   }
-  if (auto invalid = fresh.apply(std::move(additions), allocation)) {
+  if (auto invalid = fresh.apply(additions, allocation)) {
     return invalid;
   }
   fresh.resources_ = std::move(resources);

@@ -118,6 +118,10 @@ class ClusterView {
   /// keeps the indexes it was made with.
   std::optional<ViewProblem> replace(std::vector<NodeState> nodes, ClusterResources resources,
                                      Allocation allocation = Allocation::MustFit);
+  /// The same, holding the very states given (no copy); every node starts at revision 0.
+  std::optional<ViewProblem> replace(const std::vector<std::shared_ptr<const NodeState>>& nodes,
+                                     ClusterResources resources,
+                                     Allocation allocation = Allocation::MustFit);
 
   void set_resources(ClusterResources resources) { resources_ = std::move(resources); }
 

@@ -24,11 +24,10 @@ ViewRevision as_revision(ViewSnapshot snapshot) {
   revision.revision = snapshot.version;
   revision.agent_version = snapshot.agent_version;
   revision.changes.reserve(snapshot.nodes.size());
-  for (NodeState& node : snapshot.nodes) {
-    const auto numbered = snapshot.node_revisions.find(node.name);
+  for (auto& node : snapshot.nodes) {
+    const auto numbered = snapshot.node_revisions.find(node->name);
     const uint64_t at = numbered == snapshot.node_revisions.end() ? 0 : numbered->second;
-    revision.changes.push_back(
-        {NodeChangeKind::Add, std::make_shared<const NodeState>(std::move(node)), at});
+    revision.changes.push_back({NodeChangeKind::Add, std::move(node), at});
   }
   revision.resources = std::move(snapshot.resources);
   return revision;
@@ -53,7 +52,7 @@ ViewSnapshot to_snapshot(const ViewRevision& revision) {
   snapshot.agent_version = revision.agent_version;
   snapshot.nodes.reserve(revision.changes.size());
   for (const SharedNodeChange& change : revision.changes) {
-    snapshot.nodes.push_back(*change.node);
+    snapshot.nodes.push_back(change.node);
     snapshot.node_revisions.emplace(change.node->name, change.revision);
   }
   snapshot.resources = revision.resources.value_or(ClusterResources{});

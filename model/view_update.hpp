@@ -58,7 +58,9 @@ struct ViewSnapshot {
   std::string cluster_id;
   uint64_t epoch = 0;
   uint64_t version = 0;
-  std::vector<NodeState> nodes;
+  /// Shared and read-only, as an update's: in one process a snapshot hands the holder's own
+  /// states over, and the view that takes it holds them (no copy of a node).
+  std::vector<std::shared_ptr<const NodeState>> nodes;
   ClusterResources resources;
   /// From an agent: placements running now, and recent refusals. From the centre: empty.
   std::vector<std::string> applied_placements;

@@ -123,9 +123,9 @@ uint64_t count_overcommits(caf::scoped_actor& self,
     if (!snapshot) {
       continue;
     }
-    for (const model::NodeState& node : snapshot->nodes) {
+    for (const auto& node : snapshot->nodes) {
       // The same rule every update from an agent is held to.
-      const auto problem = model::check_node(node);
+      const auto problem = model::check_node(*node);
       overcommits += problem && (problem->error == model::ViewError::OverAllocated ||
                                  problem->error == model::ViewError::InvalidDevice);
     }

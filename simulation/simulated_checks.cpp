@@ -153,8 +153,8 @@ void SimulatedSystem::watch_delivery(ActorKind kind, const caf::message& content
   }
   // A snapshot that does not decode is refused by the ClusterActor: nothing reported.
   if (const auto nodes = messages::from_proto(*snapshot)) {
-    for (const model::NodeState& node : nodes->nodes) {
-      observer_.check_reported(snapshot->cluster_id() + " snapshot", node);
+    for (const auto& node : nodes->nodes) {
+      observer_.check_reported(snapshot->cluster_id() + " snapshot", *node);
     }
   }
 }

@@ -142,7 +142,7 @@ BOOST_AUTO_TEST_CASE(a_whole_view_crosses_a_link_as_its_snapshot_with_node_revis
   snapshot.epoch = 2;
   snapshot.version = 9;
   snapshot.agent_version = 4;
-  snapshot.nodes = {*one_node_update().changes.at(0).node};
+  snapshot.nodes = {one_node_update().changes.at(0).node};
   snapshot.node_revisions = {{"n1", 5}};
   const messages::ViewFeed feed{std::make_shared<const model::ViewRevision>(
       model::as_revision(model::ViewSnapshot(snapshot)))};

@@ -85,7 +85,8 @@ BOOST_AUTO_TEST_CASE(updates_held_back_during_a_resync_are_replayed) {
   snapshot.cluster_id = "c1";
   snapshot.epoch = 5;
   snapshot.version = 2;
-  snapshot.nodes = {node_change(model::NodeChangeKind::Add, "n1", 20).node};
+  snapshot.nodes = {std::make_shared<const model::NodeState>(
+      node_change(model::NodeChangeKind::Add, "n1", 20).node)};
   BOOST_TEST(!state.on_snapshot(snapshot).has_value());
   BOOST_TEST(state.position().version == 3u);  // the held-back update followed the snapshot
   BOOST_TEST(state.view().find("n1")->allocated_cpu_milli == 30);
@@ -101,7 +102,8 @@ BOOST_AUTO_TEST_CASE(an_invalid_snapshot_is_refused_and_asked_for_again) {
   snapshot.cluster_id = "c1";
   snapshot.epoch = 1;
   snapshot.version = 3;
-  snapshot.nodes = {node_change(model::NodeChangeKind::Add, "n1", 5000).node};  // over-allocated
+  snapshot.nodes = {std::make_shared<const model::NodeState>(
+      node_change(model::NodeChangeKind::Add, "n1", 5000).node)};  // over-allocated
   const auto refusal = state.on_snapshot(snapshot);
   BOOST_TEST_REQUIRE(refusal.has_value());
   BOOST_TEST(refusal->find("allocated exceeds allocatable") != std::string::npos);
@@ -118,7 +120,8 @@ BOOST_AUTO_TEST_CASE(a_pull_that_fails_after_the_agent_started_over_asks_for_not
   started_over.cluster_id = "c1";
   started_over.epoch = 6;
   started_over.version = 1;
-  started_over.nodes = {node_change(model::NodeChangeKind::Add, "n2").node};
+  started_over.nodes = {
+      std::make_shared<const model::NodeState>(node_change(model::NodeChangeKind::Add, "n2").node)};
   BOOST_TEST(!state.on_snapshot(started_over).has_value());
   state.on_resync_failed();  // the pull's late failure
   BOOST_TEST(!state.resyncing());
@@ -159,7 +162,7 @@ BOOST_AUTO_TEST_CASE(subscribers_read_the_views_own_node_states) {
   // The copy for readers elsewhere says the same.
   const model::ViewSnapshot copied = model::to_snapshot(*whole);
   BOOST_TEST(copied.node_revisions == state.snapshot().node_revisions);
-  BOOST_TEST(copied.nodes.at(0).allocated_cpu_milli == 300);
+  BOOST_TEST(copied.nodes.at(0)->allocated_cpu_milli == 300);
 }
 
 BOOST_AUTO_TEST_CASE(health_transitions_are_counted) {

@@ -80,8 +80,8 @@ BOOST_AUTO_TEST_CASE(after_a_resync_every_node_has_a_revision_to_commit_against)
   const model::ViewSnapshot seen = pair.centre.snapshot();
   BOOST_TEST_REQUIRE(seen.nodes.size() > 1u);
   BOOST_TEST(seen.node_revisions.size() == seen.nodes.size());
-  for (const model::NodeState& node : seen.nodes) {
-    BOOST_TEST(seen.node_revisions.count(node.name) == 1u, node.name);
+  for (const auto& node : seen.nodes) {
+    BOOST_TEST(seen.node_revisions.count(node->name) == 1u, node->name);
   }
   const auto commit = commit_at(pair.centre, {reservation("a", "sim-gpu-0", 1000)});
   const auto outcome = pair.centre.commit(commit, CommitMode::NodeRevisions);
@@ -97,7 +97,7 @@ BOOST_AUTO_TEST_CASE(a_resync_without_a_reserved_node_hands_its_reservation_back
   model::ViewSnapshot snapshot = pair.agent.snapshot();
   const auto gone =
       std::find_if(snapshot.nodes.begin(), snapshot.nodes.end(),
-                   [](const model::NodeState& node) { return node.name == "sim-gpu-0"; });
+                   [](const auto& node) { return node->name == "sim-gpu-0"; });
   BOOST_TEST_REQUIRE((gone != snapshot.nodes.end()));
   snapshot.nodes.erase(gone);
   pair.centre.request_resync();

@@ -131,4 +131,15 @@ inline void expect_view_matches(const model::ClusterView& view,
   }
 }
 
+/// The same against shared states (a snapshot's).
+inline void expect_view_matches(const model::ClusterView& view,
+                                const std::vector<std::shared_ptr<const model::NodeState>>& truth,
+                                const std::string& context) {
+  std::vector<model::NodeState> states;
+  for (const auto& node : truth) {
+    states.push_back(*node);
+  }
+  expect_view_matches(view, states, context);
+}
+
 }  // namespace unisched::testing

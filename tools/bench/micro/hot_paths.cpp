@@ -56,7 +56,9 @@ model::ViewSnapshot cluster_snapshot(int count) {
   model::ViewSnapshot snapshot;
   snapshot.cluster_id = "c1";
   snapshot.epoch = 1;
-  snapshot.nodes = cluster_nodes(count);
+  for (model::NodeState& node : cluster_nodes(count)) {
+    snapshot.nodes.push_back(std::make_shared<const model::NodeState>(std::move(node)));
+  }
   return snapshot;
 }
 
