@@ -26,7 +26,7 @@ struct AgentActorData {
   ClusterIngestActor cluster_actor;
   AgentSettings settings;
   bool online = true;
-  messages::SnapshotParts snapshot_parts;  // of the snapshot being pulled, for its later parts
+  messages::AgentSnapshotParts snapshot_parts;  // of the snapshot being pulled, for its later parts
   std::vector<messages::AgentUpdate> throttled;  // refused over the rate: sent again, in order
   bool retry_scheduled = false;
   static inline const char* name = "agent_actor";
@@ -99,7 +99,7 @@ void push_snapshot(Self self) {
   spdlog::info("agent {}: the cluster was listed again; pushing a full snapshot at version {}",
                core.cluster_id(), core.version());
   push_snapshot_parts(self, self->state.cluster_actor, self->state.settings.push_timeout,
-                      messages::split_snapshot(messages::to_proto(core.snapshot())),
+                      messages::split_into_parts<messages::AgentSnapshot>(core.snapshot()),
                       [=](const caf::expected<v1::Ack>& ack) {
                         if (!ack) {
                           // The next update leaves a gap: the ClusterActor pulls a snapshot.
@@ -155,12 +155,12 @@ LocalAgentActor::behavior_type agent_actor(Self self,
         }
         self->delayed_send(self, self->state.settings.push_interval, push_atom_v);
       },
-      [=](const v1::SnapshotRequest& request) -> caf::result<v1::ClusterSnapshot> {
+      [=](const v1::SnapshotRequest& request) -> caf::result<messages::AgentSnapshot> {
         if (!self->state.online) {
-          return self->make_response_promise<v1::ClusterSnapshot>();  // never answered
+          return self->make_response_promise<messages::AgentSnapshot>();  // never answered
         }
         if (request.part() == 0) {
-          return self->state.snapshot_parts.start(messages::to_proto(self->state.core->snapshot()));
+          return self->state.snapshot_parts.start(self->state.core->snapshot());
         }
         auto part = self->state.snapshot_parts.part(request);
         if (!part) {

@@ -16,13 +16,15 @@ namespace unisched::actors {
 ///   AgentUpdate                  -> Ack (applied, duplicate, gap or rejected with a reason);
 ///                                   an IncrementalUpdate on a link, the agent's own in one
 ///                                   process
-///   (push, ClusterSnapshot)      -> Ack: the agent's whole state as it starts over
+///   (push, AgentSnapshot)        -> Ack: the agent's whole state as it starts over (a
+///                                   ClusterSnapshot on a link, the agent's own in one process)
 using ClusterIngestActor =
     caf::typed_actor<caf::replies_to<messages::AgentUpdate>::with<v1::Ack>,
-                     caf::replies_to<atoms::push_atom, v1::ClusterSnapshot>::with<v1::Ack>>;
+                     caf::replies_to<atoms::push_atom, messages::AgentSnapshot>::with<v1::Ack>>;
 
 /// An agent as the centre sees it.
-///   SnapshotRequest               -> ClusterSnapshot (the state as of its last update)
+///   SnapshotRequest               -> AgentSnapshot (the state as of its last update; a part
+///                                    of it when SnapshotRequest.part says so)
 ///   HealthProbe                   -> HealthStatus (with the agent's epoch and version)
 ///   (bind, cluster, endpoint)        where to push from now on; endpoint is HOST:PORT of the
 ///                                    shard hosting that ClusterActor (empty: the hub), which
@@ -30,7 +32,7 @@ using ClusterIngestActor =
 ///   PlacementOrder                   carry these placements out; reported with later updates
 ///   ReleaseOrder                     the work of these placements finished: free them
 using AgentActor =
-    caf::typed_actor<caf::replies_to<v1::SnapshotRequest>::with<v1::ClusterSnapshot>,
+    caf::typed_actor<caf::replies_to<v1::SnapshotRequest>::with<messages::AgentSnapshot>,
                      caf::replies_to<v1::HealthProbe>::with<v1::HealthStatus>,
                      caf::reacts_to<atoms::bind_atom, ClusterIngestActor, std::string>,
                      caf::reacts_to<v1::PlacementOrder>, caf::reacts_to<v1::ReleaseOrder>>;

@@ -36,9 +36,9 @@ struct ClusterActorData {
   std::vector<Subscriber> subscribers;
   std::vector<caf::response_promise> resync_waiters;
   std::map<std::string, CommitterActor>
-      committers;                            // placement id -> the scheduler that committed it
-  Clock::time_point last_confirmed;          // on the actor clock (virtual in deterministic tests)
-  messages::SnapshotAssembler pushed_parts;  // of the snapshot the agent is pushing
+      committers;                    // placement id -> the scheduler that committed it
+  Clock::time_point last_confirmed;  // on the actor clock (virtual in deterministic tests)
+  messages::AgentSnapshotAssembler pushed_parts;  // of the snapshot the agent is pushing
   UpdateRateLimit rate_limit;
   uint64_t refused_at_last_position = 0;  // rate_limit.refused() when the agent last reported
   static inline const char* name = "cluster_actor";
@@ -194,15 +194,11 @@ struct SnapshotPlacements {
   std::vector<std::string> finished;
 };
 
-/// Offers `snapshot` to the view, moving its nodes in; the reason when it was refused.
-std::optional<std::string> take_snapshot(ClusterState& core,
-                                         model::Expected<model::ViewSnapshot, std::string> snapshot,
+/// Offers `snapshot` to the view, which holds its node states; the reason when it was refused.
+std::optional<std::string> take_snapshot(ClusterState& core, model::ViewSnapshot snapshot,
                                          SnapshotPlacements& placements) {
-  if (!snapshot) {
-    return snapshot.error();
-  }
-  placements = {snapshot->applied_placements, snapshot->finished_placements};
-  return core.on_snapshot(std::move(*snapshot));
+  placements = {snapshot.applied_placements, snapshot.finished_placements};
+  return core.on_snapshot(std::move(snapshot));
 }
 
 /// What follows a snapshot the view took: the placements it settled, those it lost, and everyone
@@ -217,10 +213,10 @@ void after_snapshot(Self self, const SnapshotPlacements& placements) {
   answer_resync_waiters(self);
 }
 
-void on_snapshot(Self self, const v1::ClusterSnapshot& message) {
+void on_snapshot(Self self, model::ViewSnapshot snapshot) {
   ClusterState& core = *self->state.core;
   SnapshotPlacements placements;
-  auto problem = take_snapshot(core, messages::from_proto(message), placements);
+  auto problem = take_snapshot(core, std::move(snapshot), placements);
   if (problem) {
     spdlog::warn("cluster {}: snapshot refused: {}", core.cluster_id(), *problem);
     core.on_resync_failed();
@@ -234,11 +230,12 @@ void on_snapshot(Self self, const v1::ClusterSnapshot& message) {
 
 /// The agent's whole state, pushed rather than pulled (an agent that starts over): applied once
 /// its last part arrived, answered with the position it gave the view or why it was refused.
-v1::Ack on_pushed_snapshot(Self self, const v1::ClusterSnapshot& pushed) {
+v1::Ack on_pushed_snapshot(Self self, const messages::AgentSnapshot& pushed) {
   ClusterState& core = *self->state.core;
+  const uint64_t epoch = pushed.snapshot ? pushed.snapshot->epoch : 0;
   auto taken = self->state.pushed_parts.add(pushed);
   if (!taken || !taken.value()) {
-    v1::Ack ack = make_ack(core, pushed.epoch(),
+    v1::Ack ack = make_ack(core, epoch,
                            {taken ? AckStatus::Applied : AckStatus::Rejected,
                             core.position().version, taken ? std::string() : taken.error()});
     if (taken) {
@@ -246,13 +243,12 @@ v1::Ack on_pushed_snapshot(Self self, const v1::ClusterSnapshot& pushed) {
     }
     return ack;
   }
-  const v1::ClusterSnapshot& message = *taken.value();
   SnapshotPlacements placements;
-  auto problem = take_snapshot(core, messages::from_proto(message), placements);
+  auto problem = take_snapshot(core, std::move(*taken.value()), placements);
   if (problem) {
     spdlog::warn("cluster {}: pushed snapshot refused: {}", core.cluster_id(), *problem);
     core.on_resync_failed();
-    return make_ack(core, message.epoch(),
+    return make_ack(core, epoch,
                     {AckStatus::Rejected, core.position().version, std::move(*problem)});
   }
   spdlog::info("cluster {}: the agent started over at version {} ({} nodes)", core.cluster_id(),
@@ -268,17 +264,23 @@ void pull_snapshot_if_needed(Self self) {
   v1::SnapshotRequest request;
   request.mutable_cluster()->set_cluster_id(self->state.core->cluster_id());
   request.set_reason("the view needs a full resync");
-  pull_snapshot_parts(self, self->state.agent, self->state.settings.pull_timeout,
-                      std::move(request), [=](const caf::expected<v1::ClusterSnapshot>& snapshot) {
-                        if (snapshot) {
-                          on_snapshot(self, *snapshot);
-                          return;
-                        }
-                        spdlog::debug("cluster {}: snapshot pull failed: {}",
-                                      self->state.core->cluster_id(), to_string(snapshot.error()));
-                        self->state.core->on_resync_failed();
-                        self->delayed_send(self, self->state.settings.retry_backoff, retry_atom_v);
-                      });
+  pull_snapshot_parts<messages::AgentSnapshot>(
+      self, self->state.agent, self->state.settings.pull_timeout, std::move(request),
+      [=](caf::expected<model::ViewSnapshot>& snapshot) {
+        if (snapshot) {
+          on_snapshot(self, std::move(*snapshot));
+          return;
+        }
+        // A snapshot refused (malformed, a stray part) is worth a warning; an agent that does
+        // not answer is found by the supervisor's probes.
+        const bool refused =
+            messages::error_code(snapshot.error()) == messages::Error::InvalidArgument;
+        spdlog::log(refused ? spdlog::level::warn : spdlog::level::debug,
+                    "cluster {}: snapshot pull failed: {}", self->state.core->cluster_id(),
+                    messages::error_detail(snapshot.error()));
+        self->state.core->on_resync_failed();
+        self->delayed_send(self, self->state.settings.retry_backoff, retry_atom_v);
+      });
 }
 
 v1::ClusterSummary summarize(const Self self) {
@@ -487,7 +489,7 @@ ClusterActor::behavior_type cluster_actor(Self self, std::string cluster_id, Age
   });
   return {
       [=](const messages::AgentUpdate& message) { return on_update(self, message); },
-      [=](push_atom, const v1::ClusterSnapshot& snapshot) {
+      [=](push_atom, const messages::AgentSnapshot& snapshot) {
         return on_pushed_snapshot(self, snapshot);
       },
       [=](view_atom) { return messages::to_proto(self->state.core->snapshot()); },

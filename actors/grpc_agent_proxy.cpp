@@ -27,10 +27,10 @@ struct ProxyData {
   uint64_t epoch = 0;
   uint64_t version = 0;         // the agent's last version (from its updates and heartbeats)
   uint64_t centre_version = 0;  // what the ClusterActor acknowledged last
-  std::vector<caf::typed_response_promise<v1::ClusterSnapshot>> snapshot_pulls;
+  std::vector<caf::typed_response_promise<messages::AgentSnapshot>> snapshot_pulls;
   std::optional<v1::ClusterSnapshot> held_snapshot;  // pushed before anyone asked
   messages::SnapshotAssembler pushed_parts;          // of the snapshot the agent is pushing
-  messages::SnapshotParts pulled_parts;              // of the snapshot the centre is pulling
+  messages::AgentSnapshotParts pulled_parts;         // of the snapshot the centre is pulling
   std::vector<v1::PlacementOrder> orders;
   std::vector<v1::ReleaseOrder> releases;
   static inline const char* name = "grpc_agent_proxy";
@@ -51,6 +51,15 @@ bool silent(Self self) {
   return self->clock().now() - self->state.last_heard > self->state.settings.silence_limit;
 }
 
+/// A whole snapshot from the agent as the ClusterActor takes it: read once, here, into shared
+/// states; split into parts by `split` (one, with the reason, when it is malformed).
+template <class Split>
+auto read_parts(const v1::ClusterSnapshot& snapshot, Split split) {
+  messages::AgentSnapshot read = messages::read_snapshot(snapshot);
+  using Parts = decltype(split(*read.snapshot));
+  return read.problem.empty() ? split(*read.snapshot) : Parts{std::move(read)};
+}
+
 /// The agent starts over with `snapshot`: the ClusterActor applies it and answers; pulls still
 /// waiting are superseded by it.
 caf::result<v1::Ack> start_over(Self self, v1::ClusterSnapshot snapshot) {
@@ -63,24 +72,28 @@ caf::result<v1::Ack> start_over(Self self, v1::ClusterSnapshot snapshot) {
   }
   const uint64_t epoch = snapshot.epoch();
   const uint64_t version = snapshot.version();
-  push_snapshot_parts(self, self->state.cluster_actor, self->state.settings.push_timeout,
-                      messages::split_snapshot(std::move(snapshot)),
-                      [=](const caf::expected<v1::Ack>& ack) mutable {
-                        if (!ack) {
-                          promise.deliver(ack.error());
-                          return;
-                        }
-                        self->state.centre_version = ack->version();
-                        if (ack->status() == v1::Ack::APPLIED) {
-                          heard(self, epoch, version);
-                        }
-                        for (auto& pull : self->state.snapshot_pulls) {
-                          pull.deliver(messages::make_error(messages::Error::Unavailable,
-                                                            "superseded: the agent started over"));
-                        }
-                        self->state.snapshot_pulls.clear();
-                        promise.deliver(*ack);
-                      });
+  push_snapshot_parts(
+      self, self->state.cluster_actor, self->state.settings.push_timeout,
+      read_parts(snapshot,
+                 [](const model::ViewSnapshot& whole) {
+                   return messages::split_into_parts<messages::AgentSnapshot>(whole);
+                 }),
+      [=](const caf::expected<v1::Ack>& ack) mutable {
+        if (!ack) {
+          promise.deliver(ack.error());
+          return;
+        }
+        self->state.centre_version = ack->version();
+        if (ack->status() == v1::Ack::APPLIED) {
+          heard(self, epoch, version);
+        }
+        for (auto& pull : self->state.snapshot_pulls) {
+          pull.deliver(messages::make_error(messages::Error::Unavailable,
+                                            "superseded: the agent started over"));
+        }
+        self->state.snapshot_pulls.clear();
+        promise.deliver(*ack);
+      });
   return promise;
 }
 
@@ -145,7 +158,9 @@ v1::Ack take_snapshot(Self self, const v1::ClusterSnapshot& pushed) {
     ack.set_error("kept for the centre's next snapshot pull");
   }
   if (!state.snapshot_pulls.empty()) {
-    const v1::ClusterSnapshot first = state.pulled_parts.start(snapshot);
+    const messages::AgentSnapshot first = read_parts(
+        snapshot,
+        [&](const model::ViewSnapshot& whole) { return state.pulled_parts.start(whole); });
     for (auto& pull : state.snapshot_pulls) {
       pull.deliver(first);
     }
@@ -184,7 +199,7 @@ caf::result<v1::HealthStatus> answer_probe(Self self) {
 
 /// The ClusterActor's pull: a later part of the snapshot being pulled; or the snapshot held if
 /// it is current, else one the agent pushes next (their first part).
-caf::result<v1::ClusterSnapshot> answer_pull(Self self, const v1::SnapshotRequest& request) {
+caf::result<messages::AgentSnapshot> answer_pull(Self self, const v1::SnapshotRequest& request) {
   auto& state = self->state;
   if (request.part() > 0) {
     auto part = state.pulled_parts.part(request);
@@ -195,9 +210,11 @@ caf::result<v1::ClusterSnapshot> answer_pull(Self self, const v1::SnapshotReques
   }
   if (state.held_snapshot && state.held_snapshot->epoch() == state.epoch &&
       state.held_snapshot->version() >= state.version) {
-    v1::ClusterSnapshot snapshot = std::move(*state.held_snapshot);
+    const v1::ClusterSnapshot snapshot = std::move(*state.held_snapshot);
     state.held_snapshot.reset();
-    return state.pulled_parts.start(std::move(snapshot));
+    return read_parts(snapshot, [&](const model::ViewSnapshot& whole) {
+      return state.pulled_parts.start(whole);
+    });
   }
   state.held_snapshot.reset();
   // The ClusterActor pulls once at a time: an older pull has timed out there already.
@@ -205,7 +222,7 @@ caf::result<v1::ClusterSnapshot> answer_pull(Self self, const v1::SnapshotReques
     stale.deliver(messages::make_error(messages::Error::Unavailable, "superseded"));
   }
   state.snapshot_pulls.clear();
-  auto promise = self->make_response_promise<v1::ClusterSnapshot>();
+  auto promise = self->make_response_promise<messages::AgentSnapshot>();
   state.snapshot_pulls.push_back(promise);
   return promise;
 }

@@ -18,6 +18,7 @@
 #include "actors/stray_errors.hpp"
 #include "actors/supervisor_state.hpp"
 #include "messages/caf_types.hpp"
+#include "messages/convert.hpp"
 #include "messages/errors.hpp"
 #include "model/printable.hpp"
 
@@ -377,15 +378,15 @@ SupervisorActor::behavior_type supervisor(Self self, SupervisorSettings settings
         request.mutable_cluster()->set_cluster_id(id);
         request.set_reason("asked by a client");
         auto promise = self->make_response_promise<v1::ClusterSnapshot>();
-        pull_snapshot_parts(self, found->agent, self->state.settings.resync_timeout,
-                            std::move(request),
-                            [=](const caf::expected<v1::ClusterSnapshot>& snapshot) mutable {
-                              if (snapshot) {
-                                promise.deliver(*snapshot);
-                              } else {
-                                promise.deliver(snapshot.error());
-                              }
-                            });
+        pull_snapshot_parts<messages::AgentSnapshot>(
+            self, found->agent, self->state.settings.resync_timeout, std::move(request),
+            [=](const caf::expected<model::ViewSnapshot>& snapshot) mutable {
+              if (snapshot) {
+                promise.deliver(messages::to_proto(*snapshot));
+              } else {
+                promise.deliver(snapshot.error());
+              }
+            });
         return promise;
       },
       [=](shard_atom, const std::string& id) -> caf::result<v1::ClusterHome> {

@@ -49,6 +49,7 @@ void register_message_types(caf::actor_system_config& config) {
   config.add_message_type<v1::PlacementReport>("unisched.v1.PlacementReport");
   config.add_message_type<ViewFeed>("unisched.ViewFeed");
   config.add_message_type<AgentUpdate>("unisched.AgentUpdate");
+  config.add_message_type<AgentSnapshot>("unisched.AgentSnapshot");
 }
 
 }  // namespace unisched::messages

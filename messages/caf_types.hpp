@@ -14,6 +14,7 @@
 
 #include <caf/allowed_unsafe_message_type.hpp>
 
+#include "messages/agent_snapshot.hpp"
 #include "messages/agent_update.hpp"
 #include "messages/unisched.pb.h"
 #include "messages/view_feed.hpp"
@@ -81,6 +82,25 @@ typename Inspector::result_type inspect(Inspector& f, AgentUpdate& x) {
   }
 }
 
+/// An agent snapshot (or part) crosses a link as its ClusterSnapshot bytes, with the reason it
+/// is malformed if it is; in one process CAF passes the shared snapshot itself.
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, AgentSnapshot& x) {
+  std::string bytes;
+  std::string problem;
+  if constexpr (Inspector::reads_state) {
+    bytes = encode_snapshot(x);
+    return f(caf::meta::type_name("unisched.AgentSnapshot"), x.problem, bytes);
+  } else {
+    auto parse = caf::meta::load_callback([&]() -> caf::error {
+      return decode_snapshot(bytes, std::move(problem), x)
+                 ? caf::error{}
+                 : caf::make_error(caf::sec::invalid_argument);
+    });
+    return f(caf::meta::type_name("unisched.AgentSnapshot"), problem, bytes, parse);
+  }
+}
+
 }  // namespace unisched::messages
 
 CAF_BEGIN_TYPE_ID_BLOCK(unisched, caf::first_custom_type_id)
@@ -127,6 +147,7 @@ CAF_ADD_TYPE_ID(unisched, (unisched::v1::PlacementReport))
 CAF_ADD_TYPE_ID(unisched, (unisched::v1::AgentSummary))
 CAF_ADD_TYPE_ID(unisched, (unisched::messages::ViewFeed))
 CAF_ADD_TYPE_ID(unisched, (unisched::messages::AgentUpdate))
+CAF_ADD_TYPE_ID(unisched, (unisched::messages::AgentSnapshot))
 // Requests reach schedulers in one process as model types (no wire form yet).
 CAF_ADD_TYPE_ID(unisched, (unisched::model::SchedulingRequestSpec))
 

@@ -18,25 +18,49 @@ void move_nodes(v1::ClusterSnapshot& from, int first, int count, v1::ClusterSnap
   }
 }
 
-bool same_snapshot(const v1::ClusterSnapshot& a, const v1::ClusterSnapshot& b) {
-  return a.cluster_id() == b.cluster_id() && a.epoch() == b.epoch() && a.version() == b.version() &&
-         a.parts() == b.parts();
+bool same_snapshot(const PartPosition& a, const PartPosition& b) {
+  return a.cluster_id == b.cluster_id && a.epoch == b.epoch && a.version == b.version &&
+         a.parts == b.parts;
 }
 
-std::string part_name(const v1::ClusterSnapshot& message) {
-  return "part " + std::to_string(message.part()) + " of " + std::to_string(message.parts());
+std::string part_name(const PartPosition& at) {
+  return "part " + std::to_string(at.part) + " of " + std::to_string(at.parts);
+}
+
+uint32_t parts_for(size_t nodes, size_t nodes_per_part) {
+  return static_cast<uint32_t>((nodes + nodes_per_part - 1) / nodes_per_part);
 }
 
 }  // namespace
 
-std::vector<v1::ClusterSnapshot> split_snapshot(v1::ClusterSnapshot whole, size_t nodes_per_part) {
+PartPosition SnapshotPartTraits<v1::ClusterSnapshot>::position(const v1::ClusterSnapshot& part) {
+  return {part.cluster_id(), part.epoch(), part.version(),
+          part.part(),       part.parts(), static_cast<size_t>(part.nodes_size())};
+}
+
+v1::ClusterSnapshot SnapshotPartTraits<v1::ClusterSnapshot>::begin(v1::ClusterSnapshot first) {
+  return first;
+}
+
+void SnapshotPartTraits<v1::ClusterSnapshot>::append(v1::ClusterSnapshot& whole,
+                                                     v1::ClusterSnapshot part) {
+  move_nodes(part, 0, part.nodes_size(), whole);
+}
+
+void SnapshotPartTraits<v1::ClusterSnapshot>::finish(v1::ClusterSnapshot& whole) {
+  whole.clear_part();
+  whole.clear_parts();
+}
+
+std::vector<v1::ClusterSnapshot> SnapshotPartTraits<v1::ClusterSnapshot>::split(
+    v1::ClusterSnapshot whole, size_t nodes_per_part) {
   const size_t nodes = static_cast<size_t>(whole.nodes_size());
   if (nodes <= nodes_per_part || nodes_per_part == 0) {
     std::vector<v1::ClusterSnapshot> one;
     one.push_back(std::move(whole));
     return one;
   }
-  const uint32_t parts = static_cast<uint32_t>((nodes + nodes_per_part - 1) / nodes_per_part);
+  const uint32_t parts = parts_for(nodes, nodes_per_part);
   std::vector<v1::ClusterSnapshot> out(parts);
   for (uint32_t part = 0; part < parts; ++part) {
     v1::ClusterSnapshot& message = out[part];
@@ -61,82 +85,156 @@ std::vector<v1::ClusterSnapshot> split_snapshot(v1::ClusterSnapshot whole, size_
   return out;
 }
 
-model::Expected<std::optional<v1::ClusterSnapshot>, std::string> SnapshotAssembler::add(
-    v1::ClusterSnapshot message) {
-  using Result = model::Expected<std::optional<v1::ClusterSnapshot>, std::string>;
-  if (message.parts() == 0) {
-    if (message.part() != 0) {
-      collecting_.reset();
-      return Result(std::string("part: Invalid value: " + std::to_string(message.part()) +
+PartPosition SnapshotPartTraits<AgentSnapshot>::position(const AgentSnapshot& part) {
+  if (!part.snapshot) {
+    return {{}, 0, 0, part.part, part.parts, 0};
+  }
+  const model::ViewSnapshot& snapshot = *part.snapshot;
+  return {snapshot.cluster_id, snapshot.epoch, snapshot.version,
+          part.part,           part.parts,     snapshot.nodes.size()};
+}
+
+std::optional<std::string> SnapshotPartTraits<AgentSnapshot>::problem(const AgentSnapshot& part) {
+  if (!part.problem.empty()) {
+    return part.problem;
+  }
+  if (!part.snapshot) {
+    return std::string("the snapshot is empty");
+  }
+  return std::nullopt;
+}
+
+model::ViewSnapshot SnapshotPartTraits<AgentSnapshot>::begin(AgentSnapshot first) {
+  return *first.snapshot;  // the node states stay shared
+}
+
+void SnapshotPartTraits<AgentSnapshot>::append(model::ViewSnapshot& whole, AgentSnapshot part) {
+  const model::ViewSnapshot& nodes = *part.snapshot;
+  whole.nodes.insert(whole.nodes.end(), nodes.nodes.begin(), nodes.nodes.end());
+  whole.node_revisions.insert(nodes.node_revisions.begin(), nodes.node_revisions.end());
+}
+
+std::vector<AgentSnapshot> SnapshotPartTraits<AgentSnapshot>::split(model::ViewSnapshot whole,
+                                                                    size_t nodes_per_part) {
+  const size_t nodes = whole.nodes.size();
+  if (nodes <= nodes_per_part || nodes_per_part == 0) {
+    return {share_snapshot(std::move(whole))};
+  }
+  const uint32_t parts = parts_for(nodes, nodes_per_part);
+  std::vector<AgentSnapshot> out;
+  out.reserve(parts);
+  for (uint32_t part = 0; part < parts; ++part) {
+    model::ViewSnapshot share;
+    if (part == 0) {  // part 0 also carries what is not per node
+      share.resources = whole.resources;
+      share.applied_placements = std::move(whole.applied_placements);
+      share.refused_placements = std::move(whole.refused_placements);
+      share.finished_placements = std::move(whole.finished_placements);
+    }
+    share.cluster_id = whole.cluster_id;
+    share.epoch = whole.epoch;
+    share.version = whole.version;
+    share.agent_version = whole.agent_version;
+    const size_t first = part * nodes_per_part;
+    const size_t last = std::min(first + nodes_per_part, nodes);
+    for (size_t i = first; i < last; ++i) {
+      const auto& node = whole.nodes[i];
+      if (const auto revision = whole.node_revisions.find(node->name);
+          revision != whole.node_revisions.end()) {
+        share.node_revisions.insert(*revision);
+      }
+      share.nodes.push_back(node);
+    }
+    out.push_back(AgentSnapshot{
+        std::make_shared<const model::ViewSnapshot>(std::move(share)), part, parts, {}});
+  }
+  return out;
+}
+
+template <class Part>
+model::Expected<std::optional<typename BasicSnapshotAssembler<Part>::Whole>, std::string>
+BasicSnapshotAssembler<Part>::add(Part message) {
+  using Traits = SnapshotPartTraits<Part>;
+  using Result = model::Expected<std::optional<Whole>, std::string>;
+  const PartPosition at = Traits::position(message);
+  if (auto problem = Traits::problem(message)) {
+    collecting_.reset();
+    return Result(std::move(*problem));
+  }
+  if (at.parts == 0) {
+    collecting_.reset();
+    if (at.part != 0) {
+      return Result(std::string("part: Invalid value: " + std::to_string(at.part) +
                                 ": a whole snapshot (parts 0) has no part number"));
     }
-    collecting_.reset();
-    return Result(std::optional<v1::ClusterSnapshot>(std::move(message)));
+    return Result(std::optional<Whole>(Traits::begin(std::move(message))));
   }
-  if (message.parts() > kMaxSnapshotParts || message.part() >= message.parts() ||
-      static_cast<size_t>(message.nodes_size()) > kMaxNodesPerSnapshotPart) {
+  if (at.parts > kMaxSnapshotParts || at.part >= at.parts || at.nodes > kMaxNodesPerSnapshotPart) {
     collecting_.reset();
-    return Result(std::string(part_name(message) + " with " + std::to_string(message.nodes_size()) +
+    return Result(std::string(part_name(at) + " with " + std::to_string(at.nodes) +
                               " nodes: a snapshot has at most " +
                               std::to_string(kMaxSnapshotParts) + " parts of at most " +
                               std::to_string(kMaxNodesPerSnapshotPart) + " nodes each"));
   }
-  if (message.part() == 0) {
-    collecting_ = std::move(message);
+  if (at.part == 0) {
+    collecting_ = Traits::begin(std::move(message));
+    first_ = at;
     next_part_ = 1;
-  } else if (collecting_ && same_snapshot(*collecting_, message) &&
-             message.part() + 1 == next_part_) {
-    return Result(std::optional<v1::ClusterSnapshot>());  // a repeat of the part just taken
-  } else if (!collecting_ || !same_snapshot(*collecting_, message) ||
-             message.part() != next_part_) {
+  } else if (collecting_ && same_snapshot(first_, at) && at.part + 1 == next_part_) {
+    return Result(std::optional<Whole>());  // a repeat of the part just taken
+  } else if (!collecting_ || !same_snapshot(first_, at) || at.part != next_part_) {
     const std::string expected = collecting_ ? "part " + std::to_string(next_part_) +
                                                    " of the snapshot at version " +
-                                                   std::to_string(collecting_->version())
+                                                   std::to_string(first_.version)
                                              : std::string("part 0");
     collecting_.reset();
-    return Result(std::string(part_name(message) + " at version " +
-                              std::to_string(message.version()) + ": expected " + expected));
+    return Result(std::string(part_name(at) + " at version " + std::to_string(at.version) +
+                              ": expected " + expected));
   } else {
-    move_nodes(message, 0, message.nodes_size(), *collecting_);
+    Traits::append(*collecting_, std::move(message));
     ++next_part_;
   }
-  if (next_part_ < collecting_->parts()) {
-    return Result(std::optional<v1::ClusterSnapshot>());
+  if (next_part_ < first_.parts) {
+    return Result(std::optional<Whole>());
   }
-  v1::ClusterSnapshot whole = std::move(*collecting_);
+  Whole whole = std::move(*collecting_);
   collecting_.reset();
-  whole.clear_part();
-  whole.clear_parts();
-  return Result(std::optional<v1::ClusterSnapshot>(std::move(whole)));
+  Traits::finish(whole);
+  return Result(std::optional<Whole>(std::move(whole)));
 }
 
-v1::SnapshotRequest SnapshotAssembler::next_request() const {
+template <class Part>
+v1::SnapshotRequest BasicSnapshotAssembler<Part>::next_request() const {
   v1::SnapshotRequest request;
   if (collecting_) {
-    request.mutable_cluster()->set_cluster_id(collecting_->cluster_id());
+    request.mutable_cluster()->set_cluster_id(first_.cluster_id);
     request.set_part(next_part_);
-    request.set_epoch(collecting_->epoch());
-    request.set_version(collecting_->version());
+    request.set_epoch(first_.epoch);
+    request.set_version(first_.version);
   }
   return request;
 }
 
-v1::ClusterSnapshot SnapshotParts::start(v1::ClusterSnapshot whole) {
-  std::vector<v1::ClusterSnapshot> parts = split_snapshot(std::move(whole));
+template <class Part>
+Part BasicSnapshotParts<Part>::start(Whole whole) {
+  std::vector<Part> parts =
+      SnapshotPartTraits<Part>::split(std::move(whole), kMaxNodesPerSnapshotPart);
   // Moved, not copied: part 0 is answered once, and copying a whole view cost about as much
   // as building it (snapshot_serve in the micro-benchmarks).
-  v1::ClusterSnapshot first = std::move(parts.front());
-  epoch_ = first.epoch();
-  version_ = first.version();
+  Part first = std::move(parts.front());
+  const PartPosition at = SnapshotPartTraits<Part>::position(first);
+  epoch_ = at.epoch;
+  version_ = at.version;
   later_.clear();
   later_.reserve(parts.size() - 1);
   std::move(parts.begin() + 1, parts.end(), std::back_inserter(later_));
   return first;
 }
 
-model::Expected<v1::ClusterSnapshot, std::string> SnapshotParts::part(
+template <class Part>
+model::Expected<Part, std::string> BasicSnapshotParts<Part>::part(
     const v1::SnapshotRequest& request) const {
-  using Result = model::Expected<v1::ClusterSnapshot, std::string>;
+  using Result = model::Expected<Part, std::string>;
   if (request.part() == 0 || request.part() > later_.size() || epoch_ != request.epoch() ||
       version_ != request.version()) {
     return Result(std::string("part " + std::to_string(request.part()) +
@@ -145,5 +243,10 @@ model::Expected<v1::ClusterSnapshot, std::string> SnapshotParts::part(
   }
   return Result(later_[request.part() - 1]);
 }
+
+template class BasicSnapshotAssembler<v1::ClusterSnapshot>;
+template class BasicSnapshotAssembler<AgentSnapshot>;
+template class BasicSnapshotParts<v1::ClusterSnapshot>;
+template class BasicSnapshotParts<AgentSnapshot>;
 
 }  // namespace unisched::messages

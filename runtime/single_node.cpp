@@ -89,16 +89,16 @@ void restart_dead_agents(caf::actor_system& system, Fleet& fleet,
 }
 
 /// The agent's snapshot, pulled part by part; nullopt when it does not answer.
-std::optional<v1::ClusterSnapshot> pull_snapshot(caf::scoped_actor& self,
+std::optional<model::ViewSnapshot> pull_snapshot(caf::scoped_actor& self,
                                                  const actors::LocalAgentActor& agent) {
-  messages::SnapshotAssembler parts;
+  messages::AgentSnapshotAssembler parts;
   v1::SnapshotRequest request;
-  std::optional<v1::ClusterSnapshot> whole;
+  std::optional<model::ViewSnapshot> whole;
   for (bool asking = true; asking;) {
     asking = false;
     self->request(agent, std::chrono::seconds(2), request)
         .receive(
-            [&](v1::ClusterSnapshot& part) {
+            [&](messages::AgentSnapshot& part) {
               auto taken = parts.add(std::move(part));
               if (taken && !taken.value()) {
                 request = parts.next_request();
@@ -117,9 +117,7 @@ uint64_t count_overcommits(caf::scoped_actor& self,
                            const std::vector<actors::LocalAgentActor>& agents) {
   uint64_t overcommits = 0;
   for (const actors::LocalAgentActor& agent : agents) {
-    const auto message = pull_snapshot(self, agent);
-    const auto snapshot = message ? messages::from_proto(*message)
-                                  : model::Expected<model::ViewSnapshot, std::string>("no answer");
+    const auto snapshot = pull_snapshot(self, agent);
     if (!snapshot) {
       continue;
     }

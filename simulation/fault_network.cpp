@@ -98,7 +98,7 @@ bool faultable_content(const caf::message& content) {
   };
   return content.match_elements<messages::AgentUpdate>() || feed_change() ||
          content.match_elements<v1::Ack>() ||
-         content.match_elements<push_atom, v1::ClusterSnapshot>() ||
+         content.match_elements<push_atom, messages::AgentSnapshot>() ||
          content.match_elements<v1::CommitRequest>() || content.match_elements<v1::CommitReply>() ||
          content.match_elements<v1::PlacementOrder>() ||
          content.match_elements<v1::ReleaseOrder>() ||

@@ -61,8 +61,7 @@ bool SimulatedSystem::views_caught_up() {
       return false;
     }
     const auto view = ask<v1::ClusterSnapshot>(*actor, view_atom_v);
-    const auto truth =
-        ask<v1::ClusterSnapshot>(actors::AgentActor{agents_[i].actor}, v1::SnapshotRequest{});
+    const auto truth = agent_truth(i);
     if (!view || !truth || view->agent_version() != truth->version() ||
         view->epoch() != truth->epoch()) {
       return false;
@@ -88,10 +87,7 @@ void SimulatedSystem::final_checks() {
   for (size_t i = 0; i < agents_.size(); ++i) {
     const auto actor = cluster_actor(i);
     const auto view = actor ? ask<v1::ClusterSnapshot>(*actor, view_atom_v) : std::nullopt;
-    const auto truth =
-        agents_[i].actor
-            ? ask<v1::ClusterSnapshot>(actors::AgentActor{agents_[i].actor}, v1::SnapshotRequest{})
-            : std::nullopt;
+    const auto truth = agents_[i].actor ? agent_truth(i) : std::nullopt;
     if (!view || !truth) {
       observer_.violation(absl::StrCat(agents_[i].cluster_id, ": no ",
                                        view ? "agent snapshot" : "view", " at rest"));
@@ -142,20 +138,18 @@ void SimulatedSystem::watch_delivery(ActorKind kind, const caf::message& content
     }
     return;
   }
-  const v1::ClusterSnapshot* snapshot = nullptr;
-  if (content.match_elements<v1::ClusterSnapshot>()) {
-    snapshot = &content.get_as<v1::ClusterSnapshot>(0);
-  } else if (content.match_elements<push_atom, v1::ClusterSnapshot>()) {
-    snapshot = &content.get_as<v1::ClusterSnapshot>(1);
-  }
-  if (snapshot == nullptr) {
-    return;
+  const messages::AgentSnapshot* snapshot = nullptr;
+  if (content.match_elements<messages::AgentSnapshot>()) {
+    snapshot = &content.get_as<messages::AgentSnapshot>(0);
+  } else if (content.match_elements<push_atom, messages::AgentSnapshot>()) {
+    snapshot = &content.get_as<messages::AgentSnapshot>(1);
   }
   // A snapshot that does not decode is refused by the ClusterActor: nothing reported.
-  if (const auto nodes = messages::from_proto(*snapshot)) {
-    for (const auto& node : nodes->nodes) {
-      observer_.check_reported(snapshot->cluster_id() + " snapshot", *node);
-    }
+  if (snapshot == nullptr || !snapshot->problem.empty() || !snapshot->snapshot) {
+    return;
+  }
+  for (const auto& node : snapshot->snapshot->nodes) {
+    observer_.check_reported(snapshot->snapshot->cluster_id + " snapshot", *node);
   }
 }
 

@@ -140,6 +140,15 @@ std::optional<actors::ClusterActor> SimulatedSystem::cluster_actor(size_t cluste
                                    agents_[cluster].cluster_id);
 }
 
+std::optional<v1::ClusterSnapshot> SimulatedSystem::agent_truth(size_t cluster) {
+  const auto snapshot = ask<messages::AgentSnapshot>(actors::AgentActor{agents_[cluster].actor},
+                                                     v1::SnapshotRequest{});
+  if (!snapshot) {
+    return std::nullopt;
+  }
+  return messages::to_proto(*snapshot);
+}
+
 void SimulatedSystem::crash_cluster_actor(size_t cluster) {
   if (const auto actor = cluster_actor(cluster)) {
     caf::anon_send_exit(*actor, caf::exit_reason::kill);

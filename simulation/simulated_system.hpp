@@ -87,6 +87,8 @@ class SimulatedSystem {
   std::optional<Reply> ask(const Handle& target, Ts... xs);
   void register_agent(size_t cluster);
   std::optional<actors::ClusterActor> cluster_actor(size_t cluster);
+  /// The cluster's state as its agent holds it (its snapshot, in the schema's form).
+  std::optional<v1::ClusterSnapshot> agent_truth(size_t cluster);
   void watch_delivery(ActorKind kind, const caf::message& content);
 
   const RunSettings settings_;

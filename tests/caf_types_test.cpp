@@ -209,6 +209,49 @@ BOOST_AUTO_TEST_CASE(an_agent_update_crosses_a_link_as_its_incremental_update_wi
   BOOST_TEST(unread.update == nullptr);
 }
 
+// An agent's snapshot is its own inside a process; across a link it is its ClusterSnapshot,
+// with its part number, and a malformed one keeps its position and its reason.
+BOOST_AUTO_TEST_CASE(an_agent_snapshot_crosses_a_link_as_its_cluster_snapshot_with_its_problem) {
+  testing::ActorHarness harness;
+  model::ViewSnapshot snapshot;
+  snapshot.cluster_id = "c1";
+  snapshot.epoch = 2;
+  snapshot.version = 9;
+  snapshot.nodes = {one_node_update().changes.at(0).node};
+  snapshot.applied_placements = {"train/0"};
+  messages::AgentSnapshot sent = messages::share_snapshot(snapshot);
+  sent.part = 1;
+  sent.parts = 3;
+  BOOST_TEST(sent.snapshot->nodes.at(0) == snapshot.nodes.at(0));  // shared, not copied
+  messages::AgentSnapshot received;
+  BOOST_TEST_REQUIRE(!from_wire(*harness.system, to_wire(*harness.system, sent), received));
+  BOOST_TEST(received.problem.empty());
+  BOOST_TEST(received.part == 1u);
+  BOOST_TEST(received.parts == 3u);
+  BOOST_TEST_REQUIRE(received.snapshot != nullptr);
+  BOOST_TEST(received.snapshot->nodes.at(0) != snapshot.nodes.at(0));
+  BOOST_TEST(messages::to_proto(received).SerializeAsString() ==
+             messages::to_proto(sent).SerializeAsString());
+
+  v1::ClusterSnapshot bad = messages::to_proto(sent);
+  bad.mutable_nodes(0)->add_accelerators()->set_link_generation(999);
+  const messages::AgentSnapshot malformed = messages::read_snapshot(bad);
+  BOOST_TEST(malformed.problem.find("nodes[0].accelerators[") != std::string::npos,
+             malformed.problem);
+  BOOST_TEST(malformed.snapshot->nodes.empty());
+  messages::AgentSnapshot relayed;
+  BOOST_TEST_REQUIRE(!from_wire(*harness.system, to_wire(*harness.system, malformed), relayed));
+  BOOST_TEST(relayed.problem == malformed.problem);
+  BOOST_TEST(relayed.snapshot->version == 9u);
+  BOOST_TEST(relayed.part == 1u);
+
+  std::vector<char> truncated = to_wire(*harness.system, sent);
+  truncated.resize(truncated.size() - 3);
+  messages::AgentSnapshot cut;
+  BOOST_TEST(static_cast<bool>(from_wire(*harness.system, truncated, cut)));
+  BOOST_TEST(cut.snapshot == nullptr);
+}
+
 BOOST_AUTO_TEST_CASE(a_placement_keeps_its_device_shares_on_the_wire) {
   model::Reservation share{"r/0", "n1", 500, 1 << 20, {3}, {8080}, {460}, "{\"spec\":{}}"};
   v1::Placement wire;

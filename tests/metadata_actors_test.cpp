@@ -78,7 +78,8 @@ struct RunningCluster {
     harness.run_until(
         [&] {
           v1::SnapshotRequest request;
-          const auto truth = harness.ask<v1::ClusterSnapshot>(agent, request);
+          const auto truth =
+              messages::to_proto(harness.ask<messages::AgentSnapshot>(agent, request));
           const auto view = harness.ask<v1::ClusterSnapshot>(cluster_actor(), view_atom_v);
           if (truth.epoch() != view.epoch() || truth.version() != view.agent_version()) {
             return false;
@@ -363,12 +364,12 @@ BOOST_AUTO_TEST_CASE(the_grpc_proxy_collects_pushed_parts_and_answers_pulls_in_p
   const auto kept = harness.ask<v1::Ack>(proxy, push_atom_v, parts[1]);
   BOOST_TEST(kept.status() == v1::Ack::APPLIED);
   BOOST_TEST(kept.error() == "kept for the centre's next snapshot pull");
-  messages::SnapshotAssembler pulled;
-  auto taken = pulled.add(harness.ask<v1::ClusterSnapshot>(proxy, v1::SnapshotRequest{}));
+  messages::AgentSnapshotAssembler pulled;
+  auto taken = pulled.add(harness.ask<messages::AgentSnapshot>(proxy, v1::SnapshotRequest{}));
   BOOST_TEST_REQUIRE((taken.has_value() && !taken.value().has_value()));
-  taken = pulled.add(harness.ask<v1::ClusterSnapshot>(proxy, pulled.next_request()));
+  taken = pulled.add(harness.ask<messages::AgentSnapshot>(proxy, pulled.next_request()));
   BOOST_TEST_REQUIRE((taken.has_value() && taken.value().has_value()));
-  BOOST_TEST(taken.value()->nodes_size() == 10'500);
+  BOOST_TEST(taken.value()->nodes.size() == 10'500u);
   auto stray = parts[1];
   stray.set_version(9);
   BOOST_TEST(harness.ask<v1::Ack>(proxy, push_atom_v, stray).status() == v1::Ack::REJECTED);

@@ -201,6 +201,9 @@ BOOST_AUTO_TEST_CASE(a_lost_last_update_is_found_by_probes) {
   BOOST_TEST_REQUIRE(centre.take_resync_request());
   BOOST_TEST(!centre.on_snapshot(agent.snapshot()).has_value());
   testing::expect_view_matches(centre.view(), agent.adapter().list_nodes(), "after resync");
+  for (const auto& node : agent.snapshot().nodes) {  // the agent's own states, not copies
+    BOOST_TEST(centre.view().find(node->name) == node.get(), node->name);
+  }
   BOOST_TEST(centre.counters().gaps == 1u);
 }
 

@@ -23,7 +23,8 @@ struct Fleet : testing::SchedulingFleet {
                                                testing::request(spec));
   }
   v1::ClusterSnapshot truth(const std::string& cluster) {
-    return harness.ask<v1::ClusterSnapshot>(agents.at(cluster), v1::SnapshotRequest{});
+    return messages::to_proto(
+        harness.ask<messages::AgentSnapshot>(agents.at(cluster), v1::SnapshotRequest{}));
   }
 };
 

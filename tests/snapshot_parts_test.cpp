@@ -136,4 +136,62 @@ BOOST_AUTO_TEST_CASE(a_sender_answers_pulls_of_later_parts_while_it_keeps_them) 
   BOOST_TEST(!kept.part(gone).has_value());
 }
 
+// An agent's snapshot in one process: its parts share the agent's node states, and the parts
+// collected give back those very states, with the same rules as the schema's form.
+BOOST_AUTO_TEST_CASE(an_agent_snapshot_in_parts_shares_its_node_states) {
+  const auto read = messages::read_snapshot(snapshot_of(7));
+  BOOST_TEST_REQUIRE(read.problem.empty());
+  const model::ViewSnapshot& whole = *read.snapshot;
+  const auto parts = messages::split_into_parts<messages::AgentSnapshot>(whole, 3);
+  BOOST_TEST_REQUIRE(parts.size() == 3u);
+  BOOST_TEST(parts[0].snapshot->nodes.at(0) == whole.nodes.at(0));  // the state, not a copy
+  BOOST_TEST(parts[2].snapshot->nodes.size() == 1u);
+  BOOST_TEST(parts[1].snapshot->node_revisions.size() == 3u);
+  BOOST_TEST(parts[0].snapshot->applied_placements.size() == 1u);  // part 0 only
+  BOOST_TEST(parts[1].snapshot->applied_placements.empty());
+  messages::AgentSnapshotAssembler assembler;
+  BOOST_TEST(!assembler.add(parts[0]).value().has_value());
+  BOOST_TEST(!assembler.add(parts[0]).value().has_value());  // part 0 again starts over
+  BOOST_TEST(!assembler.add(parts[1]).value().has_value());
+  BOOST_TEST(assembler.next_request().part() == 2u);
+  const auto last = assembler.add(parts[2]);
+  BOOST_TEST_REQUIRE((last.has_value() && last.value().has_value()));
+  const model::ViewSnapshot& again = *last.value();
+  BOOST_TEST_REQUIRE(again.nodes.size() == 7u);
+  for (size_t i = 0; i < 7; ++i) {
+    BOOST_TEST(again.nodes[i] == whole.nodes[i]);
+  }
+  BOOST_TEST((again.node_revisions == whole.node_revisions));
+  BOOST_TEST(again.applied_placements == whole.applied_placements);
+  BOOST_TEST(again.version == 7u);
+
+  // A part read with a problem is refused with its reason, and the collection is dropped.
+  BOOST_TEST(!assembler.add(parts[0]).value().has_value());
+  messages::AgentSnapshot malformed = parts[1];
+  malformed.problem = "nodes[0].name: Required value";
+  const auto refused = assembler.add(malformed);
+  BOOST_TEST_REQUIRE(!refused.has_value());
+  BOOST_TEST(refused.error() == "nodes[0].name: Required value");
+  BOOST_TEST(!assembler.collecting());
+}
+
+BOOST_AUTO_TEST_CASE(an_agent_snapshot_sender_answers_pulls_of_later_parts) {
+  const auto read = messages::read_snapshot(snapshot_of(25'000));
+  messages::AgentSnapshotParts kept;
+  const auto first = kept.start(*read.snapshot);
+  BOOST_TEST(first.parts == 3u);
+  messages::AgentSnapshotAssembler assembler;
+  BOOST_TEST(!assembler.add(first).value().has_value());
+  while (assembler.collecting()) {
+    const auto part = kept.part(assembler.next_request());
+    BOOST_TEST_REQUIRE(part.has_value());
+    const auto taken = assembler.add(part.value());
+    BOOST_TEST_REQUIRE(taken.has_value());
+    if (taken.value()) {
+      BOOST_TEST(taken.value()->nodes.size() == 25'000u);
+      BOOST_TEST(taken.value()->nodes.back() == read.snapshot->nodes.back());
+    }
+  }
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -64,7 +64,8 @@ BOOST_AUTO_TEST_CASE(transfers_cut_off_by_their_actors_end_free_what_they_hold) 
       harness, peer, std::move(pull_token), [hour](auto self, const caf::actor& to, auto done) {
         v1::SnapshotRequest first;
         first.set_reason("test");
-        unisched::actors::pull_snapshot_parts(self, to, hour, first, std::move(done));
+        unisched::actors::pull_snapshot_parts<v1::ClusterSnapshot>(self, to, hour, first,
+                                                                   std::move(done));
       });
   const caf::actor pusher = start_transfer(
       harness, peer, std::move(push_token), [hour](auto self, const caf::actor& to, auto done) {

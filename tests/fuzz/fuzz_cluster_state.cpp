@@ -57,20 +57,16 @@ void apply_update(ClusterState& state, const std::string& payload) {
 }
 
 /// A snapshot, or one part of one, collected as the ClusterActor collects them.
-void apply_snapshot(ClusterState& state, messages::SnapshotAssembler& parts,
+void apply_snapshot(ClusterState& state, messages::AgentSnapshotAssembler& parts,
                     const std::string& payload) {
   v1::ClusterSnapshot part;
   if (!part.ParseFromString(payload))
     return;
-  const auto taken = parts.add(part);
+  // As a ClusterActor receives it from a link: read into shared states, collected, taken.
+  const auto taken = parts.add(messages::read_snapshot(part));
   if (!taken || !taken.value())
     return;
-  const v1::ClusterSnapshot& wire = *taken.value();
-  check(wire.part() == 0 && wire.parts() == 0, "a collected snapshot is whole");
-  const auto decoded = messages::from_proto(wire);
-  if (!decoded)
-    return;
-  model::ViewSnapshot snapshot = *decoded;
+  model::ViewSnapshot snapshot = std::move(*taken.value());
   snapshot.cluster_id = kCluster;
   state.take_resync_request();
   state.on_snapshot(snapshot);  // one that cannot be applied leaves the resync needed
@@ -150,7 +146,7 @@ void check_view(const ClusterState& state, uint64_t& last_revision) {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   ClusterState state(kCluster);
-  messages::SnapshotAssembler parts;
+  messages::AgentSnapshotAssembler parts;
   Operations operations(data, size);
   uint8_t op = 0;
   std::string payload;

@@ -97,6 +97,9 @@ struct AgentData {
   std::vector<model::ViewUpdate> shared_variants;  // the same, read once into model types
   std::vector<size_t> variant_bytes;               // the size of each on the wire
   v1::ClusterSnapshot truth;  // its nodes in full sync only: as the agent last changed them
+  /// Otherwise the states its updates carried, by node index, as an agent keeps them to answer
+  /// snapshot pulls (shared with the centre's view in one process).
+  std::vector<std::shared_ptr<const model::NodeState>> published;
   uint64_t next_version = 1;
   uint64_t last_version = 0;
   uint64_t acked = 0;
@@ -115,6 +118,9 @@ messages::AgentUpdate update_at(AgentData& state, uint64_t version) {
   if (version == 1) {
     update =
         *messages::read_update(node_listing(state.parameters.nodes, state.parameters.gpus)).update;
+    for (size_t n = 0; !state.parameters.full_sync && n < update.changes.size(); ++n) {
+      state.published.push_back(update.changes[n].node);
+    }
   } else {
     const size_t variant = version % state.variants.updates.size();
     const v1::IncrementalUpdate& wire = state.variants.updates[variant];
@@ -126,9 +132,14 @@ messages::AgentUpdate update_at(AgentData& state, uint64_t version) {
       state.record->bytes += state.variant_bytes[variant];
     }
     // Each state made anew, as an agent makes one per node change its adapter reports.
-    for (const model::SharedNodeChange& change : state.shared_variants[variant].changes) {
+    const auto& changes = state.shared_variants[variant].changes;
+    for (size_t d = 0; d < changes.size(); ++d) {
       update.changes.push_back(
-          {change.kind, std::make_shared<const model::NodeState>(*change.node)});
+          {changes[d].kind, std::make_shared<const model::NodeState>(*changes[d].node)});
+      if (!state.parameters.full_sync) {
+        const auto node = static_cast<size_t>(state.variants.nodes_changed[variant][d]);
+        state.published[node] = update.changes.back().node;
+      }
     }
   }
   state.truth.set_version(version);
@@ -254,18 +265,18 @@ BenchAgentActor::behavior_type bench_agent(Agent* self, CentreActor centre, caf:
       [=](observe_atom) { push_on_time(self); },
       [](const v1::PlacementOrder&) {},  // reservations stay reserved; nothing confirms them
       [](const v1::ReleaseOrder&) {},
-      [=](const v1::SnapshotRequest&) -> caf::result<v1::ClusterSnapshot> {
+      [=](const v1::SnapshotRequest&) -> caf::result<messages::AgentSnapshot> {
         if (!self->state.parameters.full_sync) {
-          // No truth is kept (it would count in the centre's memory): every node as listed, at
-          // the version the agent is at, built for this pull and dropped after it.
-          v1::ClusterSnapshot listed = self->state.truth;
-          for (int n = 0; n < self->state.parameters.nodes; ++n) {
-            *listed.add_nodes() = synthetic_node(n, 0, self->state.parameters.gpus);
-          }
-          return listed;
+          // What an agent in this process answers: the states it published, shared.
+          model::ViewSnapshot snapshot;
+          snapshot.cluster_id = self->state.id;
+          snapshot.epoch = self->state.truth.epoch();
+          snapshot.version = self->state.truth.version();
+          snapshot.nodes = self->state.published;
+          return messages::share_snapshot(std::move(snapshot));
         }
         self->state.record->bytes += self->state.truth.ByteSizeLong();
-        return self->state.truth;
+        return messages::read_snapshot(self->state.truth);  // as received from a link
       },
       [=](const v1::HealthProbe&) -> caf::result<v1::HealthStatus> {
         v1::HealthStatus status;

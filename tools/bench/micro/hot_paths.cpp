@@ -132,8 +132,9 @@ void view_replace(benchmark::State& state) {
 }
 BENCHMARK(view_replace)->Arg(5'000)->Arg(50'000)->Unit(benchmark::kMillisecond);
 
-/// A full snapshot of N nodes as an agent answers a pull: to the wire's types, split into the
-/// parts it keeps for later pulls, the first handed out; items are nodes.
+/// A full snapshot of N nodes as it is served to a link (an agent in another process, the gRPC
+/// view service): to the wire's types, split into the parts kept for later pulls, the first
+/// handed out; items are nodes.
 void snapshot_serve(benchmark::State& state) {
   model::ViewSnapshot snapshot = cluster_snapshot(static_cast<int>(state.range(0)));
   messages::SnapshotParts parts;
@@ -145,8 +146,8 @@ void snapshot_serve(benchmark::State& state) {
 }
 BENCHMARK(snapshot_serve)->Arg(5'000)->Unit(benchmark::kMillisecond);
 
-/// The same snapshot taken by a ClusterActor's core (from the wire's types, checked, its view
-/// rebuilt, node revisions reset), one newer version after another; items are nodes.
+/// The same snapshot taken by a ClusterActor's core from a link (from the wire's types, checked,
+/// its view rebuilt, node revisions reset), one newer version after another; items are nodes.
 void snapshot_take(benchmark::State& state) {
   v1::ClusterSnapshot message =
       messages::to_proto(cluster_snapshot(static_cast<int>(state.range(0))));
@@ -162,6 +163,37 @@ void snapshot_take(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * state.range(0));
 }
 BENCHMARK(snapshot_take)->Arg(5'000)->Unit(benchmark::kMillisecond);
+
+/// The same snapshot served by an agent in the centre's process: its published states shared
+/// (split into the parts it keeps, the first handed out); items are nodes.
+void snapshot_serve_shared(benchmark::State& state) {
+  model::ViewSnapshot snapshot = cluster_snapshot(static_cast<int>(state.range(0)));
+  messages::AgentSnapshotParts parts;
+  for (auto _ : state) {
+    ++snapshot.version;
+    benchmark::DoNotOptimize(parts.start(snapshot));
+  }
+  state.SetItemsProcessed(state.iterations() * state.range(0));
+}
+BENCHMARK(snapshot_serve_shared)->Arg(5'000)->Unit(benchmark::kMillisecond);
+
+/// ...and taken by a ClusterActor's core as it arrives in one process (collected, checked, its
+/// view rebuilt over the shared states, node revisions reset); items are nodes.
+void snapshot_take_shared(benchmark::State& state) {
+  model::ViewSnapshot snapshot = cluster_snapshot(static_cast<int>(state.range(0)));
+  actors::ClusterState core("c1");
+  messages::AgentSnapshotAssembler assembler;
+  for (auto _ : state) {
+    ++snapshot.version;
+    auto taken = assembler.add(messages::share_snapshot(snapshot));
+    if (!taken || !taken.value() || core.on_snapshot(std::move(*taken.value()))) {
+      state.SkipWithError("the snapshot was refused");
+      break;
+    }
+  }
+  state.SetItemsProcessed(state.iterations() * state.range(0));
+}
+BENCHMARK(snapshot_take_shared)->Arg(5'000)->Unit(benchmark::kMillisecond);
 
 /// Commits one replica of request `request_id` (placement "<id>/0") at the core's revision;
 /// whether the core accepted it.
