@@ -7,6 +7,7 @@
 #include <caf/stateful_actor.hpp>
 #include <caf/typed_event_based_actor.hpp>
 
+#include <algorithm>
 #include <map>
 
 #include "actors/cluster_actor.hpp"
@@ -118,6 +119,7 @@ messages::AgentUpdate update_at(AgentData& state, uint64_t version) {
   if (version == 1) {
     update =
         *messages::read_update(node_listing(state.parameters.nodes, state.parameters.gpus)).update;
+    state.published.reserve(state.parameters.full_sync ? 0 : update.changes.size());
     for (size_t n = 0; !state.parameters.full_sync && n < update.changes.size(); ++n) {
       state.published.push_back(update.changes[n].node);
     }
@@ -267,12 +269,15 @@ BenchAgentActor::behavior_type bench_agent(Agent* self, CentreActor centre, caf:
       [](const v1::ReleaseOrder&) {},
       [=](const v1::SnapshotRequest&) -> caf::result<messages::AgentSnapshot> {
         if (!self->state.parameters.full_sync) {
-          // What an agent in this process answers: the states it published, shared.
+          // What an agent in this process answers (AgentState::snapshot): the states it
+          // published, shared, in name order.
           model::ViewSnapshot snapshot;
           snapshot.cluster_id = self->state.id;
           snapshot.epoch = self->state.truth.epoch();
           snapshot.version = self->state.truth.version();
           snapshot.nodes = self->state.published;
+          std::sort(snapshot.nodes.begin(), snapshot.nodes.end(),
+                    [](const auto& a, const auto& b) { return a->name < b->name; });
           return messages::share_snapshot(std::move(snapshot));
         }
         self->state.record->bytes += self->state.truth.ByteSizeLong();
