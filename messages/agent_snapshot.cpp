@@ -53,16 +53,7 @@ std::string encode_snapshot(const AgentSnapshot& snapshot) {
 }
 
 bool decode_snapshot(const std::string& bytes, std::string problem, AgentSnapshot& out) {
-  WireArena arena;
-  auto& message = arena.make<v1::ClusterSnapshot>();
-  if (!message.ParseFromString(bytes)) {
-    return false;
-  }
-  out = read_snapshot(message);
-  if (!problem.empty()) {
-    out.problem = std::move(problem);  // its nodes were left out where it was first read
-  }
-  return true;
+  return parse_and_read<v1::ClusterSnapshot>(bytes, std::move(problem), read_snapshot, out);
 }
 
 }  // namespace unisched::messages

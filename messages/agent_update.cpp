@@ -32,17 +32,12 @@ std::string encode_update(const AgentUpdate& update) {
 }
 
 bool decode_update(const std::string& bytes, std::string problem, AgentUpdate& out) {
-  if (auto read = read_update_bytes(bytes)) {
-    out = share_update(std::move(*read));
-  } else {
+  auto read = read_update_bytes(bytes);
+  if (!read) {
     // Not read directly: the generated parser and the model's checks say what is wrong.
-    WireArena arena;
-    auto& message = arena.make<v1::IncrementalUpdate>();
-    if (!message.ParseFromString(bytes)) {
-      return false;
-    }
-    out = read_update(message);
+    return parse_and_read<v1::IncrementalUpdate>(bytes, std::move(problem), read_update, out);
   }
+  out = share_update(std::move(*read));
   if (!problem.empty()) {
     out.problem = std::move(problem);  // its changes were left out where it was first read
   }

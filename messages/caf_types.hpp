@@ -63,42 +63,38 @@ typename Inspector::result_type inspect(Inspector& f, ViewFeed& x) {
   }
 }
 
-/// An agent update crosses a link as its IncrementalUpdate bytes, with the reason it is
-/// malformed if it is; in one process CAF passes the shared update itself and never calls this.
-template <class Inspector>
-typename Inspector::result_type inspect(Inspector& f, AgentUpdate& x) {
+/// What an agent's update and snapshot carry across a link: the reason the value is malformed
+/// if it is, and its bytes in the schema; in one process CAF passes the shared value itself and
+/// never calls this.
+template <class Inspector, class Value>
+typename Inspector::result_type inspect_agent_message(Inspector& f, Value& x, const char* name,
+                                                      std::string (*encode)(const Value&),
+                                                      bool (*decode)(const std::string&,
+                                                                     std::string, Value&)) {
   std::string bytes;
   std::string problem;
   if constexpr (Inspector::reads_state) {
-    bytes = encode_update(x);
-    return f(caf::meta::type_name("unisched.AgentUpdate"), x.problem, bytes);
+    bytes = encode(x);
+    return f(caf::meta::type_name(name), x.problem, bytes);
   } else {
     auto parse = caf::meta::load_callback([&]() -> caf::error {
-      return decode_update(bytes, std::move(problem), x)
-                 ? caf::error{}
-                 : caf::make_error(caf::sec::invalid_argument);
+      return decode(bytes, std::move(problem), x) ? caf::error{}
+                                                  : caf::make_error(caf::sec::invalid_argument);
     });
-    return f(caf::meta::type_name("unisched.AgentUpdate"), problem, bytes, parse);
+    return f(caf::meta::type_name(name), problem, bytes, parse);
   }
 }
 
-/// An agent snapshot (or part) crosses a link as its ClusterSnapshot bytes, with the reason it
-/// is malformed if it is; in one process CAF passes the shared snapshot itself.
+/// An agent update crosses a link as its IncrementalUpdate bytes.
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, AgentUpdate& x) {
+  return inspect_agent_message(f, x, "unisched.AgentUpdate", encode_update, decode_update);
+}
+
+/// An agent snapshot (or part) crosses a link as its ClusterSnapshot bytes.
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, AgentSnapshot& x) {
-  std::string bytes;
-  std::string problem;
-  if constexpr (Inspector::reads_state) {
-    bytes = encode_snapshot(x);
-    return f(caf::meta::type_name("unisched.AgentSnapshot"), x.problem, bytes);
-  } else {
-    auto parse = caf::meta::load_callback([&]() -> caf::error {
-      return decode_snapshot(bytes, std::move(problem), x)
-                 ? caf::error{}
-                 : caf::make_error(caf::sec::invalid_argument);
-    });
-    return f(caf::meta::type_name("unisched.AgentSnapshot"), problem, bytes, parse);
-  }
+  return inspect_agent_message(f, x, "unisched.AgentSnapshot", encode_snapshot, decode_snapshot);
 }
 
 }  // namespace unisched::messages

@@ -5,6 +5,9 @@
 
 #include <google/protobuf/arena.h>
 
+#include <string>
+#include <utility>
+
 namespace unisched::messages {
 
 class WireArena {
@@ -27,5 +30,22 @@ class WireArena {
 
   google::protobuf::Arena arena_;
 };
+
+/// Parses `bytes` as a Message on an arena and reads it into `out` with `read`; `out` keeps
+/// `problem` when one came with the bytes (why it was malformed where it was first read, its
+/// content left out there). False, with `out` untouched, when the bytes are no Message.
+template <class Message, class Read, class Out>
+bool parse_and_read(const std::string& bytes, std::string problem, Read read, Out& out) {
+  WireArena arena;
+  auto& message = arena.make<Message>();
+  if (!message.ParseFromString(bytes)) {
+    return false;
+  }
+  out = read(message);
+  if (!problem.empty()) {
+    out.problem = std::move(problem);
+  }
+  return true;
+}
 
 }  // namespace unisched::messages

@@ -84,6 +84,16 @@ model::ViewUpdate one_node_update() {
   return update;
 }
 
+/// The whole of cluster c1 at version 9 (epoch 2): the node of one_node_update().
+model::ViewSnapshot one_node_snapshot() {
+  model::ViewSnapshot snapshot;
+  snapshot.cluster_id = "c1";
+  snapshot.epoch = 2;
+  snapshot.version = 9;
+  snapshot.nodes = {one_node_update().changes.at(0).node};
+  return snapshot;
+}
+
 /// The bytes a ViewFeed (whether whole) or an AgentUpdate (its problem) carries: that field,
 /// then the message.
 template <class Field>
@@ -137,12 +147,8 @@ BOOST_AUTO_TEST_CASE(a_view_feed_entry_crosses_a_link_as_its_update_and_refuses_
 
 BOOST_AUTO_TEST_CASE(a_whole_view_crosses_a_link_as_its_snapshot_with_node_revisions) {
   testing::ActorHarness harness;
-  model::ViewSnapshot snapshot;
-  snapshot.cluster_id = "c1";
-  snapshot.epoch = 2;
-  snapshot.version = 9;
+  model::ViewSnapshot snapshot = one_node_snapshot();
   snapshot.agent_version = 4;
-  snapshot.nodes = {one_node_update().changes.at(0).node};
   snapshot.node_revisions = {{"n1", 5}};
   const messages::ViewFeed feed{std::make_shared<const model::ViewRevision>(
       model::as_revision(model::ViewSnapshot(snapshot)))};
@@ -213,11 +219,7 @@ BOOST_AUTO_TEST_CASE(an_agent_update_crosses_a_link_as_its_incremental_update_wi
 // with its part number, and a malformed one keeps its position and its reason.
 BOOST_AUTO_TEST_CASE(an_agent_snapshot_crosses_a_link_as_its_cluster_snapshot_with_its_problem) {
   testing::ActorHarness harness;
-  model::ViewSnapshot snapshot;
-  snapshot.cluster_id = "c1";
-  snapshot.epoch = 2;
-  snapshot.version = 9;
-  snapshot.nodes = {one_node_update().changes.at(0).node};
+  model::ViewSnapshot snapshot = one_node_snapshot();
   snapshot.applied_placements = {"train/0"};
   messages::AgentSnapshot sent = messages::share_snapshot(snapshot);
   sent.part = 1;

@@ -28,6 +28,24 @@ v1::ClusterSnapshot snapshot_of(int nodes, uint64_t version = 7) {
   return snapshot;
 }
 
+/// Pulls every later part of the snapshot `kept` started with `first`, as a receiver does; the
+/// whole snapshot collected.
+template <class Kept, class Assembler, class Part>
+typename Assembler::Whole pull_the_rest(const Kept& kept, Assembler& assembler, const Part& first) {
+  BOOST_TEST_REQUIRE(!assembler.add(first).value().has_value());
+  while (assembler.collecting()) {
+    const auto part = kept.part(assembler.next_request());
+    BOOST_TEST_REQUIRE(part.has_value());
+    auto taken = assembler.add(part.value());
+    BOOST_TEST_REQUIRE(taken.has_value());
+    if (taken.value()) {
+      return std::move(*taken.value());
+    }
+  }
+  BOOST_FAIL("the parts never completed the snapshot");
+  return {};
+}
+
 /// Feeds every part; the whole snapshot the last one completes.
 v1::ClusterSnapshot collect(SnapshotAssembler& assembler, std::vector<v1::ClusterSnapshot> parts) {
   for (size_t i = 0; i + 1 < parts.size(); ++i) {
@@ -116,16 +134,7 @@ BOOST_AUTO_TEST_CASE(a_sender_answers_pulls_of_later_parts_while_it_keeps_them) 
   BOOST_TEST(first.part() == 0u);
   BOOST_TEST(first.parts() == 3u);
   SnapshotAssembler assembler;
-  BOOST_TEST(!assembler.add(first).value().has_value());
-  while (assembler.collecting()) {
-    const auto part = kept.part(assembler.next_request());
-    BOOST_TEST_REQUIRE(part.has_value());
-    const auto taken = assembler.add(part.value());
-    BOOST_TEST_REQUIRE(taken.has_value());
-    if (taken.value()) {
-      BOOST_TEST(taken.value()->nodes_size() == 25'000);
-    }
-  }
+  BOOST_TEST(pull_the_rest(kept, assembler, first).nodes_size() == 25'000);
   v1::SnapshotRequest gone;
   gone.set_part(1);
   gone.set_version(6);
@@ -181,17 +190,9 @@ BOOST_AUTO_TEST_CASE(an_agent_snapshot_sender_answers_pulls_of_later_parts) {
   const auto first = kept.start(*read.snapshot);
   BOOST_TEST(first.parts == 3u);
   messages::AgentSnapshotAssembler assembler;
-  BOOST_TEST(!assembler.add(first).value().has_value());
-  while (assembler.collecting()) {
-    const auto part = kept.part(assembler.next_request());
-    BOOST_TEST_REQUIRE(part.has_value());
-    const auto taken = assembler.add(part.value());
-    BOOST_TEST_REQUIRE(taken.has_value());
-    if (taken.value()) {
-      BOOST_TEST(taken.value()->nodes.size() == 25'000u);
-      BOOST_TEST(taken.value()->nodes.back() == read.snapshot->nodes.back());
-    }
-  }
+  const model::ViewSnapshot whole = pull_the_rest(kept, assembler, first);
+  BOOST_TEST(whole.nodes.size() == 25'000u);
+  BOOST_TEST(whole.nodes.back() == read.snapshot->nodes.back());  // the state itself
 }
 
 BOOST_AUTO_TEST_SUITE_END()
