@@ -95,9 +95,8 @@ BOOST_AUTO_TEST_CASE(a_resync_without_a_reserved_node_hands_its_reservation_back
   accepted_commit(pair, {reservation("a", "sim-gpu-0", 1000)});
   accepted_commit(pair, {reservation("b", "sim-gpu-1", 1000)});
   model::ViewSnapshot snapshot = pair.agent.snapshot();
-  const auto gone =
-      std::find_if(snapshot.nodes.begin(), snapshot.nodes.end(),
-                   [](const auto& node) { return node->name == "sim-gpu-0"; });
+  const auto gone = std::find_if(snapshot.nodes.begin(), snapshot.nodes.end(),
+                                 [](const auto& node) { return node->name == "sim-gpu-0"; });
   BOOST_TEST_REQUIRE((gone != snapshot.nodes.end()));
   snapshot.nodes.erase(gone);
   pair.centre.request_resync();
