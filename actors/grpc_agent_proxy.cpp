@@ -51,13 +51,25 @@ bool silent(Self self) {
   return self->clock().now() - self->state.last_heard > self->state.settings.silence_limit;
 }
 
-/// A whole snapshot from the agent as the ClusterActor takes it: read once, here, into shared
-/// states; split into parts by `split` (one, with the reason, when it is malformed).
-template <class Split>
-auto read_parts(const v1::ClusterSnapshot& snapshot, Split split) {
+/// A whole snapshot from the agent, read once, here, into shared states and split into the
+/// parts the ClusterActor takes; one part carrying the reason when it is malformed.
+std::vector<messages::AgentSnapshot> read_into_parts(const v1::ClusterSnapshot& snapshot) {
   messages::AgentSnapshot read = messages::read_snapshot(snapshot);
-  using Parts = decltype(split(*read.snapshot));
-  return read.problem.empty() ? split(*read.snapshot) : Parts{std::move(read)};
+  if (!read.problem.empty()) {
+    return {std::move(read)};
+  }
+  return messages::split_into_parts<messages::AgentSnapshot>(*read.snapshot);
+}
+
+/// The first part of the answer to the centre's pull of `snapshot`, its later parts kept in
+/// `parts`; the snapshot with its reason when it is malformed.
+messages::AgentSnapshot start_answer(messages::AgentSnapshotParts& parts,
+                                     const v1::ClusterSnapshot& snapshot) {
+  messages::AgentSnapshot read = messages::read_snapshot(snapshot);
+  if (!read.problem.empty()) {
+    return read;
+  }
+  return parts.start(*read.snapshot);
 }
 
 /// The agent starts over with `snapshot`: the ClusterActor applies it and answers; pulls still
@@ -72,28 +84,23 @@ caf::result<v1::Ack> start_over(Self self, v1::ClusterSnapshot snapshot) {
   }
   const uint64_t epoch = snapshot.epoch();
   const uint64_t version = snapshot.version();
-  push_snapshot_parts(
-      self, self->state.cluster_actor, self->state.settings.push_timeout,
-      read_parts(snapshot,
-                 [](const model::ViewSnapshot& whole) {
-                   return messages::split_into_parts<messages::AgentSnapshot>(whole);
-                 }),
-      [=](const caf::expected<v1::Ack>& ack) mutable {
-        if (!ack) {
-          promise.deliver(ack.error());
-          return;
-        }
-        self->state.centre_version = ack->version();
-        if (ack->status() == v1::Ack::APPLIED) {
-          heard(self, epoch, version);
-        }
-        for (auto& pull : self->state.snapshot_pulls) {
-          pull.deliver(messages::make_error(messages::Error::Unavailable,
-                                            "superseded: the agent started over"));
-        }
-        self->state.snapshot_pulls.clear();
-        promise.deliver(*ack);
-      });
+  push_snapshot_parts(self, self->state.cluster_actor, self->state.settings.push_timeout,
+                      read_into_parts(snapshot), [=](const caf::expected<v1::Ack>& ack) mutable {
+                        if (!ack) {
+                          promise.deliver(ack.error());
+                          return;
+                        }
+                        self->state.centre_version = ack->version();
+                        if (ack->status() == v1::Ack::APPLIED) {
+                          heard(self, epoch, version);
+                        }
+                        for (auto& pull : self->state.snapshot_pulls) {
+                          pull.deliver(messages::make_error(messages::Error::Unavailable,
+                                                            "superseded: the agent started over"));
+                        }
+                        self->state.snapshot_pulls.clear();
+                        promise.deliver(*ack);
+                      });
   return promise;
 }
 
@@ -158,9 +165,7 @@ v1::Ack take_snapshot(Self self, const v1::ClusterSnapshot& pushed) {
     ack.set_error("kept for the centre's next snapshot pull");
   }
   if (!state.snapshot_pulls.empty()) {
-    const messages::AgentSnapshot first = read_parts(
-        snapshot,
-        [&](const model::ViewSnapshot& whole) { return state.pulled_parts.start(whole); });
+    const messages::AgentSnapshot first = start_answer(state.pulled_parts, snapshot);
     for (auto& pull : state.snapshot_pulls) {
       pull.deliver(first);
     }
@@ -212,9 +217,7 @@ caf::result<messages::AgentSnapshot> answer_pull(Self self, const v1::SnapshotRe
       state.held_snapshot->version() >= state.version) {
     const v1::ClusterSnapshot snapshot = std::move(*state.held_snapshot);
     state.held_snapshot.reset();
-    return read_parts(snapshot, [&](const model::ViewSnapshot& whole) {
-      return state.pulled_parts.start(whole);
-    });
+    return start_answer(state.pulled_parts, snapshot);
   }
   state.held_snapshot.reset();
   // The ClusterActor pulls once at a time: an older pull has timed out there already.
