@@ -485,11 +485,11 @@ model::ViewSnapshot ClusterState::snapshot() const {
   snapshot.epoch = position_.epoch;
   snapshot.version = revision_;
   snapshot.nodes.reserve(view_.size());
-  for (const model::NodeState* node : view_.sorted_nodes()) {
-    snapshot.nodes.push_back(view_.shared(node->name));
-  }
+  view_.visit_held([&](const std::shared_ptr<const model::NodeState>& node, uint64_t revision) {
+    snapshot.nodes.push_back(node);
+    snapshot.node_revisions.emplace_hint(snapshot.node_revisions.end(), node->name, revision);
+  });
   snapshot.resources = view_.resources();
-  snapshot.node_revisions = view_.revisions();
   snapshot.agent_version = position_.version;
   return snapshot;
 }
@@ -502,10 +502,8 @@ std::shared_ptr<const model::ViewRevision> ClusterState::whole_view() const {
   whole->revision = revision_;
   whole->agent_version = position_.version;
   whole->changes.reserve(view_.size());
-  view_.visit_nodes([&](const model::NodeState& node) {
-    whole->changes.push_back(
-        {model::NodeChangeKind::Add, view_.shared(node.name), view_.revision_of(node.name)});
-    return true;
+  view_.visit_held([&](const std::shared_ptr<const model::NodeState>& node, uint64_t revision) {
+    whole->changes.push_back({model::NodeChangeKind::Add, node, revision});
   });
   whole->resources = view_.resources();
   return whole;

@@ -313,14 +313,6 @@ void ClusterView::set_revision(std::string_view name, uint64_t revision) {
   }
 }
 
-std::map<std::string, uint64_t> ClusterView::revisions() const {
-  std::map<std::string, uint64_t> by_name;
-  for (const HeldNode* held : by_name_) {
-    by_name.emplace_hint(by_name.end(), held->name(), held->revision);
-  }
-  return by_name;
-}
-
 std::vector<const NodeState*> ClusterView::sorted_nodes() const {
   std::vector<const NodeState*> nodes;
   nodes.reserve(by_name_.size());
@@ -328,6 +320,13 @@ std::vector<const NodeState*> ClusterView::sorted_nodes() const {
     nodes.push_back(held->node.get());
   }
   return nodes;
+}
+
+void ClusterView::visit_held(const std::function<void(const std::shared_ptr<const NodeState>&,
+                                                      uint64_t revision)>& visit) const {
+  for (const HeldNode* held : by_name_) {
+    visit(held->node, held->revision);
+  }
 }
 
 void ClusterView::visit_nodes(const std::function<bool(const NodeState&)>& visit) const {

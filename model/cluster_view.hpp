@@ -138,10 +138,12 @@ class ClusterView {
   uint64_t revision_of(std::string_view name) const;
   /// Numbers a held node (nothing for a node not held).
   void set_revision(std::string_view name, uint64_t revision);
-  /// Every node's revision, by name.
-  std::map<std::string, uint64_t> revisions() const;
   /// Every node, ordered by name.
   std::vector<const NodeState*> sorted_nodes() const;
+  /// The same nodes in the same order, each held state shared with its revision (to hand the
+  /// view over, as a snapshot or a whole revision, without copying a node or looking one up).
+  void visit_held(const std::function<void(const std::shared_ptr<const NodeState>&,
+                                           uint64_t revision)>& visit) const;
   /// The same nodes in the same order, each handed to `visit` until it returns false (no list
   /// is built: a decision's scan stops at the first node that fits).
   void visit_nodes(const std::function<bool(const NodeState&)>& visit) const;

@@ -138,8 +138,13 @@ BOOST_AUTO_TEST_CASE(each_node_keeps_the_revision_it_was_numbered_with) {
   BOOST_TEST(!view.apply({add(gpu_node("b", 1))}));
   BOOST_TEST(view.revision_of("b") == 0u);
   view.set_revision("b", 6);
-  const ClusterView copy = view;  // a copy keeps the numbers
-  BOOST_TEST((copy.revisions() == std::map<std::string, uint64_t>{{"a", 3}, {"b", 6}}));
+  const ClusterView copy = view;  // a copy keeps the numbers, and hands over the states it holds
+  std::map<std::string, uint64_t> revisions;
+  copy.visit_held([&](const std::shared_ptr<const NodeState>& node, uint64_t revision) {
+    BOOST_TEST(node == view.shared(node->name));
+    revisions.emplace(node->name, revision);
+  });
+  BOOST_TEST((revisions == std::map<std::string, uint64_t>{{"a", 3}, {"b", 6}}));
 }
 
 BOOST_AUTO_TEST_CASE(inconsistent_changes_are_refused_and_change_nothing) {
