@@ -237,7 +237,16 @@ SchedulerCommands SchedulerState::on_cluster_actor_lost(const std::string& clust
                                                         Clock::time_point now) {
   v1::ReleaseOrder release;
   release.set_cluster_id(cluster);
-  for (const auto& [request_id, tracked] : tracked_) {
+  // In request id order, so that the replicas are placed again in the same order on every run
+  // (the hashed map's order is not).
+  std::vector<const decltype(tracked_)::value_type*> holding;
+  for (const auto& entry : tracked_) {
+    holding.push_back(&entry);
+  }
+  std::sort(holding.begin(), holding.end(),
+            [](const auto* a, const auto* b) { return a->first < b->first; });
+  for (const auto* entry : holding) {
+    const Tracked& tracked = entry->second;
     for (const auto& replica : tracked.decision.replicas()) {
       if (replica.cluster() == cluster && tracked.unsettled.count(replica.placement_id()) > 0) {
         release.add_placement_ids(replica.placement_id());

@@ -417,6 +417,32 @@ BOOST_AUTO_TEST_CASE(tracking_stays_bounded_over_100000_requests) {
   BOOST_TEST(bench.scheduler.on_refused_placement("r0/0", "gone", bench.now).rounds.empty());
 }
 
+BOOST_AUTO_TEST_CASE(a_lost_cluster_actor_releases_the_unsettled_replicas_in_request_order) {
+  Bench bench;
+  bench.add("a", {testing::node("n1", 64000, 256)});
+  std::vector<std::string> unsettled;
+  for (int i = 0; i < 20; ++i) {
+    const std::string id = "r" + std::to_string(i);
+    const SchedulerCommands commands = bench.scheduler.submit(id, kOneCpu, i + 1, bench.now);
+    BOOST_TEST_REQUIRE(only_round(commands).commits.size() == 1u);
+    bench.scheduler.on_commit_result(only_round(commands).round, "a", CommitResult::Accepted, "",
+                                     bench.now);
+    if (i % 5 == 0) {
+      bench.scheduler.on_settled({id + "/0"});  // settled: the cluster holds it, nothing to redo
+    } else {
+      unsettled.push_back(id + "/0");
+    }
+  }
+  BOOST_TEST(bench.scheduler.on_cluster_actor_lost("b", bench.now).releases.empty());
+  const SchedulerCommands lost = bench.scheduler.on_cluster_actor_lost("a", bench.now);
+  BOOST_TEST_REQUIRE(lost.releases.size() == 1u);
+  const auto& released = lost.releases[0].placement_ids();
+  // By request id, whatever order the tracking keeps them in: the same on every run.
+  std::sort(unsettled.begin(), unsettled.end());
+  BOOST_TEST(std::vector<std::string>(released.begin(), released.end()) == unsettled,
+             boost::test_tools::per_element());
+}
+
 BOOST_AUTO_TEST_CASE(random_repeats_for_a_seed_whatever_came_before) {
   std::string error;
   const auto random = policy::trace_policy("random", {}, error);
