@@ -3,6 +3,8 @@
 // what is settled (or, past the bound, the oldest).
 #include <algorithm>
 #include <map>
+#include <string_view>
+#include <utility>
 
 #include "actors/scheduler_round.hpp"
 #include "actors/scheduler_state.hpp"
@@ -237,21 +239,20 @@ SchedulerCommands SchedulerState::on_cluster_actor_lost(const std::string& clust
                                                         Clock::time_point now) {
   v1::ReleaseOrder release;
   release.set_cluster_id(cluster);
-  // In request id order, so that the replicas are placed again in the same order on every run
-  // (the hashed map's order is not).
-  std::vector<const decltype(tracked_)::value_type*> holding;
-  for (const auto& entry : tracked_) {
-    holding.push_back(&entry);
-  }
-  std::sort(holding.begin(), holding.end(),
-            [](const auto* a, const auto* b) { return a->first < b->first; });
-  for (const auto* entry : holding) {
-    const Tracked& tracked = entry->second;
+  std::vector<std::pair<std::string_view, std::string_view>> unsettled;  // (request, placement)
+  for (const auto& [request_id, tracked] : tracked_) {
     for (const auto& replica : tracked.decision.replicas()) {
       if (replica.cluster() == cluster && tracked.unsettled.count(replica.placement_id()) > 0) {
-        release.add_placement_ids(replica.placement_id());
+        unsettled.emplace_back(request_id, replica.placement_id());
       }
     }
+  }
+  // In request id order (and a request's replicas in theirs), so that the replicas are placed
+  // again in the same order on every run: the hashed map's order is not.
+  std::stable_sort(unsettled.begin(), unsettled.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (const auto& [request_id, placement_id] : unsettled) {
+    release.add_placement_ids(std::string(placement_id));
   }
   SchedulerCommands out;
   if (release.placement_ids().empty()) {
