@@ -89,6 +89,55 @@ void ClusterState::settle(ReservationHoldings& holdings, const std::vector<std::
   }
 }
 
+std::vector<model::SharedNodeChange> ClusterState::seen_changes(
+    model::ViewUpdate& update, std::set<std::string>& touched,
+    std::vector<std::pair<std::string, std::string>>& lost, ReservationHoldings::Undo& undo) {
+  // What schedulers see change: each node once (names are unique in an update, and a touched
+  // node is one the update does not change).
+  std::vector<model::SharedNodeChange> effective;
+  effective.reserve(update.changes.size() + touched.size());
+  for (model::SharedNodeChange& change : update.changes) {
+    const std::string& name = change.node->name;
+    const bool settled_here = touched.erase(name) > 0;
+    if (change.kind == model::NodeChangeKind::Remove) {
+      for (std::string& id : holdings_.erase_on(name, &undo)) {
+        lost.emplace_back(std::move(id), "node " + name + " left the cluster");
+      }
+      holdings_.drop_truth(name, &undo);
+      effective.push_back(std::move(change));
+      continue;
+    }
+    model::SharedNodeChange seen{change.kind, change.node};
+    if (holdings_.holds_on(name)) {
+      holdings_.set_truth(name, change.node, &undo);
+      seen.node = holdings_.effective(change.node);
+    } else {
+      holdings_.drop_truth(name, &undo);
+    }
+    // A reservation carried out: the agent's state is what the view already holds. The view
+    // takes the agent's state at the same revision, so no decision taken on it conflicts.
+    if (!(settled_here && seen.kind == model::NodeChangeKind::Update &&
+          view_.hold_equal(seen.node))) {
+      effective.push_back(std::move(seen));
+    }
+  }
+  for (const std::string& name : touched) {  // settled without a change of the node itself
+    const auto truth = holdings_.truth(name);
+    if (truth == nullptr) {
+      continue;
+    }
+    effective.push_back({model::NodeChangeKind::Update, holdings_.effective(truth)});
+    if (!holdings_.holds_on(name)) {
+      holdings_.drop_truth(name, &undo);
+    }
+  }
+  std::sort(effective.begin(), effective.end(),
+            [](const model::SharedNodeChange& a, const model::SharedNodeChange& b) {
+              return a.node->name < b.node->name;
+            });
+  return effective;
+}
+
 UpdateOutcome ClusterState::apply(model::ViewUpdate& update) {
   const auto reject = [&](std::string reason) -> UpdateOutcome {
     ++counters_.rejected;
@@ -112,44 +161,13 @@ UpdateOutcome ClusterState::apply(model::ViewUpdate& update) {
   settle(holdings_, update.applied_placements, update.refused_placements,
          update.finished_placements, touched, &undo);
   std::vector<std::pair<std::string, std::string>> lost;
-  // What schedulers see change: each node once (names are unique in an update, and a touched
-  // node is one the update does not change).
-  std::vector<model::SharedNodeChange> effective;
-  effective.reserve(update.changes.size() + touched.size());
-  for (model::SharedNodeChange& change : update.changes) {
-    const std::string& name = change.node->name;
-    touched.erase(name);
-    if (change.kind == model::NodeChangeKind::Remove) {
-      for (std::string& id : holdings_.erase_on(name, &undo)) {
-        lost.emplace_back(std::move(id), "node " + name + " left the cluster");
-      }
-      holdings_.drop_truth(name, &undo);
-      effective.push_back(std::move(change));
-    } else if (holdings_.holds_on(name)) {
-      holdings_.set_truth(name, change.node, &undo);
-      effective.push_back({change.kind, holdings_.effective(change.node)});
-    } else {
-      holdings_.drop_truth(name, &undo);
-      effective.push_back(std::move(change));
-    }
-  }
-  for (const std::string& name : touched) {  // settled without a change of the node itself
-    const auto truth = holdings_.truth(name);
-    if (truth == nullptr) {
-      continue;
-    }
-    effective.push_back({model::NodeChangeKind::Update, holdings_.effective(truth)});
-    if (!holdings_.holds_on(name)) {
-      holdings_.drop_truth(name, &undo);
-    }
-  }
-  std::sort(effective.begin(), effective.end(),
-            [](const model::SharedNodeChange& a, const model::SharedNodeChange& b) {
-              return a.node->name < b.node->name;
-            });
+  std::vector<model::SharedNodeChange> effective = seen_changes(update, touched, lost, undo);
   const model::StreamPosition before = position_;
   position_ = {update.epoch, update.version};
-  if (auto problem = publish(std::move(effective), update.resources)) {
+  // An update schedulers would see nothing of (an agent confirming what was reserved) is no
+  // new revision: a decision taken on the reserved state still commits.
+  const bool seen = !effective.empty() || update.resources.has_value();
+  if (auto problem = seen ? publish(std::move(effective), update.resources) : std::nullopt) {
     position_ = before;
     holdings_.restore(std::move(undo));
     return reject(problem->to_string());

@@ -189,6 +189,13 @@ class ClusterState {
       const std::optional<model::ClusterResources>& resources);
   void trim_log();
   size_t log_node_budget() const;
+  /// The update's node changes as schedulers see them (reservations held on top), sorted by
+  /// name; the truths behind them go into the holdings. Settled nodes left in `touched` are
+  /// seen too; a settled node whose state the view already holds (by value) is left out, and
+  /// the view holds the update's state for it from then on.
+  std::vector<model::SharedNodeChange> seen_changes(
+      model::ViewUpdate& update, std::set<std::string>& touched,
+      std::vector<std::pair<std::string, std::string>>& lost, ReservationHoldings::Undo& undo);
   /// Drops the reservations the agent settled; their nodes go into `touched`.
   void settle(ReservationHoldings& holdings, const std::vector<std::string>& applied,
               const std::vector<std::pair<std::string, std::string>>& refused,

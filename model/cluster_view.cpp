@@ -297,6 +297,16 @@ const NodeState* ClusterView::find(const std::string& name) const {
   return found == nodes_.end() ? nullptr : found->node.get();
 }
 
+bool ClusterView::hold_equal(std::shared_ptr<const NodeState> node) {
+  const auto found = nodes_.find(std::string_view(node->name));
+  if (found == nodes_.end() || !(*found->node == *node)) {
+    return false;
+  }
+  // The same name and values: every index entry and total stays as it is.
+  const_cast<HeldNode&>(*found).node = std::move(node);
+  return true;
+}
+
 std::shared_ptr<const NodeState> ClusterView::shared(std::string_view name) const {
   const auto found = nodes_.find(name);
   return found == nodes_.end() ? nullptr : found->node;

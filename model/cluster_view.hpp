@@ -126,6 +126,11 @@ class ClusterView {
   void set_resources(ClusterResources resources) { resources_ = std::move(resources); }
 
   const NodeState* find(const std::string& name) const;
+  /// Holds `node` in place of the state held for its name when the two are equal in value,
+  /// keeping the node's revision: nothing changed that a reader could see, and the view now
+  /// shares this state (an agent's, say) instead of its own copy. False, and nothing done, when
+  /// no node of that name is held or the held state differs.
+  bool hold_equal(std::shared_ptr<const NodeState> node);
   /// The state held for a node, to share with another view; null for a node not held.
   std::shared_ptr<const NodeState> shared(std::string_view name) const;
   size_t size() const { return nodes_.size(); }

@@ -147,6 +147,25 @@ BOOST_AUTO_TEST_CASE(each_node_keeps_the_revision_it_was_numbered_with) {
   BOOST_TEST((revisions == std::map<std::string, uint64_t>{{"a", 3}, {"b", 6}}));
 }
 
+// A state equal in value takes the held one's place, at the same revision, indexes unmoved;
+// a different state, or one for a node not held, is not taken.
+BOOST_AUTO_TEST_CASE(an_equal_state_is_held_in_place_of_the_one_held) {
+  ClusterView view;
+  BOOST_TEST(!view.apply({add(gpu_node("a", 4)), add(gpu_node("b", 1))}));
+  view.set_revision("a", 3);
+  const auto equal = std::make_shared<const NodeState>(gpu_node("a", 4));
+  BOOST_TEST(view.hold_equal(equal));
+  BOOST_TEST(view.shared("a") == equal);
+  BOOST_TEST(view.revision_of("a") == 3u);
+  BOOST_TEST(view.nodes_with_free_devices(Symbol("A100"), 4).size() == 1u);
+  BOOST_TEST(view.totals().nodes == 2);
+  const auto other = std::make_shared<const NodeState>(gpu_node("a", 2));
+  BOOST_TEST(!view.hold_equal(other));
+  BOOST_TEST(view.shared("a") == equal);
+  BOOST_TEST(!view.hold_equal(std::make_shared<const NodeState>(gpu_node("ghost", 4))));
+  BOOST_TEST(view.size() == 2u);
+}
+
 BOOST_AUTO_TEST_CASE(inconsistent_changes_are_refused_and_change_nothing) {
   ClusterView view;
   BOOST_TEST(!view.apply({add(gpu_node("a", 4))}));

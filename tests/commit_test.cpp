@@ -68,6 +68,59 @@ BOOST_AUTO_TEST_CASE(the_view_holds_the_states_its_agent_sent_but_where_it_reser
   BOOST_TEST(pair.centre.view().shared("sim-gpu-1") == untouched);
 }
 
+/// The agent's next update after carrying out `commit`, which must report it applied.
+model::ViewUpdate carried_out_report(Pair& pair, const actors::Commit& commit) {
+  pair.agent.carry_out(commit.reservations);
+  pair.agent.observe();
+  std::optional<model::ViewUpdate> update = pair.agent.next_update();
+  BOOST_TEST_REQUIRE(update.has_value());
+  BOOST_TEST_REQUIRE(update->applied_placements.size() == 1u);
+  BOOST_TEST_REQUIRE(update->applied_placements[0] == commit.reservations[0].id);
+  return *update;
+}
+
+// What an agent reports carried out is what was reserved: schedulers see no change, the view
+// keeps its revision, and decisions taken on the reserved state (both kinds) still commit.
+BOOST_AUTO_TEST_CASE(a_reservation_carried_out_is_no_new_revision_and_conflicts_with_nothing) {
+  Pair pair;
+  const actors::Commit commit = accepted_commit(pair, {reservation("a", "sim-gpu-0", 1000)});
+  const uint64_t reserved_at = pair.centre.revision();
+  const auto same_node = commit_at(pair.centre, {reservation("b", "sim-gpu-0", 1000)});
+  const auto whole_cluster = commit_at(pair.centre, {reservation("c", "sim-gpu-1", 1000)});
+  const model::ViewUpdate report = carried_out_report(pair, commit);
+  BOOST_TEST_REQUIRE((pair.centre.on_update(report).status == actors::AckStatus::Applied));
+  BOOST_TEST(pair.centre.reservations() == 0u);
+  BOOST_TEST(pair.centre.revision() == reserved_at);
+  BOOST_TEST(pair.centre.changes_since(reserved_at)->empty());
+  BOOST_TEST(pair.centre.position().version == report.version);
+  const auto cluster_level = pair.centre.commit(whole_cluster, CommitMode::ClusterRevision);
+  BOOST_TEST((cluster_level.status == CommitStatus::Accepted), cluster_level.reason);
+  const auto node_level = pair.centre.commit(same_node, CommitMode::NodeRevisions);
+  BOOST_TEST((node_level.status == CommitStatus::Accepted), node_level.reason);
+  BOOST_TEST(pair.centre.counters().conflicts == 0u);
+}
+
+// A cluster that carried a placement out other than as reserved (here: more cpu taken) is a
+// change schedulers see, at a new revision.
+BOOST_AUTO_TEST_CASE(a_placement_carried_out_otherwise_than_reserved_is_a_new_revision) {
+  Pair pair;
+  const actors::Commit commit = accepted_commit(pair, {reservation("a", "sim-gpu-0", 1000)});
+  const uint64_t reserved_at = pair.centre.revision();
+  const int64_t reserved_cpu = pair.centre.view().find("sim-gpu-0")->allocated_cpu_milli;
+  model::ViewUpdate report = carried_out_report(pair, commit);
+  for (model::SharedNodeChange& change : report.changes) {
+    if (change.node->name == "sim-gpu-0") {
+      auto more = std::make_shared<model::NodeState>(*change.node);
+      more->allocated_cpu_milli += 500;
+      change.node = std::move(more);
+    }
+  }
+  BOOST_TEST_REQUIRE((pair.centre.on_update(report).status == actors::AckStatus::Applied));
+  BOOST_TEST(pair.centre.revision() == reserved_at + 1);
+  BOOST_TEST(pair.centre.view().find("sim-gpu-0")->allocated_cpu_milli == reserved_cpu + 500);
+  BOOST_TEST(pair.centre.snapshot().node_revisions.at("sim-gpu-0") == reserved_at + 1);
+}
+
 // A resync gives every node of the new view a revision, so that a scheduler deciding on that
 // view can commit to nodes that have not changed since. (They lost theirs: the view took the
 // snapshot's nodes over before their names were read, and every node-level commit after a
