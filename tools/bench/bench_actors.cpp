@@ -10,6 +10,9 @@
 #include <algorithm>
 #include <map>
 
+#include "absl/container/flat_hash_set.h"
+#include "actors/agent_actor.hpp"
+
 #include "actors/cluster_actor.hpp"
 #include "messages/caf_types.hpp"
 #include "messages/convert.hpp"
@@ -103,9 +106,11 @@ struct AgentData {
   std::vector<std::shared_ptr<const model::NodeState>> published;
   uint64_t next_version = 1;
   uint64_t last_version = 0;
-  uint64_t acked = 0;
-  Clock::time_point stream_start;         // paced streams: update n is due at start + n / rate
-  std::vector<Clock::time_point> pushed;  // by version, for the Ack latency
+  uint64_t acked = 0;                       // of streamed updates
+  Clock::time_point stream_start;           // paced streams: update n is due at start + n / rate
+  std::vector<Clock::time_point> pushed;    // by version, for the Ack latency
+  std::vector<model::Reservation> ordered;  // placements to report carried out at the next tick
+  absl::flat_hash_set<std::string> carried_out;  // every placement ever ordered: repeats count once
   static inline const char* name = "bench_agent";
 };
 
@@ -191,7 +196,7 @@ void on_ack(Agent* self, const v1::Ack& ack) {
     return;
   }
   state.record->ack_ms.push_back(milliseconds_since(state.pushed[ack.version()]));
-  if (++state.acked == state.last_version - 1) {
+  if (++state.acked == static_cast<uint64_t>(state.parameters.updates)) {
     state.variants = {};  // done: hold nothing a later memory figure would count
     state.shared_variants = {};
     state.variant_bytes = {};
@@ -200,6 +205,84 @@ void on_ack(Agent* self, const v1::Ack& ack) {
   }
   if (state.parameters.rate == 0) {
     push_next(self);
+  }
+}
+
+bool streaming(const AgentData& state) {
+  return state.stream_start != Clock::time_point{} &&
+         state.acked < static_cast<uint64_t>(state.parameters.updates);
+}
+
+/// The next version for an update outside the stream. Before the stream starts, the stream's
+/// versions move up by one, so that it still sends every update it was asked to.
+uint64_t take_version(AgentData& state) {
+  if (state.stream_start == Clock::time_point{}) {
+    ++state.last_version;
+    state.pushed.resize(state.last_version + 1);
+  }
+  return state.next_version++;
+}
+
+/// Reports what it carried out since the last tick, as an agent reports what it observed: each
+/// node's new state with the placements in, and the placements applied. The ClusterActor then
+/// settles the reservations; holding them forever would only grow its holdings.
+void report_carried_out(Agent* self) {
+  auto& state = self->state;
+  std::map<size_t, std::shared_ptr<model::NodeState>> changed;  // by node index
+  model::ViewUpdate update;
+  for (const model::Reservation& placement : state.ordered) {
+    const auto node = synthetic_node_index(placement.node);
+    if (!node || *node >= state.published.size()) {
+      state.record->problem =
+          state.id + ": placement " + placement.id + " on unknown node " + placement.node;
+      continue;
+    }
+    auto& next = changed[*node];
+    if (!next) {
+      next = std::make_shared<model::NodeState>(*state.published[*node]);
+    }
+    model::apply_reservation(*next, placement, +1);
+    update.applied_placements.push_back(placement.id);
+  }
+  state.ordered.clear();
+  for (auto& [node, next] : changed) {
+    state.published[node] = next;
+    update.changes.push_back({model::NodeChangeKind::Update, std::move(next)});
+  }
+  std::sort(update.changes.begin(), update.changes.end(),
+            [](const auto& a, const auto& b) { return a.node->name < b.node->name; });
+  update.cluster_id = state.id;
+  update.epoch = 1;
+  update.version = take_version(state);
+  update.base_version = update.version - 1;
+  self->request(state.cluster, caf::infinite, messages::share_update(std::move(update)))
+      .then(
+          [=](const v1::Ack& ack) {
+            if (ack.status() != v1::Ack::APPLIED && self->state.record->problem.empty()) {
+              self->state.record->problem = self->state.id +
+                                            ": report of placements carried out was " +
+                                            v1::Ack::Status_Name(ack.status()) + " " + ack.error();
+            }
+          },
+          [=](const caf::error& error) {
+            self->state.record->problem = self->state.id + ": no Ack: " + to_string(error);
+          });
+}
+
+/// Takes an order to carry out; reported at the next tick, an observe interval away.
+void on_order(Agent* self, const v1::PlacementOrder& order) {
+  auto& state = self->state;
+  if (state.parameters.full_sync) {
+    return;  // that design is measured on ingest alone: its truth is the protobuf listing
+  }
+  const bool tick_set = !state.ordered.empty();
+  for (const v1::Placement& placement : order.placements()) {
+    if (state.carried_out.insert(placement.id()).second) {
+      state.ordered.push_back(messages::from_proto(placement));
+    }
+  }
+  if (!tick_set && !state.ordered.empty()) {
+    self->delayed_send(self, actors::AgentSettings{}.observe_interval, process_atom_v);
   }
 }
 
@@ -265,8 +348,15 @@ BenchAgentActor::behavior_type bench_agent(Agent* self, CentreActor centre, caf:
         }
       },
       [=](observe_atom) { push_on_time(self); },
-      [](const v1::PlacementOrder&) {},  // reservations stay reserved; nothing confirms them
-      [](const v1::ReleaseOrder&) {},
+      [=](const v1::PlacementOrder& order) { on_order(self, order); },
+      [=](process_atom) {
+        if (streaming(self->state)) {  // its versions are the stream's until it ends
+          self->delayed_send(self, actors::AgentSettings{}.observe_interval, process_atom_v);
+          return;
+        }
+        report_carried_out(self);
+      },
+      [](const v1::ReleaseOrder&) {},  // nothing the bench places is released
       [=](const v1::SnapshotRequest&) -> caf::result<messages::AgentSnapshot> {
         if (!self->state.parameters.full_sync) {
           // What an agent in this process answers (AgentState::snapshot): the states it

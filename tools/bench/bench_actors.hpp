@@ -49,14 +49,16 @@ using CentreActor = actors::ClusterDirectoryActor::extend<
 /// A bench agent: the agent protocol, and the bench's own (push) to start streaming and
 /// (observe) timer for paced streams.
 using BenchAgentActor = actors::AgentActor::extend<caf::reacts_to<atoms::push_atom>,
-                                                   caf::reacts_to<atoms::observe_atom>>;
+                                                   caf::reacts_to<atoms::observe_atom>,
+                                                   caf::reacts_to<atoms::process_atom>>;
 
 /// `visibility` may be null (no mirrors). The centre's ClusterActors stop when it does.
 CentreActor spawn_centre(caf::actor_system& system, std::shared_ptr<VisibilityLog> visibility);
 
 /// Agent `index` (cluster bench-INDEX) registers with `centre` and lists its nodes, then tells
 /// `coordinator` (online_atom, index). On (push_atom) it streams, then tells the coordinator
-/// (summary_atom, index). It ignores placement orders and answers snapshot pulls with its nodes.
+/// (summary_atom, index). It carries out the placements it is ordered to and reports them each
+/// observe interval, and answers snapshot pulls with its nodes.
 BenchAgentActor spawn_bench_agent(caf::actor_system& system, const CentreActor& centre,
                                   const caf::actor& coordinator, int index,
                                   const StreamParameters& parameters,

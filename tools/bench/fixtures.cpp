@@ -12,6 +12,9 @@
 #include <random>
 #include <sstream>
 
+#include "absl/strings/numbers.h"
+#include "absl/strings/strip.h"
+
 #include "runtime/manifest_loader.hpp"
 #include "runtime/single_node.hpp"
 
@@ -33,6 +36,15 @@ std::vector<model::ClusterResourceProfile> run_clusters(const std::string& direc
     return {};
   }
   return runtime::plan_clusters(profiles, count);
+}
+
+std::optional<size_t> synthetic_node_index(std::string_view name) {
+  absl::string_view digits(name.data(), name.size());  // Debian's Abseil has its own string_view
+  size_t index = 0;
+  if (!absl::ConsumePrefix(&digits, "node-") || !absl::SimpleAtoi(digits, &index)) {
+    return std::nullopt;
+  }
+  return index;
 }
 
 v1::NodeState synthetic_node(int index, int64_t allocated_cpu_milli, int gpus) {

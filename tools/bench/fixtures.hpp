@@ -7,7 +7,9 @@
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "messages/unisched.pb.h"
@@ -21,6 +23,8 @@ using Clock = std::chrono::steady_clock;
 /// A node named node-INDEX: 96 cores, 1 TiB, 110 pods, `gpus` NVLinked A100s of which every
 /// third (by index) is in use, and `allocated_cpu_milli` in use.
 v1::NodeState synthetic_node(int index, int64_t allocated_cpu_milli, int gpus);
+/// The index of the synthetic node so named ("node-INDEX"); nullopt for any other name.
+std::optional<size_t> synthetic_node_index(std::string_view name);
 
 /// An update adding nodes 0..nodes-1 (a cluster's first update); version fields unset.
 v1::IncrementalUpdate node_listing(int nodes, int gpus);
