@@ -11,6 +11,7 @@
 #include <memory>
 #include <optional>
 
+#include "actors/commit_deadlines.hpp"
 #include "actors/stray_errors.hpp"
 #include "messages/caf_types.hpp"
 #include "messages/convert.hpp"
@@ -34,6 +35,8 @@ struct SchedulerData {
   // cluster -> placements released there lately, sent again should its ClusterActor restart
   // before the agent carried the release out (the ClusterActor's resends die with it).
   std::map<std::string, std::deque<std::string>> recent_releases;
+  std::optional<CommitDeadlines> deadlines;   // of the commits sent and not answered yet
+  std::optional<Clock::time_point> sweep_at;  // when the timer for overdue commits fires
   static inline const char* name = "scheduler";
 };
 
@@ -160,6 +163,39 @@ void refresh(Self self, uint64_t round, const std::vector<std::string>& clusters
   }
 }
 
+/// Sets the timer for the oldest commit still awaited, unless one is set. Deadlines closer than
+/// a sixteenth of the timeout share a firing: a commit times out up to that much late.
+void arm_commit_sweep(Self self) {
+  auto& state = self->state;
+  const auto deadline = state.deadlines->next_deadline();
+  if (state.sweep_at || !deadline) {
+    return;
+  }
+  const auto now = self->clock().now();
+  state.sweep_at = std::max(*deadline, now + state.settings.commit_timeout / 16);
+  self->delayed_send(self, *state.sweep_at - now, process_atom_v);
+}
+
+/// Commits unanswered past the timeout count as TimedOut; their answers, should they come
+/// later, count no more.
+void sweep_overdue_commits(Self self) {
+  auto& state = self->state;
+  const auto now = self->clock().now();
+  if (state.sweep_at && *state.sweep_at <= now) {
+    state.sweep_at.reset();  // this is the timer's firing, or later than it
+  }
+  for (CommitDeadlines::Overdue& overdue : state.deadlines->take_overdue(now)) {
+    carry_out(self, state.core->on_commit_result(
+                        overdue.round, overdue.cluster, CommitResult::TimedOut,
+                        "no answer within " +
+                            std::to_string(state.settings.commit_timeout.count()) + " ms",
+                        now));
+  }
+  arm_commit_sweep(self);
+}
+
+/// Each commit's answer, or TimedOut when none comes within the commit timeout. The timeout is
+/// the scheduler's own sweep, not CAF's per request: see CommitDeadlines.
 void send_commits(Self self, uint64_t round, std::vector<v1::CommitRequest>& commits) {
   for (v1::CommitRequest& commit : commits) {
     const std::string cluster = commit.cluster_id();
@@ -170,9 +206,13 @@ void send_commits(Self self, uint64_t round, std::vector<v1::CommitRequest>& com
                                                          self->clock().now()));
       continue;
     }
-    self->request(actor->second, self->state.settings.commit_timeout, std::move(commit))
+    const uint64_t ticket = self->state.deadlines->open(round, cluster, self->clock().now());
+    self->request(actor->second, caf::infinite, std::move(commit))
         .then(
             [=](v1::CommitReply& reply) {
+              if (!self->state.deadlines->close(ticket)) {
+                return;  // overdue: already counted as TimedOut
+              }
               const CommitResult result =
                   reply.status() == v1::CommitReply::ACCEPTED   ? CommitResult::Accepted
                   : reply.status() == v1::CommitReply::CONFLICT ? CommitResult::Conflict
@@ -181,11 +221,15 @@ void send_commits(Self self, uint64_t round, std::vector<v1::CommitRequest>& com
                                   round, cluster, result, reply.reason(), self->clock().now()));
             },
             [=](caf::error& error) {
+              if (!self->state.deadlines->close(ticket)) {
+                return;
+              }
               carry_out(self,
                         self->state.core->on_commit_result(round, cluster, CommitResult::TimedOut,
                                                            to_string(error), self->clock().now()));
             });
   }
+  arm_commit_sweep(self);
 }
 
 /// The ledger's answer to a round's take; no answer in time counts as TimedOut.
@@ -279,6 +323,7 @@ SchedulerActor::behavior_type scheduler(Self self, ClusterDirectoryActor directo
   self->state.quota = std::move(quota);
   settings.quotas = static_cast<bool>(self->state.quota);
   self->state.settings = settings;
+  self->state.deadlines.emplace(settings.commit_timeout);
   self->state.core.emplace(std::move(policy), settings);
   log_stray_errors(self, "scheduler");
   for (auto& info : clusters) {
@@ -347,7 +392,10 @@ SchedulerActor::behavior_type scheduler(Self self, ClusterDirectoryActor directo
         }
       },
       [=](subscribe_atom, const std::string& id) { subscribe(self, id); },
-      [=](process_atom) { carry_out(self, self->state.core->advance(self->clock().now())); },
+      [=](process_atom) {
+        sweep_overdue_commits(self);
+        carry_out(self, self->state.core->advance(self->clock().now()));
+      },
       [=](const v1::QuotaAdmission& admission) {
         carry_out(self, self->state.core->on_admitted(admission.work_id(), self->clock().now()));
       },

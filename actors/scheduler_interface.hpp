@@ -18,7 +18,8 @@ using DecisionListenerActor = caf::typed_actor<caf::reacts_to<v1::SchedulingDeci
 ///   (summary)                    -> SchedulerSummary
 ///   (join, ClusterRegistration)     schedule on this cluster too (hub mode)
 ///   (subscribe, cluster_id)         its own timer: subscribe to that cluster's view again
-///   (process)                       its own timer: decide what is due
+///   (process)                       its own timer: decide what is due; commits unanswered
+///                                   past the commit timeout count as timed out
 ///   QuotaAdmission                  work that waited for quota is admitted: decide it again
 using SchedulerActor =
     ViewSubscriberActor::extend_with<CommitterActor>::extend_with<AdmissionListenerActor>::extend<
