@@ -42,7 +42,8 @@ class CommitDeadlines {
     std::string cluster;
     Clock::time_point deadline;
   };
-  /// Drops answered commits from the front, so that `sent_` holds about what is awaited.
+  /// Drops answered commits from the front, so that `sent_` starts at the oldest one awaited
+  /// (it holds every commit sent since: at most a timeout's worth).
   void drop_answered();
 
   std::chrono::milliseconds timeout_;

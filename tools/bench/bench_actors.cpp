@@ -168,8 +168,10 @@ void push_next(Agent* self) {
   const uint64_t version = state.next_version++;
   auto update = update_at(state, version);
   state.pushed[version] = Clock::now();
-  if (state.visibility) {
-    state.visibility->pushed[static_cast<size_t>(state.index)][version] = state.pushed[version];
+  auto* const visibility_pushed =
+      state.visibility ? &state.visibility->pushed[static_cast<size_t>(state.index)] : nullptr;
+  if (visibility_pushed != nullptr && version < visibility_pushed->size()) {
+    (*visibility_pushed)[version] = state.pushed[version];  // reports may have moved the stream
   }
   const auto on_error = [=](const caf::error& error) {
     self->state.record->problem = self->state.id + ": no Ack: " + to_string(error);
