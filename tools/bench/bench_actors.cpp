@@ -11,8 +11,8 @@
 #include <map>
 
 #include "absl/container/flat_hash_set.h"
-#include "actors/agent_actor.hpp"
 
+#include "actors/agent_actor.hpp"
 #include "actors/cluster_actor.hpp"
 #include "messages/caf_types.hpp"
 #include "messages/convert.hpp"
@@ -247,6 +247,9 @@ void report_carried_out(Agent* self) {
     update.applied_placements.push_back(placement.id);
   }
   state.ordered.clear();
+  if (update.applied_placements.empty()) {
+    return;  // every order named a node this agent does not have: the problem says so
+  }
   for (auto& [node, next] : changed) {
     state.published[node] = next;
     update.changes.push_back({model::NodeChangeKind::Update, std::move(next)});
