@@ -39,6 +39,9 @@ BenchRun bench(const std::string& args) {
 void check_common(const unisched::testing::Json& result, const std::string& scenario) {
   BOOST_TEST(result.at("scenario").get<std::string>() == scenario);
   BOOST_TEST(result.at("cores").get<int>() >= 1);
+  // The figures name the allocator the build linked ("gperftools 2.10", "glibc malloc").
+  const std::string allocator = result.at("allocator").get<std::string>();
+  BOOST_TEST(allocator.rfind(UNISCHED_BENCH_ALLOCATOR, 0) == 0u, allocator);
   BOOST_TEST(result.at("ok").get<bool>());
 }
 

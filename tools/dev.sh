@@ -28,7 +28,7 @@ packages=(
   libcaf-dev libprotobuf-dev protobuf-compiler libgrpc++-dev protobuf-compiler-grpc
   libabsl-dev libspdlog-dev libboost-test-dev libyaml-cpp-dev libbenchmark-dev nlohmann-json3-dev
   libcli11-dev libsimdjson-dev libcurl4-openssl-dev libslurm-dev libcpp-httplib-dev
-  etcd-server golang-etcd-server-dev
+  etcd-server golang-etcd-server-dev libgoogle-perftools-dev
 )
 
 log() { printf '[dev] %s\n' "$*" >&2; }

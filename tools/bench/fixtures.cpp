@@ -1,7 +1,6 @@
 #include "tools/bench/fixtures.hpp"
 
 #include <fcntl.h>
-#include <malloc.h>
 #include <spawn.h>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -118,18 +117,6 @@ void count_streamed(IngestResult& result, const std::vector<double>& ack_latenci
       result.seconds > 0 ? static_cast<double>(result.deltas) / result.seconds : 0;
   result.ack_p50_ms = percentile(ack_latencies, 0.50);
   result.ack_p99_ms = percentile(ack_latencies, 0.99);
-}
-
-int64_t resident_bytes() {
-  std::ifstream statm("/proc/self/statm");
-  int64_t size_pages = 0;
-  int64_t resident_pages = 0;
-  statm >> size_pages >> resident_pages;
-  return resident_pages * sysconf(_SC_PAGESIZE);
-}
-
-int64_t heap_bytes_in_use() {
-  return static_cast<int64_t>(mallinfo2().uordblks);
 }
 
 double cpu_seconds() {

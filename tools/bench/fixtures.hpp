@@ -51,13 +51,6 @@ double milliseconds_since(Clock::time_point start);
 void count_streamed(IngestResult& result, const std::vector<double>& ack_latencies,
                     const StreamParameters& parameters);
 
-/// Resident set size of this process, in bytes (from /proc/self/statm).
-int64_t resident_bytes();
-
-/// Heap bytes in use by live allocations (all malloc arenas), without what the allocator keeps
-/// free: the memory the data itself takes.
-int64_t heap_bytes_in_use();
-
 /// CPU time this process used so far (user + system), in seconds.
 double cpu_seconds();
 

@@ -1,7 +1,5 @@
 #include "tools/bench/fleet_memory.hpp"
 
-#include <malloc.h>
-
 #include <cstdio>
 #include <memory>
 #include <vector>
@@ -12,6 +10,7 @@
 #include "adapters/simulated_cluster.hpp"
 #include "policy/framework.hpp"
 #include "tools/bench/fixtures.hpp"
+#include "tools/bench/heap.hpp"
 #include "tools/bench/json_line.hpp"
 
 namespace unisched::bench {
@@ -19,7 +18,7 @@ namespace {
 
 /// Heap in use once the allocator has handed back what it can.
 int64_t heap_now() {
-  malloc_trim(0);
+  release_free_heap();
   return heap_bytes_in_use();
 }
 

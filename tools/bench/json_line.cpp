@@ -4,11 +4,14 @@
 #include <cstdio>
 #include <thread>
 
+#include "tools/bench/heap.hpp"
+
 namespace unisched::bench {
 
 JsonLine::JsonLine(const std::string& scenario) {
   text("scenario", scenario);
   integer("cores", std::thread::hardware_concurrency());
+  text("allocator", allocator_name());
 }
 
 JsonLine& JsonLine::text(const std::string& key, const std::string& value) {

@@ -1,5 +1,5 @@
 // One benchmark result as one JSON object on one line: the scenario, the machine's core count,
-// then the parameters and figures in the order they were added.
+// the allocator linked, then the parameters and figures in the order they were added.
 #pragma once
 
 #include <cstdint>

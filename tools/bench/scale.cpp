@@ -1,6 +1,5 @@
 #include "tools/bench/scale.hpp"
 
-#include <malloc.h>
 #include <caf/actor_system.hpp>
 #include <caf/actor_system_config.hpp>
 #include <caf/scoped_actor.hpp>
@@ -11,6 +10,7 @@
 #include "tools/bench/bench_actors.hpp"
 #include "tools/bench/fixtures.hpp"
 #include "tools/bench/fleet.hpp"
+#include "tools/bench/heap.hpp"
 
 namespace unisched::bench {
 namespace {
@@ -19,7 +19,7 @@ using namespace unisched::atoms;
 
 /// Resident memory once freed heap (the listings' messages) is handed back to the kernel.
 int64_t settled_resident_bytes() {
-  malloc_trim(0);
+  release_free_heap();
   return resident_bytes();
 }
 
@@ -67,7 +67,7 @@ ScaleResult scale(const StreamParameters& stream, const ScheduleParameters& sche
       result.resync_p50_ms = resync_p50_ms(system, centre, 5, result.problem);
     }
     if (result.problem.empty()) {
-      malloc_trim(0);
+      release_free_heap();
       ScheduleParameters one = schedule;
       one.schedulers = 1;
       result.schedule = run_schedulers(system, centre, one);

@@ -15,6 +15,7 @@
 #include "tools/bench/bench_actors.hpp"
 #include "tools/bench/bench_client.hpp"
 #include "tools/bench/fleet.hpp"
+#include "tools/bench/heap.hpp"
 
 namespace unisched::bench {
 namespace {

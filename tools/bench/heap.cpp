@@ -1,0 +1,49 @@
+#include "tools/bench/heap.hpp"
+
+#include <malloc.h>
+#include <unistd.h>
+
+#include <fstream>
+
+#ifdef UNISCHED_TCMALLOC
+#include <gperftools/malloc_extension.h>
+#include <gperftools/tcmalloc.h>
+#endif
+
+namespace unisched::bench {
+
+std::string allocator_name() {
+#ifdef UNISCHED_TCMALLOC
+  return tc_version(nullptr, nullptr, nullptr);
+#else
+  return "glibc malloc";
+#endif
+}
+
+int64_t resident_bytes() {
+  std::ifstream statm("/proc/self/statm");
+  int64_t size_pages = 0;
+  int64_t resident_pages = 0;
+  statm >> size_pages >> resident_pages;
+  return resident_pages * sysconf(_SC_PAGESIZE);
+}
+
+int64_t heap_bytes_in_use() {
+#ifdef UNISCHED_TCMALLOC
+  size_t allocated = 0;
+  MallocExtension::instance()->GetNumericProperty("generic.current_allocated_bytes", &allocated);
+  return static_cast<int64_t>(allocated);
+#else
+  return static_cast<int64_t>(mallinfo2().uordblks);
+#endif
+}
+
+void release_free_heap() {
+#ifdef UNISCHED_TCMALLOC
+  MallocExtension::instance()->ReleaseFreeMemory();
+#else
+  malloc_trim(0);
+#endif
+}
+
+}  // namespace unisched::bench
