@@ -52,7 +52,7 @@ v1::NodeState synthetic_node(int index, int64_t allocated_cpu_milli, int gpus) {
   node.set_node_group("a100");
   node.set_allocatable_cpu_milli(96'000);
   node.set_allocatable_memory_bytes(int64_t{1024} << 30);
-  node.set_max_pods(110);
+  node.set_max_pods(kSyntheticPodSlots);
   node.set_allocated_cpu_milli(allocated_cpu_milli);
   node.set_schedulable(true);
   for (int d = 0; d < gpus; ++d) {

@@ -20,9 +20,11 @@ namespace unisched::bench {
 
 using Clock = std::chrono::steady_clock;
 
-/// A node named node-INDEX: 96 cores, 1 TiB, 110 pods, `gpus` NVLinked A100s of which every
-/// third (by index) is in use, and `allocated_cpu_milli` in use.
+/// A node named node-INDEX: 96 cores, 1 TiB, kSyntheticPodSlots pods, `gpus` NVLinked A100s of
+/// which every third (by index) is in use, and `allocated_cpu_milli` in use.
 v1::NodeState synthetic_node(int index, int64_t allocated_cpu_milli, int gpus);
+/// The pods a synthetic node holds at most.
+inline constexpr int kSyntheticPodSlots = 110;
 /// The index of the synthetic node so named ("node-INDEX"); nullopt for any other name.
 std::optional<size_t> synthetic_node_index(std::string_view name);
 

@@ -145,10 +145,10 @@ ScheduleResult run_schedulers(caf::actor_system& system, const CentreActor& cent
     for (int s = 0; s < parameters.schedulers; ++s) {
       before.push_back(summary_of(coordinator, schedulers[static_cast<size_t>(s)]));
       records.push_back(std::make_shared<ClientRecord>());
-      clients.push_back(
-          spawn_bench_client(system, schedulers[static_cast<size_t>(s)], coordinator, s,
-                             request_spec("", parameters.quotas), parameters.window,
-                             std::chrono::seconds(parameters.seconds), records.back()));
+      clients.push_back(spawn_bench_client(
+          system, schedulers[static_cast<size_t>(s)], coordinator, s,
+          request_spec("", parameters.quotas, parameters.device_requests), parameters.window,
+          std::chrono::seconds(parameters.seconds), records.back()));
     }
     const auto start = Clock::now();
     for (const caf::actor& client : clients) {

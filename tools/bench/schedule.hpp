@@ -30,6 +30,9 @@ struct ScheduleParameters {
   /// Requests carry a queue whose quota the schedulers take first in every commit round (a
   /// budget too large to bind: what is measured is the cost of the ledger, not its waits).
   bool quotas = false;
+  /// Each request asks for one device; false: a small cpu-only request, of which a node holds
+  /// as many as its pod slots (110), so that a small fleet does not fill up within the run.
+  bool device_requests = true;
 };
 
 struct ScheduleResult {
