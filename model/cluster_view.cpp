@@ -403,8 +403,9 @@ std::vector<const NodeState*> ClusterView::nodes_with_free_cpu(int64_t milli) co
 void ClusterView::visit_free_cpu(int64_t milli,
                                  const std::function<bool(const NodeState&)>& visit) const {
   require_scheduling_indexes("visit_free_cpu");
-  for (auto it = free_cpu_index_.lower_bound({milli, nullptr}); it != free_cpu_index_.end(); ++it) {
-    if (!visit(*it->second->node)) {
+  for (auto it = free_cpu_index_.lower_bound({milli, 0, nullptr}); it != free_cpu_index_.end();
+       ++it) {
+    if (!visit(*it->held->node)) {
       return;
     }
   }
@@ -464,6 +465,7 @@ void ClusterView::enlist(const HeldNode* held) {
   by_name_.insert(held);
   if (scheduling_indexes()) {
     slots_.push_back(held);
+    share_name_prefix();  // before the node's own entry is keyed
   }
 }
 

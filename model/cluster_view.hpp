@@ -7,6 +7,7 @@
 #pragma once
 
 #include <array>
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
@@ -197,12 +198,23 @@ class ClusterView {
   struct ByName {
     bool operator()(const HeldNode* a, const HeldNode* b) const { return a->name() < b->name(); }
   };
+  /// A free-cpu index entry. Nodes of equal free cpu are in name order; `name_key`, eight bytes
+  /// of the name past the prefix every held name shares, settles most of those comparisons
+  /// without reading the node's name (two loads away, and a cache miss in a large view).
+  struct FreeCpuEntry {
+    int64_t free_cpu = 0;
+    uint64_t name_key = 0;
+    const HeldNode* held = nullptr;  ///< null: a bound before every node of its free cpu
+  };
   struct ByFreeCpuThenName {
-    bool operator()(const std::pair<int64_t, const HeldNode*>& a,
-                    const std::pair<int64_t, const HeldNode*>& b) const {
-      return a.first != b.first ? a.first < b.first
-                                : b.second != nullptr &&
-                                      (a.second == nullptr || a.second->name() < b.second->name());
+    bool operator()(const FreeCpuEntry& a, const FreeCpuEntry& b) const {
+      if (a.free_cpu != b.free_cpu) {
+        return a.free_cpu < b.free_cpu;
+      }
+      if (a.name_key != b.name_key) {
+        return a.name_key < b.name_key;
+      }
+      return b.held != nullptr && (a.held == nullptr || a.held->name() < b.held->name());
     }
   };
 
@@ -233,6 +245,14 @@ class ClusterView {
   }
   /// Moves a node's free-cpu index entry from one amount to another.
   void move_free_cpu(const HeldNode& held, int64_t before, int64_t after);
+  /// The node's free-cpu index entry at `free_cpu`.
+  FreeCpuEntry free_cpu_entry(const HeldNode& held, int64_t free_cpu) const;
+  /// Eight bytes of `name` from `shared_name_prefix_` on, zero-padded, big-endian: names the
+  /// keys order are in that order too (equal keys leave the order to the whole names).
+  uint64_t name_key(const std::string& name) const;
+  /// Shortens `shared_name_prefix_` to what the held names share, and keys the free-cpu index
+  /// afresh when it changed (a node whose name differs earlier joined).
+  void share_name_prefix();
   void index_free_devices(const HeldNode& held, const Symbol& model, int32_t free, int sign);
   /// Takes a node's index entries out, found by the keys it had when they were made.
   void unindex(const HeldNode& held, const IndexKeys& keys);
@@ -275,8 +295,9 @@ class ClusterView {
   std::map<Symbol, AcceleratorTotals> accelerators_;
   // model -> number of free devices on a node -> the nodes with exactly that many (>= 1)
   std::map<Symbol, std::map<int32_t, absl::btree_set<const HeldNode*, ByName>>> free_index_;
-  // (unallocated cpu, node)
-  absl::btree_set<std::pair<int64_t, const HeldNode*>, ByFreeCpuThenName> free_cpu_index_;
+  absl::btree_set<FreeCpuEntry, ByFreeCpuThenName> free_cpu_index_;
+  // The bytes every held name begins with (at least: it does not grow back when nodes leave).
+  size_t shared_name_prefix_ = SIZE_MAX;
   ClusterResources resources_;
   ViewIndexes indexes_ = ViewIndexes::ForScheduling;
 };

@@ -2,6 +2,8 @@
 // device counts, the free-cpu and free-device indexes. Kept apart from the view's queries.
 #include "model/cluster_view.hpp"
 
+#include <algorithm>
+
 namespace unisched::model {
 namespace {
 
@@ -102,7 +104,7 @@ void ClusterView::account(const HeldNode& held, int sign) {
   if (!scheduling_indexes()) {
     return;
   }
-  const std::pair<int64_t, const HeldNode*> free_cpu{free_cpu_of(node), &held};
+  const FreeCpuEntry free_cpu = free_cpu_entry(held, free_cpu_of(node));
   if (sign > 0) {
     free_cpu_index_.insert(free_cpu);
   } else {
@@ -115,7 +117,7 @@ void ClusterView::account(const HeldNode& held, int sign) {
 
 void ClusterView::unindex(const HeldNode& held, const IndexKeys& keys) {
   // The entries are found by the keys alone: the name, which orders them, is unchanged.
-  free_cpu_index_.erase({keys.free_cpu, &held});
+  free_cpu_index_.erase(free_cpu_entry(held, keys.free_cpu));
   for (size_t i = 0; i < keys.models; ++i) {
     index_free_devices(held, keys.free_devices[i].first, keys.free_devices[i].second, -1);
   }
@@ -124,10 +126,39 @@ void ClusterView::unindex(const HeldNode& held, const IndexKeys& keys) {
 void ClusterView::move_free_cpu(const HeldNode& held, int64_t before, int64_t after) {
   // The entry moves instead of being freed and allocated again, and stays put if unchanged.
   if (before != after) {
-    auto entry = free_cpu_index_.extract({before, &held});
-    entry.value().first = after;
+    auto entry = free_cpu_index_.extract(free_cpu_entry(held, before));
+    entry.value().free_cpu = after;
     free_cpu_index_.insert(std::move(entry));
   }
+}
+
+ClusterView::FreeCpuEntry ClusterView::free_cpu_entry(const HeldNode& held,
+                                                      int64_t free_cpu) const {
+  return {free_cpu, name_key(held.name()), &held};
+}
+
+uint64_t ClusterView::name_key(const std::string& name) const {
+  uint64_t key = 0;
+  for (size_t i = shared_name_prefix_; i < shared_name_prefix_ + sizeof key; ++i) {
+    key = key << 8 | (i < name.size() ? static_cast<unsigned char>(name[i]) : 0u);
+  }
+  return key;
+}
+
+void ClusterView::share_name_prefix() {
+  const std::string& first = (*by_name_.begin())->name();
+  const std::string& last = (*by_name_.rbegin())->name();
+  const size_t shared = static_cast<size_t>(
+      std::mismatch(first.begin(), first.end(), last.begin(), last.end()).first - first.begin());
+  if (shared >= shared_name_prefix_) {
+    return;
+  }
+  shared_name_prefix_ = shared;
+  std::vector<FreeCpuEntry> entries(free_cpu_index_.begin(), free_cpu_index_.end());
+  for (FreeCpuEntry& entry : entries) {
+    entry.name_key = name_key(entry.held->name());
+  }
+  free_cpu_index_ = decltype(free_cpu_index_)(entries.begin(), entries.end());
 }
 
 void ClusterView::reindex(const HeldNode& held, const IndexKeys& before, const IndexKeys& after) {

@@ -2,6 +2,7 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -118,6 +119,63 @@ BOOST_AUTO_TEST_CASE(totals_and_indexes_after_many_updates_match_a_view_built_af
                      names(fresh.nodes_with_free_devices("A100", count)),
                  boost::test_tools::per_element());
     }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(nodes_of_equal_free_cpu_are_visited_in_name_order) {
+  // Names that share long prefixes, differ past eight bytes of them, end where another goes on,
+  // and, later, names that share less with the rest: the index keys ties by a part of the name
+  // and must still give the names' own order.
+  ClusterView view;
+  std::map<std::string, int64_t> free_cpu;  // what the view should hold
+  const auto place = [&](const std::string& name, int64_t allocated, NodeChangeKind kind) {
+    NodeState node = gpu_node(name, 1);
+    node.allocated_cpu_milli = allocated;
+    BOOST_TEST_REQUIRE(!view.apply({{kind, node}}), name);
+    free_cpu[name] = node.allocatable_cpu_milli - allocated;
+  };
+  const auto expected = [&](int64_t milli) {
+    std::vector<std::pair<int64_t, std::string>> entries;
+    for (const auto& [name, free] : free_cpu) {
+      if (free >= milli) {
+        entries.emplace_back(free, name);
+      }
+    }
+    std::sort(entries.begin(), entries.end());
+    std::vector<std::string> names;
+    for (const auto& entry : entries) {
+      names.push_back(entry.second);
+    }
+    return names;
+  };
+  const auto visited = [&](int64_t milli) {
+    std::vector<std::string> names;
+    for (const NodeState* node : view.nodes_with_free_cpu(milli)) {
+      names.push_back(node->name);
+    }
+    return names;
+  };
+  const std::vector<std::string> pool = {"pool-a-node-0000000002",  "pool-a-node-0000000010",
+                                         "pool-a-node-00000000",    "pool-a-node-0000000001",
+                                         "pool-a-node-00000000010", "pool-a-node-",
+                                         "pool-a-node-1",           "pool-a-node-0000000001x"};
+  for (size_t i = 0; i < pool.size(); ++i) {
+    place(pool[i], i % 2 == 0 ? 1000 : 0, NodeChangeKind::Add);
+  }
+  BOOST_TEST(visited(0) == expected(0), boost::test_tools::per_element());
+  place("pool-b-node-1", 1000, NodeChangeKind::Add);  // the shared prefix shortens
+  place("a", 0, NodeChangeKind::Add);                 // and is gone
+  place("pool-a-node-0000000010", 1000, NodeChangeKind::Update);
+  place("pool-a-node-", 3000, NodeChangeKind::Update);
+  BOOST_TEST_REQUIRE(!view.apply({{NodeChangeKind::Remove, gpu_node("pool-a-node-1", 0)}}));
+  free_cpu.erase("pool-a-node-1");
+  for (const int64_t milli : {0, 5000, 7000, 8000}) {
+    BOOST_TEST(visited(milli) == expected(milli), boost::test_tools::per_element());
+  }
+  const ClusterView copy = view;  // copied in the hash table's order
+  BOOST_TEST(copy.nodes_with_free_cpu(0).size() == free_cpu.size());
+  for (size_t i = 0; i < free_cpu.size(); ++i) {
+    BOOST_TEST(copy.nodes_with_free_cpu(0)[i]->name == expected(0)[i]);
   }
 }
 
