@@ -3,8 +3,9 @@
 #pragma once
 
 #include <deque>
-#include <set>
 #include <string>
+
+#include <absl/container/flat_hash_set.h>
 
 namespace unisched::actors {
 
@@ -30,7 +31,9 @@ class RecentIds {
 
  private:
   size_t capacity_;
-  std::set<std::string> ids_;
+  // Hashed: a ClusterActor asks on every commit, and ordered sets of ids that share a long
+  // prefix ("client-3-...") spent their time comparing it (9% of a `schedule` run).
+  absl::flat_hash_set<std::string> ids_;
   std::deque<std::string> order_;
 };
 
