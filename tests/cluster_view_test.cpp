@@ -173,10 +173,11 @@ BOOST_AUTO_TEST_CASE(nodes_of_equal_free_cpu_are_visited_in_name_order) {
     BOOST_TEST(visited(milli) == expected(milli), boost::test_tools::per_element());
   }
   const ClusterView copy = view;  // copied in the hash table's order
-  BOOST_TEST(copy.nodes_with_free_cpu(0).size() == free_cpu.size());
-  for (size_t i = 0; i < free_cpu.size(); ++i) {
-    BOOST_TEST(copy.nodes_with_free_cpu(0)[i]->name == expected(0)[i]);
+  std::vector<std::string> copied;
+  for (const NodeState* node : copy.nodes_with_free_cpu(0)) {
+    copied.push_back(node->name);
   }
+  BOOST_TEST(copied == expected(0), boost::test_tools::per_element());
 }
 
 BOOST_AUTO_TEST_CASE(each_node_keeps_the_revision_it_was_numbered_with) {

@@ -1,6 +1,5 @@
 #include "tools/bench/heap.hpp"
 
-#include <malloc.h>
 #include <unistd.h>
 
 #include <fstream>
@@ -8,6 +7,8 @@
 #ifdef UNISCHED_TCMALLOC
 #include <gperftools/malloc_extension.h>
 #include <gperftools/tcmalloc.h>
+#else
+#include <malloc.h>
 #endif
 
 namespace unisched::bench {
