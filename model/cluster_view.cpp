@@ -204,7 +204,7 @@ void ClusterView::hold(std::shared_ptr<const NodeState> state, std::optional<uin
     count_amounts(*held.node, -1);
     count_amounts(*state, +1);
     if (scheduling_indexes()) {
-      move_free_cpu(held, free_cpu_of(*held.node), free_cpu_of(*state));
+      move_free_cpu(keyed(held), free_cpu_of(*held.node), free_cpu_of(*state));
     }
     held.node = std::move(state);
     return;
@@ -383,8 +383,8 @@ void ClusterView::visit_free_devices(const Symbol& model, int32_t count,
   }
   for (auto bucket = by_model->second.lower_bound(count); bucket != by_model->second.end();
        ++bucket) {
-    for (const HeldNode* held : bucket->second) {
-      if (!visit(*held->node)) {
+    for (const KeyedNode& node : bucket->second) {
+      if (!visit(*node.held->node)) {
         return;
       }
     }
@@ -403,9 +403,8 @@ std::vector<const NodeState*> ClusterView::nodes_with_free_cpu(int64_t milli) co
 void ClusterView::visit_free_cpu(int64_t milli,
                                  const std::function<bool(const NodeState&)>& visit) const {
   require_scheduling_indexes("visit_free_cpu");
-  for (auto it = free_cpu_index_.lower_bound({milli, 0, nullptr}); it != free_cpu_index_.end();
-       ++it) {
-    if (!visit(*it->held->node)) {
+  for (auto it = free_cpu_index_.lower_bound({milli, {}}); it != free_cpu_index_.end(); ++it) {
+    if (!visit(*it->node.held->node)) {
       return;
     }
   }

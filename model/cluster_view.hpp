@@ -198,23 +198,32 @@ class ClusterView {
   struct ByName {
     bool operator()(const HeldNode* a, const HeldNode* b) const { return a->name() < b->name(); }
   };
-  /// A free-cpu index entry. Nodes of equal free cpu are in name order; `name_key`, eight bytes
-  /// of the name past the prefix every held name shares, settles most of those comparisons
-  /// without reading the node's name (two loads away, and a cache miss in a large view).
+  /// A held node with eight bytes of its name past the prefix every held name shares: an index
+  /// in name order settles most comparisons by the key, without reading the node's name (two
+  /// loads away, and a cache miss in a large view).
+  struct KeyedNode {
+    uint64_t name_key = 0;
+    const HeldNode* held = nullptr;  ///< null: a bound before every node
+  };
+  /// Name order of keyed nodes: the keys' order, the names' where the keys are equal.
+  static bool named_before(const KeyedNode& a, const KeyedNode& b) {
+    if (a.name_key != b.name_key) {
+      return a.name_key < b.name_key;
+    }
+    return b.held != nullptr && (a.held == nullptr || a.held->name() < b.held->name());
+  }
+  struct ByNameKey {
+    bool operator()(const KeyedNode& a, const KeyedNode& b) const { return named_before(a, b); }
+  };
+  using FreeDeviceBucket = absl::btree_set<KeyedNode, ByNameKey>;
+  /// A free-cpu index entry; nodes of equal free cpu are in name order.
   struct FreeCpuEntry {
     int64_t free_cpu = 0;
-    uint64_t name_key = 0;
-    const HeldNode* held = nullptr;  ///< null: a bound before every node of its free cpu
+    KeyedNode node;
   };
   struct ByFreeCpuThenName {
     bool operator()(const FreeCpuEntry& a, const FreeCpuEntry& b) const {
-      if (a.free_cpu != b.free_cpu) {
-        return a.free_cpu < b.free_cpu;
-      }
-      if (a.name_key != b.name_key) {
-        return a.name_key < b.name_key;
-      }
-      return b.held != nullptr && (a.held == nullptr || a.held->name() < b.held->name());
+      return a.free_cpu != b.free_cpu ? a.free_cpu < b.free_cpu : named_before(a.node, b.node);
     }
   };
 
@@ -244,16 +253,16 @@ class ClusterView {
     return node.allocatable_cpu_milli - node.allocated_cpu_milli;
   }
   /// Moves a node's free-cpu index entry from one amount to another.
-  void move_free_cpu(const HeldNode& held, int64_t before, int64_t after);
-  /// The node's free-cpu index entry at `free_cpu`.
-  FreeCpuEntry free_cpu_entry(const HeldNode& held, int64_t free_cpu) const;
+  void move_free_cpu(const KeyedNode& node, int64_t before, int64_t after);
+  /// The node with its name key, as the indexes hold it.
+  KeyedNode keyed(const HeldNode& held) const { return {name_key(held.name()), &held}; }
   /// Eight bytes of `name` from `shared_name_prefix_` on, zero-padded, big-endian: names the
   /// keys order are in that order too (equal keys leave the order to the whole names).
   uint64_t name_key(const std::string& name) const;
-  /// Shortens `shared_name_prefix_` to what the held names share, and keys the free-cpu index
-  /// afresh when it changed (a node whose name differs earlier joined).
+  /// Shortens `shared_name_prefix_` to what the held names share, and keys the indexes afresh
+  /// when it changed (a node whose name differs earlier joined).
   void share_name_prefix();
-  void index_free_devices(const HeldNode& held, const Symbol& model, int32_t free, int sign);
+  void index_free_devices(const KeyedNode& node, const Symbol& model, int32_t free, int sign);
   /// Takes a node's index entries out, found by the keys it had when they were made.
   void unindex(const HeldNode& held, const IndexKeys& keys);
   /// Moves a changed node's index entries from its old keys to its new ones.
@@ -294,7 +303,7 @@ class ClusterView {
   ClusterTotals totals_;
   std::map<Symbol, AcceleratorTotals> accelerators_;
   // model -> number of free devices on a node -> the nodes with exactly that many (>= 1)
-  std::map<Symbol, std::map<int32_t, absl::btree_set<const HeldNode*, ByName>>> free_index_;
+  std::map<Symbol, std::map<int32_t, FreeDeviceBucket>> free_index_;
   absl::btree_set<FreeCpuEntry, ByFreeCpuThenName> free_cpu_index_;
   // The bytes every held name begins with (at least: it does not grow back when nodes leave).
   size_t shared_name_prefix_ = SIZE_MAX;

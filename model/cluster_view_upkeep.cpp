@@ -74,13 +74,13 @@ void ClusterView::count_amounts(const NodeState& node, int sign) {
   totals_.pods += sign * node.pod_count;
 }
 
-void ClusterView::index_free_devices(const HeldNode& held, const Symbol& model, int32_t free,
+void ClusterView::index_free_devices(const KeyedNode& node, const Symbol& model, int32_t free,
                                      int sign) {
   if (free == 0) {
     return;
   }
   if (sign > 0) {
-    free_index_[model][free].insert(&held);
+    free_index_[model][free].insert(node);
     return;
   }
   const auto buckets = free_index_.find(model);
@@ -88,7 +88,7 @@ void ClusterView::index_free_devices(const HeldNode& held, const Symbol& model, 
     return;
   }
   if (auto bucket = buckets->second.find(free); bucket != buckets->second.end()) {
-    bucket->second.erase(&held);
+    bucket->second.erase(node);
     if (bucket->second.empty()) {
       buckets->second.erase(bucket);
     }
@@ -104,37 +104,33 @@ void ClusterView::account(const HeldNode& held, int sign) {
   if (!scheduling_indexes()) {
     return;
   }
-  const FreeCpuEntry free_cpu = free_cpu_entry(held, free_cpu_of(node));
+  const KeyedNode entry = keyed(held);
   if (sign > 0) {
-    free_cpu_index_.insert(free_cpu);
+    free_cpu_index_.insert({free_cpu_of(node), entry});
   } else {
-    free_cpu_index_.erase(free_cpu);
+    free_cpu_index_.erase({free_cpu_of(node), entry});
   }
   per_model(node, [&](const Symbol& model, int32_t, int32_t free, int64_t) {
-    index_free_devices(held, model, free, sign);
+    index_free_devices(entry, model, free, sign);
   });
 }
 
 void ClusterView::unindex(const HeldNode& held, const IndexKeys& keys) {
   // The entries are found by the keys alone: the name, which orders them, is unchanged.
-  free_cpu_index_.erase(free_cpu_entry(held, keys.free_cpu));
+  const KeyedNode entry = keyed(held);
+  free_cpu_index_.erase({keys.free_cpu, entry});
   for (size_t i = 0; i < keys.models; ++i) {
-    index_free_devices(held, keys.free_devices[i].first, keys.free_devices[i].second, -1);
+    index_free_devices(entry, keys.free_devices[i].first, keys.free_devices[i].second, -1);
   }
 }
 
-void ClusterView::move_free_cpu(const HeldNode& held, int64_t before, int64_t after) {
+void ClusterView::move_free_cpu(const KeyedNode& node, int64_t before, int64_t after) {
   // The entry moves instead of being freed and allocated again, and stays put if unchanged.
   if (before != after) {
-    auto entry = free_cpu_index_.extract(free_cpu_entry(held, before));
+    auto entry = free_cpu_index_.extract({before, node});
     entry.value().free_cpu = after;
     free_cpu_index_.insert(std::move(entry));
   }
-}
-
-ClusterView::FreeCpuEntry ClusterView::free_cpu_entry(const HeldNode& held,
-                                                      int64_t free_cpu) const {
-  return {free_cpu, name_key(held.name()), &held};
 }
 
 uint64_t ClusterView::name_key(const std::string& name) const {
@@ -154,15 +150,26 @@ void ClusterView::share_name_prefix() {
     return;
   }
   shared_name_prefix_ = shared;
+  // Keyed afresh in order: the keys of the new prefix order the entries as the old ones did.
   std::vector<FreeCpuEntry> entries(free_cpu_index_.begin(), free_cpu_index_.end());
   for (FreeCpuEntry& entry : entries) {
-    entry.name_key = name_key(entry.held->name());
+    entry.node = keyed(*entry.node.held);
   }
   free_cpu_index_ = decltype(free_cpu_index_)(entries.begin(), entries.end());
+  for (auto& [model, buckets] : free_index_) {
+    for (auto& [free, bucket] : buckets) {
+      std::vector<KeyedNode> nodes(bucket.begin(), bucket.end());
+      for (KeyedNode& node : nodes) {
+        node = keyed(*node.held);
+      }
+      bucket = FreeDeviceBucket(nodes.begin(), nodes.end());
+    }
+  }
 }
 
 void ClusterView::reindex(const HeldNode& held, const IndexKeys& before, const IndexKeys& after) {
-  move_free_cpu(held, before.free_cpu, after.free_cpu);
+  const KeyedNode node = keyed(held);
+  move_free_cpu(node, before.free_cpu, after.free_cpu);
   const auto free_before = [&](const Symbol& model) {
     for (size_t i = 0; i < before.models; ++i) {
       if (before.free_devices[i].first == model) {
@@ -178,13 +185,13 @@ void ClusterView::reindex(const HeldNode& held, const IndexKeys& before, const I
       continue;
     }
     if (was == 0 || free == 0) {
-      index_free_devices(held, model, was, -1);
-      index_free_devices(held, model, free, +1);
+      index_free_devices(node, model, was, -1);
+      index_free_devices(node, model, free, +1);
       continue;
     }
     auto& buckets = free_index_[model];
     const auto from = buckets.find(was);
-    auto entry = from->second.extract(&held);
+    auto entry = from->second.extract(node);
     if (from->second.empty()) {
       buckets.erase(from);
     }
@@ -197,7 +204,7 @@ void ClusterView::reindex(const HeldNode& held, const IndexKeys& before, const I
       kept = after.free_devices[j].first == model;
     }
     if (!kept) {
-      index_free_devices(held, model, was, -1);
+      index_free_devices(node, model, was, -1);
     }
   }
 }

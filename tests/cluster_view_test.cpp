@@ -122,23 +122,27 @@ BOOST_AUTO_TEST_CASE(totals_and_indexes_after_many_updates_match_a_view_built_af
   }
 }
 
-BOOST_AUTO_TEST_CASE(nodes_of_equal_free_cpu_are_visited_in_name_order) {
+BOOST_AUTO_TEST_CASE(nodes_of_equal_free_amounts_are_visited_in_name_order) {
   // Names that share long prefixes, differ past eight bytes of them, end where another goes on,
-  // and, later, names that share less with the rest: the index keys ties by a part of the name
-  // and must still give the names' own order.
+  // and, later, names that share less with the rest: the free-cpu and free-device indexes key
+  // ties by a part of the name and must still give the names' own order.
   ClusterView view;
-  std::map<std::string, int64_t> free_cpu;  // what the view should hold
-  const auto place = [&](const std::string& name, int64_t allocated, NodeChangeKind kind) {
-    NodeState node = gpu_node(name, 1);
+  std::map<std::string, int64_t> free_cpu;      // what the view should hold
+  std::map<std::string, int64_t> free_devices;  // of model A100
+  const auto place = [&](const std::string& name, int64_t allocated, int free,
+                         NodeChangeKind kind) {
+    NodeState node = gpu_node(name, free);
     node.allocated_cpu_milli = allocated;
     BOOST_TEST_REQUIRE(!view.apply({{kind, node}}), name);
     free_cpu[name] = node.allocatable_cpu_milli - allocated;
+    free_devices[name] = free;
   };
-  const auto expected = [&](int64_t milli) {
+  // Ascending free amount, then name: the order either index visits its nodes in.
+  const auto expected = [](const std::map<std::string, int64_t>& free, int64_t at_least) {
     std::vector<std::pair<int64_t, std::string>> entries;
-    for (const auto& [name, free] : free_cpu) {
-      if (free >= milli) {
-        entries.emplace_back(free, name);
+    for (const auto& [name, amount] : free) {
+      if (amount >= at_least && amount > 0) {
+        entries.emplace_back(amount, name);
       }
     }
     std::sort(entries.begin(), entries.end());
@@ -148,36 +152,43 @@ BOOST_AUTO_TEST_CASE(nodes_of_equal_free_cpu_are_visited_in_name_order) {
     }
     return names;
   };
-  const auto visited = [&](int64_t milli) {
-    std::vector<std::string> names;
-    for (const NodeState* node : view.nodes_with_free_cpu(milli)) {
-      names.push_back(node->name);
+  const auto names = [](const std::vector<const NodeState*>& found) {
+    std::vector<std::string> in_order;
+    for (const NodeState* node : found) {
+      in_order.push_back(node->name);
     }
-    return names;
+    return in_order;
+  };
+  const auto check_order = [&](const ClusterView& held) {
+    for (const int64_t milli : {1, 5000, 7000, 8000}) {
+      BOOST_TEST(names(held.nodes_with_free_cpu(milli)) == expected(free_cpu, milli),
+                 boost::test_tools::per_element());
+    }
+    for (int32_t count = 1; count <= 4; ++count) {
+      BOOST_TEST(
+          names(held.nodes_with_free_devices("A100", count)) == expected(free_devices, count),
+          boost::test_tools::per_element());
+    }
   };
   const std::vector<std::string> pool = {"pool-a-node-0000000002",  "pool-a-node-0000000010",
                                          "pool-a-node-00000000",    "pool-a-node-0000000001",
                                          "pool-a-node-00000000010", "pool-a-node-",
                                          "pool-a-node-1",           "pool-a-node-0000000001x"};
   for (size_t i = 0; i < pool.size(); ++i) {
-    place(pool[i], i % 2 == 0 ? 1000 : 0, NodeChangeKind::Add);
+    place(pool[i], i % 2 == 0 ? 1000 : 0, 1 + static_cast<int>(i % 3) % 2, NodeChangeKind::Add);
   }
-  BOOST_TEST(visited(0) == expected(0), boost::test_tools::per_element());
-  place("pool-b-node-1", 1000, NodeChangeKind::Add);  // the shared prefix shortens
-  place("a", 0, NodeChangeKind::Add);                 // and is gone
-  place("pool-a-node-0000000010", 1000, NodeChangeKind::Update);
-  place("pool-a-node-", 3000, NodeChangeKind::Update);
+  check_order(view);
+  place("pool-b-node-1", 1000, 2, NodeChangeKind::Add);  // the shared prefix shortens
+  place("a", 0, 1, NodeChangeKind::Add);                 // and is gone
+  place("pool-a-node-0000000010", 1000, 2, NodeChangeKind::Update);
+  place("pool-a-node-", 3000, 1, NodeChangeKind::Update);
+  place("pool-a-node-00000000", 0, 0, NodeChangeKind::Update);
   BOOST_TEST_REQUIRE(!view.apply({{NodeChangeKind::Remove, gpu_node("pool-a-node-1", 0)}}));
   free_cpu.erase("pool-a-node-1");
-  for (const int64_t milli : {0, 5000, 7000, 8000}) {
-    BOOST_TEST(visited(milli) == expected(milli), boost::test_tools::per_element());
-  }
+  free_devices.erase("pool-a-node-1");
+  check_order(view);
   const ClusterView copy = view;  // copied in the hash table's order
-  std::vector<std::string> copied;
-  for (const NodeState* node : copy.nodes_with_free_cpu(0)) {
-    copied.push_back(node->name);
-  }
-  BOOST_TEST(copied == expected(0), boost::test_tools::per_element());
+  check_order(copy);
 }
 
 BOOST_AUTO_TEST_CASE(each_node_keeps_the_revision_it_was_numbered_with) {
