@@ -24,6 +24,17 @@ std::vector<Decision::Diagnosis> diagnoses_of(const policy::Decision& decision) 
   return out;
 }
 
+/// Moves every element of `from` to the end of `to` (the messages hold strings and protobufs:
+/// a copy would allocate them again).
+template <class T>
+void move_to_end(std::vector<T>& from, std::vector<T>& to) {
+  if (to.empty()) {
+    to = std::move(from);
+    return;
+  }
+  to.insert(to.end(), std::make_move_iterator(from.begin()), std::make_move_iterator(from.end()));
+}
+
 }  // namespace
 
 Decision::Replica replica_of(const std::string& placement_id,
@@ -51,22 +62,19 @@ RoundMessages& SchedulerCommands::round(uint64_t id) {
 void SchedulerCommands::append(SchedulerCommands&& later) {
   for (RoundMessages& messages : later.rounds) {
     RoundMessages& mine = round(messages.round);
-    std::move(messages.commits.begin(), messages.commits.end(), std::back_inserter(mine.commits));
+    move_to_end(messages.commits, mine.commits);
     if (messages.quota_take) {
       mine.quota_take = std::move(messages.quota_take);
     }
-    mine.refresh.insert(mine.refresh.end(), messages.refresh.begin(), messages.refresh.end());
+    move_to_end(messages.refresh, mine.refresh);
   }
-  quota_lease_uses.insert(quota_lease_uses.end(), later.quota_lease_uses.begin(),
-                          later.quota_lease_uses.end());
-  quota_releases.insert(quota_releases.end(), later.quota_releases.begin(),
-                        later.quota_releases.end());
-  quota_withdrawals.insert(quota_withdrawals.end(), later.quota_withdrawals.begin(),
-                           later.quota_withdrawals.end());
-  releases.insert(releases.end(), later.releases.begin(), later.releases.end());
-  replies.insert(replies.end(), later.replies.begin(), later.replies.end());
-  updates.insert(updates.end(), later.updates.begin(), later.updates.end());
-  forgotten.insert(forgotten.end(), later.forgotten.begin(), later.forgotten.end());
+  move_to_end(later.quota_lease_uses, quota_lease_uses);
+  move_to_end(later.quota_releases, quota_releases);
+  move_to_end(later.quota_withdrawals, quota_withdrawals);
+  move_to_end(later.releases, releases);
+  move_to_end(later.replies, replies);
+  move_to_end(later.updates, updates);
+  move_to_end(later.forgotten, forgotten);
   advance_later = advance_later || later.advance_later;
 }
 
