@@ -1,5 +1,6 @@
 #include "actors/cluster_actor.hpp"
 
+#include <absl/container/flat_hash_map.h>
 #include <spdlog/spdlog.h>
 #include <caf/actor_cast.hpp>
 #include <caf/actor_system.hpp>
@@ -35,8 +36,8 @@ struct ClusterActorData {
   ClusterActorSettings settings;
   std::vector<Subscriber> subscribers;
   std::vector<caf::response_promise> resync_waiters;
-  std::map<std::string, CommitterActor>
-      committers;                    // placement id -> the scheduler that committed it
+  // placement id -> the scheduler that committed it; looked up, never walked
+  absl::flat_hash_map<std::string, CommitterActor> committers;
   Clock::time_point last_confirmed;  // on the actor clock (virtual in deterministic tests)
   messages::AgentSnapshotAssembler pushed_parts;  // of the snapshot the agent is pushing
   UpdateRateLimit rate_limit;

@@ -7,6 +7,8 @@
 // rather than copying every holding before it starts.
 #pragma once
 
+#include <absl/container/flat_hash_map.h>
+
 #include <map>
 #include <memory>
 #include <optional>
@@ -62,9 +64,11 @@ class ReservationHoldings {
  private:
   void erase_found(std::map<std::string, model::Reservation>::iterator found, Undo* undo);
 
-  std::map<std::string, model::Reservation> reservations_;
-  std::map<std::string, std::set<std::string>> ids_on_node_;  // only nodes with reservations
-  std::map<std::string, std::shared_ptr<const model::NodeState>> truth_;  // never null
+  std::map<std::string, model::Reservation> reservations_;  // walked in id order
+  // Looked up by node on every commit and update, never walked: hashed. The ids of a node are in
+  // order (erase_on answers in it).
+  absl::flat_hash_map<std::string, std::set<std::string>> ids_on_node_;  // nodes with reservations
+  absl::flat_hash_map<std::string, std::shared_ptr<const model::NodeState>> truth_;  // never null
 };
 
 }  // namespace unisched::actors

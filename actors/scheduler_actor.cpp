@@ -1,5 +1,6 @@
 #include "actors/scheduler_actor.hpp"
 
+#include <absl/container/flat_hash_map.h>
 #include <spdlog/spdlog.h>
 #include <caf/actor_cast.hpp>
 #include <caf/actor_system.hpp>
@@ -27,10 +28,12 @@ struct SchedulerData {
   QuotaActor quota;  // null: no ledger
   std::optional<SchedulerState> core;
   SchedulerSettings settings;
-  std::map<std::string, ClusterActor> cluster_actors;  // subscribed ones
+  // Looked up on every view change, commit and answer; never walked in an order that matters.
+  absl::flat_hash_map<std::string, ClusterActor> cluster_actors;  // subscribed ones
   uint64_t tickets = 0;
-  std::map<uint64_t, caf::typed_response_promise<v1::SchedulingDecision>> waiting;
-  std::map<std::string, DecisionListenerActor> submitters;  // request id -> who to tell of changes
+  absl::flat_hash_map<uint64_t, caf::typed_response_promise<v1::SchedulingDecision>> waiting;
+  // request id -> who to tell of changes
+  absl::flat_hash_map<std::string, DecisionListenerActor> submitters;
   std::map<std::string, std::vector<v1::ReleaseOrder>> held_releases;  // cluster -> releases
   // cluster -> placements released there lately, sent again should its ClusterActor restart
   // before the agent carried the release out (the ClusterActor's resends die with it).
@@ -337,7 +340,7 @@ SchedulerActor::behavior_type scheduler(Self self, ClusterDirectoryActor directo
         const std::string cluster = it->first;
         self->state.core->lose_cluster(cluster);
         subscribe(self, cluster);
-        it = self->state.cluster_actors.erase(it);
+        self->state.cluster_actors.erase(it++);
         carry_out(self, self->state.core->on_cluster_actor_lost(cluster, self->clock().now()));
         if (auto recent = self->state.recent_releases.extract(cluster); !recent.empty()) {
           v1::ReleaseOrder again;
