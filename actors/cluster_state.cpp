@@ -489,11 +489,12 @@ std::optional<std::vector<std::shared_ptr<const model::ViewRevision>>> ClusterSt
   if (log_.empty() || log_.front()->base_revision > revision) {
     return std::nullopt;
   }
-  for (const auto& entry : log_) {
-    if (entry->revision > revision) {
-      changes.push_back(entry);
-    }
-  }
+  // The log is in revision order: the subscriber's place in it is found, not walked to (each
+  // change was a walk of up to kChangeLogLength entries, per subscriber).
+  const auto after =
+      std::upper_bound(log_.begin(), log_.end(), revision,
+                       [](uint64_t seen, const auto& entry) { return seen < entry->revision; });
+  changes.assign(after, log_.end());
   return changes;
 }
 
