@@ -7,6 +7,7 @@
 #include <caf/stateful_actor.hpp>
 #include <caf/typed_event_based_actor.hpp>
 
+#include <algorithm>
 #include <deque>
 #include <map>
 #include <memory>
@@ -335,22 +336,23 @@ SchedulerActor::behavior_type scheduler(Self self, ClusterDirectoryActor directo
     subscribe(self, id);
   }
   self->set_down_handler([=](caf::down_msg& down) {
-    for (auto it = self->state.cluster_actors.begin(); it != self->state.cluster_actors.end();) {
-      if (it->second == down.source) {  // a restarted ClusterActor: follow the new one
-        const std::string cluster = it->first;
-        self->state.core->lose_cluster(cluster);
-        subscribe(self, cluster);
-        self->state.cluster_actors.erase(it++);
-        carry_out(self, self->state.core->on_cluster_actor_lost(cluster, self->clock().now()));
-        if (auto recent = self->state.recent_releases.extract(cluster); !recent.empty()) {
-          v1::ReleaseOrder again;
-          again.set_cluster_id(cluster);
-          again.mutable_placement_ids()->Add(recent.mapped().begin(), recent.mapped().end());
-          send_release(self, std::move(again), kReleaseTries);  // held until resubscribed
-        }
-      } else {
-        ++it;
-      }
+    // A restarted ClusterActor: follow the new one. Each watched actor serves one cluster.
+    auto& actors = self->state.cluster_actors;
+    const auto lost = std::find_if(actors.begin(), actors.end(),
+                                   [&](const auto& entry) { return entry.second == down.source; });
+    if (lost == actors.end()) {
+      return;
+    }
+    const std::string cluster = lost->first;
+    actors.erase(lost);
+    self->state.core->lose_cluster(cluster);
+    subscribe(self, cluster);
+    carry_out(self, self->state.core->on_cluster_actor_lost(cluster, self->clock().now()));
+    if (auto recent = self->state.recent_releases.extract(cluster); !recent.empty()) {
+      v1::ReleaseOrder again;
+      again.set_cluster_id(cluster);
+      again.mutable_placement_ids()->Add(recent.mapped().begin(), recent.mapped().end());
+      send_release(self, std::move(again), kReleaseTries);  // held until resubscribed
     }
   });
   return {
