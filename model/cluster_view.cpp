@@ -204,7 +204,7 @@ void ClusterView::hold(std::shared_ptr<const NodeState> state, std::optional<uin
     count_amounts(*held.node, -1);
     count_amounts(*state, +1);
     if (scheduling_indexes()) {
-      move_free_cpu(keyed(held), free_cpu_of(*held.node), free_cpu_of(*state));
+      move_free_cpu(held, free_cpu_of(*held.node), free_cpu_of(*state));
     }
     held.node = std::move(state);
     return;

@@ -253,7 +253,7 @@ class ClusterView {
     return node.allocatable_cpu_milli - node.allocated_cpu_milli;
   }
   /// Moves a node's free-cpu index entry from one amount to another.
-  void move_free_cpu(const KeyedNode& node, int64_t before, int64_t after);
+  void move_free_cpu(const HeldNode& held, int64_t before, int64_t after);
   /// The node with its name key, as the indexes hold it.
   KeyedNode keyed(const HeldNode& held) const { return {name_key(held.name()), &held}; }
   /// Eight bytes of `name` from `shared_name_prefix_` on, zero-padded, big-endian: names the
@@ -262,6 +262,9 @@ class ClusterView {
   /// Shortens `shared_name_prefix_` to what the held names share, and keys the indexes afresh
   /// when it changed (a node whose name differs earlier joined).
   void share_name_prefix();
+  /// Rebuilds an index with the name key of each entry's node (`node_of(entry)`) made afresh.
+  template <class Index, class NodeOf>
+  void rekey(Index& index, NodeOf node_of) const;
   void index_free_devices(const KeyedNode& node, const Symbol& model, int32_t free, int sign);
   /// Takes a node's index entries out, found by the keys it had when they were made.
   void unindex(const HeldNode& held, const IndexKeys& keys);

@@ -124,10 +124,11 @@ void ClusterView::unindex(const HeldNode& held, const IndexKeys& keys) {
   }
 }
 
-void ClusterView::move_free_cpu(const KeyedNode& node, int64_t before, int64_t after) {
-  // The entry moves instead of being freed and allocated again, and stays put if unchanged.
+void ClusterView::move_free_cpu(const HeldNode& held, int64_t before, int64_t after) {
+  // The entry moves instead of being freed and allocated again, and stays put if unchanged
+  // (most updates: the node's name is then not read for its key).
   if (before != after) {
-    auto entry = free_cpu_index_.extract({before, node});
+    auto entry = free_cpu_index_.extract({before, keyed(held)});
     entry.value().free_cpu = after;
     free_cpu_index_.insert(std::move(entry));
   }
@@ -150,26 +151,28 @@ void ClusterView::share_name_prefix() {
     return;
   }
   shared_name_prefix_ = shared;
-  // Keyed afresh in order: the keys of the new prefix order the entries as the old ones did.
-  std::vector<FreeCpuEntry> entries(free_cpu_index_.begin(), free_cpu_index_.end());
-  for (FreeCpuEntry& entry : entries) {
-    entry.node = keyed(*entry.node.held);
-  }
-  free_cpu_index_ = decltype(free_cpu_index_)(entries.begin(), entries.end());
+  rekey(free_cpu_index_, [](FreeCpuEntry& entry) -> KeyedNode& { return entry.node; });
   for (auto& [model, buckets] : free_index_) {
     for (auto& [free, bucket] : buckets) {
-      std::vector<KeyedNode> nodes(bucket.begin(), bucket.end());
-      for (KeyedNode& node : nodes) {
-        node = keyed(*node.held);
-      }
-      bucket = FreeDeviceBucket(nodes.begin(), nodes.end());
+      rekey(bucket, [](KeyedNode& node) -> KeyedNode& { return node; });
     }
   }
 }
 
+template <class Index, class NodeOf>
+void ClusterView::rekey(Index& index, NodeOf node_of) const {
+  // Keyed afresh in order: the keys of the new prefix order the entries as the old ones did.
+  std::vector<typename Index::value_type> entries(index.begin(), index.end());
+  for (auto& entry : entries) {
+    KeyedNode& node = node_of(entry);
+    node = keyed(*node.held);
+  }
+  index = Index(entries.begin(), entries.end());
+}
+
 void ClusterView::reindex(const HeldNode& held, const IndexKeys& before, const IndexKeys& after) {
+  move_free_cpu(held, before.free_cpu, after.free_cpu);
   const KeyedNode node = keyed(held);
-  move_free_cpu(node, before.free_cpu, after.free_cpu);
   const auto free_before = [&](const Symbol& model) {
     for (size_t i = 0; i < before.models; ++i) {
       if (before.free_devices[i].first == model) {
