@@ -70,21 +70,18 @@ InternTable& table() {
   return *instance;
 }
 
-const std::shared_ptr<const NodeLabels::Map>& no_labels() {
-  static const auto* const empty =
-      new std::shared_ptr<const NodeLabels::Map>(std::make_shared<const NodeLabels::Map>());
+}  // namespace
+
+const NodeLabels::Map& NodeLabels::no_labels() {
+  static const auto* const empty = new Map;  // never destroyed, as the table
   return *empty;
 }
 
-}  // namespace
-
-NodeLabels::NodeLabels() : map_(no_labels()) {}
-
 NodeLabels::NodeLabels(Map labels)
-    : map_(labels.empty() ? no_labels() : table().intern(std::move(labels))) {}
+    : map_(labels.empty() ? nullptr : table().intern(std::move(labels))) {}
 
 void NodeLabels::set(const std::string& key, std::string value) {
-  Map changed = *map_;
+  Map changed = map();
   changed[key] = std::move(value);
   *this = NodeLabels(std::move(changed));
 }

@@ -18,29 +18,33 @@ class NodeLabels {
   using Map = std::map<std::string, std::string>;
   using const_iterator = Map::const_iterator;
 
-  NodeLabels();            ///< no labels
+  NodeLabels() = default;  ///< no labels
   NodeLabels(Map labels);  // NOLINT: implicit, labels read as a map
   NodeLabels(std::initializer_list<Map::value_type> labels) : NodeLabels(Map(labels)) {}
 
-  const Map& map() const { return *map_; }
-  const_iterator begin() const { return map_->begin(); }
-  const_iterator end() const { return map_->end(); }
-  const_iterator find(const std::string& key) const { return map_->find(key); }
-  size_t count(const std::string& key) const { return map_->count(key); }
-  size_t size() const { return map_->size(); }
-  bool empty() const { return map_->empty(); }
-  const std::string& at(const std::string& key) const { return map_->at(key); }
+  const Map& map() const { return map_ ? *map_ : no_labels(); }
+  const_iterator begin() const { return map().begin(); }
+  const_iterator end() const { return map().end(); }
+  const_iterator find(const std::string& key) const { return map().find(key); }
+  size_t count(const std::string& key) const { return map().count(key); }
+  size_t size() const { return map_ ? map_->size() : 0; }
+  bool empty() const { return !map_; }
+  const std::string& at(const std::string& key) const { return map().at(key); }
 
   /// Sets one label: the node's set is copied, changed and interned again (build a Map and
   /// assign it when setting several).
   void set(const std::string& key, std::string value);
 
   bool operator==(const NodeLabels& other) const {
-    return map_ == other.map_ || *map_ == *other.map_;
+    return map_ == other.map_ || map() == other.map();
   }
   bool operator!=(const NodeLabels& other) const { return !(*this == other); }
 
  private:
+  static const Map& no_labels();
+
+  /// Null when there are none: most nodes have no labels, and a shared empty set's count would
+  /// be touched by every thread that makes or frees a node state.
   std::shared_ptr<const Map> map_;
 };
 
