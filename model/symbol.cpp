@@ -15,8 +15,18 @@ const std::string* intern(std::string_view text) {
   // Each thread keeps the symbols it has seen by their text: a decoder reads two or three of
   // them (a device's resource name and model) for every device of every node, and this answers
   // those without the lock and without a copy of the text.
+  // The last two found are compared first: a node's devices repeat the same model and
+  // resource name, and comparing a few bytes is cheaper than hashing them.
+  thread_local const std::string* recent[2] = {nullptr, nullptr};
+  thread_local unsigned next_recent = 0;
+  for (const std::string* held : recent) {
+    if (held != nullptr && *held == text) {
+      return held;
+    }
+  }
   thread_local absl::flat_hash_map<std::string_view, const std::string*> seen;
   if (const auto found = seen.find(text); found != seen.end()) {
+    recent[next_recent++ % 2] = found->second;
     return found->second;
   }
   static std::mutex& guard = *new std::mutex;
@@ -27,6 +37,7 @@ const std::string* intern(std::string_view text) {
     held = &*texts.emplace(text).first;
   }
   seen.emplace(*held, held);
+  recent[next_recent++ % 2] = held;
   return held;
 }
 
