@@ -13,7 +13,6 @@ namespace unisched::messages {
 namespace {
 
 using google::protobuf::internal::WireFormatLite;
-using google::protobuf::io::CodedInputStream;
 using google::protobuf::io::CodedOutputStream;
 
 constexpr int kVarint = WireFormatLite::WIRETYPE_VARINT;
@@ -22,10 +21,10 @@ constexpr int kNodeDeltasField = v1::IncrementalUpdate::kNodeDeltasFieldNumber;
 
 // ---- Reading ------------------------------------------------------------------------------
 
-/// A field as its tag and the position where the tag starts.
+/// A field's tag and where the tag starts.
 struct Field {
   uint32_t tag;
-  int start;
+  const uint8_t* start;
   int number() const { return static_cast<int>(WireFormatLite::GetTagFieldNumber(tag)); }
 };
 
@@ -42,100 +41,142 @@ bool plain_ascii(std::string_view text) {
   return true;
 }
 
-/// Whether the varint read since `start` took no more bytes than `value` needs. Every encoder
-/// writes the shortest form; a longer one is left to the generated parser, whose limits on
-/// such forms CodedInputStream does not share in every case (found by fuzzing).
-bool canonical(const CodedInputStream& in, int start, uint64_t value) {
-  return in.CurrentPosition() - start == static_cast<int>(CodedOutputStream::VarintSize64(value));
-}
+/// The bytes of one message: a cursor and the message's end. An embedded message is read by a
+/// reader of its own bytes, so nothing is pushed or popped per message (CodedInputStream's
+/// limits cost more than the fields they bounded).
+class WireReader {
+ public:
+  WireReader(const uint8_t* at, const uint8_t* end) : at_(at), end_(end) {}
 
-bool read_varint(CodedInputStream& in, uint64_t& value) {
-  const int start = in.CurrentPosition();
-  return in.ReadVarint64(&value) && canonical(in, start, value);
-}
+  bool done() const { return at_ == end_; }
+  const uint8_t* position() const { return at_; }
 
-/// A length that fits in what is left of the message. Read as 64 bits: ReadVarint32 would keep
-/// the low bits of a longer varint, which the generated parser refuses (found by fuzzing).
-bool read_length(CodedInputStream& in, uint32_t& length) {
-  uint64_t value = 0;
-  if (!read_varint(in, value) || value > static_cast<uint64_t>(in.BytesUntilLimit())) {
+  /// A varint in its shortest form. Every encoder writes that; a longer one, or one past 64
+  /// bits, is left to the generated parser, whose handling of such forms is its own (found by
+  /// fuzzing).
+  bool varint(uint64_t& value) {
+    if (at_ != end_ && *at_ < 0x80) {  // most tags and small numbers: one byte
+      value = *at_++;
+      return true;
+    }
+    uint64_t result = 0;
+    for (int i = 0; i < 10 && at_ != end_; ++i) {
+      const uint8_t byte = *at_++;
+      result |= static_cast<uint64_t>(byte & 0x7f) << (7 * i);
+      if (byte < 0x80) {
+        value = result;
+        return (byte != 0 || i == 0) && (i < 9 || byte == 1);
+      }
+    }
     return false;
   }
-  length = static_cast<uint32_t>(value);
-  return true;
-}
 
-/// A length-delimited field's bytes, without a copy (they live as long as the input).
-bool read_bytes(CodedInputStream& in, std::string_view& out) {
-  uint32_t length = 0;
-  if (!read_length(in, length)) {
-    return false;
-  }
-  if (length == 0) {
-    out = {};
+  /// A length that fits in what is left of the message: a longer one is a lie.
+  bool length(size_t& out) {
+    uint64_t value = 0;
+    if (!varint(value) || value > static_cast<uint64_t>(end_ - at_)) {
+      return false;
+    }
+    out = static_cast<size_t>(value);
     return true;
   }
-  const void* data = nullptr;
-  int available = 0;  // up to the innermost limit
-  if (!in.GetDirectBufferPointer(&data, &available) || length > static_cast<uint32_t>(available)) {
-    return false;
+
+  /// A length-delimited field's bytes, without a copy (they live as long as the input).
+  bool bytes(std::string_view& out) {
+    size_t size = 0;
+    if (!length(size)) {
+      return false;
+    }
+    out = std::string_view(reinterpret_cast<const char*>(at_), size);
+    at_ += size;
+    return true;
   }
-  out = std::string_view(static_cast<const char*>(data), length);
-  return in.Skip(static_cast<int>(length));
-}
+
+  /// The embedded message that follows, as a reader of its bytes; the cursor moves past it.
+  bool message(WireReader& inner) {
+    size_t size = 0;
+    if (!length(size)) {
+      return false;
+    }
+    inner = WireReader(at_, at_ + size);
+    at_ += size;
+    return true;
+  }
+
+  /// Passes over a field of the envelope. Groups (proto2's, absent from this schema) are left
+  /// to the generated parser.
+  bool skip(uint32_t tag) {
+    uint64_t value = 0;
+    std::string_view text;
+    switch (WireFormatLite::GetTagWireType(tag)) {
+      case WireFormatLite::WIRETYPE_VARINT:
+        return varint(value);
+      case WireFormatLite::WIRETYPE_LENGTH_DELIMITED:
+        return bytes(text);
+      case WireFormatLite::WIRETYPE_FIXED64:
+        return advance(8);
+      case WireFormatLite::WIRETYPE_FIXED32:
+        return advance(4);
+      default:
+        return false;
+    }
+  }
+
+ private:
+  bool advance(size_t size) {
+    if (size > static_cast<size_t>(end_ - at_)) {
+      return false;
+    }
+    at_ += size;
+    return true;
+  }
+
+  const uint8_t* at_;
+  const uint8_t* end_;
+};
 
 /// Text the generated parser would take too: plain ASCII is always valid UTF-8 (anything else
 /// is left to it).
-bool read_text(CodedInputStream& in, std::string_view& out) {
-  return read_bytes(in, out) && plain_ascii(out);
+bool read_text(WireReader& in, std::string_view& out) {
+  return in.bytes(out) && plain_ascii(out);
 }
 
 /// A varint field as int64, or as int32 (also enums and bools): then its low 32 bits are the
 /// value (negative numbers travel sign-extended to 64 bits).
 template <class Int>
-bool read_number(CodedInputStream& in, Int& out) {
+bool read_number(WireReader& in, Int& out) {
   uint64_t value = 0;
-  if (!read_varint(in, value)) {
+  if (!in.varint(value)) {
     return false;
   }
   out = static_cast<Int>(value);
   return true;
 }
 
-/// Reads the embedded message that follows with `read_fields`, which sees only its bytes.
+/// Reads the embedded message that follows with `read_fields(reader)`, which sees only its
+/// bytes.
 template <class ReadFields>
-bool read_message(CodedInputStream& in, ReadFields read_fields) {
-  uint32_t length = 0;
-  // An inner limit past the outer one would be cut to it silently: such a length is a lie.
-  if (!read_length(in, length)) {
-    return false;
-  }
-  const CodedInputStream::Limit outer = in.PushLimit(static_cast<int>(length));
-  const bool read = read_fields() && in.BytesUntilLimit() == 0;
-  in.PopLimit(outer);
-  return read;
+bool read_message(WireReader& in, ReadFields read_fields) {
+  WireReader inner(nullptr, nullptr);
+  return in.message(inner) && read_fields(inner);
 }
 
-/// Hands each field of the current message to `read_field(field)` until the message ends; false
-/// at the first field it does not read or at bytes that are no field.
+/// Hands each field of the message to `read_field(field)` until the message ends; false at the
+/// first field it does not read or at bytes that are no field.
 template <class ReadField>
-bool read_fields(CodedInputStream& in, ReadField read_field) {
-  for (;;) {
-    const int start = in.CurrentPosition();
-    const uint32_t tag = in.ReadTag();
-    if (tag == 0) {  // the message's end, or bytes that are no tag (a zero, a cut varint)
-      return in.CurrentPosition() == start && in.BytesUntilLimit() == 0;
-    }
-    if (!canonical(in, start, tag)) {  // ReadTag keeps the low bits of an overlong one
-      return false;
-    }
-    if (!read_field(Field{tag, start})) {
+bool read_fields(WireReader& in, ReadField read_field) {
+  while (!in.done()) {
+    const uint8_t* start = in.position();
+    uint64_t tag = 0;
+    if (!in.varint(tag) || tag == 0 || tag > UINT32_MAX ||
+        !read_field(Field{static_cast<uint32_t>(tag), start})) {
       return false;
     }
   }
+  return true;
 }
 
-bool read_device(CodedInputStream& in, model::Device& device) {
+bool read_device(WireReader& in, model::Device& device) {
   DeviceFields fields;
   const bool read = read_fields(in, [&](Field field) {
     switch (field.tag) {
@@ -163,7 +204,7 @@ bool read_device(CodedInputStream& in, model::Device& device) {
 }
 
 /// A map entry or a taint: text fields 1, 2 (and 3), the last of each counting.
-bool read_texts(CodedInputStream& in, std::string_view (&texts)[3], int count) {
+bool read_texts(WireReader& in, std::string_view (&texts)[3], int count) {
   return read_fields(in, [&](Field field) {
     const int number = field.number();
     return WireFormatLite::GetTagWireType(field.tag) == kLength && number >= 1 && number <= count &&
@@ -172,14 +213,14 @@ bool read_texts(CodedInputStream& in, std::string_view (&texts)[3], int count) {
 }
 
 /// Host ports, one (unpacked) or a packed run of them.
-bool read_host_ports(CodedInputStream& in, bool packed, std::vector<int32_t>& ports) {
+bool read_host_ports(WireReader& in, bool packed, std::vector<int32_t>& ports) {
   int32_t port = 0;
   if (!packed) {
     return read_number(in, port) && (ports.push_back(port), true);
   }
-  return read_message(in, [&] {
-    while (in.BytesUntilLimit() > 0) {
-      if (!read_number(in, port)) {
+  return read_message(in, [&](WireReader& run) {
+    while (!run.done()) {
+      if (!read_number(run, port)) {
         return false;
       }
       ports.push_back(port);
@@ -196,7 +237,7 @@ struct NodeLists {
 };
 
 /// The NodeState fields that are not plain numbers.
-bool read_node_part(CodedInputStream& in, Field field, model::NodeState& node, NodeLists& lists) {
+bool read_node_part(WireReader& in, Field field, model::NodeState& node, NodeLists& lists) {
   std::string_view texts[3];
   switch (field.tag) {
     case tag_of(1, kLength):
@@ -204,12 +245,13 @@ bool read_node_part(CodedInputStream& in, Field field, model::NodeState& node, N
     case tag_of(2, kLength):
       return read_text(in, texts[0]) && (node.node_group.assign(texts[0]), true);
     case tag_of(9, kLength):
-      return read_message(in, [&] { return read_device(in, lists.devices.emplace_back()); });
+      return read_message(
+          in, [&](WireReader& m) { return read_device(m, lists.devices.emplace_back()); });
     case tag_of(10, kLength):
-      return read_message(in, [&] { return read_texts(in, texts, 2); }) &&
+      return read_message(in, [&](WireReader& m) { return read_texts(m, texts, 2); }) &&
              (lists.labels.insert_or_assign(std::string(texts[0]), std::string(texts[1])), true);
     case tag_of(11, kLength):
-      return read_message(in, [&] { return read_texts(in, texts, 3); }) &&
+      return read_message(in, [&](WireReader& m) { return read_texts(m, texts, 3); }) &&
              (node.taints.push_back(
                   {std::string(texts[0]), std::string(texts[1]), std::string(texts[2])}),
               true);
@@ -222,7 +264,7 @@ bool read_node_part(CodedInputStream& in, Field field, model::NodeState& node, N
   }
 }
 
-bool read_node(CodedInputStream& in, model::NodeState& node) {
+bool read_node(WireReader& in, model::NodeState& node) {
   NodeLists lists;
   int32_t schedulable = 0;
   const bool read = read_fields(in, [&](Field field) {
@@ -253,7 +295,7 @@ bool read_node(CodedInputStream& in, model::NodeState& node) {
   return read;
 }
 
-bool read_delta(CodedInputStream& in, model::NodeChange& change) {
+bool read_delta(WireReader& in, model::NodeChange& change) {
   int32_t op = 0;
   bool has_node = false;  // a second one would merge into the first: left to the full reader
   change.node.schedulable = false;  // proto3's default, which a delta without its node has
@@ -262,7 +304,8 @@ bool read_delta(CodedInputStream& in, model::NodeChange& change) {
       return read_number(in, op);
     }
     return field.tag == tag_of(2, kLength) && !has_node &&
-           (has_node = true, read_message(in, [&] { return read_node(in, change.node); }));
+           (has_node = true,
+            read_message(in, [&](WireReader& m) { return read_node(m, change.node); }));
   });
   const auto kind = change_kind_of(op);
   if (!read || !kind) {
@@ -350,14 +393,18 @@ size_t texts_size(const std::string& a, const std::string& b, const std::string*
   return text_size(a) + text_size(b) + (c ? text_size(*c) : 0);
 }
 
-size_t node_size(const model::NodeState& node) {
+/// The sizes of a node's devices, worked out once for its size and again for its headers.
+using DeviceSizes = absl::InlinedVector<size_t, 16>;
+
+size_t node_size(const model::NodeState& node, DeviceSizes& device_sizes) {
   size_t size = text_size(node.name) + text_size(node.node_group) +
                 number_size(node.allocatable_cpu_milli) +
                 number_size(node.allocatable_memory_bytes) + number_size(node.max_pods) +
                 number_size(node.allocated_cpu_milli) + number_size(node.allocated_memory_bytes) +
                 number_size(node.pod_count) + number_size(node.schedulable ? 1 : 0);
   for (const model::Device& device : node.devices) {
-    size += message_size(device_size(device));
+    device_sizes.push_back(device_size(device));
+    size += message_size(device_sizes.back());
   }
   for (const auto& [key, value] : node.labels) {
     size += message_size(entry_size(key, value));
@@ -371,9 +418,10 @@ size_t node_size(const model::NodeState& node) {
   return size;
 }
 
-uint8_t* write_node_lists(const model::NodeState& node, uint8_t* at) {
-  for (const model::Device& device : node.devices) {
-    at = write_device(device, write_header(9, device_size(device), at));
+uint8_t* write_node_lists(const model::NodeState& node, const DeviceSizes& device_sizes,
+                          uint8_t* at) {
+  for (size_t d = 0; d < node.devices.size(); ++d) {
+    at = write_device(node.devices[d], write_header(9, device_sizes[d], at));
   }
   for (const auto& [key, value] : node.labels) {
     at = write_header(10, entry_size(key, value), at);
@@ -386,7 +434,7 @@ uint8_t* write_node_lists(const model::NodeState& node, uint8_t* at) {
   return at;
 }
 
-uint8_t* write_node(const model::NodeState& node, uint8_t* at) {
+uint8_t* write_node(const model::NodeState& node, const DeviceSizes& device_sizes, uint8_t* at) {
   at = write_text(1, node.name, at);
   at = write_text(2, node.node_group, at);
   at = write_number(3, node.allocatable_cpu_milli, at);
@@ -395,7 +443,7 @@ uint8_t* write_node(const model::NodeState& node, uint8_t* at) {
   at = write_number(6, node.allocated_cpu_milli, at);
   at = write_number(7, node.allocated_memory_bytes, at);
   at = write_number(8, node.pod_count, at);
-  at = write_node_lists(node, at);
+  at = write_node_lists(node, device_sizes, at);
   at = write_number(12, node.schedulable ? 1 : 0, at);
   if (!node.host_ports_in_use.empty()) {
     at = write_header(13, ports_size(node.host_ports_in_use), at);
@@ -410,7 +458,8 @@ uint8_t* write_node(const model::NodeState& node, uint8_t* at) {
 void write_delta(const model::SharedNodeChange& change, std::string& out) {
   const model::NodeState& node = *change.node;
   const bool removal = change.kind == model::NodeChangeKind::Remove;
-  const size_t node_body = removal ? text_size(node.name) : node_size(node);
+  DeviceSizes device_sizes;
+  const size_t node_body = removal ? text_size(node.name) : node_size(node, device_sizes);
   const size_t delta_body = number_size(to_proto(change.kind)) + message_size(node_body);
   const size_t start = out.size();
   out.resize(start + message_size(delta_body));
@@ -418,7 +467,7 @@ void write_delta(const model::SharedNodeChange& change, std::string& out) {
   at = write_header(kNodeDeltasField, delta_body, at);
   at = write_number(1, to_proto(change.kind), at);
   at = write_header(2, node_body, at);
-  at = removal ? write_text(1, node.name, at) : write_node(node, at);
+  at = removal ? write_text(1, node.name, at) : write_node(node, device_sizes, at);
   if (at != reinterpret_cast<uint8_t*>(out.data() + out.size())) {
     throw std::logic_error("node_wire: a node delta's size was not the size written");
   }
@@ -430,21 +479,20 @@ std::optional<model::ViewUpdate> read_update_bytes(std::string_view bytes) {
   if (bytes.size() > static_cast<size_t>(INT32_MAX)) {
     return std::nullopt;
   }
-  CodedInputStream in(reinterpret_cast<const uint8_t*>(bytes.data()),
-                      static_cast<int>(bytes.size()));
-  in.PushLimit(static_cast<int>(bytes.size()));  // so that the end reads as a message's end
+  const auto* data = reinterpret_cast<const uint8_t*>(bytes.data());
+  WireReader in(data, data + bytes.size());
   std::vector<model::SharedNodeChange> changes;
   std::string envelope_bytes;  // every other field, for the generated parser
   const bool read = read_fields(in, [&](Field field) {
     if (field.tag != tag_of(kNodeDeltasField, kLength)) {
-      const bool skipped = WireFormatLite::SkipField(&in, field.tag);
-      envelope_bytes.append(bytes.substr(static_cast<size_t>(field.start),
-                                         static_cast<size_t>(in.CurrentPosition() - field.start)));
+      const bool skipped = in.skip(field.tag);
+      envelope_bytes.append(reinterpret_cast<const char*>(field.start),
+                            static_cast<size_t>(in.position() - field.start));
       return skipped;
     }
     model::NodeChange change;
     return changes.size() < model::kMaxNodeChangesPerUpdate &&
-           read_message(in, [&] { return read_delta(in, change); }) &&
+           read_message(in, [&](WireReader& m) { return read_delta(m, change); }) &&
            (changes.push_back(model::share(std::move(change))), true);
   });
   v1::IncrementalUpdate envelope;

@@ -1,7 +1,8 @@
 // Micro-benchmarks of the hot paths (Google Benchmark): quantity parsing, decoding a request
 // with many labels, applying a delta to a view, rebuilding a view from a snapshot, both ends of a
 // full resync, a commit and an agent's update beside many held reservations, one scheduling
-// decision over one cluster, and one sampled decision over a hundred. Built with the project, never
+// decision over one cluster, one sampled decision over a hundred, and both ends of an agent's
+// update on a link. Built with the project, never
 // run by the tests:
 // ./build/tools/bench/micro/unisched-micro-bench
 #include <benchmark/benchmark.h>
@@ -13,6 +14,7 @@
 
 #include "actors/cluster_state.hpp"
 #include "messages/convert.hpp"
+#include "messages/node_wire.hpp"
 #include "messages/snapshot_parts.hpp"
 #include "model/cluster_view.hpp"
 #include "model/manifest.hpp"
@@ -120,6 +122,46 @@ void view_apply(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * 100);
 }
 BENCHMARK(view_apply)->Arg(1'000)->Arg(5'000);
+
+/// An agent's update of N node changes (GPU nodes, 8 devices each), as shared model states.
+model::ViewUpdate agent_update(int changes) {
+  model::ViewUpdate update;
+  update.cluster_id = "c1";
+  update.epoch = 1;
+  update.base_version = 41;
+  update.version = 42;
+  for (int d = 0; d < changes; ++d) {
+    update.changes.push_back(
+        {model::NodeChangeKind::Update,
+         std::make_shared<const model::NodeState>(gpu_node(d, (d % 24) * 4'000))});
+  }
+  return update;
+}
+
+/// Writing an update of N node changes to its bytes, as an agent does for a link; items are
+/// node deltas.
+void update_write(benchmark::State& state) {
+  const model::ViewUpdate update = agent_update(static_cast<int>(state.range(0)));
+  for (auto _ : state) {
+    std::string bytes;
+    messages::write_update_bytes(update, bytes);
+    benchmark::DoNotOptimize(bytes.data());
+  }
+  state.SetItemsProcessed(state.iterations() * state.range(0));
+}
+BENCHMARK(update_write)->Arg(100);
+
+/// Reading an update of N node changes from its bytes, as the centre does from a link; items
+/// are node deltas.
+void update_read(benchmark::State& state) {
+  std::string bytes;
+  messages::write_update_bytes(agent_update(static_cast<int>(state.range(0))), bytes);
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(messages::read_update_bytes(bytes));
+  }
+  state.SetItemsProcessed(state.iterations() * state.range(0));
+}
+BENCHMARK(update_read)->Arg(100);
 
 /// Rebuilding a view of N nodes from a full snapshot (a resync); items are nodes.
 void view_replace(benchmark::State& state) {
