@@ -295,23 +295,24 @@ bool read_node(WireReader& in, model::NodeState& node) {
   return read;
 }
 
-bool read_delta(WireReader& in, model::NodeChange& change) {
+/// A delta's kind, and its node read into `node` (made shared beforehand, so that the state is
+/// read where it will stay rather than moved there).
+bool read_delta(WireReader& in, model::NodeChangeKind& kind, model::NodeState& node) {
   int32_t op = 0;
-  bool has_node = false;  // a second one would merge into the first: left to the full reader
-  change.node.schedulable = false;  // proto3's default, which a delta without its node has
+  bool has_node = false;     // a second one would merge into the first: left to the full reader
+  node.schedulable = false;  // proto3's default, which a delta without its node has
   const bool read = read_fields(in, [&](Field field) {
     if (field.tag == tag_of(1, kVarint)) {
       return read_number(in, op);
     }
     return field.tag == tag_of(2, kLength) && !has_node &&
-           (has_node = true,
-            read_message(in, [&](WireReader& m) { return read_node(m, change.node); }));
+           (has_node = true, read_message(in, [&](WireReader& m) { return read_node(m, node); }));
   });
-  const auto kind = change_kind_of(op);
-  if (!read || !kind) {
+  const auto known = change_kind_of(op);
+  if (!read || !known) {
     return false;
   }
-  change.kind = *kind;
+  kind = *known;
   return true;
 }
 
@@ -490,10 +491,11 @@ std::optional<model::ViewUpdate> read_update_bytes(std::string_view bytes) {
                             static_cast<size_t>(in.position() - field.start));
       return skipped;
     }
-    model::NodeChange change;
+    auto node = std::make_shared<model::NodeState>();
+    model::NodeChangeKind kind = model::NodeChangeKind::Update;
     return changes.size() < model::kMaxNodeChangesPerUpdate &&
-           read_message(in, [&](WireReader& m) { return read_delta(m, change); }) &&
-           (changes.push_back(model::share(std::move(change))), true);
+           read_message(in, [&](WireReader& m) { return read_delta(m, kind, *node); }) &&
+           (changes.push_back({kind, std::move(node)}), true);
   });
   v1::IncrementalUpdate envelope;
   if (!read || !envelope.ParseFromString(envelope_bytes)) {
