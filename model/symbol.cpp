@@ -12,9 +12,6 @@ namespace {
 /// Every symbol's text. Elements of an unordered_set keep their address for its lifetime,
 /// which is the process's (never destroyed, so symbols stay valid during static destruction).
 const std::string* intern(std::string_view text) {
-  // Each thread keeps the symbols it has seen by their text: a decoder reads two or three of
-  // them (a device's resource name and model) for every device of every node, and this answers
-  // those without the lock and without a copy of the text.
   // The last two found are compared first: a node's devices repeat the same model and
   // resource name, and comparing a few bytes is cheaper than hashing them.
   thread_local const std::string* recent[2] = {nullptr, nullptr};
@@ -24,6 +21,9 @@ const std::string* intern(std::string_view text) {
       return held;
     }
   }
+  // Each thread keeps the symbols it has seen by their text: a decoder reads two or three of
+  // them (a device's resource name and model) for every device of every node, and this answers
+  // those without the lock and without a copy of the text.
   thread_local absl::flat_hash_map<std::string_view, const std::string*> seen;
   if (const auto found = seen.find(text); found != seen.end()) {
     recent[next_recent++ % 2] = found->second;

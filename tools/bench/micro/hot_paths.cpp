@@ -2,8 +2,7 @@
 // with many labels, applying a delta to a view, rebuilding a view from a snapshot, both ends of a
 // full resync, a commit and an agent's update beside many held reservations, one scheduling
 // decision over one cluster, one sampled decision over a hundred, and both ends of an agent's
-// update on a link. Built with the project, never
-// run by the tests:
+// update on a link. Built with the project, never run by the tests:
 // ./build/tools/bench/micro/unisched-micro-bench
 #include <benchmark/benchmark.h>
 
