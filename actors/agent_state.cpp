@@ -93,8 +93,15 @@ std::optional<model::ViewUpdate> AgentState::next_update() {
   update.changes.reserve(changes.size());
   for (model::NodeChange& change : changes) {
     model::SharedNodeChange& shared = update.changes.emplace_back(model::share(std::move(change)));
+    const auto before = published_.find(std::string_view(shared.node->name));
+    // The centre keeps what was sent before, so a link need carry no more than what changed.
+    shared.usage_only = shared.kind == model::NodeChangeKind::Update &&
+                        before != published_.end() &&
+                        model::only_usage_differs(**before, *shared.node);
     // Erased first even when replaced: the set finds an entry by its state's name.
-    published_.erase(std::string_view(shared.node->name));
+    if (before != published_.end()) {
+      published_.erase(before);
+    }
     if (shared.kind != model::NodeChangeKind::Remove) {
       published_.insert(shared.node);
     }

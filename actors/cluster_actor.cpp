@@ -354,7 +354,8 @@ v1::Ack on_update(Self self, const messages::AgentUpdate& message) {
     return make_ack(core, update.epoch,
                     core.reject_update("sender: not the cluster's registered agent"));
   }
-  if (const auto wait = self->state.rate_limit.admit(update.changes.size(), self->clock().now())) {
+  if (const auto wait = self->state.rate_limit.admit(
+          update.changes.size() + update.usage_changes.size(), self->clock().now())) {
     return throttled(self, update, *wait);
   }
   std::vector<std::string> applied_placements;

@@ -138,11 +138,35 @@ std::vector<model::SharedNodeChange> ClusterState::seen_changes(
   return effective;
 }
 
+std::optional<std::string> ClusterState::resolve_usage(model::ViewUpdate& update) const {
+  update.changes.reserve(update.changes.size() + update.usage_changes.size());
+  for (const model::NodeUsage& usage : update.usage_changes) {
+    auto truth = holdings_.truth(usage.name);
+    if (truth == nullptr) {
+      truth = view_.shared(usage.name);
+    }
+    if (truth == nullptr) {
+      return "node_deltas: usage of node \"" + usage.name + "\": cluster \"" + cluster_id_ +
+             "\" has no such node (send its whole state with ADD)";
+    }
+    auto node = std::make_shared<model::NodeState>(*truth);
+    if (auto problem = model::apply_usage(usage, *node)) {
+      return "node_deltas: " + *problem;
+    }
+    update.changes.push_back({model::NodeChangeKind::Update, std::move(node)});
+  }
+  update.usage_changes.clear();
+  return std::nullopt;
+}
+
 UpdateOutcome ClusterState::apply(model::ViewUpdate& update) {
   const auto reject = [&](std::string reason) -> UpdateOutcome {
     ++counters_.rejected;
     return {AckStatus::Rejected, position_.version, std::move(reason)};
   };
+  if (auto problem = resolve_usage(update)) {
+    return reject(std::move(*problem));
+  }
   std::unordered_set<std::string_view> names;
   names.reserve(update.changes.size());
   for (const model::SharedNodeChange& change : update.changes) {

@@ -183,6 +183,10 @@ class ClusterState {
 
   /// Takes the update's node changes over.
   UpdateOutcome apply(model::ViewUpdate& update);
+  /// Turns each usage change of the update into a change of the node's whole state: the usage
+  /// put on the state the agent last sent (not on the view, which holds reservations on top).
+  /// Why not, when a usage names no node here or does not fit its node.
+  std::optional<std::string> resolve_usage(model::ViewUpdate& update) const;
   /// Applies node changes to the view and records them as one new revision.
   std::optional<model::ViewProblem> publish(
       std::vector<model::SharedNodeChange> changes,

@@ -218,6 +218,49 @@ v1::NodeDelta::Op to_proto(model::NodeChangeKind kind) {
   return v1::NodeDelta::REMOVE;
 }
 
+bool sent_as_usage(const model::SharedNodeChange& change) {
+  return change.usage_only && change.kind == model::NodeChangeKind::Update;
+}
+
+std::optional<std::string> delta_form_refusal(const v1::NodeDelta& delta) {
+  if (delta.op() == v1::NodeDelta::USAGE) {
+    if (delta.has_node()) {
+      return std::string(".node: must be absent with op USAGE (the node's usage is in .usage)");
+    }
+    return std::nullopt;
+  }
+  if (!change_kind_of(delta.op())) {
+    return ".op: must be ADD, UPDATE, REMOVE or USAGE, got " + std::to_string(delta.op());
+  }
+  if (delta.has_usage()) {
+    return ".usage: must be absent with op " + v1::NodeDelta::Op_Name(delta.op());
+  }
+  return std::nullopt;
+}
+
+void to_proto(const model::NodeUsage& usage, v1::NodeUsage& out) {
+  out.set_name(usage.name);
+  out.set_allocated_cpu_milli(usage.allocated_cpu_milli);
+  out.set_allocated_memory_bytes(usage.allocated_memory_bytes);
+  out.set_pod_count(usage.pod_count);
+  out.mutable_device_allocated_milli()->Add(usage.device_allocated_milli.begin(),
+                                            usage.device_allocated_milli.end());
+  out.mutable_host_ports_in_use()->Add(usage.host_ports_in_use.begin(),
+                                       usage.host_ports_in_use.end());
+}
+
+model::NodeUsage from_proto(const v1::NodeUsage& usage) {
+  model::NodeUsage out;
+  out.name = usage.name();
+  out.allocated_cpu_milli = usage.allocated_cpu_milli();
+  out.allocated_memory_bytes = usage.allocated_memory_bytes();
+  out.pod_count = usage.pod_count();
+  out.device_allocated_milli.assign(usage.device_allocated_milli().begin(),
+                                    usage.device_allocated_milli().end());
+  out.host_ports_in_use.assign(usage.host_ports_in_use().begin(), usage.host_ports_in_use().end());
+  return out;
+}
+
 std::optional<model::NodeChangeKind> change_kind_of(int32_t op) {
   switch (op) {
     case v1::NodeDelta::ADD:
@@ -293,15 +336,26 @@ void to_proto(const model::ViewUpdate& update, v1::IncrementalUpdate& out) {
   out.set_base_version(update.base_version);
   out.set_version(update.version);
   after_changes_to_proto(update, out);
-  out.mutable_node_deltas()->Reserve(static_cast<int>(update.changes.size()));
+  out.mutable_node_deltas()->Reserve(
+      static_cast<int>(update.changes.size() + update.usage_changes.size()));
   for (const model::SharedNodeChange& change : update.changes) {
     v1::NodeDelta& delta = *out.add_node_deltas();
+    if (sent_as_usage(change)) {
+      delta.set_op(v1::NodeDelta::USAGE);
+      to_proto(model::usage_of(*change.node), *delta.mutable_usage());
+      continue;
+    }
     delta.set_op(to_proto(change.kind));
     if (change.kind == model::NodeChangeKind::Remove) {
       delta.mutable_node()->set_name(change.node->name);  // of a removal only the name travels
       continue;
     }
     to_proto(*change.node, *delta.mutable_node());
+  }
+  for (const model::NodeUsage& usage : update.usage_changes) {
+    v1::NodeDelta& delta = *out.add_node_deltas();
+    delta.set_op(v1::NodeDelta::USAGE);
+    to_proto(usage, *delta.mutable_usage());
   }
 }
 
@@ -367,12 +421,15 @@ model::Expected<model::ViewUpdate, std::string> from_proto(const v1::Incremental
   for (int i = 0; i < update.node_deltas_size(); ++i) {
     const v1::NodeDelta& delta = update.node_deltas(i);
     const std::string path = "node_deltas[" + std::to_string(i) + "]";
-    model::NodeChange change;
-    const auto kind = change_kind_of(delta.op());
-    if (!kind) {
-      return path + ".op: must be ADD, UPDATE or REMOVE, got " + std::to_string(delta.op());
+    if (auto problem = delta_form_refusal(delta)) {
+      return path + *problem;
     }
-    change.kind = *kind;
+    if (delta.op() == v1::NodeDelta::USAGE) {
+      out.usage_changes.push_back(from_proto(delta.usage()));
+      continue;
+    }
+    model::NodeChange change;
+    change.kind = *change_kind_of(delta.op());
     if (auto problem = from_proto(delta.node(), path + ".node", change.node)) {
       return *problem;
     }

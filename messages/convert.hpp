@@ -27,6 +27,13 @@ v1::Interconnect to_proto(model::Interconnect link);
 v1::NodeDelta::Op to_proto(model::NodeChangeKind kind);
 /// The change a NodeDelta's op names; nullopt for none of ADD, UPDATE and REMOVE.
 std::optional<model::NodeChangeKind> change_kind_of(int32_t op);
+/// Whether `change` travels as its node's usage alone (NodeDelta USAGE).
+bool sent_as_usage(const model::SharedNodeChange& change);
+/// Why a delta's op and fields do not go together (after its path: ".op: ..."), if they do not:
+/// an unknown op, a USAGE with a node, or another op with a usage.
+std::optional<std::string> delta_form_refusal(const v1::NodeDelta& delta);
+void to_proto(const model::NodeUsage& usage, v1::NodeUsage& out);
+model::NodeUsage from_proto(const v1::NodeUsage& usage);
 
 /// An Accelerator's fields as the wire has them (enums as their numbers).
 struct DeviceFields {

@@ -3,7 +3,8 @@
 // each as a message (a string, a sub-message and an allocation per device) before converting
 // it to the model cost more than everything else the centre does with it.
 //
-// Only the node changes (field 5) are read here; every other field of the update still goes
+// Only the node changes (field 5: whole states, and usage alone, which is read into
+// ViewUpdate::usage_changes) are read here; every other field of the update still goes
 // through the generated parser and messages/convert, so it keeps their meaning and their errors.
 // Whatever is unusual (an unknown field, a wire type the schema does not give, text that is not
 // plain ASCII, a value the model refuses) is not read here at all: the caller reads the whole

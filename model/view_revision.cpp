@@ -40,6 +40,9 @@ ViewUpdate to_update(const ViewRevision& revision) {
   update.base_version = revision.base_revision;
   update.version = revision.revision;
   update.changes = revision.changes;
+  for (SharedNodeChange& change : update.changes) {
+    change.usage_only = false;  // a subscriber is sent whole states (messages/view_feed)
+  }
   update.resources = revision.resources;
   return update;
 }

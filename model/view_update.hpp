@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "model/node_state.hpp"
+#include "model/node_usage.hpp"
 #include "model/reservation.hpp"
 
 namespace unisched::model {
@@ -32,6 +33,9 @@ struct SharedNodeChange {
   /// The view revision at which the node took this state, as the centre numbers them; 0 in an
   /// agent's update (the centre numbers the states it publishes).
   uint64_t revision = 0;
+  /// Set by an agent when only what the node's pods use changed since the state it sent
+  /// before: a link then carries the usage alone. In one process the state is shared anyway.
+  bool usage_only = false;
 };
 
 /// The change with its state made shared (moved, not copied).
@@ -43,6 +47,9 @@ struct ViewUpdate {
   uint64_t base_version = 0;  ///< the version this update applies to
   uint64_t version = 0;       ///< the version after it: base_version + 1
   std::vector<SharedNodeChange> changes;
+  /// Nodes whose usage alone changed, as read from a link (never a node `changes` names): the
+  /// centre puts each on the node's state as this agent last sent it.
+  std::vector<NodeUsage> usage_changes;
   std::optional<ClusterResources> resources;  ///< set when the shared resources changed
   HealthState health = HealthState::Healthy;
   /// Placements the cluster carried out; their resources show in `changes` (this update or an

@@ -191,7 +191,7 @@ BOOST_AUTO_TEST_CASE(an_agent_update_crosses_a_link_as_its_incremental_update_wi
   v1::IncrementalUpdate bad = messages::to_proto(update);
   bad.mutable_node_deltas(0)->set_op(static_cast<v1::NodeDelta::Op>(9));
   const messages::AgentUpdate malformed = messages::read_update(bad);
-  BOOST_TEST(malformed.problem == "node_deltas[0].op: must be ADD, UPDATE or REMOVE, got 9");
+  BOOST_TEST(malformed.problem == "node_deltas[0].op: must be ADD, UPDATE, REMOVE or USAGE, got 9");
   BOOST_TEST(malformed.update->version == 7u);
   BOOST_TEST(malformed.update->changes.empty());
   messages::AgentUpdate relayed;

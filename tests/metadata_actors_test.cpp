@@ -245,7 +245,7 @@ BOOST_AUTO_TEST_CASE(malformed_updates_are_rejected_with_a_reason) {
   bad_op.add_node_deltas()->set_op(static_cast<v1::NodeDelta::Op>(9));
   ack = ask_as_agent(bad_op);
   BOOST_TEST(ack.status() == v1::Ack::REJECTED);
-  BOOST_TEST(ack.error() == "node_deltas[0].op: must be ADD, UPDATE or REMOVE, got 9");
+  BOOST_TEST(ack.error() == "node_deltas[0].op: must be ADD, UPDATE, REMOVE or USAGE, got 9");
 
   const auto before = cluster.harness.ask<v1::ClusterSnapshot>(centre, view_atom_v);
   v1::IncrementalUpdate negative;

@@ -57,6 +57,9 @@ model::ViewUpdate rich_update() {
   model::NodeState gone;
   gone.name = "gpu-9";
   update.changes.push_back(model::share({model::NodeChangeKind::Remove, gone}));
+  model::NodeUsage usage = model::usage_of(gpu_node("gpu-5", 3));
+  usage.device_allocated_milli[7] = -1;  // nonsense too: ten bytes on the wire
+  update.usage_changes.push_back(usage);
   update.resources = model::ClusterResources{{{"fast-ssd", 100, 20}}, 5'000, 10'000'000'000};
   update.health = model::HealthState::Degraded;
   update.applied_placements = {"train/0"};

@@ -75,6 +75,26 @@ v1::IncrementalUpdate update(uint64_t version, v1::NodeDelta::Op op, const std::
   return out;
 }
 
+/// A node's usage alone, after the snapshot listed it.
+v1::IncrementalUpdate usage_update(uint64_t version, const std::string& node) {
+  v1::IncrementalUpdate out;
+  out.set_cluster_id("fuzz");
+  out.set_epoch(1);
+  out.set_base_version(version - 1);
+  out.set_version(version);
+  auto* delta = out.add_node_deltas();
+  delta->set_op(v1::NodeDelta::USAGE);
+  v1::NodeUsage& usage = *delta->mutable_usage();
+  usage.set_name(node);
+  usage.set_allocated_cpu_milli(2000);
+  usage.set_pod_count(1);
+  for (int d = 0; d < 8; ++d) {
+    usage.add_device_allocated_milli(d == 0 ? 500 : 0);
+  }
+  usage.add_host_ports_in_use(9000);
+  return out;
+}
+
 v1::Placement placement(const std::string& id, const std::string& node) {
   v1::Placement out;
   out.set_id(id);
@@ -113,6 +133,7 @@ void proto_convert_seeds(const fs::path& dir) {
   write(dir, "update-add", tagged(0, update(2, v1::NodeDelta::ADD, "node-c").SerializeAsString()));
   write(dir, "update-remove",
         tagged(0, update(3, v1::NodeDelta::REMOVE, "node-b").SerializeAsString()));
+  write(dir, "update-usage", tagged(0, usage_update(2, "node-a").SerializeAsString()));
   write(dir, "snapshot", tagged(1, snapshot().SerializeAsString()));
   write(dir, "placement", tagged(2, placement("train/0", "node-a").SerializeAsString()));
   write(dir, "seed-start", tagged(3, seed_update(1).SerializeAsString()));
@@ -147,6 +168,9 @@ void cluster_state_seeds(const fs::path& dir) {
     in_parts += operation(1, part.SerializeAsString());
   }
   write(dir, "snapshot-in-parts", in_parts + operation(2, commit.SerializeAsString()));
+  write(dir, "usage-under-a-reservation",
+        start + operation(2, commit.SerializeAsString()) +
+            operation(0, usage_update(2, "node-a").SerializeAsString()));
   write(dir, "gap-then-resync",
         start + operation(0, update(3, v1::NodeDelta::ADD, "node-c").SerializeAsString()) +
             operation(7, "") + operation(1, snapshot().SerializeAsString()));
