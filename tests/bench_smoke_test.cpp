@@ -218,17 +218,30 @@ BOOST_AUTO_TEST_CASE(scale_reports_memory_per_node_and_both_throughputs) {
 }
 
 BOOST_AUTO_TEST_CASE(full_sync_moves_about_nodes_over_changes_times_the_bytes) {
-  const auto run =
-      bench("--scenario full-sync-baseline --clusters 2 --nodes 200 --updates 5 --deltas 10");
-  BOOST_TEST_REQUIRE(run.status == 0, run.out);
-  BOOST_TEST_REQUIRE(run.results.size() == 1u);
-  const unisched::testing::Json& result = run.results[0];
-  check_common(result, "full-sync-baseline");
-  // A snapshot carries all 200 nodes where an update carries 10 of them.
-  BOOST_TEST(result.at("bytes_ratio").get<double>() > 15);
-  BOOST_TEST(result.at("bytes_ratio").get<double>() < 25);
-  BOOST_TEST(result.at("incremental_cpu_ms_per_interval").get<double>() > 0);
-  BOOST_TEST(result.at("full_sync_cpu_ms_per_interval").get<double>() > 0);
+  double whole_ratio = 0;
+  for (const std::string deltas : {"whole", "usage"}) {
+    const auto run = bench(
+        "--scenario full-sync-baseline --clusters 2 --nodes 200 --updates 5 --deltas 10 "
+        "--node-deltas " +
+        deltas);
+    BOOST_TEST_REQUIRE(run.status == 0, run.out);
+    BOOST_TEST_REQUIRE(run.results.size() == 1u);
+    const unisched::testing::Json& result = run.results[0];
+    check_common(result, "full-sync-baseline");
+    BOOST_TEST(result.at("node_deltas").get<std::string>() == deltas);
+    const double ratio = result.at("bytes_ratio").get<double>();
+    if (deltas == "whole") {
+      // A snapshot carries all 200 nodes where an update carries 10 of them.
+      BOOST_TEST(ratio > 15);
+      BOOST_TEST(ratio < 25);
+      whole_ratio = ratio;
+    } else {
+      // Only the allocations change: an update carries a few bytes of each of its 10 nodes.
+      BOOST_TEST(ratio > 4 * whole_ratio);
+    }
+    BOOST_TEST(result.at("incremental_cpu_ms_per_interval").get<double>() > 0);
+    BOOST_TEST(result.at("full_sync_cpu_ms_per_interval").get<double>() > 0);
+  }
 }
 
 BOOST_AUTO_TEST_CASE(kubernetes_ingest_lists_in_pages_and_watches_every_change) {

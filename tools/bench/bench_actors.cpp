@@ -17,6 +17,7 @@
 #include "messages/caf_types.hpp"
 #include "messages/convert.hpp"
 #include "messages/errors.hpp"
+#include "messages/node_wire.hpp"
 #include "model/cluster_view.hpp"
 
 namespace unisched::bench {
@@ -138,14 +139,17 @@ messages::AgentUpdate update_at(AgentData& state, uint64_t version) {
     if (!state.parameters.full_sync) {  // in full sync the snapshot pulled is counted instead
       state.record->bytes += state.variant_bytes[variant];
     }
-    // Each state made anew, as an agent makes one per node change its adapter reports.
+    // Each state made anew, as an agent makes one per node change its adapter reports, and
+    // compared with the one sent before, as AgentState does.
     const auto& changes = state.shared_variants[variant].changes;
     for (size_t d = 0; d < changes.size(); ++d) {
-      update.changes.push_back(
-          {changes[d].kind, std::make_shared<const model::NodeState>(*changes[d].node)});
+      model::SharedNodeChange& change = update.changes.emplace_back(model::SharedNodeChange{
+          changes[d].kind, std::make_shared<const model::NodeState>(*changes[d].node)});
       if (!state.parameters.full_sync) {
         const auto node = static_cast<size_t>(state.variants.nodes_changed[variant][d]);
-        state.published[node] = update.changes.back().node;
+        change.usage_only = !state.parameters.whole_states &&
+                            model::only_usage_differs(*state.published[node], *change.node);
+        state.published[node] = change.node;
       }
     }
   }
@@ -340,8 +344,14 @@ BenchAgentActor::behavior_type bench_agent(Agent* self, CentreActor centre, caf:
             change_variants(parameters.nodes, parameters.deltas_per_update, parameters.gpus,
                             static_cast<uint64_t>(self->state.index) + 1);
         for (const v1::IncrementalUpdate& wire : self->state.variants.updates) {
-          self->state.shared_variants.push_back(*messages::read_update(wire).update);
-          self->state.variant_bytes.push_back(wire.ByteSizeLong());
+          model::ViewUpdate& variant =
+              self->state.shared_variants.emplace_back(*messages::read_update(wire).update);
+          for (model::SharedNodeChange& change : variant.changes) {
+            change.usage_only = !parameters.whole_states;  // only allocations change
+          }
+          std::string bytes;
+          messages::write_update_bytes(variant, bytes);
+          self->state.variant_bytes.push_back(bytes.size());
         }
         self->state.stream_start = Clock::now();
         if (parameters.rate > 0) {

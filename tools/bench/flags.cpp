@@ -16,9 +16,13 @@ const std::map<std::string, long> kNumbers = {
     {"committers", 1}, {"writers", 1}, {"in-flight", 1},  {"audit-every", 1}};
 // Text flags and their allowed values (empty: any; the scenario or policy name is checked by
 // whoever knows the names).
-const std::map<std::string, std::set<std::string>> kTexts = {
-    {"scenario", {}}, {"transport", {"caf", "grpc", "both"}}, {"mode", {"cluster", "node", "both"}},
-    {"policy", {}},   {"storage", {"disk", "tmpfs", "both"}}, {"profiles", {}}};
+const std::map<std::string, std::set<std::string>> kTexts = {{"scenario", {}},
+                                                             {"transport", {"caf", "grpc", "both"}},
+                                                             {"mode", {"cluster", "node", "both"}},
+                                                             {"policy", {}},
+                                                             {"storage", {"disk", "tmpfs", "both"}},
+                                                             {"profiles", {}},
+                                                             {"node-deltas", {"usage", "whole"}}};
 
 }  // namespace
 

@@ -76,7 +76,8 @@ IngestResult ingest_over_caf(const StreamParameters& parameters, const std::stri
         std::to_string(parameters.clusters) + " --nodes " + std::to_string(parameters.nodes) +
         " --deltas " + std::to_string(parameters.deltas_per_update) + " --updates " +
         std::to_string(parameters.updates) + " --window " + std::to_string(parameters.window) +
-        " --gpus " + std::to_string(parameters.gpus);
+        " --gpus " + std::to_string(parameters.gpus) +
+        (parameters.whole_states ? " --node-deltas whole" : "");
     std::string output;
     if (FILE* child = popen(command.c_str(), "r")) {
       char buffer[4096];

@@ -21,7 +21,7 @@ constexpr const char* kUsage =
     "         [--transport caf|grpc|both] [--schedulers N] [--mode cluster|node|both]\n"
     "         [--policy NAME] [--sample N] [--seconds N] [--pairs N] [--in-flight N]\n"
     "         [--committers N] [--writers N] [--storage disk|tmpfs|both]\n"
-    "         [--profiles DIR] [--audit-every N]\n";
+    "         [--profiles DIR] [--audit-every N] [--node-deltas usage|whole]\n";
 
 int usage(const std::string& problem) {
   std::fprintf(stderr, "error: %s\n%s", problem.c_str(), kUsage);
@@ -51,7 +51,7 @@ int main(int argc, char** argv) {
         static_cast<uint16_t>(flags->number("agents-for", 0)),
         {flags->number("clusters", 4), flags->number("nodes", 1000), flags->number("deltas", 100),
          flags->number("updates", 1000), flags->number("window", 1), 0, flags->number("gpus", 8),
-         false});
+         false, flags->text("node-deltas", "usage") == "whole"});
   }
   const std::string scenario = flags->text("scenario", "all");
   std::string names;

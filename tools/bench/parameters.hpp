@@ -17,6 +17,9 @@ struct StreamParameters {
   /// The design the seed argues against: instead of each update, the agent changes its nodes
   /// and the ClusterActor pulls its whole state as a full snapshot.
   bool full_sync = false;
+  /// A node whose usage alone changed is sent whole, as agents sent every change before
+  /// NodeDelta USAGE (for comparison); otherwise as its usage.
+  bool whole_states = false;
 };
 
 struct IngestResult {

@@ -25,6 +25,7 @@ StreamParameters stream_parameters(const Flags& flags, StreamParameters defaults
   defaults.window = flags.number("window", defaults.window);
   defaults.gpus = flags.number("gpus", defaults.gpus);
   defaults.rate = flags.number("rate", defaults.rate);
+  defaults.whole_states = flags.text("node-deltas", "usage") == "whole";
   return defaults;
 }
 
@@ -33,7 +34,8 @@ JsonLine& with_stream(JsonLine& line, const StreamParameters& parameters) {
       .integer("nodes", parameters.nodes)
       .integer("deltas_per_update", parameters.deltas_per_update)
       .integer("updates", parameters.updates)
-      .integer("window", parameters.window);
+      .integer("window", parameters.window)
+      .text("node_deltas", parameters.whole_states ? "whole" : "usage");
 }
 
 JsonLine& with_ingest(JsonLine& line, const IngestResult& result) {
