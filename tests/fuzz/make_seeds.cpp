@@ -58,12 +58,18 @@ v1::ClusterSnapshot snapshot() {
   return out;
 }
 
-v1::IncrementalUpdate update(uint64_t version, v1::NodeDelta::Op op, const std::string& node) {
+/// An update of the fuzz cluster at `version`, without content yet.
+v1::IncrementalUpdate update_at(uint64_t version) {
   v1::IncrementalUpdate out;
   out.set_cluster_id("fuzz");
   out.set_epoch(1);
   out.set_base_version(version - 1);
   out.set_version(version);
+  return out;
+}
+
+v1::IncrementalUpdate update(uint64_t version, v1::NodeDelta::Op op, const std::string& node) {
+  v1::IncrementalUpdate out = update_at(version);
   auto* delta = out.add_node_deltas();
   delta->set_op(op);
   fill_node(*delta->mutable_node(), node, op == v1::NodeDelta::REMOVE ? 0 : 4);
@@ -77,11 +83,7 @@ v1::IncrementalUpdate update(uint64_t version, v1::NodeDelta::Op op, const std::
 
 /// A node's usage alone, after the snapshot listed it.
 v1::IncrementalUpdate usage_update(uint64_t version, const std::string& node) {
-  v1::IncrementalUpdate out;
-  out.set_cluster_id("fuzz");
-  out.set_epoch(1);
-  out.set_base_version(version - 1);
-  out.set_version(version);
+  v1::IncrementalUpdate out = update_at(version);
   auto* delta = out.add_node_deltas();
   delta->set_op(v1::NodeDelta::USAGE);
   v1::NodeUsage& usage = *delta->mutable_usage();
