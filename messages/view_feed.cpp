@@ -1,7 +1,5 @@
 #include "messages/view_feed.hpp"
 
-#include <type_traits>
-
 #include "messages/convert.hpp"
 #include "messages/node_wire.hpp"
 #include "messages/wire_arena.hpp"
@@ -26,13 +24,23 @@ std::string encode_feed(const ViewFeed& feed) {
 
 namespace {
 
-/// Why an update read from a feed is no revision: a revision gives whole node states, since a
-/// subscriber holds them with its own reservations on top (no agent's state to put usage on).
-std::string not_a_revision(const model::ViewUpdate& update) {
-  return update.usage_changes.empty()
-             ? std::string()
-             : "view feed: node_deltas: op USAGE is for an agent's updates; a feed gives whole "
-               "node states";
+/// The feed's revision from a whole view read off a link.
+std::string take_revision(model::ViewSnapshot snapshot, ViewFeed& out) {
+  out.revision =
+      std::make_shared<const model::ViewRevision>(model::as_revision(std::move(snapshot)));
+  return {};
+}
+
+/// The feed's revision from changes read off a link, or why they are none: a revision gives
+/// whole node states, since a subscriber holds them with its own reservations on top (no
+/// agent's state to put usage on).
+std::string take_revision(model::ViewUpdate update, ViewFeed& out) {
+  if (!update.usage_changes.empty()) {
+    return "view feed: node_deltas: op USAGE is for an agent's updates; a feed gives whole node "
+           "states";
+  }
+  out.revision = std::make_shared<const model::ViewRevision>(model::as_revision(std::move(update)));
+  return {};
 }
 
 template <class Message>
@@ -46,13 +54,7 @@ std::string decode_as(const std::string& bytes, const char* name, ViewFeed& out)
   if (!read) {
     return "view feed: " + read.error();
   }
-  if constexpr (std::is_same_v<Message, v1::IncrementalUpdate>) {
-    if (auto problem = not_a_revision(*read); !problem.empty()) {
-      return problem;
-    }
-  }
-  out.revision = std::make_shared<const model::ViewRevision>(model::as_revision(std::move(*read)));
-  return {};
+  return take_revision(std::move(*read), out);
 }
 
 }  // namespace
@@ -60,12 +62,7 @@ std::string decode_as(const std::string& bytes, const char* name, ViewFeed& out)
 std::string decode_feed(const std::string& bytes, bool whole, ViewFeed& out) {
   if (!whole) {
     if (auto read = read_update_bytes(bytes)) {
-      if (auto problem = not_a_revision(*read); !problem.empty()) {
-        return problem;
-      }
-      out.revision =
-          std::make_shared<const model::ViewRevision>(model::as_revision(std::move(*read)));
-      return {};
+      return take_revision(std::move(*read), out);
     }
   }
   return whole ? decode_as<v1::ClusterSnapshot>(bytes, "ClusterSnapshot", out)
