@@ -203,13 +203,13 @@ void ClusterView::hold(std::shared_ptr<const NodeState> state, std::optional<uin
     // Most updates (cpu, memory, pods): the device totals and the free-device index stay.
     count_amounts(*held.node, -1);
     count_amounts(*state, +1);
-    if (scheduling_indexes()) {
+    if (free_indexes_built_) {
       move_free_cpu(held, free_cpu_of(*held.node), free_cpu_of(*state));
     }
     held.node = std::move(state);
     return;
   }
-  if (!scheduling_indexes()) {
+  if (!free_indexes_built_) {
     count(*held.node, -1);
     held.node = std::move(state);
     count(*held.node, +1);
@@ -355,7 +355,7 @@ void ClusterView::require_scheduling_indexes(const char* query) const {
 }
 
 std::vector<Symbol> ClusterView::models_with_free_devices() const {
-  require_scheduling_indexes("models_with_free_devices");
+  build_free_indexes("models_with_free_devices");
   std::vector<Symbol> models;
   models.reserve(free_index_.size());
   for (const auto& entry : free_index_) {
@@ -376,7 +376,7 @@ std::vector<const NodeState*> ClusterView::nodes_with_free_devices(const Symbol&
 
 void ClusterView::visit_free_devices(const Symbol& model, int32_t count,
                                      const std::function<bool(const NodeState&)>& visit) const {
-  require_scheduling_indexes("visit_free_devices");
+  build_free_indexes("visit_free_devices");
   const auto by_model = free_index_.find(model);
   if (by_model == free_index_.end()) {
     return;
@@ -402,7 +402,7 @@ std::vector<const NodeState*> ClusterView::nodes_with_free_cpu(int64_t milli) co
 
 void ClusterView::visit_free_cpu(int64_t milli,
                                  const std::function<bool(const NodeState&)>& visit) const {
-  require_scheduling_indexes("visit_free_cpu");
+  build_free_indexes("visit_free_cpu");
   for (auto it = free_cpu_index_.lower_bound({milli, {}}); it != free_cpu_index_.end(); ++it) {
     if (!visit(*it->node.held->node)) {
       return;

@@ -80,7 +80,9 @@ std::optional<ViewProblem> check_node(const NodeState& node,
 /// Which indexes a view keeps beside its nodes by name and its totals.
 enum class ViewIndexes {
   /// The free-cpu and free-device indexes and the sampling slots that the policies read: a
-  /// scheduler's view.
+  /// scheduler's view. The two free indexes are built by the first query that reads them and
+  /// kept in step from then on: a sampled decision never reads them, and its scheduler then
+  /// spends nothing on them as the view follows every change.
   ForScheduling,
   /// None of those: the centre's view, which no policy reads. It answers by name, in name order
   /// and by totals only, and spends nothing on keeping the rest in step with every change.
@@ -98,7 +100,7 @@ struct SampleDraw {
 class ClusterView {
  public:
   explicit ClusterView(ViewIndexes indexes = ViewIndexes::ForScheduling) : indexes_(indexes) {}
-  /// A copy rebuilds its indexes: they point at the copy's own nodes.
+  /// A copy's indexes are its own, pointing at its own nodes (the free ones built when read).
   ClusterView(const ClusterView& other);
   ClusterView& operator=(const ClusterView& other);
   ClusterView(ClusterView&&) noexcept = default;  // nodes keep their addresses
@@ -161,6 +163,8 @@ class ClusterView {
   /// Whether the view keeps the indexes the queries below read; on a view made with
   /// ViewIndexes::NamesOnly they throw std::logic_error (a policy given the centre's view).
   bool scheduling_indexes() const { return indexes_ == ViewIndexes::ForScheduling; }
+  /// Whether the free-cpu and free-device indexes are built (and so kept in step).
+  bool free_indexes_built() const { return free_indexes_built_; }
 
   /// The models of which some node has a free device, in name order.
   std::vector<Symbol> models_with_free_devices() const;
@@ -245,6 +249,11 @@ class ClusterView {
   static std::optional<IndexKeys> keys_of(const NodeState& node);
   /// Adds (sign 1) or removes (-1) a node to or from the totals and the indexes.
   void account(const HeldNode& held, int sign);
+  /// The same for the free indexes alone.
+  void index(const HeldNode& held, int sign) const;
+  /// Builds the free indexes from the held nodes unless they are built (see ViewIndexes);
+  /// `query` names the caller, which needs the scheduling indexes.
+  void build_free_indexes(const char* query) const;
   /// The same for the totals alone.
   void count(const NodeState& node, int sign);
   /// The same for the totals of cpu, memory and pods alone (not the devices').
@@ -253,7 +262,7 @@ class ClusterView {
     return node.allocatable_cpu_milli - node.allocated_cpu_milli;
   }
   /// Moves a node's free-cpu index entry from one amount to another.
-  void move_free_cpu(const HeldNode& held, int64_t before, int64_t after);
+  void move_free_cpu(const HeldNode& held, int64_t before, int64_t after) const;
   /// The node with its name key, as the indexes hold it.
   KeyedNode keyed(const HeldNode& held) const { return {name_key(held.name()), &held}; }
   /// Eight bytes of `name` from `shared_name_prefix_` on, zero-padded, big-endian: names the
@@ -265,11 +274,11 @@ class ClusterView {
   /// Rebuilds an index with the name key of each entry's node (`node_of(entry)`) made afresh.
   template <class Index, class NodeOf>
   void rekey(Index& index, NodeOf node_of) const;
-  void index_free_devices(const KeyedNode& node, const Symbol& model, int32_t free, int sign);
+  void index_free_devices(const KeyedNode& node, const Symbol& model, int32_t free, int sign) const;
   /// Takes a node's index entries out, found by the keys it had when they were made.
-  void unindex(const HeldNode& held, const IndexKeys& keys);
+  void unindex(const HeldNode& held, const IndexKeys& keys) const;
   /// Moves a changed node's index entries from its old keys to its new ones.
-  void reindex(const HeldNode& held, const IndexKeys& before, const IndexKeys& after);
+  void reindex(const HeldNode& held, const IndexKeys& before, const IndexKeys& after) const;
 
   /// Throws unless the view keeps the scheduling indexes; `query` names the caller.
   void require_scheduling_indexes(const char* query) const;
@@ -305,9 +314,12 @@ class ClusterView {
   std::vector<const HeldNode*> slots_;
   ClusterTotals totals_;
   std::map<Symbol, AcceleratorTotals> accelerators_;
+  // Built by the first query that reads them (ViewIndexes::ForScheduling), inside a const
+  // query: a view has one owner (a scheduler, a simulation), so no other reader races the build.
   // model -> number of free devices on a node -> the nodes with exactly that many (>= 1)
-  std::map<Symbol, std::map<int32_t, FreeDeviceBucket>> free_index_;
-  absl::btree_set<FreeCpuEntry, ByFreeCpuThenName> free_cpu_index_;
+  mutable std::map<Symbol, std::map<int32_t, FreeDeviceBucket>> free_index_;
+  mutable absl::btree_set<FreeCpuEntry, ByFreeCpuThenName> free_cpu_index_;
+  mutable bool free_indexes_built_ = false;
   // The bytes every held name begins with (at least: it does not grow back when nodes leave).
   size_t shared_name_prefix_ = SIZE_MAX;
   ClusterResources resources_;

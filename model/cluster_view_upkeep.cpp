@@ -75,7 +75,7 @@ void ClusterView::count_amounts(const NodeState& node, int sign) {
 }
 
 void ClusterView::index_free_devices(const KeyedNode& node, const Symbol& model, int32_t free,
-                                     int sign) {
+                                     int sign) const {
   if (free == 0) {
     return;
   }
@@ -99,11 +99,14 @@ void ClusterView::index_free_devices(const KeyedNode& node, const Symbol& model,
 }
 
 void ClusterView::account(const HeldNode& held, int sign) {
-  const NodeState& node = *held.node;
-  count(node, sign);
-  if (!scheduling_indexes()) {
-    return;
+  count(*held.node, sign);
+  if (free_indexes_built_) {
+    index(held, sign);
   }
+}
+
+void ClusterView::index(const HeldNode& held, int sign) const {
+  const NodeState& node = *held.node;
   const KeyedNode entry = keyed(held);
   if (sign > 0) {
     free_cpu_index_.insert({free_cpu_of(node), entry});
@@ -115,7 +118,18 @@ void ClusterView::account(const HeldNode& held, int sign) {
   });
 }
 
-void ClusterView::unindex(const HeldNode& held, const IndexKeys& keys) {
+void ClusterView::build_free_indexes(const char* query) const {
+  require_scheduling_indexes(query);
+  if (free_indexes_built_) {
+    return;
+  }
+  free_indexes_built_ = true;
+  for (const HeldNode* held : by_name_) {
+    index(*held, +1);
+  }
+}
+
+void ClusterView::unindex(const HeldNode& held, const IndexKeys& keys) const {
   // The entries are found by the keys alone: the name, which orders them, is unchanged.
   const KeyedNode entry = keyed(held);
   free_cpu_index_.erase({keys.free_cpu, entry});
@@ -124,7 +138,7 @@ void ClusterView::unindex(const HeldNode& held, const IndexKeys& keys) {
   }
 }
 
-void ClusterView::move_free_cpu(const HeldNode& held, int64_t before, int64_t after) {
+void ClusterView::move_free_cpu(const HeldNode& held, int64_t before, int64_t after) const {
   // The entry moves instead of being freed and allocated again, and stays put if unchanged
   // (most updates: the node's name is then not read for its key).
   if (before != after) {
@@ -170,7 +184,8 @@ void ClusterView::rekey(Index& index, NodeOf node_of) const {
   index = Index(entries.begin(), entries.end());
 }
 
-void ClusterView::reindex(const HeldNode& held, const IndexKeys& before, const IndexKeys& after) {
+void ClusterView::reindex(const HeldNode& held, const IndexKeys& before,
+                          const IndexKeys& after) const {
   move_free_cpu(held, before.free_cpu, after.free_cpu);
   const KeyedNode node = keyed(held);
   const auto free_before = [&](const Symbol& model) {

@@ -65,8 +65,11 @@ BOOST_AUTO_TEST_CASE(aggregates_and_free_device_index_follow_changes) {
 
 BOOST_AUTO_TEST_CASE(totals_and_indexes_after_many_updates_match_a_view_built_afresh) {
   // Updates that keep a node's devices (cpu, memory, pods, schedulable) take a shorter way
-  // than those that change them; both must leave what a fresh view of the same nodes has.
-  for (const ViewIndexes indexes : {ViewIndexes::ForScheduling, ViewIndexes::NamesOnly}) {
+  // than those that change them; both must leave what a fresh view of the same nodes has. The
+  // free indexes are kept in step once read (`read_early`), and built when first read if not.
+  for (const auto& [indexes, read_early] :
+       {std::pair{ViewIndexes::ForScheduling, true}, std::pair{ViewIndexes::ForScheduling, false},
+        std::pair{ViewIndexes::NamesOnly, false}}) {
     ClusterView view(indexes);
     std::map<std::string, NodeState> nodes;
     for (int i = 0; i < 20; ++i) {
@@ -77,6 +80,11 @@ BOOST_AUTO_TEST_CASE(totals_and_indexes_after_many_updates_match_a_view_built_af
       listing.push_back(add(node));
     }
     BOOST_TEST_REQUIRE(!view.apply(listing));
+    BOOST_TEST(!view.free_indexes_built());
+    if (read_early) {
+      BOOST_TEST(view.nodes_with_free_cpu(0).size() == nodes.size());
+      BOOST_TEST(view.free_indexes_built());
+    }
     uint64_t random = 88172645463325252ull;
     for (int step = 0; step < 400; ++step) {
       random ^= random << 13;
@@ -499,6 +507,7 @@ BOOST_AUTO_TEST_CASE(draws_taken_together_find_the_nodes_taken_one_by_one) {
 BOOST_AUTO_TEST_CASE(indexes_follow_updates_that_change_models_and_free_counts) {
   ClusterView view;
   BOOST_TEST(!view.apply({add(gpu_node("a", 4)), add(gpu_node("b", 2))}));
+  BOOST_TEST(view.nodes_with_free_cpu(0).size() == 2u);  // read: kept in step from here on
   // "a" trades its A100s for H100s, one of them busy; "b" frees every device.
   NodeState a = gpu_node("a", 3);
   for (Device& device : a.devices) {
