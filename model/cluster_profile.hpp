@@ -38,6 +38,9 @@ struct Taint {
   std::string key;     ///< required, label key
   std::string value;   ///< label value
   std::string effect;  ///< required: NoSchedule, PreferNoSchedule or NoExecute
+  bool operator==(const Taint& o) const {
+    return key == o.key && value == o.value && effect == o.effect;
+  }
 };
 
 /// The resources of each node of a node group.

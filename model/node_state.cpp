@@ -43,18 +43,13 @@ std::optional<Shortfall> capacity_shortfall(const NodeState& node, int64_t cpu_m
 }
 
 bool NodeState::operator==(const NodeState& o) const {
-  const auto same_taints = [](const std::vector<Taint>& a, const std::vector<Taint>& b) {
-    return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](const Taint& x, const Taint& y) {
-      return x.key == y.key && x.value == y.value && x.effect == y.effect;
-    });
-  };
   return name == o.name && node_group == o.node_group &&
          allocatable_cpu_milli == o.allocatable_cpu_milli &&
          allocatable_memory_bytes == o.allocatable_memory_bytes && max_pods == o.max_pods &&
          allocated_cpu_milli == o.allocated_cpu_milli &&
          allocated_memory_bytes == o.allocated_memory_bytes && pod_count == o.pod_count &&
          devices == o.devices && host_ports_in_use == o.host_ports_in_use && labels == o.labels &&
-         same_taints(taints, o.taints) && schedulable == o.schedulable;
+         taints == o.taints && schedulable == o.schedulable;
 }
 
 bool counts_devices_whole(const NodeState& node) {

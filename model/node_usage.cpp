@@ -30,18 +30,13 @@ bool only_usage_differs(const NodeState& before, const NodeState& after) {
     b_with_a_share.allocated_milli = a.allocated_milli;
     return a == b_with_a_share;
   };
-  const auto same_taint = [](const Taint& a, const Taint& b) {
-    return a.key == b.key && a.value == b.value && a.effect == b.effect;
-  };
   return before.name == after.name && before.node_group == after.node_group &&
          before.allocatable_cpu_milli == after.allocatable_cpu_milli &&
          before.allocatable_memory_bytes == after.allocatable_memory_bytes &&
          before.max_pods == after.max_pods && before.schedulable == after.schedulable &&
          std::equal(before.devices.begin(), before.devices.end(), after.devices.begin(),
                     after.devices.end(), same_but_share) &&
-         before.labels == after.labels &&
-         std::equal(before.taints.begin(), before.taints.end(), after.taints.begin(),
-                    after.taints.end(), same_taint);
+         before.labels == after.labels && before.taints == after.taints;
 }
 
 std::optional<std::string> apply_usage(const NodeUsage& usage, NodeState& node) {
