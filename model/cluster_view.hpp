@@ -249,12 +249,12 @@ class ClusterView {
   static std::optional<IndexKeys> keys_of(const NodeState& node);
   /// Adds (sign 1) or removes (-1) a node to or from the totals and the indexes.
   void account(const HeldNode& held, int sign);
-  /// The same for the free indexes alone.
+  /// Adds (sign 1) or removes (-1) a node to or from the free indexes alone.
   void index(const HeldNode& held, int sign) const;
   /// Builds the free indexes from the held nodes unless they are built (see ViewIndexes);
   /// `query` names the caller, which needs the scheduling indexes.
   void build_free_indexes(const char* query) const;
-  /// The same for the totals alone.
+  /// Adds (sign 1) or removes (-1) a node to or from the totals alone.
   void count(const NodeState& node, int sign);
   /// The same for the totals of cpu, memory and pods alone (not the devices').
   void count_amounts(const NodeState& node, int sign);
@@ -315,7 +315,7 @@ class ClusterView {
   ClusterTotals totals_;
   std::map<Symbol, AcceleratorTotals> accelerators_;
   // Built by the first query that reads them (ViewIndexes::ForScheduling), inside a const
-  // query: a view has one owner (a scheduler, a simulation), so no other reader races the build.
+  // query: a view has one owner (a scheduler, a simulation, a replay); no reader races a build.
   // model -> number of free devices on a node -> the nodes with exactly that many (>= 1)
   mutable std::map<Symbol, std::map<int32_t, FreeDeviceBucket>> free_index_;
   mutable absl::btree_set<FreeCpuEntry, ByFreeCpuThenName> free_cpu_index_;
