@@ -2,11 +2,13 @@
 
 #include <caf/actor_system_config.hpp>
 
+#include <thread>
+
 #include "actors/shard_interface.hpp"
 
 namespace unisched::actors {
 
-void register_actor_types(caf::actor_system_config& config) {
+void configure_actor_system(caf::actor_system_config& config) {
   messages::register_message_types(config);
   config.add_message_type<AgentActor>("unisched.AgentActor");
   config.add_message_type<ClusterIngestActor>("unisched.ClusterIngestActor");
@@ -16,6 +18,9 @@ void register_actor_types(caf::actor_system_config& config) {
   config.add_message_type<PlacementListenerActor>("unisched.PlacementListenerActor");
   config.add_message_type<AdmissionListenerActor>("unisched.AdmissionListenerActor");
   config.add_message_type<QuotaActor>("unisched.QuotaActor");
+  if (const unsigned cores = std::thread::hardware_concurrency(); cores > 0) {
+    config.set("scheduler.max-threads", static_cast<size_t>(cores));
+  }
 }
 
 }  // namespace unisched::actors

@@ -1,13 +1,18 @@
-// Announces to an actor system every type that crosses a CAF link between unisched processes:
-// the protobuf messages (messages/caf_types.hpp) and the typed actor handles that travel inside
-// messages (an agent registering, a shard offering to host, a scheduler subscribing to a
-// ClusterActor on a shard).
+// What every unisched actor system is configured with: the types that cross a CAF link between
+// unisched processes (the protobuf messages of messages/caf_types.hpp and the typed actor
+// handles that travel inside messages: an agent registering, a shard offering to host, a
+// scheduler subscribing to a ClusterActor on a shard), and the size of its pool of workers.
 #pragma once
 
 #include <caf/fwd.hpp>
 
 namespace unisched::actors {
 
-void register_actor_types(caf::actor_system_config& config);
+/// Announces the types and runs one worker per hardware thread. CAF's own default,
+/// max(cores, 4), runs four workers on two cores, and the two extra cost a fifth of the decisions
+/// per second in thread switches and idle polling (BENCHMARKS.md). No worker may then wait on
+/// the world outside: the actors that would (an agent whose adapter calls its cluster, a hub
+/// that fsyncs its journal) run detached, on threads of their own.
+void configure_actor_system(caf::actor_system_config& config);
 
 }  // namespace unisched::actors

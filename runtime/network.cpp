@@ -74,7 +74,7 @@ std::unique_ptr<caf::actor_system> make_networked_system(caf::actor_system_confi
         "executable's): refusing to open the network");
     return nullptr;
   }
-  actors::register_actor_types(config);
+  actors::configure_actor_system(config);
   config.load<caf::io::middleman>();
   if (tls.enabled()) {
     if (!openssl_hooks_active()) {

@@ -130,7 +130,7 @@ void replay_through_actors(const ReplayOptions& options, const ReplaySetup& setu
                            ReplayReport& report,
                            const std::function<void(size_t, size_t)>& progress) {
   caf::actor_system_config config;
-  actors::register_actor_types(config);
+  actors::configure_actor_system(config);
   caf::actor_system system{config};
   caf::scoped_actor self{system};
   ReplayActors fleet;

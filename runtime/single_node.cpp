@@ -332,7 +332,7 @@ RunReport run_single_node(const std::vector<model::ClusterResourceProfile>& clus
                           const RunOptions& options,
                           const std::function<void(const RunProgress&)>& progress) {
   caf::actor_system_config config;
-  actors::register_actor_types(config);
+  actors::configure_actor_system(config);
   caf::actor_system system{config};
   Fleet fleet(system);
   fleet.supervisor = actors::spawn_supervisor(system, options.supervisor);

@@ -27,7 +27,7 @@ std::string cluster_name(size_t index) {
 SimulatedSystem::SimulatedSystem(const RunSettings& settings, const std::string& journal,
                                  RunReport& report)
     : settings_(settings), journal_(journal), report_(report) {
-  actors::register_actor_types(config_);
+  actors::configure_actor_system(config_);
   config_.set("scheduler.policy", caf::atom("testing"));
   system_ = std::make_unique<caf::actor_system>(config_);
   coordinator_ = &dynamic_cast<caf::scheduler::test_coordinator&>(system_->scheduler());

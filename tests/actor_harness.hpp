@@ -25,7 +25,7 @@ struct ActorHarness {
   std::unique_ptr<caf::actor_system> system;
 
   ActorHarness() {
-    actors::register_actor_types(config);
+    actors::configure_actor_system(config);
     system = std::make_unique<caf::actor_system>(config);
   }
 

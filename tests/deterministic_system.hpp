@@ -29,7 +29,7 @@ struct DeterministicSystem {
   caf::scheduler::test_coordinator* coordinator = nullptr;
 
   DeterministicSystem() {
-    actors::register_actor_types(config);
+    actors::configure_actor_system(config);
     config.set("scheduler.policy", caf::atom("testing"));
     system = std::make_unique<caf::actor_system>(config);
     coordinator = &dynamic_cast<caf::scheduler::test_coordinator&>(system->scheduler());

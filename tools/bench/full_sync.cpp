@@ -24,7 +24,7 @@ IngestResult churn(caf::actor_system& system, StreamParameters parameters, bool 
 
 FullSyncResult full_sync_baseline(const StreamParameters& parameters) {
   caf::actor_system_config config;
-  actors::register_actor_types(config);
+  actors::configure_actor_system(config);
   caf::actor_system system{config};
   FullSyncResult result;
   result.incremental = churn(system, parameters, false);

@@ -21,7 +21,7 @@ namespace {
 using namespace unisched::atoms;
 
 caf::actor_system_config& with_types(caf::actor_system_config& config) {
-  actors::register_actor_types(config);
+  actors::configure_actor_system(config);
   return config;
 }
 

@@ -85,7 +85,7 @@ void stream_cluster(const std::string& address, int cluster, const StreamParamet
 
 IngestResult ingest_over_grpc(const StreamParameters& parameters) {
   caf::actor_system_config config;
-  actors::register_actor_types(config);
+  actors::configure_actor_system(config);
   caf::actor_system system{config};
   const auto supervisor = actors::spawn_supervisor(system, actors::SupervisorSettings{});
   const auto hub = runtime::spawn_hub(system, supervisor, {}, {});

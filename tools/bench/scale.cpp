@@ -46,7 +46,7 @@ double resync_p50_ms(caf::actor_system& system, const CentreActor& centre, int r
 
 ScaleResult scale(const StreamParameters& stream, const ScheduleParameters& schedule) {
   caf::actor_system_config config;
-  actors::register_actor_types(config);
+  actors::configure_actor_system(config);
   caf::actor_system system{config};
   const CentreActor centre = spawn_centre(system, nullptr);
   ScaleResult result;

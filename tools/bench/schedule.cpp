@@ -196,7 +196,7 @@ ScheduleResult run_schedulers(caf::actor_system& system, const CentreActor& cent
 
 ScheduleResult schedule(const ScheduleParameters& parameters) {
   caf::actor_system_config config;
-  actors::register_actor_types(config);
+  actors::configure_actor_system(config);
   caf::actor_system system{config};
   const CentreActor centre = spawn_centre(system, nullptr);
   ScheduleResult result;
