@@ -222,9 +222,6 @@ LocalAgentActor::behavior_type agent_actor(Self self,
 LocalAgentActor spawn_agent_actor(caf::actor_system& system,
                                   std::shared_ptr<adapters::ClusterAdapter> adapter, uint64_t epoch,
                                   const AgentSettings& settings) {
-  if (adapter->calls_block()) {
-    return system.spawn<caf::detached>(agent_actor, std::move(adapter), epoch, settings);
-  }
   return system.spawn(agent_actor, std::move(adapter), epoch, settings);
 }
 

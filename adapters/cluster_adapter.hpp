@@ -89,9 +89,6 @@ class ClusterAdapter {
   /// Whether the adapter carries out placements; one that does not joins as a view only and
   /// the centre sends it none.
   virtual bool takes_placements() const { return true; }
-  /// Whether its calls may wait on the world outside this process (an API server, slurmctld):
-  /// its agent then runs on a thread of its own, so that no other actor waits behind it.
-  virtual bool calls_block() const { return false; }
 };
 
 }  // namespace unisched::adapters

@@ -522,18 +522,9 @@ actors::HubActor::behavior_type hub(Self self, actors::SupervisorActor superviso
 
 }  // namespace
 
-bool journals_to_disk(const HubSettings& settings) {
-  return (settings.book && settings.book->journaled()) ||
-         (settings.quotas && settings.quotas->journaled()) ||
-         (settings.profiles && settings.profiles->journaled());
-}
-
 actors::HubActor spawn_hub(caf::actor_system& system, const actors::SupervisorActor& supervisor,
                            const std::vector<actors::SchedulerActor>& schedulers,
                            const HubSettings& settings) {
-  if (settings.own_thread) {
-    return system.spawn<caf::detached>(hub, supervisor, schedulers, settings);
-  }
   return system.spawn(hub, supervisor, schedulers, settings);
 }
 

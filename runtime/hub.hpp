@@ -41,14 +41,7 @@ struct HubSettings {
   /// How often every cluster is asked what it holds, to release placements no decision holds
   /// (zero: never).
   std::chrono::milliseconds collect_interval{std::chrono::seconds(10)};
-  /// Runs on a thread of its own rather than on the system's workers: for a hub whose books
-  /// write journals, which waits on every fsync (no other actor should wait behind it). A
-  /// simulation's deterministic scheduler has no threads to give.
-  bool own_thread = false;
 };
-
-/// Whether any of the settings' books writes a journal to disk.
-bool journals_to_disk(const HubSettings& settings);
 
 actors::HubActor spawn_hub(caf::actor_system& system, const actors::SupervisorActor& supervisor,
                            const std::vector<actors::SchedulerActor>& schedulers,

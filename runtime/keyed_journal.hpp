@@ -69,9 +69,6 @@ class KeyedJournal {
     return absl::OkStatus();
   }
 
-  /// Whether it writes a journal (and so waits on the disk's fsync).
-  bool journaled() const { return !journal_path_.empty(); }
-
   /// Records `message`, on disk before this returns; false when the journal cannot be written
   /// or synced (it is then not recorded).
   bool record(const Message& message) {

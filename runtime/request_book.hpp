@@ -94,8 +94,6 @@ class RequestBook {
   /// The requests given up as LOST (those recovered so included).
   std::vector<std::string> lost_ids() const;
   bool journal_failed() const { return journal_failed_; }
-  /// Whether it writes a journal (and so waits on the disk's fsync).
-  bool journaled() const { return !journal_path_.empty(); }
 
  private:
   /// Writes `status` to the journal, if there is one; false when that failed.

@@ -1,8 +1,10 @@
 // Protobuf messages cross CAF links through one generic inspect(): the bytes are the schema's.
 #include <caf/binary_deserializer.hpp>
 #include <caf/binary_serializer.hpp>
+#include <caf/scheduler/abstract_coordinator.hpp>
 
 #include <boost/test/unit_test.hpp>
+#include <thread>
 
 #include "messages/caf_types.hpp"
 #include "messages/convert.hpp"
@@ -310,6 +312,11 @@ BOOST_AUTO_TEST_CASE(a_device_keeps_its_resource_name_and_link_generation_on_the
   BOOST_TEST(refused([](v1::Accelerator& a) {
                a.set_interconnect(static_cast<v1::Interconnect>(9));
              }).find("interconnect: unknown value 9") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(a_configured_actor_system_runs_one_worker_per_hardware_thread) {
+  testing::ActorHarness harness;  // configured as every unisched process is
+  BOOST_TEST(harness.system->scheduler().num_workers() == std::thread::hardware_concurrency());
 }
 
 BOOST_AUTO_TEST_SUITE_END()

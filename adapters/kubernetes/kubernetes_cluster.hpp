@@ -58,8 +58,6 @@ class KubernetesCluster final : public ClusterAdapter {
   std::vector<std::string> running_placements() const override;
   /// True once after a reflector listed again (a 410, a refused watch, a restarted server).
   bool take_relisted() override;
-  /// Placements and releases are calls to the API server.
-  bool calls_block() const override { return true; }
 
   const ReflectorCounters& node_counters() const { return nodes_reflector_->counters(); }
   const ReflectorCounters& pod_counters() const { return pods_reflector_->counters(); }

@@ -53,8 +53,6 @@ class SlurmCluster final : public ClusterAdapter {
   /// Cancels the placement's job.
   bool release(const std::string& placement_id) override;
   std::vector<std::string> running_placements() const override;
-  /// Placements and releases are calls to slurmctld.
-  bool calls_block() const override { return true; }
 
   /// Loads that reported a change, and nodes skipped because Slurm sent what cannot be read.
   uint64_t loads() const { return loads_.load(); }

@@ -218,10 +218,9 @@ int run_serve(const ParsedArgs& args) {
     schedulers.push_back(actors::spawn_scheduler_actor(*system, supervisor, {}, policy,
                                                        actors::SchedulerSettings{}, ledger));
   }
-  runtime::HubSettings hub_settings{
-      options->tokens.by_id, options->shard_tokens.by_id, book, ledger, quotas, profiles};
-  hub_settings.own_thread = runtime::journals_to_disk(hub_settings);
-  const actors::HubActor hub = runtime::spawn_hub(*system, supervisor, schedulers, hub_settings);
+  const actors::HubActor hub = runtime::spawn_hub(
+      *system, supervisor, schedulers,
+      {options->tokens.by_id, options->shard_tokens.by_id, book, ledger, quotas, profiles});
   caf::anon_send(supervisor, atoms::bind_atom_v, actors::PlacementListenerActor{hub});
   const auto stop_all = [&] {
     caf::anon_send_exit(hub, caf::exit_reason::user_shutdown);
