@@ -1,4 +1,5 @@
-// Protobuf messages cross CAF links through one generic inspect(): the bytes are the schema's.
+// Protobuf messages cross CAF links through one generic inspect(): the bytes are the schema's. And
+// what else configure_actor_system gives every actor system: one worker per hardware thread.
 #include <caf/binary_deserializer.hpp>
 #include <caf/binary_serializer.hpp>
 #include <caf/scheduler/abstract_coordinator.hpp>
