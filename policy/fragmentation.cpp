@@ -134,8 +134,8 @@ double node_fragmentation(const model::NodeState& node, const std::vector<PodSha
 }
 
 double fragmentation_after(const model::NodeState& node, const std::vector<PodShape>& shapes,
-                           int64_t cpu_milli, const std::vector<int32_t>& devices,
-                           const std::vector<int32_t>& device_milli) {
+                           int64_t cpu_milli, absl::Span<const int32_t> devices,
+                           absl::Span<const int32_t> device_milli) {
   IdleState state = idle_state(node);
   state.free_cpu -= cpu_milli;
   for (size_t i = 0; i < devices.size() && i < device_milli.size(); ++i) {

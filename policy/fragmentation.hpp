@@ -3,6 +3,8 @@
 // states; the FGD policy and trace replay both build on it.
 #pragma once
 
+#include <absl/types/span.h>
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -45,8 +47,8 @@ double node_fragmentation(const model::NodeState& node, const std::vector<PodSha
 /// The fragmentation `node` would have with `cpu_milli` more allocated and `device_milli[i]` more
 /// of device `devices[i]`: node_fragmentation of the node after a placement, without copying it.
 double fragmentation_after(const model::NodeState& node, const std::vector<PodShape>& shapes,
-                           int64_t cpu_milli, const std::vector<int32_t>& devices,
-                           const std::vector<int32_t>& device_milli);
+                           int64_t cpu_milli, absl::Span<const int32_t> devices,
+                           absl::Span<const int32_t> device_milli);
 
 /// Idle milli-GPU of a device (1000, less what is allocated).
 int32_t idle_milli(const model::Device& device);

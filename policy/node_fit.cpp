@@ -40,8 +40,6 @@ bool choose_devices(const model::NodeState& node, const ReplicaDemand& replica,
     return false;
   }
   const size_t first = fit.devices.size();  // where this demand's devices begin
-  fit.devices.reserve(first + count);
-  fit.device_milli.reserve(first + count);
   const auto add = [&](int32_t index) {
     fit.devices.push_back(index);
     fit.device_milli.push_back(demand.milli);
@@ -66,7 +64,8 @@ bool choose_devices(const model::NodeState& node, const ReplicaDemand& replica,
   }
   std::sort(matching.begin(), matching.end());
   // The groups as runs of `matching`, smallest first (best fit keeps big groups whole), ties
-  // by group.
+  // by group: in the order of where they begin, as the runs are in group order. (Not
+  // std::stable_sort, which takes a buffer from the heap on every call.)
   absl::InlinedVector<std::pair<size_t, size_t>, 8> groups;  // (begin, end) in `matching`
   for (size_t begin = 0; begin < matching.size();) {
     size_t end = begin;
@@ -76,8 +75,10 @@ bool choose_devices(const model::NodeState& node, const ReplicaDemand& replica,
     groups.emplace_back(begin, end);
     begin = end;
   }
-  std::stable_sort(groups.begin(), groups.end(), [](const auto& a, const auto& b) {
-    return a.second - a.first < b.second - b.first;
+  std::sort(groups.begin(), groups.end(), [](const auto& a, const auto& b) {
+    const size_t size_a = a.second - a.first;
+    const size_t size_b = b.second - b.first;
+    return size_a != size_b ? size_a < size_b : a.first < b.first;
   });
   if (demand.link && *demand.link != model::Interconnect::PCIe) {
     for (const auto& [begin, end] : groups) {

@@ -1,6 +1,8 @@
 // Whether one replica fits on one node, and on which of its devices.
 #pragma once
 
+#include <absl/container/inlined_vector.h>
+
 #include <optional>
 #include <string>
 #include <vector>
@@ -24,10 +26,15 @@ enum class NodeMisfit {
 
 const char* describe(NodeMisfit misfit);
 
+/// Per device of a fit, in the order chosen. Inline: a decision fits every node it offers, and
+/// a replica takes a few devices of a node's handful (two lists on the heap were four calls to
+/// the allocator per node offered).
+using DeviceList = absl::InlinedVector<int32_t, 8>;
+
 struct NodeFit {
-  std::optional<NodeMisfit> misfit;   ///< set when the replica does not fit
-  std::vector<int32_t> devices;       ///< indexes of the devices chosen, when it fits
-  std::vector<int32_t> device_milli;  ///< what is taken of each of them (1000: whole)
+  std::optional<NodeMisfit> misfit;  ///< set when the replica does not fit
+  DeviceList devices;                ///< indexes of the devices chosen, when it fits
+  DeviceList device_milli;           ///< what is taken of each of them (1000: whole)
   bool fits() const { return !misfit; }
 };
 

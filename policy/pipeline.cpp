@@ -206,9 +206,15 @@ std::optional<Choice> best_node(const Policy& policy, const model::SchedulingReq
 }
 
 ReplicaPlacement placement_of(const Choice& choice, const ReplicaDemand& demand) {
-  return ReplicaPlacement{choice.cluster->info->id, choice.node->name,  demand.cpu_milli,
-                          demand.memory_bytes,      choice.fit.devices, demand.host_ports,
-                          choice.fit.device_milli,  choice.score};
+  const auto& fit = choice.fit;
+  return ReplicaPlacement{choice.cluster->info->id,
+                          choice.node->name,
+                          demand.cpu_milli,
+                          demand.memory_bytes,
+                          {fit.devices.begin(), fit.devices.end()},
+                          demand.host_ports,
+                          {fit.device_milli.begin(), fit.device_milli.end()},
+                          choice.score};
 }
 
 /// Replica counts per weighted cluster, proportional to the weights (largest remainder).

@@ -69,9 +69,9 @@ BOOST_AUTO_TEST_CASE(linked_devices_come_from_one_group) {
   }
   const NodeFit three = fit_on_node(n, gpus(3, model::Interconnect::NVLink));
   BOOST_TEST_REQUIRE(three.fits());
-  BOOST_TEST(three.devices == (std::vector<int32_t>{1, 2, 3}));  // best fit: the smaller group
+  BOOST_TEST(three.devices == (DeviceList{1, 2, 3}));  // best fit: the smaller group
   const NodeFit four = fit_on_node(n, gpus(4, model::Interconnect::NVLink));
-  BOOST_TEST(four.devices == (std::vector<int32_t>{4, 5, 6, 7}));
+  BOOST_TEST(four.devices == (DeviceList{4, 5, 6, 7}));
   BOOST_TEST((fit_on_node(n, gpus(5, model::Interconnect::NVLink)).misfit == NodeMisfit::Devices));
   BOOST_TEST(fit_on_node(n, gpus(7)).fits());  // without a link requirement groups may mix
 }
@@ -110,22 +110,22 @@ BOOST_AUTO_TEST_CASE(shares_go_to_the_busiest_device_that_holds_them_and_add_up)
   // Device 2 has 300 idle: the least that still holds the share.
   NodeFit fit = fit_on_node(n, share);
   BOOST_TEST_REQUIRE(fit.fits());
-  BOOST_TEST(fit.devices == std::vector<int32_t>{2});
-  BOOST_TEST(fit.device_milli == std::vector<int32_t>{300});
+  BOOST_TEST(fit.devices == DeviceList{2});
+  BOOST_TEST(fit.device_milli == DeviceList{300});
   take(n, share, fit);
   BOOST_TEST(n.devices[2].allocated_milli == 1000);
   // Next, device 1 (500 idle); whole devices never go to a device in part used.
   fit = fit_on_node(n, share);
-  BOOST_TEST(fit.devices == std::vector<int32_t>{1});
+  BOOST_TEST(fit.devices == DeviceList{1});
   take(n, share, fit);
   BOOST_TEST(n.devices[1].allocated_milli == 800);
   const ReplicaDemand two_whole = gpus(2);
   BOOST_TEST((fit_on_node(n, two_whole).misfit == NodeMisfit::Devices));
   const NodeFit whole = fit_on_node(n, gpus(1));
-  BOOST_TEST(whole.devices == std::vector<int32_t>{0});
-  BOOST_TEST(whole.device_milli == std::vector<int32_t>{1000});
+  BOOST_TEST(whole.devices == DeviceList{0});
+  BOOST_TEST(whole.device_milli == DeviceList{1000});
   // 200 idle on device 1 and 1000 on device 0: a share of 300 takes device 0.
-  BOOST_TEST(fit_on_node(n, share).devices == std::vector<int32_t>{0});
+  BOOST_TEST(fit_on_node(n, share).devices == DeviceList{0});
 }
 
 BOOST_AUTO_TEST_CASE(a_share_is_not_asked_of_a_node_that_counts_devices_whole) {

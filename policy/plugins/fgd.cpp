@@ -60,7 +60,7 @@ class Fgd final : public NodeScorer, public ShareChooser {
   int32_t choose(const model::NodeState& node, const ReplicaDemand& demand,
                  const std::vector<int32_t>& candidates, CycleState&) const override {
     const double before = node_fragmentation(node, shapes());
-    const std::vector<int32_t> milli{demand.devices.front().milli};
+    const int32_t milli[] = {demand.devices.front().milli};
     int32_t best = candidates.front();
     double best_score = score_of(before, after(node, demand, {best}, milli));
     for (size_t i = 1; i < candidates.size(); ++i) {
@@ -75,7 +75,7 @@ class Fgd final : public NodeScorer, public ShareChooser {
 
  private:
   double after(const model::NodeState& node, const ReplicaDemand& demand,
-               const std::vector<int32_t>& devices, const std::vector<int32_t>& milli) const {
+               absl::Span<const int32_t> devices, absl::Span<const int32_t> milli) const {
     return fragmentation_after(node, shapes(), demand.cpu_milli, devices, milli);
   }
 
