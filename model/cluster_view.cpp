@@ -443,8 +443,13 @@ void ClusterView::sample_each(absl::Span<const SampleDraw> draws,
     }
     for (size_t i = 0; i < count; ++i) {
       const NodeState* state = held[i] == nullptr ? nullptr : held[i]->node.get();
-      for (size_t line = 0; state != nullptr && line < sizeof(NodeState); line += kLine) {
-        __builtin_prefetch(reinterpret_cast<const char*>(state) + line);
+      if (state != nullptr) {  // the fields a fit reads and the name, which NodeState puts first
+        const char* first = reinterpret_cast<const char*>(state);
+        const char* end = reinterpret_cast<const char*>(&state->name + 1);
+        for (const char* line = first; line < end; line += kLine) {
+          __builtin_prefetch(line);
+        }
+        __builtin_prefetch(end - 1);
       }
       nodes[begin + i] = state;
     }

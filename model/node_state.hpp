@@ -43,20 +43,22 @@ inline constexpr int32_t kWholeDeviceMilli = 1000;
 /// extended resources so): no share of a device can be placed there.
 inline constexpr const char* kWholeDevicesLabel = "unisched.io/whole-devices";
 
+/// What a fit reads comes first, then the name, so that a sampled node's fit touches two cache
+/// lines of it rather than every one (see ClusterView::sample_each).
 struct NodeState {
-  std::string name;
-  std::string node_group;
   int64_t allocatable_cpu_milli = 0;
-  int64_t allocatable_memory_bytes = 0;
-  int32_t max_pods = 0;
   int64_t allocated_cpu_milli = 0;
+  int64_t allocatable_memory_bytes = 0;
   int64_t allocated_memory_bytes = 0;
+  int32_t max_pods = 0;
   int32_t pod_count = 0;
+  bool schedulable = true;
   std::vector<Device> devices;
   std::vector<int32_t> host_ports_in_use;  ///< ascending, each once
-  NodeLabels labels;                       ///< interned: nodes alike share one set
+  std::string name;
+  std::string node_group;
+  NodeLabels labels;  ///< interned: nodes alike share one set
   std::vector<Taint> taints;
-  bool schedulable = true;
 
   /// Devices with nothing allocated, per model.
   int32_t free_devices(const std::string& model) const;
