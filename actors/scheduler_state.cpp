@@ -162,7 +162,7 @@ SchedulerCommands SchedulerState::enqueue(std::unique_ptr<Work> work, Clock::tim
     summary_.set_refused_queue_full(summary_.refused_queue_full() + 1);
     const std::string note = "refused: the scheduler's queue is full (" +
                              std::to_string(queue_.size()) + " requests waiting)";
-    return finish(*work, Decision::UNSCHEDULABLE, {}, {note}, now);
+    return finish(std::move(work), Decision::UNSCHEDULABLE, {}, {note}, now);
   }
   work->arrival = arrivals_++;
   requeue(std::move(work));
@@ -243,9 +243,8 @@ SchedulerCommands SchedulerState::act_on(std::unique_ptr<Work> work,
                                         : "no cluster's view has reached this scheduler yet (" +
                                               std::to_string(clusters_.size()) + " joined)");
     }
-    return finish(*work,
-                  work->placed.empty() ? Decision::UNSCHEDULABLE : Decision::PARTIALLY_PLACED,
-                  diagnoses_of(decision), notes, now);
+    const auto status = work->placed.empty() ? Decision::UNSCHEDULABLE : Decision::PARTIALLY_PLACED;
+    return finish(std::move(work), status, diagnoses_of(decision), notes, now);
   }
   return start_round(std::move(work), decision);
 }
@@ -445,8 +444,7 @@ SchedulerCommands SchedulerState::close_round(Round& round, Clock::time_point no
   if (round.failed.empty()) {
     const auto status = round.partial ? Decision::PARTIALLY_PLACED : Decision::PLACED;
     const auto diagnoses = std::move(round.partial_diagnoses);
-    const std::unique_ptr<Work> done = end_round(round);
-    out.append(finish(*done, status, diagnoses, {}, now));
+    out.append(finish(end_round(round), status, diagnoses, {}, now));
     return out;
   }
   // Attempts that ended waiting for quota are not retries: the wait was no failure.
@@ -457,10 +455,10 @@ SchedulerCommands SchedulerState::close_round(Round& round, Clock::time_point no
     return out;
   }
   const auto diagnoses = std::move(round.failures);
-  const std::unique_ptr<Work> done = end_round(round);
-  out.append(
-      finish(*done, done->placed.empty() ? Decision::UNSCHEDULABLE : Decision::PARTIALLY_PLACED,
-             diagnoses, {"gave up after " + std::to_string(done->attempts) + " attempts"}, now));
+  std::unique_ptr<Work> done = end_round(round);
+  const auto status = done->placed.empty() ? Decision::UNSCHEDULABLE : Decision::PARTIALLY_PLACED;
+  std::string note = "gave up after " + std::to_string(done->attempts) + " attempts";
+  out.append(finish(std::move(done), status, diagnoses, {std::move(note)}, now));
   return out;
 }
 
@@ -480,14 +478,14 @@ SchedulerCommands SchedulerState::on_refreshed(uint64_t round, Clock::time_point
   return out;
 }
 
-SchedulerCommands SchedulerState::finish(Work& work, Decision::Status status,
+SchedulerCommands SchedulerState::finish(std::unique_ptr<Work> work, Decision::Status status,
                                          const std::vector<Decision::Diagnosis>& diagnoses,
                                          std::vector<std::string> notes, Clock::time_point now) {
   Decision decision;
-  decision.set_request_id(work.id);
+  decision.set_request_id(work->id);
   decision.set_status(status);
-  for (const auto& replica : work.placed) {
-    *decision.add_replicas() = replica;
+  for (auto& replica : work->placed) {  // the work ends here
+    *decision.add_replicas() = std::move(replica);
   }
   for (const auto& found : diagnoses) {
     *decision.add_diagnoses() = found;
@@ -496,24 +494,25 @@ SchedulerCommands SchedulerState::finish(Work& work, Decision::Status status,
   for (std::string& note : notes) {
     decision.add_reasons(std::move(note));
   }
-  if (!work.quota_held.empty()) {
-    decision.set_queue(work.spec.queue);
-    for (const auto& held : work.quota_held) {
+  if (!work->quota_held.empty()) {
+    decision.set_queue(work->spec.queue);
+    for (const auto& held : work->quota_held) {
       *decision.add_quota_placements() = held;
     }
   }
-  decision.set_attempts(work.attempts);
+  decision.set_attempts(work->attempts);
   decision.set_latency_us(
-      std::chrono::duration_cast<std::chrono::microseconds>(now - work.submitted).count());
-  if (work.replaces.empty()) {
-    count_latency(std::chrono::duration<double>(now - work.submitted).count());
+      std::chrono::duration_cast<std::chrono::microseconds>(now - work->submitted).count());
+  if (work->replaces.empty()) {
+    count_latency(std::chrono::duration<double>(now - work->submitted).count());
   }
   SchedulerCommands out;
-  if (work.admitted) {
-    out.quota_withdrawals.push_back(work.id);  // its admission hold, if the take did not replace it
+  if (work->admitted) {
+    out.quota_withdrawals.push_back(
+        work->id);  // its admission hold, if the take did not replace it
   }
-  if (!work.replaces.empty()) {
-    replace_replica(work, decision, out, now);
+  if (!work->replaces.empty()) {
+    replace_replica(*work, decision, out, now);
   } else {
     switch (status) {
       case Decision::PLACED:
@@ -526,10 +525,10 @@ SchedulerCommands SchedulerState::finish(Work& work, Decision::Status status,
         summary_.set_unschedulable(summary_.unschedulable() + 1);
     }
     if (decision.replicas_size() > 0) {
-      track(work, decision, out, now);
+      track(*work, decision, out, now);
     }
-    if (work.ticket != 0) {
-      out.replies.emplace_back(work.ticket, std::move(decision));
+    if (work->ticket != 0) {
+      out.replies.emplace_back(work->ticket, std::move(decision));
     }
   }
   return out;

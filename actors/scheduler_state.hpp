@@ -243,12 +243,14 @@ class SchedulerState {
   /// Gives back the quota of the round's replicas on clusters that did not keep them.
   void release_round_quota(Round& round, bool everything, SchedulerCommands& out);
   SchedulerCommands close_round(Round& round, Clock::time_point now);
-  SchedulerCommands finish(Work& work, v1::SchedulingDecision::Status status,
+  /// Ends the work: its decision, its counts, its tracking.
+  SchedulerCommands finish(std::unique_ptr<Work> work, v1::SchedulingDecision::Status status,
                            const std::vector<v1::SchedulingDecision::Diagnosis>& diagnoses,
                            std::vector<std::string> notes, Clock::time_point now);
   /// Tells the policy's observers of the replicas `decision` placed.
   void observe(const Work& work, const v1::SchedulingDecision& decision);
-  void track(const Work& work, const v1::SchedulingDecision& decision, SchedulerCommands& out,
+  /// Keeps what `decision` placed until it settles, taking the spec of `work` (which ends).
+  void track(Work& work, const v1::SchedulingDecision& decision, SchedulerCommands& out,
              Clock::time_point now);
   void replace_replica(const Work& work, const v1::SchedulingDecision& decision,
                        SchedulerCommands& out, Clock::time_point now);

@@ -36,11 +36,11 @@ void SchedulerState::observe(const Work& work, const Decision& decision) {
   }
 }
 
-void SchedulerState::track(const Work& work, const Decision& decision, SchedulerCommands& out,
+void SchedulerState::track(Work& work, const Decision& decision, SchedulerCommands& out,
                            Clock::time_point now) {
   observe(work, decision);
   Tracked& tracked = tracked_[work.request_id];
-  tracked.spec = work.spec;
+  tracked.spec = std::move(work.spec);
   tracked.decision = decision;
   for (const auto& replica : decision.replicas()) {
     tracked.unsettled.insert(replica.placement_id());
