@@ -51,6 +51,12 @@ class ClusterFilter {
                                                       const ClusterCandidate& cluster) const {
     return reject(request, demand, cluster);
   }
+  /// Whether the filter passes every cluster for `request`, which asks for nothing it checks:
+  /// a decision then skips it instead of asking each cluster (at 100 clusters, asking every
+  /// filter of every cluster was a fifth of a sampled decision).
+  virtual bool passes_every_cluster(const model::SchedulingRequestSpec& /*request*/) const {
+    return false;
+  }
 };
 
 class NodeScorer {

@@ -1,5 +1,6 @@
 #include "policy/pipeline.hpp"
 
+#include <absl/container/inlined_vector.h>
 #include <absl/container/node_hash_map.h>
 
 #include <algorithm>
@@ -292,10 +293,17 @@ std::vector<const ClusterCandidate*> filter_clusters(const model::SchedulingRequ
                                                      const std::vector<ClusterCandidate>& clusters,
                                                      const Policy& policy, bool by_totals,
                                                      Decision& decision) {
+  absl::InlinedVector<const ClusterFilter*, 8> asked;  // those that may refuse a cluster
+  for (const auto& filter : policy.filters) {
+    if (!filter->passes_every_cluster(request)) {
+      asked.push_back(filter.get());
+    }
+  }
   std::vector<const ClusterCandidate*> feasible;
+  feasible.reserve(clusters.size());
   for (const ClusterCandidate& cluster : clusters) {
     std::optional<std::string> refusal;
-    for (const auto& filter : policy.filters) {
+    for (const ClusterFilter* filter : asked) {
       if ((refusal = by_totals ? filter->reject_by_totals(request, demand, cluster)
                                : filter->reject(request, demand, cluster))) {
         decision.diagnoses.push_back({cluster.info->id, filter->name(), *refusal});

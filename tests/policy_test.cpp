@@ -96,6 +96,22 @@ BOOST_AUTO_TEST_CASE(each_filter_says_why) {
     const auto spec = request(c.spec);
     const auto reason = c.filter->reject(spec, demand_of(spec), *c.cluster);
     BOOST_TEST(reason.value_or("") == c.reason, c.filter->name() << " on " << c.spec);
+    // A decision skips a filter that passes every cluster: none of these refusals may be lost.
+    BOOST_TEST((c.reason.empty() || !c.filter->passes_every_cluster(spec)),
+               c.filter->name() << " on " << c.spec);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(a_decision_skips_the_filters_its_request_asks_nothing_of) {
+  const auto plain = request("  resources:\n    cpu: 1\n");
+  for (const auto& filter : {plugins::make_affinity_filter(), plugins::make_latency_filter(),
+                             plugins::make_storage_filter(), plugins::make_machine_type_filter()}) {
+    BOOST_TEST(filter->passes_every_cluster(plain), filter->name());
+  }
+  // These look at the cluster itself, whatever the request.
+  for (const auto& filter : {plugins::make_health_filter(), plugins::make_view_only_filter(),
+                             plugins::make_resource_fit_filter()}) {
+    BOOST_TEST(!filter->passes_every_cluster(plain), filter->name());
   }
 }
 

@@ -35,6 +35,9 @@ class AffinityFilter final : public ClusterFilter {
     }
     return std::nullopt;
   }
+  bool passes_every_cluster(const model::SchedulingRequestSpec& request) const override {
+    return request.placement.affinity.empty() && request.placement.anti_affinity.empty();
+  }
 };
 
 }  // namespace

@@ -24,6 +24,9 @@ class LatencyFilter final : public ClusterFilter {
     }
     return std::nullopt;
   }
+  bool passes_every_cluster(const model::SchedulingRequestSpec& request) const override {
+    return !request.placement.max_latency;
+  }
 };
 
 }  // namespace

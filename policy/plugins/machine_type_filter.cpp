@@ -18,6 +18,9 @@ class MachineTypeFilter final : public ClusterFilter {
            std::string(spelling(model::kMachineTypes, cluster.info->machine_type)) +
            ", request needs " + std::string(spelling(model::kMachineTypes, *wanted));
   }
+  bool passes_every_cluster(const model::SchedulingRequestSpec& request) const override {
+    return !request.placement.machine_type;
+  }
 };
 
 }  // namespace

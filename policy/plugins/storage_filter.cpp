@@ -27,6 +27,9 @@ class StorageFilter final : public ClusterFilter {
     }
     return "no storage class \"" + wanted->storage_class + "\"";
   }
+  bool passes_every_cluster(const model::SchedulingRequestSpec& request) const override {
+    return !request.placement.storage;
+  }
 };
 
 }  // namespace
