@@ -11,6 +11,7 @@
 #include <random>
 
 #include "policy/candidates.hpp"
+#include "policy/fleet_position.hpp"
 #include "policy/node_fit.hpp"
 #include "policy/splitmix.hpp"
 
@@ -179,8 +180,7 @@ std::optional<Choice> best_node(const Policy& policy, const model::SchedulingReq
       const size_t count = std::min({kDrawsAtOnce, 4 * sample - draw, sample - fitting});
       for (size_t i = 0; i < count; ++i) {
         const size_t at = cycle.draw() % nodes;
-        const size_t index =
-            static_cast<size_t>(std::upper_bound(ends.begin(), ends.end(), at) - ends.begin());
+        const size_t index = cluster_at(ends, at);
         drawn_from[i] = clusters[index];
         draws[i] = {clusters[index]->view, cycle.draw()};
       }

@@ -3,6 +3,7 @@
 #include <random>
 #include <set>
 
+#include "policy/fleet_position.hpp"
 #include "policy/node_fit.hpp"
 #include "policy/pipeline.hpp"
 #include "policy/plugins/fgd.hpp"
@@ -498,6 +499,31 @@ BOOST_AUTO_TEST_CASE(a_decision_draws_the_standard_engines_numbers_for_its_seed)
       differing += cycle.draw() != standard() ? 1 : 0;
     }
     BOOST_TEST(differing == 0u, "seed " << seed);
+  }
+}
+
+// A draw's cluster is found by a guess and a few steps; it must be the binary search's answer
+// for clusters of one size, of very different sizes, and empty ones.
+BOOST_AUTO_TEST_CASE(a_fleet_position_falls_in_the_cluster_a_binary_search_finds) {
+  std::mt19937_64 random(7);
+  for (int fleet = 0; fleet < 200; ++fleet) {
+    const size_t clusters = 1 + random() % 120;
+    std::vector<size_t> ends;
+    for (size_t i = 0; i < clusters; ++i) {
+      const size_t size = fleet % 3 == 0 ? 1000 : fleet % 3 == 1 ? random() % 50 : random() % 5000;
+      ends.push_back((ends.empty() ? 0 : ends.back()) + size);
+    }
+    if (ends.back() == 0) {
+      continue;
+    }
+    size_t wrong = 0;
+    for (int draw = 0; draw < 500; ++draw) {
+      const size_t at = random() % ends.back();
+      const auto expected =
+          static_cast<size_t>(std::upper_bound(ends.begin(), ends.end(), at) - ends.begin());
+      wrong += cluster_at(ends, at) != expected ? 1 : 0;
+    }
+    BOOST_TEST(wrong == 0u, "fleet " << fleet << " of " << clusters << " clusters");
   }
 }
 
