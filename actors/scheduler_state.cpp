@@ -507,9 +507,8 @@ SchedulerCommands SchedulerState::finish(std::unique_ptr<Work> work, Decision::S
     count_latency(std::chrono::duration<double>(now - work->submitted).count());
   }
   SchedulerCommands out;
-  if (work->admitted) {
-    out.quota_withdrawals.push_back(
-        work->id);  // its admission hold, if the take did not replace it
+  if (work->admitted) {  // its admission hold goes, if the take did not replace it
+    out.quota_withdrawals.push_back(work->id);
   }
   if (!work->replaces.empty()) {
     replace_replica(*work, decision, out, now);

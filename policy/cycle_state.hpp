@@ -15,12 +15,9 @@ namespace unisched::policy {
 /// The numbers must stay the standard engine's: decisions (and replays) repeat for a seed.
 class LazyMersenneTwister64 {
  public:
-  using result_type = uint64_t;
   explicit LazyMersenneTwister64(uint64_t seed) { words_[0] = seed; }
 
-  static constexpr result_type min() { return 0; }
-  static constexpr result_type max() { return ~result_type{0}; }
-  result_type operator()();
+  uint64_t operator()();
 
  private:
   static constexpr size_t kWords = 312;
