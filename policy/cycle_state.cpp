@@ -1,5 +1,7 @@
 #include "policy/cycle_state.hpp"
 
+#include <algorithm>
+
 namespace unisched::policy {
 
 // The constants of std::mt19937_64 (C++ [rand.predef]).
@@ -32,7 +34,7 @@ uint64_t LazyMersenneTwister64::operator()() {
   // once; twisted one by one as drawn, each sees the same words: the one after it not yet
   // twisted, and the one kShift away twisted when it lies behind.
   const size_t word = next_++;
-  seed_through(word + kShift < kWords ? word + kShift : kWords - 1);
+  seed_through(std::min(word + kShift, kWords - 1));
   const uint64_t joined = (words_[word] & kUpperMask) | (words_[(word + 1) % kWords] & kLowerMask);
   words_[word] = words_[(word + kShift) % kWords] ^ (joined >> 1) ^ ((joined & 1) ? kTwistXor : 0);
   return temper(words_[word]);
