@@ -114,7 +114,7 @@ ClusterView::ClusterView(const ClusterView& other)
   }
   for (const HeldNode& held : other.nodes_) {
     const HeldNode& copy = *nodes_.insert(held).first;  // shares the state
-    enlist(&copy);
+    enlist(copy);
     account(copy, +1);
   }
 }
@@ -176,7 +176,7 @@ void ClusterView::commit(Changes&& changes) {
     if (change.kind == NodeChangeKind::Remove) {
       const auto existing = nodes_.find(std::string_view(state_of(change).name));
       account(*existing, -1);
-      delist(&*existing);
+      delist(*existing);
       nodes_.erase(existing);
     } else if constexpr (std::is_same_v<Change, SharedNodeChange>) {
       hold(change.node, change.revision);
@@ -192,7 +192,7 @@ void ClusterView::hold(std::shared_ptr<const NodeState> state, std::optional<uin
   const auto existing = nodes_.find(std::string_view(state->name));
   if (existing == nodes_.end()) {
     const HeldNode& added = *nodes_.insert(HeldNode{std::move(state), revision.value_or(0)}).first;
-    enlist(&added);
+    enlist(added);
     account(added, +1);
     return;
   }
@@ -206,12 +206,12 @@ void ClusterView::hold(std::shared_ptr<const NodeState> state, std::optional<uin
     if (free_indexes_built_) {
       move_free_cpu(held, free_cpu_of(*held.node), free_cpu_of(*state));
     }
-    held.node = std::move(state);
+    put_state(held, std::move(state));
     return;
   }
   if (!free_indexes_built_) {
     count(*held.node, -1);
-    held.node = std::move(state);
+    put_state(held, std::move(state));
     count(*held.node, +1);
     return;
   }
@@ -221,7 +221,7 @@ void ClusterView::hold(std::shared_ptr<const NodeState> state, std::optional<uin
   } else {
     count(*held.node, -1);
   }
-  held.node = std::move(state);
+  put_state(held, std::move(state));
   const auto after = keys_of(*held.node);
   if (before && after) {
     count(*held.node, +1);
@@ -303,7 +303,7 @@ bool ClusterView::hold_equal(std::shared_ptr<const NodeState> node) {
     return false;
   }
   // The same name and values: every index entry and total stays as it is.
-  const_cast<HeldNode&>(*found).node = std::move(node);
+  put_state(*found, std::move(node));
   return true;
 }
 
@@ -412,7 +412,7 @@ void ClusterView::visit_free_cpu(int64_t milli,
 
 const NodeState* ClusterView::sample(uint64_t random) const {
   require_scheduling_indexes("sample");
-  return slots_.empty() ? nullptr : slots_[random % slots_.size()]->node.get();
+  return slots_.empty() ? nullptr : slots_[random % slots_.size()];
 }
 
 void ClusterView::sample_each(absl::Span<const SampleDraw> draws,
@@ -425,7 +425,7 @@ void ClusterView::sample_each(absl::Span<const SampleDraw> draws,
   constexpr size_t kLine = 64;
   for (size_t begin = 0; begin < draws.size(); begin += kAtOnce) {
     const size_t count = std::min(kAtOnce, draws.size() - begin);
-    std::array<const HeldNode* const*, kAtOnce> slots{};
+    std::array<const NodeState* const*, kAtOnce> slots{};
     for (size_t i = 0; i < count; ++i) {
       const ClusterView& view = *draws[begin + i].view;
       view.require_scheduling_indexes("sample_each");
@@ -434,15 +434,8 @@ void ClusterView::sample_each(absl::Span<const SampleDraw> draws,
         __builtin_prefetch(slots[i]);
       }
     }
-    std::array<const HeldNode*, kAtOnce> held{};
     for (size_t i = 0; i < count; ++i) {
-      if (slots[i] != nullptr) {
-        held[i] = *slots[i];
-        __builtin_prefetch(held[i]);
-      }
-    }
-    for (size_t i = 0; i < count; ++i) {
-      const NodeState* state = held[i] == nullptr ? nullptr : held[i]->node.get();
+      const NodeState* state = slots[i] == nullptr ? nullptr : *slots[i];
       if (state != nullptr) {  // the fields a fit reads and the name, which NodeState puts first
         const char* first = reinterpret_cast<const char*>(state);
         const char* end = reinterpret_cast<const char*>(&state->name + 1);
@@ -465,24 +458,36 @@ void ClusterView::sample_each(absl::Span<const SampleDraw> draws,
   }
 }
 
-void ClusterView::enlist(const HeldNode* held) {
-  by_name_.insert(held);
+void ClusterView::enlist(const HeldNode& held) {
+  by_name_.insert(&held);
   if (scheduling_indexes()) {
-    slots_.push_back(held);
+    const_cast<HeldNode&>(held).slot = static_cast<uint32_t>(slots_.size());  // not its key
+    slots_.push_back(held.node.get());
     share_name_prefix();  // before the node's own entry is keyed
   }
 }
 
-void ClusterView::delist(const HeldNode* held) {
-  by_name_.erase(held);
+void ClusterView::delist(const HeldNode& held) {
+  by_name_.erase(&held);
   if (!scheduling_indexes()) {
     return;
   }
-  // A scan of pointers held together: removals are rare beside updates, and a position kept
-  // per node would cost every node memory.
-  const auto slot = std::find(slots_.begin(), slots_.end(), held);
-  *slot = slots_.back();
+  // The last slot's node moves into the freed slot; it is found by its name (removals are rare
+  // beside updates).
+  const NodeState* last = slots_.back();
+  slots_[held.slot] = last;
   slots_.pop_back();
+  if (held.slot < slots_.size()) {
+    const auto moved = nodes_.find(std::string_view(last->name));
+    const_cast<HeldNode&>(*moved).slot = held.slot;
+  }
+}
+
+void ClusterView::put_state(const HeldNode& held, std::shared_ptr<const NodeState> state) {
+  if (scheduling_indexes()) {
+    slots_[held.slot] = state.get();
+  }
+  const_cast<HeldNode&>(held).node = std::move(state);  // the same name: the same place
 }
 
 }  // namespace unisched::model

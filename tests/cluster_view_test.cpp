@@ -469,6 +469,40 @@ BOOST_AUTO_TEST_CASE(samples_come_from_the_view_and_reach_every_node) {
   }
 }
 
+BOOST_AUTO_TEST_CASE(sampling_slots_hold_the_current_states_after_every_kind_of_change) {
+  ClusterView view;
+  std::vector<NodeChange> nodes;
+  for (int i = 0; i < 10; ++i) {
+    nodes.push_back(add(gpu_node("n" + std::to_string(i), 2)));
+  }
+  BOOST_TEST_REQUIRE(!view.apply(std::move(nodes)));
+  NodeState cpu_changed = gpu_node("n3", 2);  // the same devices: the free-cpu path
+  cpu_changed.allocated_cpu_milli = 4000;
+  NodeState devices_changed = gpu_node("n5", 4);  // the free-device index's path
+  // Removed: the first, a middle and the last slot, whose nodes move into the freed ones.
+  BOOST_TEST_REQUIRE(!view.apply({{NodeChangeKind::Update, cpu_changed},
+                                  {NodeChangeKind::Update, devices_changed},
+                                  {NodeChangeKind::Remove, gpu_node("n0", 2)},
+                                  {NodeChangeKind::Remove, gpu_node("n4", 2)},
+                                  {NodeChangeKind::Remove, gpu_node("n9", 2)}}));
+  // Equal values, a new state: held in the node's place without reindexing.
+  const auto equal_again = std::make_shared<const NodeState>(*view.find("n7"));
+  BOOST_TEST_REQUIRE(view.hold_equal(equal_again));
+  // Draws 0..size-1 land on each slot once: every held state, each the current one.
+  std::set<const NodeState*> sampled;
+  for (uint64_t draw = 0; draw < view.size(); ++draw) {
+    const NodeState* node = view.sample(draw);
+    BOOST_TEST_REQUIRE(node != nullptr);
+    BOOST_TEST(node == view.find(node->name));
+    sampled.insert(node);
+  }
+  BOOST_TEST(sampled.size() == 7u);
+  BOOST_TEST(sampled.count(equal_again.get()) == 1u);
+  BOOST_TEST(view.find("n3")->allocated_cpu_milli == 4000);
+  BOOST_TEST(sampled.count(view.find("n3")) == 1u);
+  BOOST_TEST(sampled.count(view.find("n5")) == 1u);
+}
+
 BOOST_AUTO_TEST_CASE(draws_taken_together_find_the_nodes_taken_one_by_one) {
   ClusterView small;
   ClusterView large;
