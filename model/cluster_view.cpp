@@ -446,12 +446,22 @@ void ClusterView::sample_each(absl::Span<const SampleDraw> draws,
       }
       nodes[begin + i] = state;
     }
-    for (size_t i = 0; i < count; ++i) {  // what a fit reads next: the devices, the name
-      if (const NodeState* state = nodes[begin + i]; state != nullptr) {
-        const char* devices = reinterpret_cast<const char*>(state->devices.data());
+    // What a fit reads outside the state: devices spilled past its own room, a long name.
+    for (size_t i = 0; i < count; ++i) {
+      const NodeState* state = nodes[begin + i];
+      if (state == nullptr) {
+        continue;
+      }
+      const char* own_first = reinterpret_cast<const char*>(state);
+      const char* own_end = own_first + sizeof(NodeState);
+      const auto outside = [&](const char* at) { return at < own_first || at >= own_end; };
+      const char* devices = reinterpret_cast<const char*>(state->devices.data());
+      if (outside(devices)) {
         for (size_t line = 0; line < state->devices.size() * sizeof(Device); line += kLine) {
           __builtin_prefetch(devices + line);
         }
+      }
+      if (outside(state->name.data())) {
         __builtin_prefetch(state->name.data());
       }
     }

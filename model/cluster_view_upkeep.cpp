@@ -11,7 +11,7 @@ namespace {
 /// has few devices: scanning them beats allocating a map.
 template <class Visit>
 void per_model(const NodeState& node, Visit visit) {
-  const std::vector<Device>& devices = node.devices;
+  const NodeDevices& devices = node.devices;
   for (size_t first = 0; first < devices.size(); ++first) {
     const Symbol& model = devices[first].model;
     bool counted = false;

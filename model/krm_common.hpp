@@ -23,10 +23,10 @@ struct ObjectMeta {
 
 /// The kind of device an accelerator entry counts (Other: a vendor resource of a kind not known
 /// here; it matches only requests for that resource).
-enum class AcceleratorType { GPU, NPU, TPU, FPGA, Other };
+enum class AcceleratorType : uint8_t { GPU, NPU, TPU, FPGA, Other };
 
 /// How the devices of one node are connected to each other.
-enum class Interconnect {
+enum class Interconnect : uint8_t {
   PCIe,      ///< through the host's PCIe fabric only (the default)
   NVLink,    ///< NVIDIA NVLink bridges between devices
   NVSwitch,  ///< NVIDIA NVSwitch: every device linked to every other

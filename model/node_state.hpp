@@ -2,6 +2,8 @@
 // them and the centre's ClusterView holds them. Exact integers: millicores, bytes, milli-devices.
 #pragma once
 
+#include <absl/container/inlined_vector.h>
+
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -14,15 +16,15 @@
 
 namespace unisched::model {
 
-/// One accelerator device. The 8-byte fields come first, so that a device takes 48 bytes, not
-/// 56 with padding (a view holds millions).
+/// One accelerator device. The 8-byte fields come first and the two kinds take a byte each, so
+/// that a device takes 40 bytes (a view holds millions).
 struct Device {
   Symbol model;     ///< interned: every device of a model shares its name
   Symbol resource;  ///< its Kubernetes resource name ("nvidia.com/gpu"); empty: unknown
   int64_t memory_bytes = 0;
   AcceleratorType type = AcceleratorType::GPU;
-  int32_t topology_group = 0;  ///< devices of one node sharing a group are linked by `interconnect`
   Interconnect interconnect = Interconnect::PCIe;
+  int32_t topology_group = 0;  ///< devices of one node sharing a group are linked by `interconnect`
   int32_t allocated_milli = 0;  ///< 0..1000: the share of the device in use
   int32_t link_generation = 0;  ///< of `interconnect` ("NVLink-4": 4); 0: not known
 
@@ -35,9 +37,15 @@ struct Device {
   bool operator!=(const Device& other) const { return !(*this == other); }
 };
 
-static_assert(sizeof(Device) <= 48, "a device's fields are laid out without padding");
+// A node holds its devices inline (NodeDevices): each byte here is eight in every node.
+static_assert(sizeof(Device) <= 40, "a device's fields are laid out without padding");
 
 inline constexpr int32_t kWholeDeviceMilli = 1000;
+
+/// A node's devices, held inside the node for up to eight (a GPU server's usual count): a fit
+/// reads them with the node's own fields, without following a pointer to another allocation.
+/// A node of more spills them to the heap; a node of none pays the room.
+using NodeDevices = absl::InlinedVector<Device, 8>;
 
 /// The label of a node whose cluster hands out devices in whole units only (Kubernetes counts
 /// extended resources so): no share of a device can be placed there.
@@ -53,7 +61,7 @@ struct NodeState {
   int32_t max_pods = 0;
   int32_t pod_count = 0;
   bool schedulable = true;
-  std::vector<Device> devices;
+  NodeDevices devices;
   std::vector<int32_t> host_ports_in_use;  ///< ascending, each once
   std::string name;
   std::string node_group;

@@ -76,6 +76,23 @@ BOOST_AUTO_TEST_CASE(linked_devices_come_from_one_group) {
   BOOST_TEST(fit_on_node(n, gpus(7)).fits());  // without a link requirement groups may mix
 }
 
+BOOST_AUTO_TEST_CASE(a_node_of_more_devices_than_it_holds_inline_offers_every_one) {
+  // A node holds eight devices in its own room and spills more to the heap.
+  auto n = node("n", 64000, 512, 16, model::Interconnect::NVSwitch);
+  for (size_t i = 0; i < 8; ++i) {
+    n.devices[i].allocated_milli = model::kWholeDeviceMilli;
+  }
+  const ReplicaDemand eight = gpus(8, model::Interconnect::NVLink);
+  const NodeFit fit = fit_on_node(n, eight);
+  BOOST_TEST_REQUIRE(fit.fits());
+  BOOST_TEST(fit.devices == (DeviceList{8, 9, 10, 11, 12, 13, 14, 15}));
+  take(n, eight, fit);
+  BOOST_TEST(n.free_devices("A100") == 0);
+  const model::NodeState copy = n;
+  BOOST_TEST(copy.devices.size() == 16u);
+  BOOST_TEST((copy == n));
+}
+
 BOOST_AUTO_TEST_CASE(model_memory_and_link_quality) {
   const auto pcie = node("p", 8000, 64, 4, model::Interconnect::PCIe, "T4", 16);
   BOOST_TEST(fit_on_node(pcie, gpus(2)).fits());
