@@ -51,8 +51,8 @@ using NodeDevices = absl::InlinedVector<Device, 8>;
 /// extended resources so): no share of a device can be placed there.
 inline constexpr const char* kWholeDevicesLabel = "unisched.io/whole-devices";
 
-/// What a fit reads comes first, then the name, so that a sampled node's fit touches two cache
-/// lines of it rather than every one (see ClusterView::sample_each).
+/// What a fit reads comes first (the devices held inside), then the name, so that a sampled node's
+/// fit touches the lines up to the name rather than every one (see ClusterView::sample_each).
 struct NodeState {
   int64_t allocatable_cpu_milli = 0;
   int64_t allocated_cpu_milli = 0;
