@@ -28,8 +28,8 @@ ClusterState::PlacementState ClusterState::placement_state(const std::string& pl
 
 std::vector<std::string> ClusterState::held_placements() const {
   std::vector<std::string> held(placements_.running().begin(), placements_.running().end());
-  for (const auto& [id, reservation] : holdings_.reservations()) {
-    held.push_back(id);
+  for (const model::Reservation* reservation : holdings_.in_id_order()) {
+    held.push_back(reservation->id);
   }
   return held;
 }
@@ -64,9 +64,9 @@ void ClusterState::give_up(const std::vector<std::string>& request_ids) {
     given_up_.insert(request);
     releasing_requests_.emplace(request, 0);
   }
-  for (const auto& [id, reservation] : holdings_.reservations()) {
-    if (requests.count(model::request_of_placement(id)) > 0) {
-      held.push_back(id);
+  for (const model::Reservation* reservation : holdings_.in_id_order()) {
+    if (requests.count(model::request_of_placement(reservation->id)) > 0) {
+      held.push_back(reservation->id);
     }
   }
   release(held);
@@ -75,12 +75,12 @@ void ClusterState::give_up(const std::vector<std::string>& request_ids) {
 ClusterState::Resend ClusterState::take_resend() {
   Resend resend;
   std::map<std::string, int> ages;
-  for (const auto& [id, reservation] : holdings_.reservations()) {
-    const auto known = order_ages_.find(id);
+  for (const model::Reservation* reservation : holdings_.in_id_order()) {
+    const auto known = order_ages_.find(reservation->id);
     const int age = (known == order_ages_.end() ? 0 : known->second) + 1;
-    ages.emplace(id, age);
+    ages.emplace_hint(ages.end(), reservation->id, age);
     if (age >= 2) {  // a whole period without the agent's word
-      resend.orders.push_back(reservation);
+      resend.orders.push_back(*reservation);
     }
   }
   order_ages_.swap(ages);

@@ -323,9 +323,9 @@ std::optional<std::string> ClusterState::on_snapshot(model::ViewSnapshot snapsho
       present.insert(node->name);
     }
     std::vector<std::string> gone;
-    for (const auto& [id, reservation] : next.reservations()) {
-      if (present.count(reservation.node) == 0) {
-        gone.push_back(id);
+    for (const model::Reservation* reservation : next.in_id_order()) {
+      if (present.count(reservation->node) == 0) {
+        gone.push_back(reservation->id);
       }
     }
     for (std::string& id : gone) {

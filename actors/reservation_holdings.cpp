@@ -1,6 +1,19 @@
 #include "actors/reservation_holdings.hpp"
 
+#include <algorithm>
+
 namespace unisched::actors {
+
+std::vector<const model::Reservation*> ReservationHoldings::in_id_order() const {
+  std::vector<const model::Reservation*> held;
+  held.reserve(reservations_.size());
+  for (const auto& [id, reservation] : reservations_) {
+    held.push_back(&reservation);
+  }
+  std::sort(held.begin(), held.end(),
+            [](const model::Reservation* a, const model::Reservation* b) { return a->id < b->id; });
+  return held;
+}
 
 std::shared_ptr<const model::NodeState> ReservationHoldings::effective(
     const std::shared_ptr<const model::NodeState>& truth_node) const {
@@ -21,15 +34,15 @@ std::shared_ptr<const model::NodeState> ReservationHoldings::truth(const std::st
 }
 
 void ReservationHoldings::add(model::Reservation reservation) {
-  ids_on_node_[reservation.node].insert(reservation.id);
+  NodeIds& ids = ids_on_node_[reservation.node];
+  ids.insert(std::lower_bound(ids.begin(), ids.end(), reservation.id), reservation.id);
   std::string id = reservation.id;
   reservations_.emplace(std::move(id), std::move(reservation));
 }
 
-void ReservationHoldings::erase_found(std::map<std::string, model::Reservation>::iterator found,
-                                      Undo* undo) {
+void ReservationHoldings::erase_found(Reservations::iterator found, Undo* undo) {
   const auto ids = ids_on_node_.find(found->second.node);
-  ids->second.erase(found->first);
+  ids->second.erase(std::lower_bound(ids->second.begin(), ids->second.end(), found->first));
   if (ids->second.empty()) {
     ids_on_node_.erase(ids);
   }

@@ -5,14 +5,17 @@
 //
 // A step that may still fail records what it changed in an Undo and puts it back on failure,
 // rather than copying every holding before it starts.
+//
+// Hashed by id: every commit asks whether its ids are held and every confirmation erases one,
+// and ordered maps of ids that share a long prefix ("client-3-...") spent that time comparing
+// it. The rare walks (resends, a snapshot's check, a listing) sort what they walk.
 #pragma once
 
 #include <absl/container/flat_hash_map.h>
+#include <absl/container/inlined_vector.h>
 
-#include <map>
 #include <memory>
 #include <optional>
-#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -32,8 +35,8 @@ class ReservationHoldings {
     std::vector<std::pair<std::string, std::shared_ptr<const model::NodeState>>> truths_;
   };
 
-  /// Every reservation held, by placement id.
-  const std::map<std::string, model::Reservation>& reservations() const { return reservations_; }
+  /// Every reservation held, in placement id order.
+  std::vector<const model::Reservation*> in_id_order() const;
   size_t size() const { return reservations_.size(); }
   bool empty() const { return reservations_.empty(); }
   bool contains(const std::string& id) const { return reservations_.count(id) > 0; }
@@ -62,12 +65,13 @@ class ReservationHoldings {
   void restore(Undo undo);
 
  private:
-  void erase_found(std::map<std::string, model::Reservation>::iterator found, Undo* undo);
+  using Reservations = absl::flat_hash_map<std::string, model::Reservation>;
+  void erase_found(Reservations::iterator found, Undo* undo);
 
-  std::map<std::string, model::Reservation> reservations_;  // walked in id order
-  // Looked up by node on every commit and update, never walked: hashed. The ids of a node are in
-  // order (erase_on answers in it).
-  absl::flat_hash_map<std::string, std::set<std::string>> ids_on_node_;  // nodes with reservations
+  Reservations reservations_;  // by placement id
+  // The ids of a node's reservations, in order (erase_on answers in it): a node holds a few.
+  using NodeIds = absl::InlinedVector<std::string, 2>;
+  absl::flat_hash_map<std::string, NodeIds> ids_on_node_;  // nodes with reservations
   absl::flat_hash_map<std::string, std::shared_ptr<const model::NodeState>> truth_;  // never null
 };
 

@@ -27,6 +27,21 @@ BOOST_AUTO_TEST_CASE(an_order_the_agent_never_confirms_is_sent_again_until_it_do
   BOOST_TEST(pair.centre.take_resend().orders.empty());
 }
 
+BOOST_AUTO_TEST_CASE(unconfirmed_orders_are_sent_again_in_placement_id_order) {
+  // The centre holds its reservations hashed; what it sends again must not follow the hash.
+  Pair pair;
+  for (const char* id : {"job-c/0", "job-a/1", "job-b/0", "job-a/0"}) {
+    accepted_commit(pair, {reservation(id, "sim-gpu-0", 100)});
+  }
+  BOOST_TEST(pair.centre.take_resend().orders.empty());
+  std::vector<std::string> resent;
+  for (const model::Reservation& order : pair.centre.take_resend().orders) {
+    resent.push_back(order.id);
+  }
+  BOOST_TEST((resent == std::vector<std::string>{"job-a/0", "job-a/1", "job-b/0", "job-c/0"}));
+  BOOST_TEST((pair.centre.held_placements() == resent));
+}
+
 BOOST_AUTO_TEST_CASE(an_order_carried_out_twice_runs_once) {
   Pair pair;
   const auto commit = accepted_commit(pair, {reservation("job/0", "sim-gpu-0", 1000)});
