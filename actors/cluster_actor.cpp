@@ -386,7 +386,7 @@ v1::Ack on_update(Self self, const messages::AgentUpdate& message) {
 
 /// A scheduler's commit: reserved by compare-and-set; an accepted one is ordered from the agent
 /// and its committer remembered, to hear of it when it is settled or refused.
-v1::CommitReply on_commit(Self self, const v1::CommitRequest& request) {
+v1::CommitReply on_commit(Self self, v1::CommitRequest& request) {
   ClusterState& core = *self->state.core;
   Commit commit;
   commit.request_id = request.request_id();
@@ -413,8 +413,8 @@ v1::CommitReply on_commit(Self self, const v1::CommitRequest& request) {
   order.set_cluster_id(core.cluster_id());
   for (const auto& placement : request.placements()) {
     self->state.committers[placement.id()] = committer;
-    *order.add_placements() = placement;
   }
+  order.mutable_placements()->Swap(request.mutable_placements());  // the request ends here
   self->send(self->state.agent, std::move(order));
   notify_subscribers(self);
   return reply;
@@ -532,7 +532,7 @@ ClusterActor::behavior_type cluster_actor(Self self, std::string cluster_id, Age
           }
         }
       },
-      [=](const v1::CommitRequest& request) { return on_commit(self, request); },
+      [=](v1::CommitRequest& request) { return on_commit(self, request); },
       [=](const v1::ReleaseOrder& order) {
         on_release(self, order);
         return make_ack(*self->state.core, self->state.core->position().epoch,

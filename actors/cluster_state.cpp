@@ -1,5 +1,8 @@
 #include "actors/cluster_state.hpp"
 
+#include <absl/container/btree_map.h>
+#include <absl/container/btree_set.h>
+
 #include <algorithm>
 #include <string_view>
 #include <unordered_set>
@@ -428,8 +431,10 @@ CommitOutcome ClusterState::commit(const Commit& commit, CommitMode mode) {
     return conflict("decided at revision " + std::to_string(commit.revision) + ", the view is at " +
                     std::to_string(revision_));
   }
-  std::map<std::string, model::NodeState> scratch;
-  std::set<std::string_view> ids;
+  // The nodes as they will be, each copied once into the state the view then holds, in name
+  // order (a batch in name order names each node once: the view checks it without a map).
+  absl::btree_map<std::string_view, std::shared_ptr<model::NodeState>> after_commit;
+  absl::btree_set<std::string_view> ids;
   for (const model::Reservation& reservation : commit.reservations) {
     if (mode == CommitMode::NodeRevisions) {
       const auto expected = commit.node_revisions.find(reservation.node);
@@ -452,18 +457,22 @@ CommitOutcome ClusterState::commit(const Commit& commit, CommitMode mode) {
     if (node == nullptr) {
       return refuse("no node " + reservation.node);
     }
-    model::NodeState& after = scratch.try_emplace(reservation.node, *node).first->second;
-    if (auto why = model::reservation_conflict(after, reservation)) {
+    auto& after = after_commit[reservation.node];
+    if (after == nullptr) {
+      after = std::make_shared<model::NodeState>(*node);
+    }
+    if (auto why = model::reservation_conflict(*after, reservation)) {
       return refuse(*why);
     }
-    model::apply_reservation(after, reservation, +1);
+    model::apply_reservation(*after, reservation, +1);
   }
   std::vector<model::SharedNodeChange> changes;
-  for (auto& [name, node] : scratch) {
-    if (!holdings_.holds_on(name)) {
-      holdings_.set_truth(name, view_.shared(name));
+  changes.reserve(after_commit.size());
+  for (auto& [name, node] : after_commit) {
+    if (!holdings_.holds_on(node->name)) {
+      holdings_.set_truth(node->name, view_.shared(node->name));
     }
-    changes.push_back(model::share({model::NodeChangeKind::Update, std::move(node)}));
+    changes.push_back({model::NodeChangeKind::Update, std::move(node)});
   }
   for (const model::Reservation& reservation : commit.reservations) {
     holdings_.add(reservation);
@@ -512,6 +521,12 @@ std::optional<std::vector<std::shared_ptr<const model::ViewRevision>>> ClusterSt
   }
   if (log_.empty() || log_.front()->base_revision > revision) {
     return std::nullopt;
+  }
+  const auto& last = log_.back();
+  // One change behind, the common case, needs no search.
+  if (revision >= last->base_revision && revision < last->revision) {
+    changes.push_back(last);
+    return changes;
   }
   // The log is in revision order: the subscriber's place in it is found, not walked to (each
   // change was a walk of up to kChangeLogLength entries, per subscriber).
