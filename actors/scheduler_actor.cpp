@@ -41,6 +41,8 @@ struct SchedulerData {
   std::map<std::string, std::deque<std::string>> recent_releases;
   std::optional<CommitDeadlines> deadlines;   // of the commits sent and not answered yet
   std::optional<Clock::time_point> sweep_at;  // when the timer for overdue commits fires
+  // A (process) is in the mailbox: another would find nothing more to start.
+  bool advance_pending = false;
   static inline const char* name = "scheduler";
 };
 
@@ -306,7 +308,8 @@ void carry_out(Self self, SchedulerCommands commands) {
       refresh(self, round.round, round.refresh);
     }
   }
-  if (commands.advance_later) {
+  if (commands.advance_later && !state.advance_pending) {
+    state.advance_pending = true;
     self->send(self, process_atom_v);  // behind the view changes already in the mailbox
   }
   for (RoundMessages& round : commands.rounds) {
@@ -398,6 +401,7 @@ SchedulerActor::behavior_type scheduler(Self self, ClusterDirectoryActor directo
       },
       [=](subscribe_atom, const std::string& id) { subscribe(self, id); },
       [=](process_atom) {
+        self->state.advance_pending = false;
         sweep_overdue_commits(self);
         carry_out(self, self->state.core->advance(self->clock().now()));
       },

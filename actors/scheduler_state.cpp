@@ -425,14 +425,16 @@ SchedulerCommands SchedulerState::close_round(Round& round, Clock::time_point no
     release_round_quota(round, all_or_nothing, out);
   }
   for (const std::string& cluster : round.accepted) {
-    const auto& replicas = round.replicas.at(cluster);
+    auto& replicas = round.replicas.at(cluster);
     if (all_or_nothing) {
       out.releases.push_back(release_of(cluster, replicas));
     } else {
-      work.placed.insert(work.placed.end(), replicas.begin(), replicas.end());
       for (const auto& replica : replicas) {
         work.placed_incarnations[replica.placement_id()] = round.incarnations[cluster];
       }
+      // Moved: nothing reads an accepting cluster's replicas from the round after this.
+      work.placed.insert(work.placed.end(), std::make_move_iterator(replicas.begin()),
+                         std::make_move_iterator(replicas.end()));
     }
   }
   for (const auto& [cluster, replicas] : round.replicas) {
