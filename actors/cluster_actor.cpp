@@ -395,8 +395,9 @@ v1::CommitReply on_commit(Self self, v1::CommitRequest& request) {
   for (const auto& placement : request.placements()) {
     commit.reservations.push_back(messages::from_proto(placement));
   }
-  const CommitOutcome outcome = core.commit(
-      commit, request.node_level() ? CommitMode::NodeRevisions : CommitMode::ClusterRevision);
+  const CommitOutcome outcome =
+      core.commit(std::move(commit),
+                  request.node_level() ? CommitMode::NodeRevisions : CommitMode::ClusterRevision);
   v1::CommitReply reply;
   reply.set_revision(outcome.revision);
   reply.set_reason(outcome.reason);

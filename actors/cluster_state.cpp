@@ -407,7 +407,7 @@ bool ClusterState::set_healthy(bool healthy) {
   return true;
 }
 
-CommitOutcome ClusterState::commit(const Commit& commit, CommitMode mode) {
+CommitOutcome ClusterState::commit(Commit commit, CommitMode mode) {
   const auto refuse = [&](std::string reason) {
     return CommitOutcome{CommitStatus::Refused, std::move(reason), revision_};
   };
@@ -474,11 +474,11 @@ CommitOutcome ClusterState::commit(const Commit& commit, CommitMode mode) {
     }
     changes.push_back({model::NodeChangeKind::Update, std::move(node)});
   }
-  for (const model::Reservation& reservation : commit.reservations) {
-    holdings_.add(reservation);
+  note_committed(commit);
+  for (model::Reservation& reservation : commit.reservations) {
+    holdings_.add(std::move(reservation));
   }
   publish(std::move(changes), std::nullopt);  // cannot fail: every node exists and may exceed
-  note_committed(commit);
   ++counters_.commits;
   return {CommitStatus::Accepted, {}, revision_};
 }

@@ -121,8 +121,9 @@ class ClusterState {
   /// Returns true when the health changed.
   bool set_healthy(bool healthy);
 
-  /// Reserves a commit's placements if the revisions it was decided on still hold.
-  CommitOutcome commit(const Commit& commit, CommitMode mode);
+  /// Reserves a commit's placements if the revisions it was decided on still hold (and keeps
+  /// its reservations: pass it moved when done with it).
+  CommitOutcome commit(Commit commit, CommitMode mode);
 
   /// Drops reservations (a gang that could not be committed everywhere).
   void release(const std::vector<std::string>& reservation_ids);
