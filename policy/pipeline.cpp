@@ -161,7 +161,9 @@ std::optional<Choice> best_node(const Policy& policy, const model::SchedulingReq
                                 const ReplicaDemand& demand,
                                 const std::vector<const ClusterCandidate*>& clusters,
                                 const Overlay& overlay, CycleState& cycle, const NodeKeys& avoid) {
-  std::vector<size_t> ends;  // running total of nodes: cluster i holds [ends[i-1], ends[i])
+  // Running total of nodes: cluster i holds [ends[i-1], ends[i]). On the stack for fleets of up
+  // to 128 clusters: a decision made this list on the heap each time.
+  absl::InlinedVector<size_t, 128> ends;
   for (const ClusterCandidate* cluster : clusters) {
     ends.push_back((ends.empty() ? 0 : ends.back()) + cluster->view->size());
   }
