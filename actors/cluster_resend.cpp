@@ -27,7 +27,7 @@ ClusterState::PlacementState ClusterState::placement_state(const std::string& pl
 }
 
 std::vector<std::string> ClusterState::held_placements() const {
-  std::vector<std::string> held(placements_.running().begin(), placements_.running().end());
+  std::vector<std::string> held = placements_.running_in_order();
   for (const model::Reservation* reservation : holdings_.in_id_order()) {
     held.push_back(reservation->id);
   }

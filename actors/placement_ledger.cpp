@@ -1,5 +1,7 @@
 #include "actors/placement_ledger.hpp"
 
+#include <algorithm>
+
 namespace unisched::actors {
 
 void PlacementLedger::note_outcomes(
@@ -27,6 +29,12 @@ void PlacementLedger::note_running(const std::vector<std::string>& applied) {
 void PlacementLedger::replace_running(const std::vector<std::string>& applied) {
   running_.clear();
   note_running(applied);
+}
+
+std::vector<std::string> PlacementLedger::running_in_order() const {
+  std::vector<std::string> running(running_.begin(), running_.end());
+  std::sort(running.begin(), running.end());
+  return running;
 }
 
 PlacementLedger::State PlacementLedger::state(const std::string& placement_id) const {

@@ -3,7 +3,8 @@
 // question about placements no scheduler follows any more (v1::PlacementQuery). Plain C++.
 #pragma once
 
-#include <set>
+#include <absl/container/flat_hash_set.h>
+
 #include <string>
 #include <utility>
 #include <vector>
@@ -26,13 +27,16 @@ class PlacementLedger {
   void replace_running(const std::vector<std::string>& applied);
 
   State state(const std::string& placement_id) const;
-  const std::set<std::string>& running() const { return running_; }
+  /// The placements running, in id order.
+  std::vector<std::string> running_in_order() const;
 
  private:
   /// Enough for the hub, which asks again within seconds of an end it has not heard of yet.
   static constexpr size_t kOutcomesRemembered = 4096;
 
-  std::set<std::string> running_;
+  // Hashed: every confirmation adds to it, at tens of thousands of ids that share long prefixes
+  // ("client-3-..."), which an ordered set spent its time comparing. Listed rarely, sorted then.
+  absl::flat_hash_set<std::string> running_;
   RecentIds ended_{kOutcomesRemembered};
   RecentIds refused_{kOutcomesRemembered};
 };

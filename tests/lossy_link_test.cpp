@@ -3,6 +3,8 @@
 // agent carries each placement out once, and what ended is told again in snapshots.
 #include <boost/test/unit_test.hpp>
 
+#include <map>
+
 #include "tests/commit_fixtures.hpp"
 
 using namespace unisched;
@@ -27,19 +29,26 @@ BOOST_AUTO_TEST_CASE(an_order_the_agent_never_confirms_is_sent_again_until_it_do
   BOOST_TEST(pair.centre.take_resend().orders.empty());
 }
 
-BOOST_AUTO_TEST_CASE(unconfirmed_orders_are_sent_again_in_placement_id_order) {
-  // The centre holds its reservations hashed; what it sends again must not follow the hash.
+BOOST_AUTO_TEST_CASE(unconfirmed_orders_are_sent_again_and_listed_in_placement_id_order) {
+  // The centre holds its reservations and running placements hashed; what it sends again and
+  // lists must not follow the hash.
   Pair pair;
-  for (const char* id : {"job-c/0", "job-a/1", "job-b/0", "job-a/0"}) {
-    accepted_commit(pair, {reservation(id, "sim-gpu-0", 100)});
+  std::map<std::string, actors::Commit> commits;
+  for (const char* id : {"job-c/0", "job-a/1", "job-b/0", "job-a/0", "job-e/0", "job-d/0"}) {
+    commits.emplace(id, accepted_commit(pair, {reservation(id, "sim-gpu-0", 100)}));
   }
+  pair.carry_out(commits.at("job-e/0"));
+  pair.carry_out(commits.at("job-d/0"));
   BOOST_TEST(pair.centre.take_resend().orders.empty());
   std::vector<std::string> resent;
   for (const model::Reservation& order : pair.centre.take_resend().orders) {
     resent.push_back(order.id);
   }
   BOOST_TEST((resent == std::vector<std::string>{"job-a/0", "job-a/1", "job-b/0", "job-c/0"}));
-  BOOST_TEST((pair.centre.held_placements() == resent));
+  // Running first, then held; each in id order.
+  BOOST_TEST(
+      (pair.centre.held_placements() ==
+       std::vector<std::string>{"job-d/0", "job-e/0", "job-a/0", "job-a/1", "job-b/0", "job-c/0"}));
 }
 
 BOOST_AUTO_TEST_CASE(an_order_carried_out_twice_runs_once) {
