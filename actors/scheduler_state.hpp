@@ -26,6 +26,7 @@
 #include <vector>
 
 #include <absl/container/flat_hash_map.h>
+#include <absl/container/flat_hash_set.h>
 #include <absl/container/node_hash_map.h>
 
 #include "actors/cluster_state.hpp"
@@ -200,7 +201,7 @@ class SchedulerState {
   struct Tracked {
     model::SchedulingRequestSpec spec;
     v1::SchedulingDecision decision;
-    std::set<std::string> unsettled;
+    absl::flat_hash_set<std::string> unsettled;
     size_t replacing = 0;                  ///< its refused replicas being placed again
     std::set<policy::NodeRef> refused_on;  ///< nodes that refused its replicas
     bool gang_released = false;            ///< a gang given up after a replica found no place
