@@ -279,7 +279,9 @@ class SchedulerState {
   // kept: a list this long, made afresh each time, made malloc gather its free chunks first (2%
   // of a scheduler's time at 100 clusters).
   std::vector<policy::ClusterCandidate> candidates_;
-  std::map<policy::NodeRef, size_t> busy_nodes_;         // nodes of those commits, how many each
+  // The nodes of the commits in flight, how many each; hashed: every commit adds and every answer
+  // takes, and a decision only walks it into a hashed set.
+  absl::flat_hash_map<policy::NodeRef, size_t> busy_nodes_;
   std::map<std::string, std::unique_ptr<Work>> parked_;  // waiting for quota, by work id
   std::set<std::string> tight_queues_;                   // queues whose last take had to wait
   std::set<std::string> admitted_early_;                 // work admitted before it was parked
