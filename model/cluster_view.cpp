@@ -312,6 +312,11 @@ std::shared_ptr<const NodeState> ClusterView::shared(std::string_view name) cons
   return found == nodes_.end() ? nullptr : found->node;
 }
 
+ClusterView::HeldState ClusterView::held(std::string_view name) const {
+  const auto found = nodes_.find(name);
+  return found == nodes_.end() ? HeldState{} : HeldState{&found->node, found->revision};
+}
+
 uint64_t ClusterView::revision_of(std::string_view name) const {
   const auto found = nodes_.find(name);
   return found == nodes_.end() ? 0 : found->revision;

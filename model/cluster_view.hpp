@@ -19,6 +19,7 @@
 #include <absl/container/node_hash_set.h>
 #include <absl/types/span.h>
 
+#include "model/accelerator_table.hpp"
 #include "model/node_state.hpp"
 #include "model/view_revision.hpp"
 
@@ -57,16 +58,6 @@ struct ClusterTotals {
   int64_t allocated_memory_bytes = 0;
   int64_t pods = 0;
   bool operator==(const ClusterTotals& o) const;
-};
-
-struct AcceleratorTotals {
-  int64_t devices = 0;
-  int64_t free_devices = 0;  ///< devices with nothing allocated
-  int64_t allocated_milli = 0;
-  bool operator==(const AcceleratorTotals& o) const {
-    return devices == o.devices && free_devices == o.free_devices &&
-           allocated_milli == o.allocated_milli;
-  }
 };
 
 /// Whether a node may hold more than it can: an agent's truth never does, but a view that
@@ -136,6 +127,13 @@ class ClusterView {
   bool hold_equal(std::shared_ptr<const NodeState> node);
   /// The state held for a node, to share with another view; null for a node not held.
   std::shared_ptr<const NodeState> shared(std::string_view name) const;
+  /// A held node's state and revision, found by one lookup (a commit reads both of each node).
+  struct HeldState {
+    const std::shared_ptr<const NodeState>* state = nullptr;  ///< null: no such node
+    uint64_t revision = 0;
+  };
+  /// Valid until the view next changes.
+  HeldState held(std::string_view name) const;
   size_t size() const { return nodes_.size(); }
 
   /// The revision at which a node last changed, as its holder numbers them (the centre's view
@@ -157,7 +155,7 @@ class ClusterView {
   void visit_nodes(const std::function<bool(const NodeState&)>& visit) const;
 
   const ClusterTotals& totals() const { return totals_; }
-  const std::map<Symbol, AcceleratorTotals>& accelerators() const { return accelerators_; }
+  const AcceleratorTable& accelerators() const { return accelerators_; }
   const ClusterResources& resources() const { return resources_; }
 
   /// Whether the view keeps the indexes the queries below read; on a view made with
@@ -318,7 +316,7 @@ class ClusterView {
   // A slot points at the state itself, not at its held node: one cache miss fewer per draw.
   std::vector<const NodeState*> slots_;
   ClusterTotals totals_;
-  std::map<Symbol, AcceleratorTotals> accelerators_;
+  AcceleratorTable accelerators_;
   // Built by the first query that reads them (ViewIndexes::ForScheduling), inside a const
   // query: a view has one owner (a scheduler, a simulation, a replay); no reader races a build.
   // model -> number of free devices on a node -> the nodes with exactly that many (>= 1)

@@ -54,13 +54,7 @@ std::optional<ClusterView::IndexKeys> ClusterView::keys_of(const NodeState& node
 void ClusterView::count(const NodeState& node, int sign) {
   count_amounts(node, sign);
   per_model(node, [&](const Symbol& model, int32_t devices, int32_t free, int64_t milli) {
-    const auto totals = accelerators_.try_emplace(model).first;
-    totals->second.devices += sign * devices;
-    totals->second.free_devices += sign * free;
-    totals->second.allocated_milli += sign * milli;
-    if (totals->second.devices == 0) {
-      accelerators_.erase(totals);
-    }
+    accelerators_.add(model, sign, {devices, free, milli});
   });
 }
 
