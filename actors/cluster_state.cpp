@@ -432,17 +432,22 @@ CommitOutcome ClusterState::commit(Commit commit, CommitMode mode) {
                     std::to_string(revision_));
   }
   // The nodes as they will be, each copied once into the state the view then holds, in name
-  // order (a batch in name order names each node once: the view checks it without a map).
-  absl::btree_map<std::string_view, std::shared_ptr<model::NodeState>> after_commit;
+  // order (a batch in name order names each node once: the view checks it without a map), each
+  // beside the state held now (the truth the holdings keep for a node they did not hold on).
+  struct NodeAfterCommit {
+    std::shared_ptr<model::NodeState> after;
+    const std::shared_ptr<const model::NodeState>* before = nullptr;
+  };
+  absl::btree_map<std::string_view, NodeAfterCommit> after_commit;
   absl::btree_set<std::string_view> ids;
   for (const model::Reservation& reservation : commit.reservations) {
+    const model::ClusterView::HeldState held = view_.held(reservation.node);
     if (mode == CommitMode::NodeRevisions) {
       const auto expected = commit.node_revisions.find(reservation.node);
       if (expected == commit.node_revisions.end()) {
         return refuse("the commit names no revision for node " + reservation.node);
       }
-      const uint64_t actual = view_.revision_of(reservation.node);  // 0: no such node
-      if (actual == 0 || actual != expected->second) {
+      if (held.revision == 0 || held.revision != expected->second) {  // 0: no such node
         return conflict("node " + reservation.node + " changed since revision " +
                         std::to_string(expected->second));
       }
@@ -453,26 +458,25 @@ CommitOutcome ClusterState::commit(Commit commit, CommitMode mode) {
     if (!ids.insert(reservation.id).second) {
       return refuse("placement " + reservation.id + " appears twice in the commit");
     }
-    const model::NodeState* node = view_.find(reservation.node);
-    if (node == nullptr) {
+    if (held.state == nullptr) {
       return refuse("no node " + reservation.node);
     }
-    auto& after = after_commit[reservation.node];
-    if (after == nullptr) {
-      after = std::make_shared<model::NodeState>(*node);
+    NodeAfterCommit& node = after_commit[reservation.node];
+    if (node.after == nullptr) {
+      node = {std::make_shared<model::NodeState>(**held.state), held.state};
     }
-    if (auto why = model::reservation_conflict(*after, reservation)) {
+    if (auto why = model::reservation_conflict(*node.after, reservation)) {
       return refuse(*why);
     }
-    model::apply_reservation(*after, reservation, +1);
+    model::apply_reservation(*node.after, reservation, +1);
   }
   std::vector<model::SharedNodeChange> changes;
   changes.reserve(after_commit.size());
   for (auto& [name, node] : after_commit) {
-    if (!holdings_.holds_on(node->name)) {
-      holdings_.set_truth(node->name, view_.shared(node->name));
+    if (!holdings_.holds_on(node.after->name)) {
+      holdings_.set_truth(node.after->name, *node.before);
     }
-    changes.push_back({model::NodeChangeKind::Update, std::move(node)});
+    changes.push_back({model::NodeChangeKind::Update, std::move(node.after)});
   }
   note_committed(commit);
   for (model::Reservation& reservation : commit.reservations) {
