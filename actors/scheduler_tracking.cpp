@@ -3,6 +3,7 @@
 // what is settled (or, past the bound, the oldest).
 #include <algorithm>
 #include <map>
+#include <stdexcept>
 #include <string_view>
 #include <utility>
 
@@ -24,6 +25,18 @@ Decision::Status status_for(int64_t wanted, int placed) {
 
 }  // namespace
 
+v1::SchedulingDecision SchedulerState::Tracked::decision() const {
+  Decision decoded;
+  if (!decoded.ParseFromString(decision_bytes)) {
+    throw std::logic_error("a tracked decision does not decode");
+  }
+  return decoded;
+}
+
+void SchedulerState::Tracked::keep(const v1::SchedulingDecision& decision) {
+  decision.SerializeToString(&decision_bytes);
+}
+
 void SchedulerState::observe(const Work& work, const Decision& decision) {
   if (policy_.observers.empty()) {
     return;
@@ -41,7 +54,7 @@ void SchedulerState::track(Work& work, const Decision& decision, SchedulerComman
   observe(work, decision);
   Tracked& tracked = tracked_[work.request_id];
   tracked.spec = std::move(work.spec);
-  tracked.decision = decision;
+  tracked.keep(decision);
   for (const auto& replica : decision.replicas()) {
     tracked.unsettled.insert(replica.placement_id());
     placement_request_[replica.placement_id()] = work.request_id;
@@ -77,13 +90,14 @@ void SchedulerState::replace_replica(const Work& work, const Decision& placed,
   }
   Tracked& tracked = found->second;
   --tracked.replacing;
-  tracked.decision.set_replacing(tracked.replacing);
+  Decision decision = tracked.decision();
+  decision.set_replacing(tracked.replacing);
   if (tracked.gang_released) {  // the gang was given up meanwhile: this replica goes too
+    tracked.keep(decision);
     release_replicas(placed, out);
     forget_if_settled(work.request_id, out);
     return;
   }
-  Decision& decision = tracked.decision;
   auto* replicas = decision.mutable_replicas();
   replicas->erase(std::remove_if(replicas->begin(), replicas->end(),
                                  [&](const Decision::Replica& replica) {
@@ -117,10 +131,11 @@ void SchedulerState::replace_replica(const Work& work, const Decision& placed,
     *decision.add_diagnoses() = found_diagnosis;
   }
   if (placed.replicas_size() == 0 && tracked.spec.distribution.gang) {
-    give_up_gang(tracked, out);
+    give_up_gang(tracked, decision, out);
   }
   decision.set_status(status_for(tracked.spec.replicas, decision.replicas_size()));
-  out.updates.push_back(decision);
+  tracked.keep(decision);
+  out.updates.push_back(std::move(decision));
   forget_if_settled(work.request_id, out);
   place_refused_early(placed, out, now);
 }
@@ -142,8 +157,7 @@ void SchedulerState::release_replicas(const Decision& decision, SchedulerCommand
 /// A gang is all or nothing: when a refused replica finds no place again, the others are
 /// released and the request is unschedulable (found by `unisched simulate`, seed 5980 with agent
 /// and ClusterActor crashes: such gangs stayed partially placed).
-void SchedulerState::give_up_gang(Tracked& tracked, SchedulerCommands& out) {
-  Decision& decision = tracked.decision;
+void SchedulerState::give_up_gang(Tracked& tracked, Decision& decision, SchedulerCommands& out) {
   release_replicas(decision, out);
   decision.add_reasons("a gang is all or nothing: its other " +
                        std::to_string(decision.replicas_size()) + " replicas were released");
@@ -206,8 +220,10 @@ SchedulerCommands SchedulerState::on_refused_placement(const std::string& placem
   Tracked& tracked = tracked_.at(request_id);
   tracked.unsettled.erase(placement_id);
   ++tracked.replacing;
-  tracked.decision.set_replacing(tracked.replacing);
-  for (const auto& replica : tracked.decision.replicas()) {
+  Decision decision = tracked.decision();
+  decision.set_replacing(tracked.replacing);
+  tracked.keep(decision);
+  for (const auto& replica : decision.replicas()) {
     if (replica.placement_id() == placement_id) {
       tracked.refused_on.insert({replica.cluster(), replica.node()});
     }
@@ -227,7 +243,7 @@ SchedulerCommands SchedulerState::on_refused_placement(const std::string& placem
   SchedulerCommands out;
   // The submitter learns the request is back in this scheduler's hands: should the scheduler
   // stop now, the hub gives it up (and releases it) rather than keep a decision that lies.
-  out.updates.push_back(tracked.decision);
+  out.updates.push_back(std::move(decision));
   if (settings_.quotas) {
     out.quota_releases.push_back(placement_id);  // the replacement takes quota of its own
   }
@@ -241,9 +257,14 @@ SchedulerCommands SchedulerState::on_cluster_actor_lost(const std::string& clust
   release.set_cluster_id(cluster);
   std::vector<std::pair<std::string_view, std::string_view>> unsettled;  // (request, placement)
   for (const auto& [request_id, tracked] : tracked_) {
-    for (const auto& replica : tracked.decision.replicas()) {
-      if (replica.cluster() == cluster && tracked.unsettled.count(replica.placement_id()) > 0) {
-        unsettled.emplace_back(request_id, replica.placement_id());
+    if (tracked.unsettled.empty()) {
+      continue;  // nothing of it to release: its decision stays encoded
+    }
+    const Decision decision = tracked.decision();
+    for (const auto& replica : decision.replicas()) {
+      const auto held = tracked.unsettled.find(replica.placement_id());
+      if (replica.cluster() == cluster && held != tracked.unsettled.end()) {
+        unsettled.emplace_back(request_id, *held);  // the view outlives the decoded decision
       }
     }
   }
