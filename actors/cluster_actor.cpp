@@ -497,6 +497,9 @@ ClusterActor::behavior_type cluster_actor(Self self, std::string cluster_id, Age
       },
       [=](view_atom) { return messages::to_proto(self->state.core->snapshot()); },
       [=](feed_atom) { return messages::ViewFeed{self->state.core->whole_view()}; },
+      [=](feed_atom, uint64_t held) {
+        return messages::ViewFeed{self->state.core->catch_up(held)};
+      },
       [=](summary_atom) { return summarize(self); },
       [=](subscribe_atom, ViewSubscriberActor subscriber) {
         self->monitor(subscriber);

@@ -28,6 +28,8 @@ using CommitterActor = caf::typed_actor<caf::replies_to<v1::RefusedPlacement>::w
 /// One per cluster, holding its versioned view (actors/cluster_actor.hpp says more).
 ///   (view)                        -> ClusterSnapshot of the view (a copy)
 ///   (feed)                        -> ViewFeed of the whole view (shared in one process)
+///   (feed, revision)              -> ViewFeed of what a copy at that revision lacks: the last
+///                                    change when that is all (or nothing), else the whole view
 ///   (summary)                     -> ClusterSummary (counters)
 ///   (subscribe, subscriber)       -> ViewFeed of the whole view now; then every change, in order
 ///   (resync)                      -> Ack once a full snapshot was pulled and applied
@@ -47,6 +49,7 @@ using CommitterActor = caf::typed_actor<caf::replies_to<v1::RefusedPlacement>::w
 using ClusterActor = ClusterIngestActor::extend<
     caf::replies_to<atoms::view_atom>::with<v1::ClusterSnapshot>,
     caf::replies_to<atoms::feed_atom>::with<messages::ViewFeed>,
+    caf::replies_to<atoms::feed_atom, uint64_t>::with<messages::ViewFeed>,
     caf::replies_to<atoms::summary_atom>::with<v1::ClusterSummary>,
     caf::replies_to<atoms::subscribe_atom, ViewSubscriberActor>::with<messages::ViewFeed>,
     caf::replies_to<atoms::resync_atom>::with<v1::Ack>,

@@ -556,6 +556,16 @@ model::ViewSnapshot ClusterState::snapshot() const {
   return snapshot;
 }
 
+std::shared_ptr<const model::ViewRevision> ClusterState::catch_up(uint64_t held) const {
+  if (!log_.empty()) {
+    const auto& last = log_.back();
+    if (last->revision == revision_ && held >= last->base_revision && held <= last->revision) {
+      return last;
+    }
+  }
+  return whole_view();
+}
+
 std::shared_ptr<const model::ViewRevision> ClusterState::whole_view() const {
   auto whole = std::make_shared<model::ViewRevision>();
   whole->cluster_id = cluster_id_;

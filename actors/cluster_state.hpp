@@ -169,6 +169,9 @@ class ClusterState {
   model::ViewSnapshot snapshot() const;
   /// The same view sharing the view's node states: what subscribers in this process start from.
   std::shared_ptr<const model::ViewRevision> whole_view() const;
+  /// What a subscriber whose copy is at `held` lacks: the view's last change when the copy is at
+  /// it or one change behind it (a subscriber's feed brings it anyway), else the whole view.
+  std::shared_ptr<const model::ViewRevision> catch_up(uint64_t held) const;
 
   const std::string& cluster_id() const { return cluster_id_; }
   const model::ClusterView& view() const { return view_; }

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <deque>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -145,7 +146,44 @@ void on_feed(Self self, const messages::ViewFeed& feed) {
       .then([=](messages::ViewFeed& whole) { replace_view(self, whole); });
 }
 
-/// Fetches the views the core asked for, then lets it decide again.
+/// Fetches a cluster's whole view, then calls `done` (also when no view came).
+void fetch_whole_view(Self self, const ClusterActor& actor, std::function<void()> done) {
+  self->request(actor, std::chrono::seconds(2), feed_atom_v)
+      .then(
+          [=](messages::ViewFeed& whole) {
+            replace_view(self, whole);
+            done();
+          },
+          [=](caf::error&) { done(); });
+}
+
+/// Brings a cluster's copy up to date, then calls `done`. A copy its feed keeps in step asks
+/// only for what it lacks: after a conflict that is nothing as a rule (the change behind it came
+/// down the feed before the answer), and fetching the whole view was 1.8% of a two-scheduler
+/// run. The round trip stays: it spaces the retries of schedulers racing for the same nodes.
+void catch_up(Self self, const std::string& cluster, const ClusterActor& actor,
+              std::function<void()> done) {
+  const auto held = self->state.core->revision_in_step(cluster);
+  if (!held) {
+    fetch_whole_view(self, actor, std::move(done));
+    return;
+  }
+  self->request(actor, std::chrono::seconds(2), feed_atom_v, *held)
+      .then(
+          [=](messages::ViewFeed& feed) {
+            if (feed.revision && feed.revision->whole) {
+              replace_view(self, feed);
+            } else if (feed.revision && self->state.core->apply_feed(*feed.revision) ==
+                                            SchedulerState::FeedResult::NeedsView) {
+              fetch_whole_view(self, actor, done);
+              return;
+            }
+            done();
+          },
+          [=](caf::error&) { done(); });
+}
+
+/// Brings the copies the core asked for up to date, then lets it decide again.
 void refresh(Self self, uint64_t round, const std::vector<std::string>& clusters) {
   auto remaining = std::make_shared<size_t>(clusters.size());
   const auto one_done = [=] {
@@ -159,13 +197,7 @@ void refresh(Self self, uint64_t round, const std::vector<std::string>& clusters
       one_done();
       continue;
     }
-    self->request(actor->second, std::chrono::seconds(2), feed_atom_v)
-        .then(
-            [=](messages::ViewFeed& whole) {
-              replace_view(self, whole);
-              one_done();
-            },
-            [=](caf::error&) { one_done(); });
+    catch_up(self, id, actor->second, one_done);
   }
 }
 

@@ -138,6 +138,14 @@ SchedulerState::FeedResult SchedulerState::apply_feed(const model::ViewRevision&
   return FeedResult::Applied;
 }
 
+std::optional<uint64_t> SchedulerState::revision_in_step(const std::string& cluster) const {
+  const auto found = clusters_.find(cluster);
+  if (found == clusters_.end() || !found->second.subscribed) {
+    return std::nullopt;
+  }
+  return found->second.revision;
+}
+
 void SchedulerState::lose_cluster(const std::string& cluster) {
   if (auto found = clusters_.find(cluster); found != clusters_.end()) {
     found->second.subscribed = false;

@@ -127,6 +127,8 @@ class SchedulerState {
   FeedResult apply_feed(const model::ViewRevision& changes);
   /// The cluster's actor is gone: decide without it until its view is replaced again.
   void lose_cluster(const std::string& cluster);
+  /// The revision of the cluster's copy while its feed keeps it in step; nullopt otherwise.
+  std::optional<uint64_t> revision_in_step(const std::string& cluster) const;
 
   // --- Requests -----------------------------------------------------------------------------
   /// Queues a request; its decision comes back as a reply with `ticket`.

@@ -165,6 +165,26 @@ BOOST_AUTO_TEST_CASE(subscribers_read_the_views_own_node_states) {
   BOOST_TEST(copied.nodes.at(0)->allocated_cpu_milli == 300);
 }
 
+BOOST_AUTO_TEST_CASE(a_copy_at_most_one_change_behind_catches_up_without_the_whole_view) {
+  ClusterState state("c1");
+  BOOST_TEST(state.catch_up(0)->whole);  // nothing logged yet
+  BOOST_TEST_REQUIRE((state
+                          .on_update(update(0, {node_change(model::NodeChangeKind::Add, "n1"),
+                                                node_change(model::NodeChangeKind::Add, "n2")}))
+                          .status == AckStatus::Applied));
+  BOOST_TEST_REQUIRE(
+      (state.on_update(update(1, {node_change(model::NodeChangeKind::Update, "n1", 300)})).status ==
+       AckStatus::Applied));
+  const auto last = state.changes_since(state.revision() - 1)->front();
+  BOOST_TEST((state.catch_up(state.revision()) == last));      // in step: the last change again
+  BOOST_TEST((state.catch_up(state.revision() - 1) == last));  // one behind: the last change
+  const auto two_behind = state.catch_up(state.revision() - 2);
+  BOOST_TEST(two_behind->whole);
+  BOOST_TEST(two_behind->revision == state.revision());
+  BOOST_TEST(two_behind->changes.size() == 2u);
+  BOOST_TEST(state.catch_up(state.revision() + 1)->whole);  // ahead: not this view's revisions
+}
+
 BOOST_AUTO_TEST_CASE(health_transitions_are_counted) {
   ClusterState state("c1");
   BOOST_TEST(!state.healthy());
