@@ -92,6 +92,7 @@ bool SchedulerState::add_cluster(policy::ClusterInfo info) {
   auto [entry, added] = clusters_.try_emplace(id);
   info.healthy = added ? info.healthy : entry->second.info.healthy;
   entry->second.info = std::move(info);
+  candidates_current_ = false;
   return added;
 }
 
@@ -114,6 +115,7 @@ bool SchedulerState::replace_view(const model::ViewRevision& whole) {
   fresh.set_resources(whole.resources.value_or(model::ClusterResources{}));
   local.view = std::move(fresh);
   local.revision = whole.revision;
+  candidates_current_ = candidates_current_ && local.subscribed;
   local.subscribed = true;
   return true;
 }
@@ -149,6 +151,7 @@ std::optional<uint64_t> SchedulerState::revision_in_step(const std::string& clus
 void SchedulerState::lose_cluster(const std::string& cluster) {
   if (auto found = clusters_.find(cluster); found != clusters_.end()) {
     found->second.subscribed = false;
+    candidates_current_ = false;
     ++found->second.incarnation;
   }
 }
@@ -212,11 +215,14 @@ uint64_t SchedulerState::decision_seed(const Work& work) const {
 }
 
 std::optional<policy::Decision> SchedulerState::decide(Work& work) {
-  candidates_.clear();
-  for (auto& [id, local] : clusters_) {
-    if (local.subscribed) {
-      candidates_.push_back({&local.info, &local.view});
+  if (!candidates_current_) {
+    candidates_.clear();
+    for (auto& [id, local] : clusters_) {
+      if (local.subscribed) {
+        candidates_.push_back({&local.info, &local.view});
+      }
     }
+    candidates_current_ = true;
   }
   // The replicas still wanted, set on the work's own spec for the decision (a copy of the spec
   // per decision was 2% of a busy scheduler).
