@@ -31,6 +31,17 @@ model::NodeChange node_change(model::NodeChangeKind kind, const std::string& nam
   return change;
 }
 
+/// Two changes: n1 and n2 added, then n1 updated (300 milli cpu allocated).
+void add_two_nodes_then_update_one(ClusterState& state) {
+  BOOST_TEST_REQUIRE((state
+                          .on_update(update(0, {node_change(model::NodeChangeKind::Add, "n1"),
+                                                node_change(model::NodeChangeKind::Add, "n2")}))
+                          .status == AckStatus::Applied));
+  BOOST_TEST_REQUIRE(
+      (state.on_update(update(1, {node_change(model::NodeChangeKind::Update, "n1", 300)})).status ==
+       AckStatus::Applied));
+}
+
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(cluster_state)
@@ -136,13 +147,7 @@ BOOST_AUTO_TEST_CASE(a_pull_that_fails_after_the_agent_started_over_asks_for_not
 
 BOOST_AUTO_TEST_CASE(subscribers_read_the_views_own_node_states) {
   ClusterState state("c1");
-  BOOST_TEST_REQUIRE((state
-                          .on_update(update(0, {node_change(model::NodeChangeKind::Add, "n1"),
-                                                node_change(model::NodeChangeKind::Add, "n2")}))
-                          .status == AckStatus::Applied));
-  BOOST_TEST_REQUIRE(
-      (state.on_update(update(1, {node_change(model::NodeChangeKind::Update, "n1", 300)})).status ==
-       AckStatus::Applied));
+  add_two_nodes_then_update_one(state);
   // The change log and the whole view hand out the states the view holds, not copies.
   const auto changes = state.changes_since(1);
   BOOST_TEST_REQUIRE(changes.has_value());
@@ -168,13 +173,7 @@ BOOST_AUTO_TEST_CASE(subscribers_read_the_views_own_node_states) {
 BOOST_AUTO_TEST_CASE(a_copy_at_most_one_change_behind_catches_up_without_the_whole_view) {
   ClusterState state("c1");
   BOOST_TEST(state.catch_up(0)->whole);  // nothing logged yet
-  BOOST_TEST_REQUIRE((state
-                          .on_update(update(0, {node_change(model::NodeChangeKind::Add, "n1"),
-                                                node_change(model::NodeChangeKind::Add, "n2")}))
-                          .status == AckStatus::Applied));
-  BOOST_TEST_REQUIRE(
-      (state.on_update(update(1, {node_change(model::NodeChangeKind::Update, "n1", 300)})).status ==
-       AckStatus::Applied));
+  add_two_nodes_then_update_one(state);
   const auto last = state.changes_since(state.revision() - 1)->front();
   BOOST_TEST((state.catch_up(state.revision()) == last));      // in step: the last change again
   BOOST_TEST((state.catch_up(state.revision() - 1) == last));  // one behind: the last change
