@@ -1,5 +1,9 @@
 #include "model/pod_template.hpp"
 
+#include <charconv>
+#include <cmath>
+#include <string_view>
+
 #include <nlohmann/json.hpp>
 
 #include <yaml-cpp/yaml.h>
@@ -9,29 +13,51 @@ namespace {
 
 using Json = nlohmann::json;
 
-Json to_json(const YAML::Node& node) {
+/// The node as JSON. A number JSON cannot carry as written (an integer past 64 bits, a number
+/// past a double's range) is reported at its path and becomes null (found by fuzz_manifest:
+/// yaml-cpp's conversion threw).
+Json to_json(const YAML::Node& node, const FieldPath& path, DecodeContext& context) {
   switch (yaml_type(node)) {
     case YamlType::Null:
       return nullptr;
     case YamlType::Bool:
       return node.as<bool>();
-    case YamlType::Integer:
-      return node.as<int64_t>();
-    case YamlType::Number:
-      return node.as<double>();
+    case YamlType::Integer: {
+      std::string_view digits = node.Scalar();
+      if (digits[0] == '+') {
+        digits.remove_prefix(1);  // from_chars takes '-' but not '+'
+      }
+      int64_t value = 0;
+      const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
+      if (ec != std::errc() || end != digits.data() + digits.size()) {
+        context.error(FieldErrorType::Invalid, path, node.Scalar(),
+                      "out of range for a 64-bit integer", node);
+        return nullptr;
+      }
+      return value;
+    }
+    case YamlType::Number: {
+      double value = 0;
+      if (!YAML::convert<double>::decode(node, value) || !std::isfinite(value)) {
+        context.error(FieldErrorType::Invalid, path, node.Scalar(), "not a finite number", node);
+        return nullptr;
+      }
+      return value;
+    }
     case YamlType::String:
       return node.Scalar();
     case YamlType::List: {
       Json list = Json::array();
-      for (const YAML::Node& item : node) {
-        list.push_back(to_json(item));
+      for (size_t i = 0; i < node.size(); ++i) {
+        list.push_back(to_json(node[i], path.index(i), context));
       }
       return list;
     }
     case YamlType::Object: {
       Json object = Json::object();
       for (const auto& entry : node) {
-        object[entry.first.Scalar()] = to_json(entry.second);
+        const std::string& key = entry.first.Scalar();
+        object[key] = to_json(entry.second, path.child(key), context);
       }
       return object;
     }
@@ -75,7 +101,11 @@ std::string pod_template_json(const YAML::Node& node, const FieldPath& path,
   if (yaml_type(node) != YamlType::Object) {
     return invalid(path, "must be a Kubernetes PodTemplateSpec (metadata and spec)");
   }
-  const Json pod = to_json(node);
+  const size_t errors_before = context.errors().size();
+  const Json pod = to_json(node, path, context);
+  if (context.errors().size() > errors_before) {
+    return std::string();
+  }
   const FieldPath containers_path = path.child("spec").child("containers");
   if (!pod.contains("spec") || !pod["spec"].is_object() || !pod["spec"].contains("containers") ||
       !pod["spec"]["containers"].is_array() || pod["spec"]["containers"].empty()) {
