@@ -99,12 +99,14 @@ BOOST_AUTO_TEST_CASE(a_pod_template_is_kept_as_written_and_checked_where_it_matt
                       "needs a name");
   // Numbers JSON cannot carry as written are named where they stand (yaml-cpp's conversion
   // threw on them, found by fuzz_manifest).
-  expect_single_error(kBase + "  template:\n    spec:\n      containers:\n        - name: x\n"
-                              "          ports: [{containerPort: 99999999999999999999}]\n",
+  expect_single_error(kBase +
+                          "  template:\n    spec:\n      containers:\n        - name: x\n"
+                          "          ports: [{containerPort: 99999999999999999999}]\n",
                       "spec.template.spec.containers[0].ports[0].containerPort",
                       FieldErrorType::Invalid, "64-bit integer");
-  expect_single_error(kBase + "  template:\n    spec:\n      priority: 1e999\n"
-                              "      containers: [{name: x}]\n",
+  expect_single_error(kBase +
+                          "  template:\n    spec:\n      priority: 1e999\n"
+                          "      containers: [{name: x}]\n",
                       "spec.template.spec.priority", FieldErrorType::Invalid, "finite number");
 }
 
