@@ -1,8 +1,6 @@
 #include "model/pod_template.hpp"
 
-#include <charconv>
 #include <cmath>
-#include <string_view>
 
 #include <nlohmann/json.hpp>
 
@@ -23,18 +21,13 @@ Json to_json(const YAML::Node& node, const FieldPath& path, DecodeContext& conte
     case YamlType::Bool:
       return node.as<bool>();
     case YamlType::Integer: {
-      std::string_view digits = node.Scalar();
-      if (digits[0] == '+') {
-        digits.remove_prefix(1);  // from_chars takes '-' but not '+'
-      }
-      int64_t value = 0;
-      const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
-      if (ec != std::errc() || end != digits.data() + digits.size()) {
+      const auto value = int64_of(node.Scalar());
+      if (!value) {
         context.error(FieldErrorType::Invalid, path, node.Scalar(),
                       "out of range for a 64-bit integer", node);
         return nullptr;
       }
-      return value;
+      return *value;
     }
     case YamlType::Number: {
       double value = 0;

@@ -231,20 +231,26 @@ std::optional<int64_t> YamlObject::integer(const std::string& key, bool required
   return node ? integer_value(*node, path_.child(key)) : std::nullopt;
 }
 
-std::optional<int64_t> YamlObject::integer_value(const YAML::Node& node, const FieldPath& path) {
-  const auto text = scalar_text(node, path, YamlType::Integer);
-  if (!text) {
-    return std::nullopt;
-  }
-  std::string_view digits = *text;
-  if (digits[0] == '+') {
+std::optional<int64_t> int64_of(std::string_view digits) {
+  if (!digits.empty() && digits[0] == '+') {
     digits.remove_prefix(1);  // from_chars takes '-' but not '+'
   }
   int64_t value = 0;
   const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
   if (ec != std::errc() || end != digits.data() + digits.size()) {
-    context_.error(FieldErrorType::Invalid, path, *text, "out of range for a 64-bit integer", node);
     return std::nullopt;
+  }
+  return value;
+}
+
+std::optional<int64_t> YamlObject::integer_value(const YAML::Node& node, const FieldPath& path) {
+  const auto text = scalar_text(node, path, YamlType::Integer);
+  if (!text) {
+    return std::nullopt;
+  }
+  const auto value = int64_of(*text);
+  if (!value) {
+    context_.error(FieldErrorType::Invalid, path, *text, "out of range for a 64-bit integer", node);
   }
   return value;
 }

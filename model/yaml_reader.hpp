@@ -9,6 +9,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "model/bandwidth.hpp"
@@ -23,6 +24,10 @@ enum class YamlType { Null, Bool, Integer, Number, String, List, Object };
 
 YamlType yaml_type(const YAML::Node& node);
 const char* describe(YamlType type);
+
+/// The value of an integer scalar (YamlType::Integer: optional sign, decimal digits); nullopt
+/// when it does not fit in 64 bits.
+std::optional<int64_t> int64_of(std::string_view digits);
 
 /// True when a plain (unquoted) scalar `text` would be read as something other than a string,
 /// so writers know to quote it.
