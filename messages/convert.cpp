@@ -290,13 +290,22 @@ std::optional<std::string> device_from_wire(const DeviceFields& fields, model::D
     return "link_generation: " + std::to_string(fields.link_generation) + " is not between 0 and " +
            std::to_string(model::kMaxLinkGeneration);
   }
+  if (fields.topology_group < 0 || fields.topology_group > model::kMaxTopologyGroup) {
+    return "topology_group: " + std::to_string(fields.topology_group) + " is not between 0 and " +
+           std::to_string(model::kMaxTopologyGroup);
+  }
+  if (fields.allocated_milli < 0 || fields.allocated_milli > model::kMaxDeviceAllocatedMilli) {
+    return "allocated_milli: " + std::to_string(fields.allocated_milli) + " is not between 0 and " +
+           std::to_string(model::kMaxDeviceAllocatedMilli);
+  }
   device.type = static_cast<model::AcceleratorType>(fields.type);
   device.model = model::Symbol(fields.model);
   device.memory_bytes = fields.memory_bytes;
-  device.topology_group = fields.topology_group;
+  // Each checked above to fit its 16 bits.
+  device.topology_group = static_cast<int16_t>(fields.topology_group);
   device.interconnect = *interconnect;
-  device.link_generation = fields.link_generation;
-  device.allocated_milli = fields.allocated_milli;
+  device.link_generation = static_cast<int16_t>(fields.link_generation);
+  device.allocated_milli = static_cast<int16_t>(fields.allocated_milli);
   return std::nullopt;
 }
 

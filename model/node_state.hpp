@@ -16,17 +16,24 @@
 
 namespace unisched::model {
 
-/// One accelerator device. The 8-byte fields come first and the two kinds take a byte each, so
-/// that a device takes 40 bytes (a view holds millions).
+/// The largest topology group, and the largest share of one device in milli that a view holds
+/// (a cluster may report a device shared past 1000): each takes 16 bits, so that a device takes
+/// 32 bytes. Wider values are refused where devices enter (messages/convert.hpp, apply_usage).
+inline constexpr int32_t kMaxTopologyGroup = 32767;
+inline constexpr int32_t kMaxDeviceAllocatedMilli = 32767;
+
+/// One accelerator device. The 8-byte fields come first and the small ones share the last eight
+/// bytes, so that a device takes 32 bytes: a fit reads a node's devices, and a sampled node's
+/// devices are most of the cache lines a draw fetches (see ClusterView::sample_each).
 struct Device {
   Symbol model;     ///< interned: every device of a model shares its name
   Symbol resource;  ///< its Kubernetes resource name ("nvidia.com/gpu"); empty: unknown
   int64_t memory_bytes = 0;
   AcceleratorType type = AcceleratorType::GPU;
   Interconnect interconnect = Interconnect::PCIe;
-  int32_t topology_group = 0;  ///< devices of one node sharing a group are linked by `interconnect`
-  int32_t allocated_milli = 0;  ///< 0..1000: the share of the device in use
-  int32_t link_generation = 0;  ///< of `interconnect` ("NVLink-4": 4); 0: not known
+  int16_t link_generation = 0;  ///< of `interconnect` ("NVLink-4": 4); 0: not known
+  int16_t topology_group = 0;  ///< devices of one node sharing a group are linked by `interconnect`
+  int16_t allocated_milli = 0;  ///< the share of the device in use: 0..1000 unless over-reported
 
   bool operator==(const Device& other) const {
     return type == other.type && resource == other.resource && model == other.model &&
@@ -38,7 +45,7 @@ struct Device {
 };
 
 // A node holds its devices inline (NodeDevices): each byte here is eight in every node.
-static_assert(sizeof(Device) <= 40, "a device's fields are laid out without padding");
+static_assert(sizeof(Device) <= 32, "a device's fields are laid out without padding");
 
 inline constexpr int32_t kWholeDeviceMilli = 1000;
 

@@ -1,6 +1,7 @@
 #include "model/node_usage.hpp"
 
 #include <algorithm>
+#include <string>
 
 namespace unisched::model {
 
@@ -48,11 +49,19 @@ std::optional<std::string> apply_usage(const NodeUsage& usage, NodeState& node) 
            std::to_string(usage.device_allocated_milli.size()) + " device shares, the node has " +
            std::to_string(node.devices.size()) + " devices";
   }
+  for (size_t d = 0; d < usage.device_allocated_milli.size(); ++d) {
+    const int32_t milli = usage.device_allocated_milli[d];
+    if (milli < 0 || milli > kMaxDeviceAllocatedMilli) {
+      return "usage of node \"" + usage.name + "\" gives device " + std::to_string(d) + " " +
+             std::to_string(milli) + " milli, not between 0 and " +
+             std::to_string(kMaxDeviceAllocatedMilli);
+    }
+  }
   node.allocated_cpu_milli = usage.allocated_cpu_milli;
   node.allocated_memory_bytes = usage.allocated_memory_bytes;
   node.pod_count = usage.pod_count;
   for (size_t d = 0; d < node.devices.size(); ++d) {
-    node.devices[d].allocated_milli = usage.device_allocated_milli[d];
+    node.devices[d].allocated_milli = static_cast<int16_t>(usage.device_allocated_milli[d]);
   }
   node.host_ports_in_use = usage.host_ports_in_use;
   return std::nullopt;

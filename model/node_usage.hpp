@@ -32,7 +32,8 @@ NodeUsage usage_of(const NodeState& node);
 bool only_usage_differs(const NodeState& before, const NodeState& after);
 
 /// Puts `usage` on `node` in place of its own; why not when it is not that node's (another
-/// name, another number of devices), and then `node` is as it was.
+/// name, another number of devices, a device share past kMaxDeviceAllocatedMilli or below 0), and
+/// then `node` is as it was.
 std::optional<std::string> apply_usage(const NodeUsage& usage, NodeState& node);
 
 }  // namespace unisched::model

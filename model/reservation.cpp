@@ -67,7 +67,12 @@ void apply_reservation(NodeState& node, const Reservation& r, int sign) {
   for (size_t i = 0; i < r.devices.size(); ++i) {
     const int32_t index = r.devices[i];
     if (index >= 0 && static_cast<size_t>(index) < node.devices.size()) {
-      node.devices[static_cast<size_t>(index)].allocated_milli += sign * milli_at(r, i);
+      // A share checked to fit (reservation_conflict) stays within 16 bits; one put on a device
+      // a cluster reports shared far past whole stops at the most a view holds.
+      auto& allocated = node.devices[static_cast<size_t>(index)].allocated_milli;
+      allocated =
+          static_cast<int16_t>(std::clamp(allocated + sign * milli_at(r, i),
+                                          -kMaxDeviceAllocatedMilli - 1, kMaxDeviceAllocatedMilli));
     }
   }
   auto& ports = node.host_ports_in_use;

@@ -310,6 +310,19 @@ BOOST_AUTO_TEST_CASE(a_device_keeps_its_resource_name_and_link_generation_on_the
                a.set_link_generation(100);
              }).find("accelerators[0].link_generation: 100 is not between 0 and 99") !=
              std::string::npos);
+  // A device keeps its group and its share in 16 bits each: wider values are named, not cut.
+  BOOST_TEST(refused([](v1::Accelerator& a) {
+               a.set_topology_group(32768);
+             }).find("accelerators[0].topology_group: 32768 is not between 0 and 32767") !=
+             std::string::npos);
+  BOOST_TEST(refused([](v1::Accelerator& a) {
+               a.set_topology_group(-1);
+             }).find("topology_group: -1 is not between 0 and 32767") != std::string::npos);
+  BOOST_TEST(refused([](v1::Accelerator& a) {
+               a.set_allocated_milli(70000);
+             }).find("accelerators[0].allocated_milli: 70000 is not between 0 and 32767") !=
+             std::string::npos);
+  BOOST_TEST(refused([](v1::Accelerator& a) { a.set_topology_group(32767); }) == "accepted");
   BOOST_TEST(refused([](v1::Accelerator& a) {
                a.set_interconnect(static_cast<v1::Interconnect>(9));
              }).find("interconnect: unknown value 9") != std::string::npos);

@@ -422,6 +422,11 @@ BOOST_AUTO_TEST_CASE(a_reservation_takes_its_share_of_a_device_and_no_more) {
   share.device_milli = {600};
   model::apply_reservation(node, share, -1);
   BOOST_TEST(node.devices[0].allocated_milli == 0);
+  // Held on a device its cluster reports shared far past whole (as a view may hold it): the
+  // share stops at the most a device's 16 bits keep instead of wrapping below zero.
+  node.devices[0].allocated_milli = model::kMaxDeviceAllocatedMilli - 100;
+  model::apply_reservation(node, share, +1);
+  BOOST_TEST(node.devices[0].allocated_milli == model::kMaxDeviceAllocatedMilli);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -92,6 +92,13 @@ BOOST_AUTO_TEST_CASE(only_what_pods_use_may_differ_for_a_change_to_be_usage) {
                  " device shares, the node has " + std::to_string(node.devices.size()) +
                  " devices");
   BOOST_TEST((back == used));  // left as it was
+  model::NodeUsage too_shared = model::usage_of(used);
+  too_shared.device_allocated_milli.back() = 40000;  // past what a device's 16 bits hold
+  BOOST_TEST(model::apply_usage(too_shared, back).value() ==
+             "usage of node \"sim-gpu-0\" gives device " +
+                 std::to_string(node.devices.size() - 1) +
+                 " 40000 milli, not between 0 and 32767");
+  BOOST_TEST((back == used));
 }
 
 BOOST_AUTO_TEST_CASE(a_placement_carried_out_crosses_a_link_as_usage_and_reads_the_same) {

@@ -214,6 +214,16 @@ BOOST_AUTO_TEST_CASE(what_it_leaves_alone_the_full_reader_reads_or_refuses_with_
   BOOST_TEST(!messages::read_update_bytes(bad_type).has_value());
   BOOST_TEST_REQUIRE(messages::decode_update(bad_type, "", decoded));
   BOOST_TEST(decoded.problem == "node_deltas[0].node.accelerators[3].type: unknown value 7");
+  // A topology group past the 16 bits a device keeps it in: refused the same way.
+  message = messages::to_proto(rich_update());
+  message.mutable_node_deltas(0)->mutable_node()->mutable_accelerators(3)->set_topology_group(
+      1 << 20);
+  const std::string wide_group = message.SerializeAsString();
+  BOOST_TEST(!messages::read_update_bytes(wide_group).has_value());
+  BOOST_TEST_REQUIRE(messages::decode_update(wide_group, "", decoded));
+  BOOST_TEST(decoded.problem ==
+             "node_deltas[0].node.accelerators[3].topology_group: 1048576 is not between 0 and "
+             "32767");
 
   // A field this schema does not have: skipped by the full reader, as protobuf does.
   std::string unknown = generated_bytes(rich_update());
