@@ -4,6 +4,8 @@
 
 #include <fstream>
 
+#include "runtime/heap_pages.hpp"
+
 #ifdef UNISCHED_TCMALLOC
 #include <gperftools/malloc_extension.h>
 #include <gperftools/tcmalloc.h>
@@ -12,6 +14,19 @@
 #endif
 
 namespace unisched::bench {
+namespace {
+
+runtime::HeapPages heap_pages = runtime::HeapPages::Small;  // until main asks
+
+}  // namespace
+
+void ask_for_huge_heap_pages() {
+  heap_pages = runtime::ask_for_huge_heap_pages();
+}
+
+std::string heap_pages_name() {
+  return runtime::describe(heap_pages);
+}
 
 std::string allocator_name() {
 #ifdef UNISCHED_TCMALLOC

@@ -10,6 +10,11 @@ namespace unisched::bench {
 /// The allocator this binary was linked against, named for the JSON lines.
 std::string allocator_name();
 
+/// Puts the heap on huge pages (runtime/heap_pages.hpp) and keeps the answer for the JSON lines.
+void ask_for_huge_heap_pages();
+/// "huge", "small" or "no hook": what ask_for_huge_heap_pages() got.
+std::string heap_pages_name();
+
 /// Resident set size of this process, in bytes (from /proc/self/statm).
 int64_t resident_bytes();
 

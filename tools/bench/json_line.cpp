@@ -12,6 +12,7 @@ JsonLine::JsonLine(const std::string& scenario) {
   text("scenario", scenario);
   integer("cores", std::thread::hardware_concurrency());
   text("allocator", allocator_name());
+  text("heap_pages", heap_pages_name());
 }
 
 JsonLine& JsonLine::text(const std::string& key, const std::string& value) {

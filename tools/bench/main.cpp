@@ -8,6 +8,7 @@
 #include <string>
 
 #include "tools/bench/flags.hpp"
+#include "tools/bench/heap.hpp"
 #include "tools/bench/ingest.hpp"
 #include "tools/bench/scenarios.hpp"
 
@@ -38,6 +39,7 @@ std::string self_command() {
 }  // namespace
 
 int main(int argc, char** argv) {
+  unisched::bench::ask_for_huge_heap_pages();  // before any thread, and before the fleets
   // Stdout carries only the JSON results; the runtime's logs go to stderr, warnings and up.
   spdlog::set_default_logger(spdlog::stderr_color_mt("bench"));
   spdlog::set_level(spdlog::level::warn);

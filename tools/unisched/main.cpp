@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "runtime/heap_pages.hpp"
 #include "runtime/log_format.hpp"
 #include "tools/unisched/verbs.hpp"
 
@@ -27,6 +28,7 @@ bool configure_logging(const std::string& level_name) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  unisched::runtime::ask_for_huge_heap_pages();  // before any thread, and before the views
   using namespace unisched::cli;
   const std::vector<Verb> verbs = {run_verb(),      serve_verb(),  shard_verb(),    agent_verb(),
                                    apply_verb(),    submit_verb(), get_verb(),      describe_verb(),
