@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 
 #ifdef UNISCHED_TCMALLOC
 #include <gperftools/malloc_extension.h>
@@ -40,32 +41,34 @@ class HugePageSystemAllocator : public SysAllocator {
 
 }  // namespace
 
-HeapPages ask_for_huge_heap_pages() {
-#ifdef UNISCHED_TCMALLOC
-  const char* asked = std::getenv("UNISCHED_HEAP_PAGES");
-  if (asked != nullptr && std::strcmp(asked, "small") == 0) {
-    return HeapPages::Small;
+HeapPagesChoice heap_pages_from_environment() {
+  const char* const asked = std::getenv("UNISCHED_HEAP_PAGES");
+  if (asked == nullptr || std::strcmp(asked, "small") == 0) {
+    return {HeapPages::Small, {}};
   }
+  if (std::strcmp(asked, "huge") != 0) {
+    return {HeapPages::Small, std::string("UNISCHED_HEAP_PAGES: \"") + asked +
+                                  "\" is neither \"huge\" nor \"small\""};
+  }
+#ifdef UNISCHED_TCMALLOC
   MallocExtension* extension = MallocExtension::instance();
   SysAllocator* system = extension->GetSystemAllocator();
-  if (system == nullptr) {
-    return HeapPages::NoHook;
+  if (system != nullptr) {
+    // Never freed: tcmalloc may take ranges until the process has ended.
+    static auto* const huge = new HugePageSystemAllocator(system);
+    extension->SetSystemAllocator(huge);
+    return {HeapPages::Huge, {}};
   }
-  // Never freed: tcmalloc may take ranges until the process has ended.
-  static auto* const huge = new HugePageSystemAllocator(system);
-  extension->SetSystemAllocator(huge);
-  return HeapPages::Huge;
-#else
-  return HeapPages::NoHook;
 #endif
+  return {HeapPages::NoHook, {}};
 }
 
 const char* describe(HeapPages pages) {
   switch (pages) {
-    case HeapPages::Huge:
-      return "huge";
     case HeapPages::Small:
       return "small";
+    case HeapPages::Huge:
+      return "huge";
     case HeapPages::NoHook:
       return "no hook";
   }

@@ -1,7 +1,8 @@
-// runtime::ask_for_huge_heap_pages in a process of its own that allocates through tcmalloc, as
-// the executables do: a range the heap takes afterwards carries the kernel's huge-page advice
-// ("hg" in its mapping's VmFlags), or does not when UNISCHED_HEAP_PAGES=small asks so.
-// Exits 0 when it is as asked, 1 when not, 77 (skipped) without tcmalloc or huge pages.
+// runtime::heap_pages_from_environment in a process of its own that allocates through tcmalloc,
+// as the executables do. `heap_pages_check huge|small|refused`: with UNISCHED_HEAP_PAGES=huge a
+// range the heap takes afterwards carries the kernel's huge-page advice ("hg" in its mapping's
+// VmFlags); unset or "small", it does not; any other value is refused by name.
+// Exits 0 when it is as expected, 1 when not, 77 (skipped) without tcmalloc or huge pages.
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -43,11 +44,22 @@ std::string flags_of_mapping_at(const void* address) {
 
 }  // namespace
 
-int main() {
-  const unisched::runtime::HeapPages pages = unisched::runtime::ask_for_huge_heap_pages();
-  if (pages == unisched::runtime::HeapPages::NoHook || !kernel_has_huge_pages()) {
+int main(int argc, char** argv) {
+  const std::string expected = argc > 1 ? argv[1] : "";
+  const auto choice = unisched::runtime::heap_pages_from_environment();
+  if (expected == "refused") {
+    std::printf("refused: %s\n", choice.problem.c_str());
+    const bool named = choice.problem.find("UNISCHED_HEAP_PAGES: \"") == 0 &&
+                       choice.pages == unisched::runtime::HeapPages::Small;
+    return named ? 0 : 1;
+  }
+  if (!choice.problem.empty() || (expected != "huge" && expected != "small")) {
+    std::printf("FAILED: expected %s, problem \"%s\"\n", expected.c_str(), choice.problem.c_str());
+    return 1;
+  }
+  if (choice.pages == unisched::runtime::HeapPages::NoHook || !kernel_has_huge_pages()) {
     std::printf("skipped: heap pages %s, transparent huge pages %s\n",
-                unisched::runtime::describe(pages),
+                unisched::runtime::describe(choice.pages),
                 kernel_has_huge_pages() ? "available" : "off in this kernel");
     return kSkipped;
   }
@@ -55,10 +67,10 @@ int main() {
   const std::vector<char> block(size_t{64} << 20, 1);
   const std::string flags = flags_of_mapping_at(block.data());
   const bool advised = flags.find(" hg ") != std::string::npos;
-  const bool asked = pages == unisched::runtime::HeapPages::Huge;
-  std::printf("heap pages %s; the new range's VmFlags:%s\n", unisched::runtime::describe(pages),
-              flags.c_str());
-  if (flags.empty() || advised != asked) {
+  std::printf("heap pages %s; the new range's VmFlags:%s\n",
+              unisched::runtime::describe(choice.pages), flags.c_str());
+  if (flags.empty() || advised != (expected == "huge") ||
+      unisched::runtime::describe(choice.pages) != expected) {
     std::printf("FAILED: the range %s huge-page advice\n", advised ? "carries" : "lacks");
     return 1;
   }

@@ -3,6 +3,8 @@
 #include <unistd.h>
 
 #include <fstream>
+#include <string>
+#include <utility>
 
 #include "runtime/heap_pages.hpp"
 
@@ -16,12 +18,14 @@
 namespace unisched::bench {
 namespace {
 
-runtime::HeapPages heap_pages = runtime::HeapPages::Small;  // until main asks
+runtime::HeapPages heap_pages = runtime::HeapPages::Small;  // until main chooses
 
 }  // namespace
 
-void ask_for_huge_heap_pages() {
-  heap_pages = runtime::ask_for_huge_heap_pages();
+std::string choose_heap_pages() {
+  auto choice = runtime::heap_pages_from_environment();
+  heap_pages = choice.pages;
+  return std::move(choice.problem);
 }
 
 std::string heap_pages_name() {

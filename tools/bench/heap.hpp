@@ -10,9 +10,10 @@ namespace unisched::bench {
 /// The allocator this binary was linked against, named for the JSON lines.
 std::string allocator_name();
 
-/// Puts the heap on huge pages (runtime/heap_pages.hpp) and keeps the answer for the JSON lines.
-void ask_for_huge_heap_pages();
-/// "huge", "small" or "no hook": what ask_for_huge_heap_pages() got.
+/// Puts the heap on the pages UNISCHED_HEAP_PAGES asks for (runtime/heap_pages.hpp) and keeps
+/// them for the JSON lines; why not, when the value is refused.
+std::string choose_heap_pages();
+/// "small", "huge" or "no hook": what choose_heap_pages() got.
 std::string heap_pages_name();
 
 /// Resident set size of this process, in bytes (from /proc/self/statm).

@@ -39,7 +39,10 @@ std::string self_command() {
 }  // namespace
 
 int main(int argc, char** argv) {
-  unisched::bench::ask_for_huge_heap_pages();  // before any thread, and before the fleets
+  // Before any thread, and before the fleets take the heap.
+  if (const std::string problem = unisched::bench::choose_heap_pages(); !problem.empty()) {
+    return usage(problem);
+  }
   // Stdout carries only the JSON results; the runtime's logs go to stderr, warnings and up.
   spdlog::set_default_logger(spdlog::stderr_color_mt("bench"));
   spdlog::set_level(spdlog::level::warn);

@@ -28,7 +28,11 @@ bool configure_logging(const std::string& level_name) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  unisched::runtime::ask_for_huge_heap_pages();  // before any thread, and before the views
+  // Before any thread, and before the views take the heap.
+  if (const auto heap = unisched::runtime::heap_pages_from_environment(); !heap.problem.empty()) {
+    std::fprintf(stderr, "error: %s\n", heap.problem.c_str());
+    return 2;
+  }
   using namespace unisched::cli;
   const std::vector<Verb> verbs = {run_verb(),      serve_verb(),  shard_verb(),    agent_verb(),
                                    apply_verb(),    submit_verb(), get_verb(),      describe_verb(),
