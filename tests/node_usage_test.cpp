@@ -95,8 +95,7 @@ BOOST_AUTO_TEST_CASE(only_what_pods_use_may_differ_for_a_change_to_be_usage) {
   model::NodeUsage too_shared = model::usage_of(used);
   too_shared.device_allocated_milli.back() = 40000;  // past what a device's 16 bits hold
   BOOST_TEST(model::apply_usage(too_shared, back).value() ==
-             "usage of node \"sim-gpu-0\" gives device " +
-                 std::to_string(node.devices.size() - 1) +
+             "usage of node \"sim-gpu-0\" gives device " + std::to_string(node.devices.size() - 1) +
                  " 40000 milli, not between 0 and 32767");
   BOOST_TEST((back == used));
 }
