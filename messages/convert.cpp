@@ -2,6 +2,9 @@
 
 #include <absl/container/flat_hash_set.h>
 
+#include <string>
+#include <tuple>
+
 #include "model/accelerator_names.hpp"
 #include "model/printable.hpp"
 
@@ -286,22 +289,21 @@ std::optional<std::string> device_from_wire(const DeviceFields& fields, model::D
   if (auto refusal = resource_refusal(device.resource)) {
     return refusal;
   }
-  if (fields.link_generation < 0 || fields.link_generation > model::kMaxLinkGeneration) {
-    return "link_generation: " + std::to_string(fields.link_generation) + " is not between 0 and " +
-           std::to_string(model::kMaxLinkGeneration);
-  }
-  if (fields.topology_group < 0 || fields.topology_group > model::kMaxTopologyGroup) {
-    return "topology_group: " + std::to_string(fields.topology_group) + " is not between 0 and " +
-           std::to_string(model::kMaxTopologyGroup);
-  }
-  if (fields.allocated_milli < 0 || fields.allocated_milli > model::kMaxDeviceAllocatedMilli) {
-    return "allocated_milli: " + std::to_string(fields.allocated_milli) + " is not between 0 and " +
-           std::to_string(model::kMaxDeviceAllocatedMilli);
+  // Each kept in 16 bits by the device: checked here, so that the casts below cut nothing.
+  const std::tuple<const char*, int32_t, int32_t> bounded[] = {
+      {"link_generation", fields.link_generation, model::kMaxLinkGeneration},
+      {"topology_group", fields.topology_group, model::kMaxTopologyGroup},
+      {"allocated_milli", fields.allocated_milli, model::kMaxDeviceAllocatedMilli},
+  };
+  for (const auto& [field, value, most] : bounded) {
+    if (value < 0 || value > most) {
+      return std::string(field) + ": " + std::to_string(value) + " is not between 0 and " +
+             std::to_string(most);
+    }
   }
   device.type = static_cast<model::AcceleratorType>(fields.type);
   device.model = model::Symbol(fields.model);
   device.memory_bytes = fields.memory_bytes;
-  // Each checked above to fit its 16 bits.
   device.topology_group = static_cast<int16_t>(fields.topology_group);
   device.interconnect = *interconnect;
   device.link_generation = static_cast<int16_t>(fields.link_generation);

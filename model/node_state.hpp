@@ -5,6 +5,7 @@
 #include <absl/container/inlined_vector.h>
 
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <optional>
 #include <string>
@@ -15,12 +16,6 @@
 #include "model/symbol.hpp"
 
 namespace unisched::model {
-
-/// The largest topology group, and the largest share of one device in milli that a view holds
-/// (a cluster may report a device shared past 1000): each takes 16 bits, so that a device takes
-/// 32 bytes. Wider values are refused where devices enter (messages/convert.hpp, apply_usage).
-inline constexpr int32_t kMaxTopologyGroup = 32767;
-inline constexpr int32_t kMaxDeviceAllocatedMilli = 32767;
 
 /// One accelerator device. The 8-byte fields come first and the small ones share the last eight
 /// bytes, so that a device takes 32 bytes: a fit reads a node's devices, and a sampled node's
@@ -46,6 +41,14 @@ struct Device {
 
 // A node holds its devices inline (NodeDevices): each byte here is eight in every node.
 static_assert(sizeof(Device) <= 32, "a device's fields are laid out without padding");
+
+/// The largest topology group, and the largest share of one device in milli that a view holds
+/// (a cluster may report a device shared past 1000): what the device's 16-bit fields hold.
+/// Wider values are refused where devices enter (messages/convert.hpp, apply_usage).
+inline constexpr int32_t kMaxTopologyGroup =
+    std::numeric_limits<decltype(Device::topology_group)>::max();
+inline constexpr int32_t kMaxDeviceAllocatedMilli =
+    std::numeric_limits<decltype(Device::allocated_milli)>::max();
 
 inline constexpr int32_t kWholeDeviceMilli = 1000;
 

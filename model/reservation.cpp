@@ -1,6 +1,7 @@
 #include "model/reservation.hpp"
 
 #include <algorithm>
+#include <limits>
 
 namespace unisched::model {
 namespace {
@@ -70,9 +71,9 @@ void apply_reservation(NodeState& node, const Reservation& r, int sign) {
       // A share checked to fit (reservation_conflict) stays within 16 bits; one put on a device
       // a cluster reports shared far past whole stops at the most a view holds.
       auto& allocated = node.devices[static_cast<size_t>(index)].allocated_milli;
-      allocated =
-          static_cast<int16_t>(std::clamp(allocated + sign * milli_at(r, i),
-                                          -kMaxDeviceAllocatedMilli - 1, kMaxDeviceAllocatedMilli));
+      allocated = static_cast<int16_t>(std::clamp<int32_t>(allocated + sign * milli_at(r, i),
+                                                           std::numeric_limits<int16_t>::min(),
+                                                           kMaxDeviceAllocatedMilli));
     }
   }
   auto& ports = node.host_ports_in_use;
