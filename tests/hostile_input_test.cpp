@@ -3,6 +3,9 @@
 // table (issue 14, items 8 and 9).
 #include <boost/test/unit_test.hpp>
 
+#include <atomic>
+#include <thread>
+
 #include <caf/event_based_actor.hpp>
 #include <caf/scoped_actor.hpp>
 
@@ -83,6 +86,36 @@ BOOST_AUTO_TEST_CASE(a_file_name_cannot_forge_a_line_of_the_hub_log) {
   BOOST_TEST(!some_line_starts_with(hub.process->output(), kForged), hub.process->output());
   BOOST_TEST(hub.process->output().find("requests\\nFORGED") != std::string::npos,
              hub.process->output());
+}
+
+BOOST_AUTO_TEST_CASE(a_manifest_of_100000_labels_is_accepted_while_the_hub_answers) {
+  // Written back as JSON with a key lookup per label, 100,000 labels cost the hub 20 s of CPU
+  // and `get clusters` timed out meanwhile (issue 66).
+  Hub hub;
+  std::string manifest =
+      "apiVersion: scheduling.cluster.io/v1\nkind: SchedulingRequest\nmetadata:\n"
+      "  name: labelled\n  labels:\n";
+  for (int i = 0; i < 100'000; ++i) {
+    manifest += "    label-" + std::to_string(i) + ": v\n";
+  }
+  manifest += "spec:\n  replicas: 1\n  resources:\n    cpu: \"1\"\n";
+  const std::string file = hub.dir.write("labels.yaml", manifest);
+  std::pair<int, std::string> submitted;
+  std::atomic<bool> done{false};
+  std::thread submit([&] {
+    submitted = hub.client("submit -f " + file);
+    done = true;
+  });
+  int answered = 0;
+  do {
+    const auto [status, output] = hub.client("get clusters");
+    BOOST_TEST(status == 0, output);
+    ++answered;
+  } while (!done && answered < 100);
+  submit.join();
+  BOOST_TEST(submitted.first == 0, submitted.second);
+  BOOST_TEST(submitted.second.find("schedulingrequest/labelled created") != std::string::npos,
+             submitted.second);
 }
 
 BOOST_AUTO_TEST_CASE(validate_escapes_names_and_keeps_field_and_reason) {
