@@ -1,6 +1,7 @@
 #include "runtime/journal.hpp"
 
 #include <fcntl.h>
+#include <spdlog/spdlog.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -72,6 +73,44 @@ std::string system_error(const std::string& what, const std::string& path) {
   return what + " " + path + ": " + std::strerror(errno);
 }
 
+/// The permission bits of the file at `path`, to give its replacement; owner-only for a new one.
+mode_t mode_of(const std::string& path) {
+  struct stat existing;
+  return ::stat(path.c_str(), &existing) == 0 ? existing.st_mode & 07777 : S_IRUSR | S_IWUSR;
+}
+
+/// Creates `path` for writing, only as a new regular file (never through a symlink planted at
+/// its name), with `mode` whatever the umask. A regular file already there is what a write cut
+/// short left (the caller holds the journal's lock, so no other hub is writing it): it is
+/// removed. Anything else there is refused.
+absl::StatusOr<int> create_beside(const std::string& path, mode_t mode) {
+  constexpr int kFlags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC;
+  int descriptor = ::open(path.c_str(), kFlags, mode);
+  if (descriptor < 0 && errno == EEXIST) {
+    struct stat found;
+    if (::lstat(path.c_str(), &found) != 0 || !S_ISREG(found.st_mode)) {
+      return absl::FailedPreconditionError(
+          path +
+          " exists and is not a regular file (a symlink or a folder?); refusing to write "
+          "through it: remove it");
+    }
+    spdlog::warn("journal: removing {}, left by a rewrite that did not finish", path);
+    if (::unlink(path.c_str()) == 0) {
+      descriptor = ::open(path.c_str(), kFlags, mode);
+    }
+  }
+  if (descriptor < 0) {
+    return absl::PermissionDeniedError(system_error("cannot create", path));
+  }
+  if (::fchmod(descriptor, mode) != 0) {
+    const std::string why = system_error("cannot set the mode of", path);
+    ::close(descriptor);
+    ::unlink(path.c_str());
+    return absl::PermissionDeniedError(why);
+  }
+  return descriptor;
+}
+
 }  // namespace
 
 std::string encode_journal_record(std::string_view payload) {
@@ -108,6 +147,33 @@ absl::StatusOr<JournalContents> parse_journal(std::string_view bytes) {
   return contents;
 }
 
+absl::Status check_journal_file(const std::string& path) {
+  std::error_code error;
+  const auto status = std::filesystem::status(path, error);
+  if (status.type() == std::filesystem::file_type::not_found) {
+    const std::filesystem::path folder = std::filesystem::path(path).parent_path();
+    if (!folder.empty() && !std::filesystem::is_directory(folder, error)) {
+      return absl::FailedPreconditionError("the folder of " + path + " does not exist");
+    }
+    return absl::OkStatus();
+  }
+  if (status.type() != std::filesystem::file_type::regular) {
+    return absl::FailedPreconditionError(path + " is not a regular file" +
+                                         (error ? ": " + error.message() : std::string()));
+  }
+  std::ifstream in(path, std::ios::binary);
+  std::string head(kJournalHeader.size(), '\0');
+  in.read(head.data(), static_cast<std::streamsize>(head.size()));
+  head.resize(static_cast<size_t>(in.gcount()));
+  if (!head.empty() && head != kJournalHeader) {
+    return absl::FailedPreconditionError(
+        path +
+        " is not a unisched journal (it does not begin with \"unisched journal v1\"); "
+        "it is left as it is");
+  }
+  return absl::OkStatus();
+}
+
 absl::StatusOr<JournalContents> read_journal(const std::string& path) {
   std::error_code error;
   const auto status = std::filesystem::status(path, error);
@@ -139,9 +205,15 @@ absl::StatusOr<JournalContents> read_journal(const std::string& path) {
 
 absl::Status rewrite_journal(const std::string& path, const std::vector<std::string>& records) {
   const std::string temporary = path + ".new";
-  std::FILE* file = std::fopen(temporary.c_str(), "wb");
+  auto descriptor = create_beside(temporary, mode_of(path));
+  if (!descriptor.ok()) {
+    return descriptor.status();
+  }
+  std::FILE* file = ::fdopen(*descriptor, "wb");
   if (file == nullptr) {
-    return absl::PermissionDeniedError(system_error("cannot create", temporary));
+    ::close(*descriptor);
+    std::remove(temporary.c_str());
+    return absl::PermissionDeniedError(system_error("cannot write", temporary));
   }
   bool written =
       std::fwrite(kJournalHeader.data(), 1, kJournalHeader.size(), file) == kJournalHeader.size();
@@ -172,9 +244,15 @@ absl::Status rewrite_journal(const std::string& path, const std::vector<std::str
 }
 
 absl::StatusOr<JournalAppender> JournalAppender::open(const std::string& path) {
-  std::FILE* file = std::fopen(path.c_str(), "ab");
+  // O_NOFOLLOW: the path was resolved at start; a symlink put there since is not written through.
+  const int descriptor = ::open(path.c_str(), O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC);
+  std::FILE* file = descriptor < 0 ? nullptr : ::fdopen(descriptor, "ab");
   if (file == nullptr) {
-    return absl::PermissionDeniedError(system_error("cannot append to", path));
+    const std::string why = system_error("cannot append to", path);
+    if (descriptor >= 0) {
+      ::close(descriptor);
+    }
+    return absl::PermissionDeniedError(why);
   }
   return JournalAppender(file, path);
 }

@@ -47,6 +47,11 @@ std::string encode_journal_record(std::string_view payload);
 /// Parses a journal's bytes; InvalidArgument when they do not begin with the header.
 absl::StatusOr<JournalContents> parse_journal(std::string_view bytes);
 
+/// OK when `path` can be a journal: missing in an existing folder, empty, or a regular file that
+/// begins with the header. Checked before the journal's lock is taken, so that a mistaken path
+/// (a README, a folder) gets no lock file beside it.
+absl::Status check_journal_file(const std::string& path);
+
 /// Reads the journal at `path`: a missing or empty file reads as an empty journal;
 /// FailedPrecondition when it exists but is not a journal (it is left untouched); another
 /// error when it cannot be read (a directory, no permission).

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "runtime/journal.hpp"
+#include "runtime/journal_files.hpp"
 
 namespace unisched::runtime {
 
@@ -36,6 +37,12 @@ class KeyedJournal {
     if (journal_path_.empty()) {
       return absl::OkStatus();
     }
+    // No lock of its own: the request journal's, taken first, covers the files beside it.
+    const auto target = resolve_journal_path(journal_path_);
+    if (!target.ok()) {
+      return target.status();
+    }
+    journal_path_ = *target;
     const auto contents = read_journal(journal_path_);
     if (!contents.ok()) {
       return contents.status();

@@ -61,6 +61,28 @@ absl::Status RequestBook::recover(bool skip_damaged, std::vector<std::string>& w
   if (journal_path_.empty()) {
     return absl::OkStatus();
   }
+  // The lock first: a second hub on this journal would rewrite it under the first.
+  const auto target = resolve_journal_path(journal_path_);
+  if (!target.ok()) {
+    return target.status();
+  }
+  journal_path_ = *target;
+  if (absl::Status usable = check_journal_file(journal_path_); !usable.ok()) {
+    return usable;
+  }
+  auto lock = JournalLock::acquire(journal_path_);
+  if (!lock.ok()) {
+    return lock.status();
+  }
+  lock_.emplace(std::move(*lock));
+  absl::Status recovered = recover_locked(skip_damaged, warnings);
+  if (!recovered.ok()) {
+    lock_.reset();  // a book that did not start holds nothing
+  }
+  return recovered;
+}
+
+absl::Status RequestBook::recover_locked(bool skip_damaged, std::vector<std::string>& warnings) {
   const auto contents = read_journal(journal_path_);
   if (!contents.ok()) {
     return contents.status();

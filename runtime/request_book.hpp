@@ -23,6 +23,7 @@
 #include "model/scheduling_quota.hpp"
 #include "model/scheduling_request.hpp"
 #include "runtime/journal.hpp"
+#include "runtime/journal_files.hpp"
 #include "runtime/manifest_loader.hpp"
 
 namespace unisched::runtime {
@@ -114,7 +115,11 @@ class RequestBook {
   /// FINISHED once every placed replica ended; journalled either way.
   void mark_if_finished(v1::RequestStatus& status);
 
-  std::string journal_path_;
+  /// recover() once the journal's lock is held.
+  absl::Status recover_locked(bool skip_damaged, std::vector<std::string>& warnings);
+
+  std::string journal_path_;  ///< a symlink's target once recovered
+  std::optional<JournalLock> lock_;
   std::optional<JournalAppender> journal_;
   bool journal_failed_ = false;
   std::map<std::string, v1::RequestStatus> requests_;

@@ -14,11 +14,13 @@
 #include "runtime/quota_book.hpp"
 #include "runtime/request_book.hpp"
 #include "tests/hub_process.hpp"
+#include "tests/journal_fixtures.hpp"
 
 using namespace unisched::runtime;
 using unisched::testing::kBinary;
 using unisched::testing::read_file;
 using unisched::testing::ScratchDirectory;
+using unisched::testing::write_request_journal;
 namespace v1 = unisched::v1;
 
 namespace {
@@ -33,18 +35,6 @@ std::string journal_of(int records) {
 
 void write_bytes(const std::string& path, const std::string& bytes) {
   std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
-}
-
-/// A journal of `count` accepted requests, as a hub would have written it.
-void write_request_journal(const std::string& path, int count) {
-  std::vector<std::string> records;
-  for (int i = 0; i < count; ++i) {
-    v1::RequestStatus status;
-    status.set_request_id("request-" + std::to_string(i));
-    status.set_phase(v1::RequestStatus::PLACED);
-    records.push_back(status.SerializeAsString());
-  }
-  BOOST_TEST_REQUIRE(rewrite_journal(path, records).ok());
 }
 
 }  // namespace

@@ -242,22 +242,24 @@ BOOST_AUTO_TEST_CASE(the_journal_recovers_decisions_and_reports_pending_requests
     submit(book, request_yaml("decided") + "---\n" + request_yaml("pending"));
     BOOST_TEST(book.decide(placed("decided")));
   }
-  RequestBook restarted(journal);
-  BOOST_TEST(recover(restarted).empty());
-  const auto* decided = restarted.find("decided");
-  const auto* pending = restarted.find("pending");
-  BOOST_REQUIRE(decided != nullptr);
-  BOOST_REQUIRE(pending != nullptr);
-  BOOST_TEST(decided->phase() == v1::RequestStatus::PLACED);
-  BOOST_TEST(decided->recovered());
-  BOOST_TEST(decided->decision().replicas_size() == 1);
-  BOOST_TEST(pending->phase() == v1::RequestStatus::LOST);
-  BOOST_TEST(pending->detail().find("before a decision") != std::string::npos);
-  // The names stay taken: a lost request is not scheduled twice under its old name.
-  size_t scheduled = 1;
-  submit(restarted, request_yaml("pending"), false, &scheduled);
-  BOOST_TEST(scheduled == 0u);
-  // And LOST is durable: a second restart reads the same.
+  {
+    RequestBook restarted(journal);
+    BOOST_TEST(recover(restarted).empty());
+    const auto* decided = restarted.find("decided");
+    const auto* pending = restarted.find("pending");
+    BOOST_REQUIRE(decided != nullptr);
+    BOOST_REQUIRE(pending != nullptr);
+    BOOST_TEST(decided->phase() == v1::RequestStatus::PLACED);
+    BOOST_TEST(decided->recovered());
+    BOOST_TEST(decided->decision().replicas_size() == 1);
+    BOOST_TEST(pending->phase() == v1::RequestStatus::LOST);
+    BOOST_TEST(pending->detail().find("before a decision") != std::string::npos);
+    // The names stay taken: a lost request is not scheduled twice under its old name.
+    size_t scheduled = 1;
+    submit(restarted, request_yaml("pending"), false, &scheduled);
+    BOOST_TEST(scheduled == 0u);
+  }
+  // And LOST is durable: a second restart (the first hub gone) reads the same.
   RequestBook again(journal);
   recover(again);
   BOOST_TEST(again.find("pending")->phase() == v1::RequestStatus::LOST);
@@ -295,13 +297,15 @@ BOOST_AUTO_TEST_CASE(a_torn_tail_is_cut_with_a_warning_and_what_came_before_kept
     BOOST_TEST(book.decide(placed("first")));
   }
   std::ofstream(journal, std::ios::binary | std::ios::app) << "\xA5JRZ\x40\x00\x00";  // torn
-  RequestBook restarted(journal);
-  const auto warnings = recover(restarted);
-  BOOST_REQUIRE_EQUAL(warnings.size(), 1u);
-  BOOST_TEST(warnings.front().find("the last write did not finish") != std::string::npos,
-             warnings.front());
-  BOOST_REQUIRE(restarted.find("first") != nullptr);
-  BOOST_TEST(restarted.find("first")->phase() == v1::RequestStatus::PLACED);
+  {
+    RequestBook restarted(journal);
+    const auto warnings = recover(restarted);
+    BOOST_REQUIRE_EQUAL(warnings.size(), 1u);
+    BOOST_TEST(warnings.front().find("the last write did not finish") != std::string::npos,
+               warnings.front());
+    BOOST_REQUIRE(restarted.find("first") != nullptr);
+    BOOST_TEST(restarted.find("first")->phase() == v1::RequestStatus::PLACED);
+  }
   RequestBook again(journal);
   BOOST_TEST(recover(again).empty());  // the tail was cut for good
 }
