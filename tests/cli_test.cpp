@@ -106,11 +106,16 @@ BOOST_AUTO_TEST_CASE(output_json_reads_back) {
 }
 
 BOOST_AUTO_TEST_CASE(every_verb_has_help) {
-  for (const char* verb : {"run", "serve", "agent", "get", "validate", "simulate", "version"}) {
+  for (const char* verb :
+       {"run", "serve", "agent", "shard", "get", "validate", "simulate", "version"}) {
     const auto result = run(std::string(verb) + " --help");
     BOOST_TEST(result.exit_code == 0, verb);
     BOOST_TEST(result.out.find("Usage:\n  unisched " + std::string(verb)) != std::string::npos,
                result.out);
+    BOOST_TEST(result.out.find("(repeatable) (repeatable)") == std::string::npos, verb);
+    // Only the hub serves the status page at / (issue 66, item 1).
+    const bool promises_page = result.out.find("status page at /") != std::string::npos;
+    BOOST_TEST(promises_page == (std::string(verb) == "serve"), verb);
   }
   const auto top = run("--help");
   BOOST_TEST(top.exit_code == 0);

@@ -3,9 +3,11 @@
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdint>
 #include <fstream>
 #include <string>
@@ -51,6 +53,26 @@ class RawConnection {
       sent += static_cast<size_t>(n);
     }
     return fd_ >= 0;
+  }
+  /// What the peer sends until it closes, or `patience` passes, or `enough` bytes came.
+  std::string receive(std::chrono::milliseconds patience, size_t enough = SIZE_MAX) {
+    std::string bytes;
+    const auto deadline = std::chrono::steady_clock::now() + patience;
+    while (fd_ >= 0 && bytes.size() < enough) {
+      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+          deadline - std::chrono::steady_clock::now());
+      pollfd ready{fd_, POLLIN, 0};
+      if (left.count() <= 0 || ::poll(&ready, 1, static_cast<int>(left.count())) <= 0) {
+        break;
+      }
+      char chunk[4096];
+      const ssize_t n = ::recv(fd_, chunk, sizeof chunk, 0);
+      if (n <= 0) {
+        break;
+      }
+      bytes.append(chunk, static_cast<size_t>(n));
+    }
+    return bytes;
   }
 
  private:

@@ -166,7 +166,7 @@ std::vector<Flag> adapter_flags() {
       {"context", '\0', "NAME", false, "kubernetes: the kubeconfig context (default: current)"},
       {"slurm-conf", '\0', "FILE", false,
        "slurm: the cluster's slurm.conf (default: $SLURM_CONF, else Slurm's default)"},
-      {"partition", '\0', "NAME", true, "slurm: only nodes of this partition (repeatable)"},
+      {"partition", '\0', "NAME", true, "slurm: only nodes of this partition"},
       {"slurm-pending-limit", '\0', "DURATION", false,
        "slurm: a placement whose job still pends after this is refused (default 5s)"},
       {"slurm-workdir", '\0', "DIR", false,

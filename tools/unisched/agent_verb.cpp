@@ -211,7 +211,7 @@ Verb agent_verb() {
             {"token", '\0', "TOKEN", false, "the cluster's token, when the hub checks tokens"},
             {"transport", '\0', "NAME", false,
              "caf (default; --hub is unisched serve --listen) or grpc (--hub is its --grpc)"},
-            metrics_flag(),
+            metrics_flag(false),
         };
         for (Flag& flag : adapter_flags()) {
           flags.push_back(std::move(flag));

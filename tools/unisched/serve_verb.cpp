@@ -323,7 +323,7 @@ Verb serve_verb() {
              "them"},
             {"grpc", '\0', "HOST:PORT", false,
              "also serve ClusterMetadataService over gRPC, for agents in any language"},
-            metrics_flag()};
+            metrics_flag(true)};
         for (Flag& flag : update_limit_flags()) {
           flags.push_back(std::move(flag));
         }

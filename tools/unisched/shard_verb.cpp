@@ -150,7 +150,7 @@ Verb shard_verb() {
              "the shard's name, a DNS-1123 label (default HOSTNAME-PORT)"},
             {"token", '\0', "TOKEN", false,
              "the shard's own token, when the hub checks shard tokens"},
-            metrics_flag(),
+            metrics_flag(false),
         };
         for (Flag& flag : update_limit_flags()) {
           flags.push_back(std::move(flag));

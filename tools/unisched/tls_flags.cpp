@@ -60,11 +60,12 @@ bool may_listen(const ParsedArgs& args, const runtime::TlsFiles& tls,
   return true;
 }
 
-Flag metrics_flag() {
+Flag metrics_flag(bool status_page) {
   return {"metrics", '\0', "HOST:PORT", false,
-          "serve Prometheus metrics at http://HOST:PORT/metrics and a live status page at / "
-          "(port 0: a free one; off by "
-          "default; plain HTTP, read-only)"};
+          std::string("serve Prometheus metrics at http://HOST:PORT/metrics") +
+              (status_page ? " and a live status page at /" : "") +
+              " (port 0: a free one; off by default; plain HTTP, read-only, no credential: keep "
+              "it on loopback or a private network)"};
 }
 
 std::optional<runtime::Endpoint> parse_metrics_endpoint(const ParsedArgs& args,

@@ -31,7 +31,8 @@ bool may_listen(const ParsedArgs& args, const runtime::TlsFiles& tls,
 
 /// --metrics HOST:PORT, and its endpoint read from the flags (a warning beyond loopback);
 /// nullopt with `error` set when it is not HOST:PORT.
-Flag metrics_flag();
+/// --metrics; `status_page`: the role also serves the status page at / (the hub does).
+Flag metrics_flag(bool status_page);
 std::optional<runtime::Endpoint> parse_metrics_endpoint(const ParsedArgs& args, std::string& error);
 
 }  // namespace unisched::cli
