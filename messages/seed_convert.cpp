@@ -1,6 +1,9 @@
 #include "messages/seed_convert.hpp"
 
+#include <absl/strings/match.h>
+
 #include <array>
+#include <optional>
 #include <utility>
 
 #include "messages/convert.hpp"
@@ -17,18 +20,23 @@ constexpr std::array<std::pair<const char*, v1::HealthState>, 4> kHealth = {{
     {"UNKNOWN", v1::HEALTH_UNKNOWN},
 }};
 
-/// The seed's free-text health as a state; empty text says nothing (unknown).
-model::Expected<v1::HealthState, std::string> health_of(const std::string& text) {
+/// The known state `text` names, matched without case; nullopt for text it does not name.
+std::optional<v1::HealthState> known_health(const std::string& text) {
   if (text.empty()) {
     return v1::HEALTH_UNKNOWN;
   }
   for (const auto& [name, state] : kHealth) {
-    if (text == name) {
+    if (absl::EqualsIgnoreCase(text, name)) {
       return state;
     }
   }
-  return "healthStatus: Unsupported value: " + model::quoted_brief(text) +
-         ": supported values: \"HEALTHY\", \"DEGRADED\", \"UNHEALTHY\", \"UNKNOWN\" (or empty)";
+  return std::nullopt;
+}
+
+/// The seed's free-text health as a state: text it does not name says nothing (unknown). The
+/// seed's IDL makes it a string, so agents written from it send what they like ("Healthy").
+v1::HealthState health_of(const std::string& text) {
+  return known_health(text).value_or(v1::HEALTH_UNKNOWN);
 }
 
 /// `from` read as `to`: the seed's node and resource messages have the field numbers and types
@@ -49,9 +57,6 @@ model::Expected<v1::ClusterSnapshot, std::string> seed_start(const ::Incremental
                                                              uint64_t epoch) {
   if (std::string refusal = too_many(update); !refusal.empty()) {
     return refusal;
-  }
-  if (auto health = health_of(update.healthstatus()); !health) {
-    return health.error();
   }
   v1::ClusterSnapshot snapshot;
   snapshot.set_cluster_id(update.clusterid());
@@ -77,10 +82,7 @@ model::Expected<v1::IncrementalUpdate, std::string> seed_update(const ::Incremen
   if (std::string refusal = too_many(update); !refusal.empty()) {
     return refusal;
   }
-  const auto health = health_of(update.healthstatus());
-  if (!health) {
-    return health.error();
-  }
+  const v1::HealthState health = health_of(update.healthstatus());
   const auto version = static_cast<uint64_t>(update.version());
   v1::IncrementalUpdate out;
   out.set_cluster_id(update.clusterid());
@@ -92,10 +94,19 @@ model::Expected<v1::IncrementalUpdate, std::string> seed_update(const ::Incremen
   }
   same_bytes(update.resourcedelta(), *out.mutable_resource_delta());
   out.mutable_health_status()->set_cluster_id(update.clusterid());
-  out.mutable_health_status()->set_state(*health);
+  out.mutable_health_status()->set_state(health);
   out.mutable_health_status()->set_epoch(epoch);
   out.mutable_health_status()->set_version(version);
   return out;
+}
+
+std::optional<std::string> unknown_seed_health(const std::string& text) {
+  if (known_health(text)) {
+    return std::nullopt;
+  }
+  return "healthStatus " + model::quoted_brief(text) +
+         " is none of \"HEALTHY\", \"DEGRADED\", \"UNHEALTHY\", \"UNKNOWN\" (in any case): "
+         "taken as UNKNOWN";
 }
 
 ::ClusterSnapshot seed_snapshot(const v1::ClusterSnapshot& view) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "messages/seed_metadata.pb.h"
@@ -13,13 +14,18 @@
 namespace unisched::messages {
 
 /// Version 1 of run `epoch`: the cluster's whole state, as the snapshot that replaces the view;
-/// or why it is not one (a delta that is not ADD, an unknown health).
+/// or why it is not one (a delta that is not ADD).
 model::Expected<v1::ClusterSnapshot, std::string> seed_start(const ::IncrementalUpdate& update,
                                                              uint64_t epoch);
 
 /// Version N > 1 of run `epoch`, applying to N - 1; or why it is malformed.
 model::Expected<v1::IncrementalUpdate, std::string> seed_update(const ::IncrementalUpdate& update,
                                                                 uint64_t epoch);
+
+/// healthStatus is free text in the seed's IDL: HEALTHY, DEGRADED, UNHEALTHY and UNKNOWN are
+/// matched without case; other text is taken as UNKNOWN, never refused. For such text, what to
+/// warn of; nullopt for text that names a state.
+std::optional<std::string> unknown_seed_health(const std::string& text);
 
 /// The centre's view of a cluster, in the seed's terms (`version`: the agent version it
 /// reflects).

@@ -36,16 +36,24 @@ using grpc::StatusCode;
 class MetadataService final : public v1::ClusterMetadataService::Service {
  public:
   MetadataService(caf::actor_system& system, actors::HubActor hub,
-                  const GrpcServiceSettings& settings)
-      : system_(system), hub_(hub), clusters_(system, hub, settings.tokens, settings.agent) {}
+                  const GrpcServiceSettings& settings, std::shared_ptr<GrpcStreamGuard> streams)
+      : system_(system),
+        hub_(hub),
+        clusters_(system, hub, settings.tokens, settings.agent),
+        streams_(std::move(streams)) {}
 
   Status PushIncrementalUpdates(
       ServerContext* context,
       grpc::ServerReaderWriter<v1::Ack, v1::IncrementalUpdate>* stream) override {
+    std::optional<GrpcStreamGuard::Admission> admission;
+    if (Status admitted = streams_->admit(context, admission); !admitted.ok()) {
+      return admitted;
+    }
     v1::IncrementalUpdate update;
     std::string cluster;
     actors::GrpcAgentProxyActor proxy;
     while (stream->Read(&update)) {
+      admission->first_message_arrived();
       if (context->IsCancelled()) {
         return Status(StatusCode::CANCELLED, "the agent cancelled the stream");
       }
@@ -154,6 +162,7 @@ class MetadataService final : public v1::ClusterMetadataService::Service {
   caf::actor_system& system_;
   actors::HubActor hub_;
   GrpcClusters clusters_;
+  std::shared_ptr<GrpcStreamGuard> streams_;
 };
 
 std::optional<std::string> read_text(const std::string& path) {
@@ -216,9 +225,10 @@ std::unique_ptr<GrpcMetadataServer> GrpcMetadataServer::start(
   }
   grpc::EnableDefaultHealthCheckService(true);
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
+  auto streams = std::make_shared<GrpcStreamGuard>(settings.streams, settings.tokens);
   std::vector<std::unique_ptr<grpc::Service>> services;
-  services.push_back(std::make_unique<MetadataService>(system, hub, settings));
-  services.push_back(make_seed_metadata_service(system, hub, settings));
+  services.push_back(std::make_unique<MetadataService>(system, hub, settings, streams));
+  services.push_back(make_seed_metadata_service(system, hub, settings, streams));
   grpc::ServerBuilder builder;
   int port = 0;
   builder.AddListeningPort(endpoint.host + ":" + std::to_string(endpoint.port), creds, &port);
@@ -226,6 +236,10 @@ std::unique_ptr<GrpcMetadataServer> GrpcMetadataServer::start(
     builder.RegisterService(service.get());
   }
   builder.SetMaxReceiveMessageSize(settings.max_message_bytes);
+  // gRPC inflates a compressed message whole before it checks its size (0.5 MB became 500 MB):
+  // compression is refused (UNIMPLEMENTED) before any message is read.
+  builder.SetCompressionAlgorithmSupportStatus(GRPC_COMPRESS_DEFLATE, false);
+  builder.SetCompressionAlgorithmSupportStatus(GRPC_COMPRESS_GZIP, false);
   std::vector<std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>> counters;
   counters.push_back(make_call_counter());
   builder.experimental().SetInterceptorCreators(std::move(counters));

@@ -19,14 +19,16 @@
 #include <string>
 
 #include "actors/grpc_agent_proxy.hpp"
+#include "runtime/grpc_stream_guard.hpp"
 #include "runtime/network.hpp"
 
 namespace unisched::runtime {
 
 struct GrpcServiceSettings {
   std::map<std::string, std::string> tokens;  ///< clusterID -> token; empty: none checked
-  int max_message_bytes = 16 << 20;
-  int max_threads = 256;  ///< each open update stream holds one
+  int max_message_bytes = 16 << 20;  ///< compressed messages are refused: this bounds memory
+  int max_threads = 256;  ///< each open update stream holds one; streams.total leave the rest
+  GrpcStreamLimits streams;
   actors::GrpcAgentSettings agent;
 };
 

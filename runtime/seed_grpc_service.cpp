@@ -28,6 +28,7 @@ struct SeedPosition {
   uint64_t epoch = 0;  ///< 0: the cluster has not started (no version 1 yet)
   uint64_t version = 0;
   bool streaming = false;
+  std::string unknown_health;  ///< the healthStatus text last warned of, once per change
 };
 
 /// How one update went: applied, or the Ack the stream ends with, or the call's error.
@@ -40,12 +41,19 @@ struct StepOutcome {
 class SeedMetadataService final : public ::ClusterMetadataService::Service {
  public:
   SeedMetadataService(caf::actor_system& system, const actors::HubActor& hub,
-                      const GrpcServiceSettings& settings)
-      : system_(system), hub_(hub), clusters_(system, hub, settings.tokens, view_only(settings)) {}
+                      const GrpcServiceSettings& settings, std::shared_ptr<GrpcStreamGuard> streams)
+      : system_(system),
+        hub_(hub),
+        clusters_(system, hub, settings.tokens, view_only(settings)),
+        streams_(std::move(streams)) {}
 
   Status PushIncrementalUpdates(ServerContext* context,
                                 grpc::ServerReader<::IncrementalUpdate>* reader,
                                 ::Ack* reply) override {
+    std::optional<GrpcStreamGuard::Admission> admission;
+    if (Status admitted = streams_->admit(context, admission); !admitted.ok()) {
+      return admitted;
+    }
     ::IncrementalUpdate update;
     std::string cluster;
     actors::GrpcAgentProxyActor proxy;
@@ -56,6 +64,7 @@ class SeedMetadataService final : public ::ClusterMetadataService::Service {
       ~Release() { service->end_stream(*cluster); }
     } release{this, &cluster};
     while (reader->Read(&update)) {
+      admission->first_message_arrived();
       if (context->IsCancelled()) {
         return Status(StatusCode::CANCELLED, "the agent cancelled the stream");
       }
@@ -170,6 +179,18 @@ class SeedMetadataService final : public ::ClusterMetadataService::Service {
     return found == positions_.end() ? SeedPosition{} : found->second;
   }
 
+  /// A warning when the cluster's agent sends healthStatus text that names no state, once for
+  /// each new such text (an agent repeats it in every update).
+  void note_health(const std::string& cluster, const std::string& text) {
+    const auto unknown = messages::unknown_seed_health(text);
+    std::lock_guard<std::mutex> guard(mutex_);
+    SeedPosition& held = positions_[cluster];
+    if (unknown && held.unknown_health != text) {
+      spdlog::warn("grpc (seed): cluster {}: {}", cluster, *unknown);
+    }
+    held.unknown_health = unknown ? text : std::string();
+  }
+
   void set_position(const std::string& cluster, uint64_t epoch, uint64_t version) {
     std::lock_guard<std::mutex> guard(mutex_);
     SeedPosition& held = positions_[cluster];
@@ -222,6 +243,7 @@ class SeedMetadataService final : public ::ClusterMetadataService::Service {
   StepOutcome start_over(const ServerContext* context, const actors::GrpcAgentProxyActor& proxy,
                          ::IncrementalUpdate& update, uint64_t epoch) {
     const std::string cluster = update.clusterid();
+    note_health(cluster, update.healthstatus());
     auto snapshot = messages::seed_start(update, epoch);
     if (!snapshot) {
       return {Status(StatusCode::INVALID_ARGUMENT, snapshot.error()), std::nullopt, {}};
@@ -237,6 +259,7 @@ class SeedMetadataService final : public ::ClusterMetadataService::Service {
                    ::IncrementalUpdate& update, uint64_t epoch) {
     const std::string cluster = update.clusterid();
     const auto version = static_cast<uint64_t>(update.version());
+    note_health(cluster, update.healthstatus());
     auto converted = messages::seed_update(update, epoch);
     if (!converted) {
       return {Status(StatusCode::INVALID_ARGUMENT, converted.error()), std::nullopt, {}};
@@ -285,16 +308,17 @@ class SeedMetadataService final : public ::ClusterMetadataService::Service {
   caf::actor_system& system_;
   actors::HubActor hub_;
   GrpcClusters clusters_;
+  std::shared_ptr<GrpcStreamGuard> streams_;
   std::mutex mutex_;
   std::map<std::string, SeedPosition> positions_;
 };
 
 }  // namespace
 
-std::unique_ptr<grpc::Service> make_seed_metadata_service(caf::actor_system& system,
-                                                          const actors::HubActor& hub,
-                                                          const GrpcServiceSettings& settings) {
-  return std::make_unique<SeedMetadataService>(system, hub, settings);
+std::unique_ptr<grpc::Service> make_seed_metadata_service(
+    caf::actor_system& system, const actors::HubActor& hub, const GrpcServiceSettings& settings,
+    std::shared_ptr<GrpcStreamGuard> streams) {
+  return std::make_unique<SeedMetadataService>(system, hub, settings, std::move(streams));
 }
 
 }  // namespace unisched::runtime

@@ -26,8 +26,10 @@
 
 namespace unisched::runtime {
 
+/// `streams`: the limits its update streams share with the other service of the server.
 std::unique_ptr<grpc::Service> make_seed_metadata_service(caf::actor_system& system,
                                                           const actors::HubActor& hub,
-                                                          const GrpcServiceSettings& settings);
+                                                          const GrpcServiceSettings& settings,
+                                                          std::shared_ptr<GrpcStreamGuard> streams);
 
 }  // namespace unisched::runtime

@@ -87,8 +87,21 @@ BOOST_AUTO_TEST_CASE(an_update_is_read_as_ours_and_malformed_ones_are_named) {
   BOOST_TEST_REQUIRE(next.has_value());
   BOOST_TEST((next->base_version() == 1u && next->version() == 2u));
   BOOST_TEST(next->node_deltas(0).op() == unisched::v1::NodeDelta::ADD);
-  update.set_healthstatus("fine");
-  BOOST_TEST(unisched::messages::seed_update(update, 7).error().find("healthStatus") == 0u);
+  // healthStatus is free text in the seed's IDL: known states match without case, and other
+  // text is UNKNOWN with a warning, never a refused update (issue 66, item 7).
+  for (const auto& [text, state] : std::vector<std::pair<std::string, unisched::v1::HealthState>>{
+           {"Healthy", unisched::v1::HEALTHY},
+           {"degraded", unisched::v1::DEGRADED},
+           {"GREAT", unisched::v1::HEALTH_UNKNOWN},
+           {"", unisched::v1::HEALTH_UNKNOWN}}) {
+    update.set_healthstatus(text);
+    const auto read = unisched::messages::seed_update(update, 7);
+    BOOST_TEST_REQUIRE(read.has_value(), text);
+    BOOST_TEST(read->health_status().state() == state, text);
+    BOOST_TEST(unisched::messages::unknown_seed_health(text).has_value() == (text == "GREAT"));
+  }
+  BOOST_TEST(unisched::messages::unknown_seed_health("GREAT").value().find("taken as UNKNOWN") !=
+             std::string::npos);
   update.set_healthstatus("HEALTHY");
   delta.set_op(::NodeDelta::REMOVE);
   BOOST_TEST(unisched::messages::seed_start(update, 8).error().find("nodeDeltas[0].op") == 0u);
