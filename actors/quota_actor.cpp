@@ -235,6 +235,7 @@ void restore(Self self, const v1::QuotaRestore& restored) {
 
 QuotaActor::behavior_type quota_actor(Self self, QuotaActorSettings settings) {
   self->state.settings = std::move(settings);
+  self->state.admission.set_queues_require_quota(self->state.settings.queues_require_quota);
   log_stray_errors(self, "quota");
   self->set_down_handler([=](caf::down_msg& down) { on_scheduler_down(self, down); });
   return {

@@ -30,6 +30,8 @@ struct QuotaLedgerEvent {
 struct QuotaActorSettings {
   /// Called after every take and release (tests check limits with a ledger of their own).
   std::function<void(const QuotaLedgerEvent&)> observer;
+  /// Work of a named queue with no quota waits for one instead of being placed unlimited.
+  bool queues_require_quota = false;
 };
 
 /// The ledger's form of a quota definition.

@@ -101,6 +101,9 @@ class QuotaAdmission {
   /// Holds what decided work held before a restart, limits unchecked (it runs already).
   void restore(const QuotaCommit& commit) { state_.restore(commit); }
 
+  /// See QuotaState::set_queues_require_quota.
+  void set_queues_require_quota(bool required) { state_.set_queues_require_quota(required); }
+
   QuotaPending pending(const std::string& queue) const;
   /// The queues with work waiting now.
   std::set<std::string> waiting_queues() const;

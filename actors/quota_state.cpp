@@ -5,9 +5,21 @@
 #include <limits>
 
 #include "model/accelerator_names.hpp"
+#include "model/int128.hpp"
 
 namespace unisched::actors {
 namespace {
+
+// Amounts come from users' manifests: each fits 64 bits, but a pool or a sum of them need not
+// (two cohort members of 7Ei memory), so sums are taken in 128 bits and compared there.
+using model::int128_t;
+
+constexpr int64_t kMaxAmount = std::numeric_limits<int64_t>::max();
+constexpr int64_t kMinAmount = std::numeric_limits<int64_t>::min();
+
+int64_t clamped(int128_t value) {
+  return static_cast<int64_t>(std::clamp<int128_t>(value, kMinAmount, kMaxAmount));
+}
 
 int64_t amount_in(const ResourceAmounts& amounts, const std::string& resource,
                   int64_t otherwise = 0) {
@@ -15,9 +27,11 @@ int64_t amount_in(const ResourceAmounts& amounts, const std::string& resource,
   return found == amounts.end() ? otherwise : found->second;
 }
 
+/// Adds (or takes away) `amounts`, each sum held at the ends of 64 bits rather than wrapping.
 void add_to(ResourceAmounts& sum, const ResourceAmounts& amounts, int64_t sign = 1) {
   for (const auto& [resource, amount] : amounts) {
-    sum[resource] += sign * amount;
+    int64_t& held = sum[resource];
+    held = clamped(int128_t{held} + int128_t{sign} * amount);
   }
 }
 
@@ -45,12 +59,12 @@ std::string describe_cap(const QuotaCapSpec& cap) {
 
 }  // namespace
 
-std::string amount_text(const std::string& resource, int64_t amount) {
+std::string amount_text(const std::string& resource, int128_t amount) {
   if (resource == "memory") {
-    return std::to_string(amount) + " bytes";
+    return model::to_decimal(amount) + " bytes";
   }
-  std::string whole = std::to_string(amount / 1000);
-  const int64_t milli = std::abs(amount % 1000);
+  std::string whole = model::to_decimal(static_cast<int128_t>(amount / 1000));
+  const int64_t milli = std::abs(static_cast<int64_t>(amount % 1000));
   if (milli == 0) {
     return whole;
   }
@@ -80,8 +94,8 @@ int64_t QuotaState::used(const std::string& queue, const std::string& resource) 
 std::optional<std::string> QuotaState::cohort_refusal(const QuotaSpec& quota,
                                                       const std::string& resource,
                                                       int64_t wanted) const {
-  int64_t pool = 0;
-  int64_t pool_used = 0;
+  int128_t pool = 0;
+  int128_t pool_used = 0;
   for (const auto& [queue, member] : quotas_) {
     if (member.cohort != quota.cohort || member.hard.count(resource) == 0) {
       continue;  // a member whose quota does not name the resource neither lends nor borrows it
@@ -90,16 +104,16 @@ std::optional<std::string> QuotaState::cohort_refusal(const QuotaSpec& quota,
     const int64_t lendable = member.lending_limit
                                  ? std::min(hard, amount_in(*member.lending_limit, resource, hard))
                                  : hard;
-    const int64_t kept = hard - lendable;
-    const int64_t use = used(queue, resource) + (queue == quota.queue ? wanted : 0);
+    const int128_t kept = int128_t{hard} - lendable;
+    const int128_t use = int128_t{used(queue, resource)} + (queue == quota.queue ? wanted : 0);
     pool += lendable;
-    pool_used += std::max<int64_t>(0, use - kept);
+    pool_used += std::max<int128_t>(0, use - kept);
   }
   if (pool_used <= pool) {
     return std::nullopt;
   }
   return "quota " + quota.name + ": " + resource + ": cohort " + quota.cohort + " has " +
-         amount_text(resource, std::max<int64_t>(0, pool - (pool_used - wanted))) + " to lend, " +
+         amount_text(resource, std::max<int128_t>(0, pool - (pool_used - wanted))) + " to lend, " +
          amount_text(resource, wanted) + " wanted";
 }
 
@@ -119,7 +133,8 @@ bool QuotaState::over_own_limit(const std::string& queue, const ResourceAmounts&
   for (const auto& [resource, wanted] : demand) {
     const auto limit = quota->hard.find(resource);
     if (wanted > 0 && limit != quota->hard.end() &&
-        used(queue, resource) + wanted > limit->second + may_borrow(*quota, resource)) {
+        int128_t{used(queue, resource)} + wanted >
+            int128_t{limit->second} + may_borrow(*quota, resource)) {
       return true;
     }
   }
@@ -129,6 +144,11 @@ bool QuotaState::over_own_limit(const std::string& queue, const ResourceAmounts&
 std::optional<std::string> QuotaState::refusal(const std::string& queue,
                                                const ResourceAmounts& demand) const {
   const QuotaSpec* quota = quota_of(queue);
+  if (quota == nullptr && queues_require_quota_ && !queue.empty()) {
+    return "queue " + queue +
+           " has no SchedulingQuota, and this hub places work only within one "
+           "(--queues-require-quota)";
+  }
   if (quota == nullptr) {
     return std::nullopt;
   }
@@ -140,7 +160,7 @@ std::optional<std::string> QuotaState::refusal(const std::string& queue,
     if (limit == quota->hard.end()) {
       continue;  // a resource the quota does not name is not limited by it
     }
-    const int64_t after = used(queue, resource) + wanted;
+    const int128_t after = int128_t{used(queue, resource)} + wanted;
     if (after <= limit->second) {
       if (!quota->cohort.empty()) {
         // Within its own budget, but part of that budget may be lent out right now.
@@ -151,7 +171,8 @@ std::optional<std::string> QuotaState::refusal(const std::string& queue,
       continue;
     }
     const int64_t borrowable = may_borrow(*quota, resource);
-    if (after > limit->second + borrowable) {
+    // At most what a 64-bit use can hold, so that holding it never wraps what is used.
+    if (after > std::min<int128_t>(int128_t{limit->second} + borrowable, kMaxAmount)) {
       return "quota " + quota->name + ": " + resource + ": " + amount_text(resource, after) +
              " would be used, " + amount_text(resource, limit->second) + " hard" +
              (quota->cohort.empty() ? std::string()
@@ -195,7 +216,7 @@ std::optional<std::string> QuotaState::cap_refusal(
     }
     const ResourceAmounts held = cap_used(quota, cap, replaced);
     for (const auto& [resource, limit] : cap.hard) {
-      const int64_t after = amount_in(held, resource) + amount_in(wanted, resource);
+      const int128_t after = int128_t{amount_in(held, resource)} + amount_in(wanted, resource);
       if (amount_in(wanted, resource) > 0 && after > limit) {
         return "quota " + quota.name + ": cap " + describe_cap(cap) + ": " + resource + ": " +
                amount_text(resource, after) + " would be used, " + amount_text(resource, limit) +
@@ -355,20 +376,21 @@ QuotaUsage QuotaState::usage(const std::string& queue) const {
   }
   // What the cohort borrows is lent by its members in proportion to their idle lendable budget.
   for (const auto& [resource, hard] : quota->hard) {
-    int64_t borrowed = 0;
-    int64_t idle_total = 0;
-    int64_t idle_mine = 0;
+    int128_t borrowed = 0;
+    int128_t idle_total = 0;
+    int128_t idle_mine = 0;
     for (const auto& [member_queue, member] : quotas_) {
       if (member.cohort != quota->cohort || member.hard.count(resource) == 0) {
         continue;
       }
       const int64_t member_hard = amount_in(member.hard, resource);
       const int64_t use = used(member_queue, resource);
-      borrowed += std::max<int64_t>(0, use - member_hard);
+      borrowed += std::max<int128_t>(0, int128_t{use} - member_hard);
       const int64_t lendable = member.lending_limit
                                    ? amount_in(*member.lending_limit, resource, member_hard)
                                    : member_hard;
-      const int64_t idle = std::max<int64_t>(0, std::min(lendable, member_hard - use));
+      const int128_t idle =
+          std::max<int128_t>(0, std::min<int128_t>(lendable, int128_t{member_hard} - use));
       idle_total += idle;
       idle_mine += member_queue == queue ? idle : 0;
     }
@@ -403,9 +425,9 @@ double QuotaState::weighted_share(const std::string& queue, const ResourceAmount
   double dominant = 0;
   for (const auto& [resource, capacity] : capacity_of(*quota)) {
     if (capacity > 0) {
-      dominant = std::max(dominant,
-                          static_cast<double>(used(queue, resource) + amount_in(extra, resource)) /
-                              static_cast<double>(capacity));
+      dominant = std::max(dominant, (static_cast<double>(used(queue, resource)) +
+                                     static_cast<double>(amount_in(extra, resource))) /
+                                        static_cast<double>(capacity));
     }
   }
   return dominant / static_cast<double>(std::max<int64_t>(1, quota->weight));

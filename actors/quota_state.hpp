@@ -23,6 +23,8 @@
 #include <string>
 #include <vector>
 
+#include "model/int128.hpp"
+
 namespace unisched::actors {
 
 /// Amounts by resource name: memory in bytes, everything else (cpu, GPU, nvidia.com/gpu) in
@@ -30,7 +32,7 @@ namespace unisched::actors {
 using ResourceAmounts = std::map<std::string, int64_t>;
 
 /// An amount as people write it: "12", "0.5", "1073741824 bytes".
-std::string amount_text(const std::string& resource, int64_t amount);
+std::string amount_text(const std::string& resource, model::int128_t amount);
 
 /// A budget inside the budget: at most `hard` in placements matching every selector given.
 struct QuotaCapSpec {
@@ -87,9 +89,13 @@ class QuotaState {
   /// Adds or replaces a quota (its queue's usage is kept). Bumps the revision.
   void put(QuotaSpec spec);
 
+  /// Whether a named queue with no quota may take anything: false (the default), it is not
+  /// limited; true, its work waits until a quota for it is applied.
+  void set_queues_require_quota(bool required) { queues_require_quota_ = required; }
+
   /// Whether `queue` may take `demand` more now (caps aside); nullopt when it may, else why
   /// not ("quota team-a: nvidia.com/gpu: 66 would be used, 64 hard"). A queue with no quota is
-  /// not limited.
+  /// not limited, unless quotas are required.
   std::optional<std::string> refusal(const std::string& queue, const ResourceAmounts& demand) const;
 
   /// Whether `demand` more would pass the queue's own limit (`hard`, plus `borrowingLimit` in a
@@ -160,6 +166,7 @@ class QuotaState {
   std::map<std::string, Holding> holdings_;                // by placement id
   std::map<std::string, std::set<std::string>> by_queue_;  // queue -> its holdings' ids
   uint64_t revision_ = 0;
+  bool queues_require_quota_ = false;
 };
 
 }  // namespace unisched::actors

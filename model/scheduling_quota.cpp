@@ -97,4 +97,11 @@ FieldErrors validate_and_default(SchedulingQuota& quota) {
   return errors;
 }
 
+std::string quota_amount_text(const std::string& resource, int64_t amount) {
+  if (resource == "memory") {
+    return Quantity::from_units(amount, QuantityFormat::BinarySI).to_string();
+  }
+  return Quantity::from_milli(amount).to_string();
+}
+
 }  // namespace unisched::model

@@ -59,4 +59,8 @@ struct SchedulingQuota {
 /// one selector and one resource.
 FieldErrors validate_and_default(SchedulingQuota& quota);
 
+/// An amount of a quota's ledger as people write it: memory (held in bytes) in binary SI
+/// ("64Gi"), anything else (held in milli-units) as a quantity ("8", "500m").
+std::string quota_amount_text(const std::string& resource, int64_t amount);
+
 }  // namespace unisched::model

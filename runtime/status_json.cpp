@@ -5,6 +5,7 @@
 #include <set>
 #include <vector>
 
+#include "model/scheduling_quota.hpp"
 #include "runtime/json_report.hpp"
 
 namespace unisched::runtime {
@@ -24,6 +25,26 @@ Json cluster_json(const v1::ClusterSummary& cluster) {
           {"nodes", cluster.nodes()},
           {"view_only", cluster.view_only()},
           {"models", models}};
+}
+
+/// Amounts as people write them ("8" GPUs, "64Gi"), not the ledger's milli-units and bytes.
+Json amounts_json(const google::protobuf::Map<std::string, int64_t>& amounts) {
+  Json out = Json::object();
+  for (const auto& [resource, amount] : amounts) {
+    out[resource] = model::quota_amount_text(resource, amount);
+  }
+  return out;
+}
+
+Json quota_json(const v1::QuotaStatus& status) {
+  const v1::QuotaDefinition& quota = status.quota();
+  return {{"quota",
+           {{"name", quota.name()},
+            {"queue", quota.queue()},
+            {"cohort", quota.cohort()},
+            {"hard", amounts_json(quota.hard())}}},
+          {"used", amounts_json(status.used())},
+          {"pending_requests", status.pending_requests()}};
 }
 
 Json scheduler_json(const v1::SchedulerSummary& scheduler) {
@@ -98,14 +119,11 @@ std::string render_status_json(const StatusInput& input, size_t recent) {
   for (const v1::RequestStatus* request : decided) {
     decisions.push_back(request_json(*request));
   }
-  Json out{{"clusters", clusters},
-           {"schedulers", schedulers},
-           {"waiting", waiting},
-           {"decisions", decisions},
-           {"quotas", proto_json(input.quotas)["quotas"]},
-           {"missing_sources", input.hub.missing_sources}};
-  if (out["quotas"].is_null()) {
-    out["quotas"] = Json::array();
+  Json out{{"clusters", clusters},    {"schedulers", schedulers},
+           {"waiting", waiting},      {"decisions", decisions},
+           {"quotas", Json::array()}, {"missing_sources", input.hub.missing_sources}};
+  for (const v1::QuotaStatus& quota : input.quotas.quotas()) {
+    out["quotas"].push_back(quota_json(quota));
   }
   return dump_json(out);
 }

@@ -350,8 +350,17 @@ BOOST_AUTO_TEST_CASE(the_status_json_lists_clusters_waiting_requests_and_recent_
     replica->set_cluster("gpu-east");
     replica->set_node(node);
   }
+  auto* quota = input.quotas.add_quotas();
+  quota->mutable_quota()->set_name("team-a");
+  (*quota->mutable_quota()->mutable_hard())["nvidia.com/gpu"] = 8000;
+  (*quota->mutable_quota()->mutable_hard())["memory"] = int64_t{64} << 30;
+  (*quota->mutable_used())["nvidia.com/gpu"] = 2500;
   const auto status =
       unisched::testing::Json::parse(unisched::runtime::render_status_json(input, 3));
+  // Budgets as people write them, not the ledger's milli-units (issue 66, item 7).
+  BOOST_TEST(status["quotas"][0]["quota"]["hard"]["nvidia.com/gpu"] == "8");
+  BOOST_TEST(status["quotas"][0]["quota"]["hard"]["memory"] == "64Gi");
+  BOOST_TEST(status["quotas"][0]["used"]["nvidia.com/gpu"] == "2500m");
   BOOST_TEST(status["clusters"].size() == 2u);
   BOOST_TEST(status["clusters"][0]["id"] == "gpu-east");
   BOOST_TEST(status["clusters"][0]["models"][0]["free_devices"] == 3);

@@ -10,7 +10,9 @@
 #include <caf/typed_event_based_actor.hpp>
 
 #include <boost/test/unit_test.hpp>
+#include <iterator>
 #include <map>
+#include <sstream>
 #include <thread>
 
 #include "actors/shard_interface.hpp"
@@ -135,6 +137,19 @@ BOOST_AUTO_TEST_CASE(quotas_hold_across_processes_and_come_back_after_a_hub_cras
   BOOST_TEST(text(team_a["used"], "GPU") == "8", team_a.dump());
   BOOST_TEST(text(team_a["pending"], "GPU") == "4", team_a.dump());
   BOOST_TEST(hub.client("describe quota nobody").first == 3);
+  // A resource the quota does not name is not limited by it: HARD "-", not 0 (issue 66, item 7).
+  const auto [listed, table] = hub.client("get quotas");
+  BOOST_TEST(listed == 0, table);
+  int unnamed_rows = 0;
+  for (const std::string& line : unisched::testing::lines_of(table)) {
+    std::istringstream cells(line);
+    const std::vector<std::string> words{std::istream_iterator<std::string>(cells), {}};
+    if (words.size() > 5 && words[0] == "team-a" && words[4] != "GPU") {
+      ++unnamed_rows;
+      BOOST_TEST(words[5] == "-", line);
+    }
+  }
+  BOOST_TEST(unnamed_rows > 0, table);
   // The hub crashes; the quota and its usage come back (8, not 16: counted once).
   BOOST_TEST(hub.process->stop(SIGKILL) == -SIGKILL);
   hub.start(port);

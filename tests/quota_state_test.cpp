@@ -175,6 +175,42 @@ BOOST_AUTO_TEST_CASE(a_member_whose_quota_does_not_name_a_resource_neither_lends
   BOOST_TEST(state.usage("team-b").borrowed.count("memory") == 0u);
 }
 
+BOOST_AUTO_TEST_CASE(a_cohort_whose_pooled_budget_passes_64_bits_still_places_its_requests) {
+  // Each amount fits 64 bits and passes validation; two of them together do not (issue 66, item
+  // 4): the pool wrapped negative and every request of the cohort waited with "0 to lend".
+  QuotaState state;
+  for (const std::string queue : {"team-a", "team-b"}) {
+    QuotaSpec member = quota(queue, 8, "huge");
+    member.hard["cpu"] = 9'000'000'000'000'000'000;  // 9000000000000000 cores
+    member.hard["memory"] = int64_t{7} << 60;        // 7Ei
+    state.put(member);
+  }
+  QuotaCommit first = take("team-a", {{"a/0", 1}});
+  first.placements["a/0"].amounts["memory"] = int64_t{60} << 30;
+  BOOST_TEST(refused(state, first).empty());
+  // Borrowing past its own hard limit, from a pool that only 128 bits can hold.
+  QuotaCommit borrowing = take("team-a", {{"a/1", 1}});
+  borrowing.placements["a/1"].amounts["memory"] = int64_t{7} << 60;
+  BOOST_TEST(refused(state, borrowing).empty());
+  BOOST_TEST(state.usage("team-a").borrowed.at("memory") == int64_t{60} << 30);
+  BOOST_TEST(state.usage("team-b").lent.at("memory") == int64_t{60} << 30);
+  // A take that would wrap what the queue uses past 64 bits is refused, naming the true sum.
+  const std::string over = refused(state, take("team-a", {{"a/2", 9'223'372'036'854'775}}));
+  BOOST_TEST(over.find("9223372036854777 would be used") != std::string::npos, over);
+  BOOST_TEST(state.weighted_share("team-a") > 0.0);
+}
+
+BOOST_AUTO_TEST_CASE(with_quotas_required_a_named_queue_waits_for_its_quota) {
+  QuotaState state;
+  BOOST_TEST(!state.refusal("team-z", {{kGpu, 1000}}).has_value());  // by default: unlimited
+  state.set_queues_require_quota(true);
+  const std::string waits = refused(state, take("team-z", {{"z/0", 1}}));
+  BOOST_TEST(waits.find("queue team-z has no SchedulingQuota") == 0u, waits);
+  BOOST_TEST(!state.refusal("", {{kGpu, 1000}}).has_value());  // work of no queue is not held
+  state.put(quota("team-z", 2));
+  BOOST_TEST(accepted(state, take("team-z", {{"z/0", 1}})));
+}
+
 BOOST_AUTO_TEST_CASE(dominant_resource_fairness_serves_the_least_served_first) {
   QuotaState state;
   QuotaSpec a = quota("team-a", 8);

@@ -4,7 +4,7 @@
 #include <set>
 
 #include "model/printable.hpp"
-#include "model/quantity.hpp"
+#include "model/scheduling_quota.hpp"
 #include "tools/unisched/table.hpp"
 
 namespace unisched::cli {
@@ -36,13 +36,16 @@ std::set<std::string> resources_of(const v1::QuotaStatus& status) {
   return out;
 }
 
+/// The HARD cell: "-" for a resource the quota does not name (it does not limit it), not 0.
+std::string hard_cell(const v1::QuotaDefinition& quota, const std::string& resource) {
+  const auto found = quota.hard().find(resource);
+  return found == quota.hard().end() ? std::string("-") : quota_amount(resource, found->second);
+}
+
 }  // namespace
 
 std::string quota_amount(const std::string& resource, int64_t amount) {
-  if (resource == "memory") {
-    return model::Quantity::from_units(amount, model::QuantityFormat::BinarySI).to_string();
-  }
-  return model::Quantity::from_milli(amount).to_string();
+  return model::quota_amount_text(resource, amount);
 }
 
 void print_quota_table(const v1::QuotaList& list) {
@@ -61,7 +64,7 @@ void print_quota_table(const v1::QuotaList& list) {
                   model::printable(quota.name()).c_str(), model::printable(quota.queue()).c_str(),
                   quota.cohort().empty() ? "-" : model::printable(quota.cohort()).c_str(),
                   static_cast<long long>(quota.weight()), model::printable(resource).c_str(),
-                  cell(quota.hard()).c_str(), cell(status.used()).c_str(),
+                  hard_cell(quota, resource).c_str(), cell(status.used()).c_str(),
                   cell(status.borrowed()).c_str(), cell(status.lent()).c_str(),
                   cell(status.pending()).c_str(),
                   static_cast<unsigned long long>(status.pending_requests()));
@@ -107,7 +110,7 @@ void print_quota_detail(const v1::QuotaStatus& status) {
       return given && amounts.count(resource) > 0 ? cell(amounts) : std::string(otherwise);
     };
     std::printf("%-20s %10s %10s %10s %10s %10s %10s %10s %10s\n",
-                model::printable(resource).c_str(), cell(quota.hard()).c_str(),
+                model::printable(resource).c_str(), hard_cell(quota, resource).c_str(),
                 cell(status.used()).c_str(), cell(status.leased()).c_str(),
                 cell(status.borrowed()).c_str(), cell(status.lent()).c_str(),
                 cell(status.pending()).c_str(),

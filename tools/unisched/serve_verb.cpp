@@ -208,7 +208,9 @@ int run_serve(const ParsedArgs& args) {
     return 1;
   }
   const actors::SupervisorActor supervisor = actors::spawn_supervisor(*system, options->supervisor);
-  const actors::QuotaActor ledger = actors::spawn_quota_actor(*system);
+  actors::QuotaActorSettings ledger_settings;
+  ledger_settings.queues_require_quota = args.has("queues-require-quota");
+  const actors::QuotaActor ledger = actors::spawn_quota_actor(*system, ledger_settings);
   restore_ledger(ledger, *quotas, *book);
   std::vector<actors::SchedulerActor> schedulers;
   for (int64_t i = 0; i < options->schedulers; ++i) {
@@ -321,6 +323,10 @@ Verb serve_verb() {
             {"journal-skip-damaged", '\0', "", false,
              "start even when the journal has damaged records between intact ones, dropping "
              "them"},
+            {"queues-require-quota", '\0', "", false,
+             "place a request that names a queue only within that queue's SchedulingQuota: "
+             "until one is applied, its work waits (QUEUED); without this flag such a queue is "
+             "not limited"},
             {"grpc", '\0', "HOST:PORT", false,
              "also serve ClusterMetadataService over gRPC, for agents in any language"},
             metrics_flag(true)};
