@@ -30,6 +30,11 @@ namespace unisched::model {
 /// sum of 131,072 nodes that each report it.
 inline constexpr int64_t kMaxNodeAmount = int64_t{1} << 46;
 
+/// The most devices one node may offer: far above any machine (a DGX with every GPU cut into
+/// seven MIG slices has 56), and low enough that a device's index and topology group (16 bits)
+/// never wrap. A node offering more is left out where it enters, with a warning naming it.
+inline constexpr size_t kMaxNodeDevices = 4'096;
+
 /// Why a batch of changes or a snapshot was refused.
 enum class ViewError {
   EmptyName,         ///< a node without a name

@@ -6,10 +6,12 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include <atomic>
 #include <map>
 #include <string>
 
 #include "adapters/kubernetes/api_client.hpp"
+#include "adapters/kubernetes/reflector.hpp"
 #include "tests/json.hpp"
 #include "tests/kube_api_process.hpp"
 
@@ -53,6 +55,7 @@ std::map<std::string, model::NodeState> server_view(const KubeApiServer& server)
       reader.pod_list(client.call("GET", "/api/v1/pods", {}, std::chrono::seconds(30)).body);
   BOOST_TEST_REQUIRE(pods.has_value());
   std::map<std::string, model::NodeState> view;
+  std::vector<std::string> warnings;  // what a sound API server sends gives none
   for (const NodeReading& reading : node_list.items) {
     std::vector<const PodReading*> on_node;
     for (const PodReading& pod : pods->items) {
@@ -60,7 +63,7 @@ std::map<std::string, model::NodeState> server_view(const KubeApiServer& server)
         on_node.push_back(&pod);
       }
     }
-    view[reading.node.name] = with_pods(reading.node, on_node);
+    view[reading.node.name] = with_pods(reading.node, on_node, warnings);
   }
   return view;
 }
@@ -306,6 +309,41 @@ BOOST_AUTO_TEST_CASE(five_thousand_nodes_are_listed_in_pages) {
   BOOST_TEST(cluster->node_counters().pages.load() == 10u);
   BOOST_TEST(view.nodes.at("node-00004").devices.size() == 8u);
   expect_same(view, *cluster, server, "of 5,000 nodes");
+}
+
+BOOST_AUTO_TEST_CASE(a_hostile_api_server_is_an_error_the_adapter_backs_off_from) {
+  // Issue 66, item 6: a 1 MB gzip body grew the agent to 3.1 GB; a watch line that never ended
+  // kept it at 100% CPU up to 463 MB; a list whose continue never ended reached 2.3 GB.
+  KubeApiServer server({"--generate-nodes", "1"});
+  ApiClient client(server.access());
+  server.control("hostile", {{"mode", "gzip-bomb"}});
+  const HttpResponse bombed =
+      client.call("GET", "/api/v1/nodes?limit=500", {}, std::chrono::seconds(60));
+  BOOST_TEST(bombed.error == "the response runs past 128 MiB (decompressed)");
+  BOOST_TEST(bombed.body.size() <= kMaxResponseBytes);
+  server.control("hostile", {{"mode", "endless-line"}});
+  const std::atomic<bool> stop{false};
+  size_t lines = 0;
+  const HttpResponse endless = client.stream(
+      "/api/v1/nodes?watch=true",
+      [&](std::string_view) {
+        ++lines;
+        return true;
+      },
+      stop, std::chrono::seconds(60));
+  BOOST_TEST(endless.error == "a line of the stream runs past 16 MiB");
+  BOOST_TEST(lines == 0u);
+  server.control("hostile", {{"mode", "endless-continue"}});
+  ReflectorSettings settings = options("hostile").reflector;
+  settings.max_list_pages = 5;
+  std::atomic<int> lists{0};
+  Reflector<NodeReading> reflector(
+      server.access(), "/api/v1/nodes", "nodes",
+      {[&](std::vector<NodeReading>) { ++lists; }, [](WatchEventType, NodeReading) {}}, settings);
+  eventually([&] { return reflector.counters().errors.load() >= 2; }, "an endless list given up");
+  BOOST_TEST(lists.load() == 0);
+  server.control("hostile", {{"mode", ""}});
+  eventually([&] { return lists.load() >= 1; }, "a list once the server is sound again");
 }
 
 BOOST_AUTO_TEST_CASE(an_unreachable_or_untrusted_server_is_an_error_not_a_hang) {

@@ -74,6 +74,7 @@ std::map<std::string, std::pair<int64_t, std::multiset<std::string>>> server_vie
       reader.pod_list(client.call("GET", "/api/v1/pods", {}, std::chrono::seconds(10)).body)
           .value();
   std::map<std::string, std::pair<int64_t, std::multiset<std::string>>> view;
+  std::vector<std::string> warnings;  // what a sound API server sends gives none
   for (const auto& reading : nodes.items) {
     std::vector<const k8s::PodReading*> on_node;
     for (const auto& pod : pods.items) {
@@ -81,7 +82,7 @@ std::map<std::string, std::pair<int64_t, std::multiset<std::string>>> server_vie
         on_node.push_back(&pod);
       }
     }
-    const model::NodeState node = k8s::with_pods(reading.node, on_node);
+    const model::NodeState node = k8s::with_pods(reading.node, on_node, warnings);
     auto& entry = view[node.name];
     entry.first = node.allocated_cpu_milli;
     for (const auto& device : node.devices) {

@@ -8,6 +8,7 @@
 
 #include <string>
 
+#include "model/cluster_view.hpp"
 #include "tests/json.hpp"
 #include "tests/shared_data.hpp"
 #include "tests/test_files.hpp"
@@ -153,6 +154,42 @@ BOOST_AUTO_TEST_CASE(amd_gpus_and_partitions_are_devices_named_by_the_product) {
   BOOST_TEST(mixed.devices[28].resource.str() == "amd.com/spx_nps1");
 }
 
+BOOST_AUTO_TEST_CASE(a_node_the_api_server_could_never_hold_is_skipped_not_its_cluster) {
+  // 40 MIG resources of 1,024 slices each wrapped a device's 16-bit topology group, and the hub
+  // refused the whole cluster's snapshot (issue 66, item 5).
+  KubeReader reader;
+  Json many = Json::object();
+  for (int i = 0; i < 40; ++i) {
+    many["nvidia.com/mig-" + std::to_string(i) + "g.10gb"] = "1024";
+  }
+  const auto huge = nodes_of(reader, node_list(Json::object(), many));
+  BOOST_TEST(huge.items.empty());
+  BOOST_TEST_REQUIRE(huge.skipped.size() == 1u);
+  BOOST_TEST(huge.skipped[0].find("40960 devices in all, more than the 4096") != std::string::npos,
+             huge.skipped[0]);
+  // A name Kubernetes would refuse (here with an escape sequence) never enters (item 7).
+  std::string bad_name = node_list(Json::object(), Json::object());
+  bad_name.replace(bad_name.find("gpu-node"), 8, "evil\\u001b[2J");  // JSON's escape
+  const auto named = nodes_of(reader, bad_name);
+  BOOST_TEST(named.items.empty());
+  BOOST_TEST_REQUIRE(named.skipped.size() == 1u);
+  BOOST_TEST(
+      named.skipped[0].find("metadata.name: Invalid value: \"evil\\x1b[2J\"") != std::string::npos,
+      named.skipped[0]);
+  // A kept label longer than the API server allows is left out, and the node kept.
+  const auto labelled =
+      nodes_of(reader, node_list({{"unisched.io/rack", std::string(10 << 20, 'r')},
+                                  {"topology.kubernetes.io/zone", "zone-a"}},
+                                 Json::object()));
+  BOOST_TEST_REQUIRE(labelled.items.size() == 1u);
+  const model::NodeState& node = labelled.items[0].node;
+  BOOST_TEST(node.labels.count("unisched.io/rack") == 0u);
+  BOOST_TEST(node.labels.at("topology.kubernetes.io/zone") == "zone-a");
+  BOOST_TEST_REQUIRE(labelled.items[0].notes.size() == 1u);
+  BOOST_TEST(labelled.items[0].notes[0].find("metadata.labels[\"unisched.io/rack\"]: left out") ==
+             0u);
+}
+
 BOOST_AUTO_TEST_CASE(pods_request_by_kubernetes_rule) {
   KubeReader reader;
   const Json pod = {
@@ -205,13 +242,62 @@ BOOST_AUTO_TEST_CASE(real_pods_count_on_their_nodes) {
   for (const PodReading& pod : gpu_pods.items) {
     pods.push_back(&pod);
   }
-  const model::NodeState counted = with_pods(node, pods);
+  std::vector<std::string> warnings;
+  const model::NodeState counted = with_pods(node, pods, warnings);
+  BOOST_TEST(warnings.empty());
   BOOST_TEST(counted.pod_count == 1);  // the other pod Succeeded
   BOOST_TEST(counted.devices[0].allocated_milli == model::kWholeDeviceMilli);
   BOOST_TEST(counted.devices[1].allocated_milli == 0);
   const auto eks_pods = pods_of(reader, k8s_file("eks-arm64-podlist-honeycomb.json"));
   BOOST_TEST(eks_pods.items.size() == 11u);
   BOOST_TEST(eks_pods.skipped.empty());
+}
+
+BOOST_AUTO_TEST_CASE(pods_asking_more_than_their_node_neither_wrap_nor_overfill_it) {
+  // Four pods of 4Ei memory on a 64Gi node wrapped its sum to 0 (issue 66, item 4); two of 7Ei
+  // made it negative, and the hub refused the whole cluster.
+  model::NodeState node;
+  node.name = "worker-1";
+  node.allocatable_cpu_milli = 16000;
+  node.allocatable_memory_bytes = int64_t{64} << 30;
+  node.max_pods = 110;
+  std::vector<PodReading> huge(4);
+  for (size_t i = 0; i < huge.size(); ++i) {
+    huge[i].key = "ns/huge-" + std::to_string(i);
+    huge[i].memory_bytes = int64_t{4} << 60;
+  }
+  PodReading gpus;
+  gpus.key = "ns/gpus";
+  gpus.extended["nvidia.com/gpu"] = int64_t{1} << 62;  // the node has no such device
+  PodReading real;
+  real.key = "ns/real";
+  real.cpu_milli = 500;
+  real.memory_bytes = int64_t{1} << 30;
+  std::vector<const PodReading*> pods = {&huge[0], &huge[1], &huge[2], &huge[3], &gpus, &real};
+  std::vector<std::string> warnings;
+  const model::NodeState counted = with_pods(node, pods, warnings);
+  BOOST_TEST(counted.allocated_memory_bytes == int64_t{1} << 30);
+  BOOST_TEST(counted.allocated_cpu_milli == 500);
+  BOOST_TEST(counted.pod_count == 1);
+  BOOST_TEST_REQUIRE(warnings.size() == 5u);
+  BOOST_TEST(
+      warnings[0].find("pod ns/huge-0 asks more than its node worker-1 offers (memory") == 0u,
+      warnings[0]);
+  BOOST_TEST(warnings[4].find("pod ns/gpus ") == 0u, warnings[4]);
+  BOOST_TEST(!model::check_node(counted).has_value());
+  // Pods that each fit but together ask more than the node offers make it full, not over-full.
+  PodReading big = real;
+  big.memory_bytes = int64_t{40} << 30;
+  PodReading other = big;
+  other.key = "ns/other";
+  warnings.clear();
+  const model::NodeState full = with_pods(node, {&big, &other}, warnings);
+  BOOST_TEST(full.allocated_memory_bytes == node.allocatable_memory_bytes);
+  BOOST_TEST(full.pod_count == 2);
+  BOOST_TEST_REQUIRE(warnings.size() == 1u);
+  BOOST_TEST(warnings[0] ==
+             "node worker-1: its pods together ask more than it offers; counted as full");
+  BOOST_TEST(!model::check_node(full).has_value());
 }
 
 BOOST_AUTO_TEST_CASE(watch_events_bookmarks_and_expiry_are_told_apart) {

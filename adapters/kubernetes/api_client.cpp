@@ -15,19 +15,23 @@ void init_curl_once() {
 /// Where a transfer's bytes go: the body, or complete lines to a callback.
 struct Transfer {
   std::string buffer;
+  size_t scanned = 0;  ///< the buffer before this holds no line end (a stream's partial line)
   const std::function<bool(std::string_view)>* on_line = nullptr;
   const std::atomic<bool>* stop = nullptr;
   bool stopped_by_reader = false;
+  std::string over_limit;  ///< why the transfer was cut: a body or line past its bound
 };
 
-size_t on_data(char* data, size_t size, size_t count, void* user) {
-  auto& transfer = *static_cast<Transfer*>(user);
-  transfer.buffer.append(data, size * count);
-  if (transfer.on_line == nullptr) {
-    return size * count;
-  }
+std::string mebibytes(size_t bytes) {
+  return std::to_string(bytes >> 20) + " MiB";
+}
+
+/// Hands each complete line of a stream to the reader. Only the bytes that just came are
+/// searched for line ends: a line that never ends costs its length once, not once per chunk.
+size_t on_stream_data(Transfer& transfer, const char* data, size_t bytes) {
+  transfer.buffer.append(data, bytes);
   size_t start = 0;
-  for (size_t newline = transfer.buffer.find('\n'); newline != std::string::npos;
+  for (size_t newline = transfer.buffer.find('\n', transfer.scanned); newline != std::string::npos;
        newline = transfer.buffer.find('\n', start)) {
     const std::string_view line(transfer.buffer.data() + start, newline - start);
     start = newline + 1;
@@ -37,7 +41,28 @@ size_t on_data(char* data, size_t size, size_t count, void* user) {
     }
   }
   transfer.buffer.erase(0, start);
-  return size * count;
+  transfer.scanned = transfer.buffer.size();
+  if (transfer.buffer.size() > kMaxStreamLineBytes) {
+    transfer.over_limit = "a line of the stream runs past " + mebibytes(kMaxStreamLineBytes);
+    return 0;
+  }
+  return bytes;
+}
+
+/// libcurl hands over bodies already decompressed: the bound holds for what is inflated.
+size_t on_data(char* data, size_t size, size_t count, void* user) {
+  auto& transfer = *static_cast<Transfer*>(user);
+  const size_t bytes = size * count;
+  if (transfer.on_line != nullptr) {
+    return on_stream_data(transfer, data, bytes);
+  }
+  if (transfer.buffer.size() + bytes > kMaxResponseBytes) {
+    transfer.over_limit =
+        "the response runs past " + mebibytes(kMaxResponseBytes) + " (decompressed)";
+    return 0;
+  }
+  transfer.buffer.append(data, bytes);
+  return bytes;
 }
 
 int on_progress(void* user, curl_off_t, curl_off_t, curl_off_t, curl_off_t) {
@@ -118,7 +143,9 @@ HttpResponse perform(CURL* curl, Transfer& transfer) {
   curl_easy_setopt(curl, CURLOPT_NOPROGRESS, 0L);
   const CURLcode code = curl_easy_perform(curl);
   curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &response.status);
-  if (code != CURLE_OK && !transfer.stopped_by_reader) {
+  if (!transfer.over_limit.empty()) {
+    response.error = transfer.over_limit;
+  } else if (code != CURLE_OK && !transfer.stopped_by_reader) {
     response.error = code == CURLE_ABORTED_BY_CALLBACK ? "stopped" : curl_easy_strerror(code);
   }
   response.body = std::move(transfer.buffer);

@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstddef>
 #include <functional>
 #include <memory>
 #include <string>
@@ -21,6 +22,13 @@ struct HttpResponse {
 
   bool ok() const { return error.empty() && status >= 200 && status < 300; }
 };
+
+/// The most a response body may hold once decompressed (a list page of 500 objects is a few
+/// MiB; a gzip bomb would be gigabytes): past it the request fails, saying so.
+inline constexpr size_t kMaxResponseBytes = 128 << 20;
+/// The most one line of a stream (one watch event) may hold: etcd keeps objects of at most
+/// 1.5 MiB, and a line that never ends must not grow for ever.
+inline constexpr size_t kMaxStreamLineBytes = 16 << 20;
 
 /// `value` made safe inside a URL's query (continue tokens are base64: '+', '/', '=').
 std::string query_escape(std::string_view value);

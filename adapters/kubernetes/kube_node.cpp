@@ -4,6 +4,8 @@
 #include "adapters/kubernetes/readers.hpp"
 #include "model/accelerator_names.hpp"
 #include "model/cluster_view.hpp"
+#include "model/names.hpp"
+#include "model/printable.hpp"
 #include "model/quantity.hpp"
 
 namespace unisched::adapters::kubernetes {
@@ -180,9 +182,18 @@ void read_labels(Element metadata, NodeReading& reading, std::map<std::string, s
     }
   });
   for (const auto& [key, value] : all) {
-    if (kept_label(key)) {
-      kept.emplace(key, value);
+    if (!kept_label(key)) {
+      continue;
     }
+    // The API server allows no other labels; a value of megabytes would travel in every
+    // snapshot of the cluster.
+    if (const std::string why = model::check_label_key(key) + model::check_label_value(value);
+        !why.empty()) {
+      reading.notes.push_back("metadata.labels[" + model::quoted_brief(key) +
+                              "]: left out: " + why);
+      continue;
+    }
+    kept.emplace(key, value);
   }
   for (const std::string_view pool : kPoolLabels) {
     if (const std::string value = label(all, std::string(pool)); !value.empty()) {
@@ -247,6 +258,11 @@ model::Expected<NodeReading, std::string> read_node(Element object) {
   }
   NodeReading reading;
   reading.node.name = std::string(text(metadata, "name"));
+  // Kubernetes' own rule for node names: one that breaks it (control characters included)
+  // comes from a broken or hostile API server and would be printed everywhere.
+  if (const std::string why = model::check_dns1123_subdomain(reading.node.name); !why.empty()) {
+    return "metadata.name: Invalid value: " + model::quoted_brief(reading.node.name) + ": " + why;
+  }
   reading.resource_version = std::string(text(metadata, "resourceVersion"));
   std::map<std::string, std::string> allocatable;
   if (child(object, "status", status)) {
@@ -275,6 +291,11 @@ model::Expected<NodeReading, std::string> read_node(Element object) {
   read_labels(metadata, reading, labels, kept);
   read_node_info(object, kept);
   add_devices(allocatable, labels, reading);
+  if (reading.node.devices.size() > model::kMaxNodeDevices) {
+    return "status.allocatable: " + std::to_string(reading.node.devices.size()) +
+           " devices in all, more than the " + std::to_string(model::kMaxNodeDevices) +
+           " a node may offer";
+  }
   Element spec;
   bool unschedulable = false;
   if (child(object, "spec", spec)) {

@@ -102,8 +102,10 @@ class KubeReader {
 
 /// `node` with what `pods` take counted on it (the non-terminated pods bound to it): cpu,
 /// memory, pod slots, host ports, and for each extended resource that many of its devices,
-/// whole, in index order (the device plugin, not unisched, picks which).
-model::NodeState with_pods(const model::NodeState& node,
-                           const std::vector<const PodReading*>& pods);
+/// whole, in index order (the device plugin, not unisched, picks which). A pod that asks more
+/// than the node offers is not counted, and pods that together ask more make the node full;
+/// each adds a line to `warnings`.
+model::NodeState with_pods(const model::NodeState& node, const std::vector<const PodReading*>& pods,
+                           std::vector<std::string>& warnings);
 
 }  // namespace unisched::adapters::kubernetes

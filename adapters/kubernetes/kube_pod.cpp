@@ -1,7 +1,9 @@
 #include <algorithm>
+#include <optional>
 #include <set>
 
 #include "adapters/kubernetes/readers.hpp"
+#include "model/int128.hpp"
 
 namespace unisched::adapters::kubernetes {
 namespace {
@@ -150,23 +152,67 @@ model::Expected<PodReading, std::string> read_pod(Element object) {
   return pod;
 }
 
-model::NodeState with_pods(const model::NodeState& node,
-                           const std::vector<const PodReading*>& pods) {
+namespace {
+
+/// Why `pod` cannot be on `node` at all (it asks more than the node offers), or nullopt. Such a
+/// pod comes only from a broken or hostile API server; counting it would wrap the node's sums.
+std::optional<std::string> exceeds_node(const PodReading& pod, const model::NodeState& node) {
+  if (pod.cpu_milli > node.allocatable_cpu_milli) {
+    return "cpu " + std::to_string(pod.cpu_milli) + "m of " +
+           std::to_string(node.allocatable_cpu_milli) + "m";
+  }
+  if (pod.memory_bytes > node.allocatable_memory_bytes) {
+    return "memory " + std::to_string(pod.memory_bytes) + " of " +
+           std::to_string(node.allocatable_memory_bytes) + " bytes";
+  }
+  for (const auto& [resource, amount] : pod.extended) {
+    const auto devices = std::count_if(
+        node.devices.begin(), node.devices.end(),
+        [&](const model::Device& device) { return device.resource.str() == resource; });
+    if (amount > devices) {
+      return resource + " " + std::to_string(amount) + " of " + std::to_string(devices);
+    }
+  }
+  return std::nullopt;
+}
+
+/// `sum` as a node amount: at most what the node offers (a node whose pods ask more is full).
+int64_t at_most(model::int128_t sum, int64_t offered) {
+  return static_cast<int64_t>(std::min<model::int128_t>(sum, offered));
+}
+
+}  // namespace
+
+model::NodeState with_pods(const model::NodeState& node, const std::vector<const PodReading*>& pods,
+                           std::vector<std::string>& warnings) {
   model::NodeState out = node;
+  model::int128_t cpu_milli = out.allocated_cpu_milli;
+  model::int128_t memory_bytes = out.allocated_memory_bytes;
   std::map<std::string, int64_t> taken;
   std::set<int32_t> ports(out.host_ports_in_use.begin(), out.host_ports_in_use.end());
   for (const PodReading* pod : pods) {
     if (pod->terminated()) {
       continue;
     }
-    out.allocated_cpu_milli += pod->cpu_milli;
-    out.allocated_memory_bytes += pod->memory_bytes;
+    if (const auto why = exceeds_node(*pod, node)) {
+      warnings.push_back("pod " + pod->key + " asks more than its node " + node.name + " offers (" +
+                         *why + "); not counted on it");
+      continue;
+    }
+    cpu_milli += pod->cpu_milli;
+    memory_bytes += pod->memory_bytes;
     ++out.pod_count;
     ports.insert(pod->host_ports.begin(), pod->host_ports.end());
     for (const auto& [resource, amount] : pod->extended) {
-      taken[resource] += amount;
+      taken[resource] += amount;  // each at most the node's devices: no wrap
     }
   }
+  if (cpu_milli > node.allocatable_cpu_milli || memory_bytes > node.allocatable_memory_bytes) {
+    warnings.push_back("node " + node.name +
+                       ": its pods together ask more than it offers; counted as full");
+  }
+  out.allocated_cpu_milli = at_most(cpu_milli, node.allocatable_cpu_milli);
+  out.allocated_memory_bytes = at_most(memory_bytes, node.allocatable_memory_bytes);
   for (model::Device& device : out.devices) {
     int64_t& left = taken[device.resource.str()];
     if (left > 0 && device.allocated_milli == 0) {

@@ -108,7 +108,13 @@ void KubernetesCluster::replace_nodes(std::vector<NodeReading> nodes) {
       spdlog::info("kubernetes: node {}: {}", reading.node.name, note);
     }
     dirty_.insert(reading.node.name);
-    nodes_[reading.node.name] = std::move(reading);
+    const auto [held, added] = nodes_.try_emplace(reading.node.name);
+    if (!added) {
+      // Names are unique in a sound API server: one answering otherwise is broken or hostile.
+      spdlog::warn("kubernetes: node {}: listed more than once; the last one listed is kept",
+                   reading.node.name);
+    }
+    held->second = std::move(reading);
   }
 }
 
@@ -216,7 +222,12 @@ model::NodeState KubernetesCluster::effective(const NodeReading& node) const {
       pods.push_back(&pods_.at(key));
     }
   }
-  return with_pods(node.node, pods);
+  std::vector<std::string> warnings;
+  model::NodeState counted = with_pods(node.node, pods, warnings);
+  for (const std::string& warning : warnings) {
+    spdlog::warn("kubernetes: {}", warning);
+  }
+  return counted;
 }
 
 bool KubernetesCluster::take_relisted() {

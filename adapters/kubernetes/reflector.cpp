@@ -71,6 +71,7 @@ template <class Object>
 bool Reflector<Object>::list() {
   std::vector<Object> items;
   std::string continue_token;
+  size_t pages = 0;
   do {
     std::string path =
         path_ + query_separator(path_) + "limit=" + std::to_string(settings_.page_size);
@@ -94,6 +95,17 @@ bool Reflector<Object>::list() {
       spdlog::warn("kubernetes: {} {} skipped: {}", what_, "list item", model::printable(skipped));
     }
     std::move(page->items.begin(), page->items.end(), std::back_inserter(items));
+    if (items.size() > settings_.max_list_items || ++pages > settings_.max_list_pages) {
+      // A continue token that never ends (a broken or hostile server) would grow the list
+      // without bound while the old view still looked current.
+      ++counters_.errors;
+      spdlog::error(
+          "kubernetes: listing {} gave up after {} items in {} pages: more than a list "
+          "may hold ({} items, {} pages); trying again later",
+          what_, items.size(), pages, settings_.max_list_items, settings_.max_list_pages);
+      back_off();
+      return false;
+    }
     continue_token = page->continue_token;
     resource_version_ = page->resource_version;
   } while (!continue_token.empty() && !stop_);

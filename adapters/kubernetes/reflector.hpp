@@ -24,6 +24,8 @@ namespace unisched::adapters::kubernetes {
 
 struct ReflectorSettings {
   int page_size = 500;                      ///< items per list page
+  size_t max_list_items = 1'000'000;        ///< a list longer than this is an error
+  size_t max_list_pages = 10'000;           ///< and so is one that goes on for more pages
   std::chrono::seconds watch_timeout{300};  ///< asked of the server; a watch then ends cleanly
   std::chrono::milliseconds first_backoff{200};
   std::chrono::milliseconds max_backoff{10000};

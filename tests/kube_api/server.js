@@ -6,11 +6,14 @@
 //          [--generate-nodes N] [--log-length N] [--bookmark-ms N]
 // Prints "listening on 127.0.0.1:PORT". Test controls (same TLS) live under /unisched-test/:
 // nodes (put/delete), drop-watches, compact (410 for older versions), raw-event, and
-// hold-watches / release-watches (watch events wait, in order, until released: a lagging watch).
+// hold-watches / release-watches (watch events wait, in order, until released: a lagging watch),
+// and hostile (a broken or hostile server: {mode: 'gzip-bomb' | 'endless-line' |
+// 'endless-continue'} for every later list or watch; {mode: ''} ends it).
 'use strict';
 
 const fs = require('fs');
 const https = require('https');
+const zlib = require('zlib');
 const { Store } = require('./store');
 const discovery = require('./discovery');
 
@@ -79,7 +82,9 @@ class ApiServer {
 
   // GET of a collection: a page of it, or a watch.
   list(kind, namespace, query, res) {
-    if (query.get('watch') === 'true' || query.get('watch') === '1') {
+    const watching = query.get('watch') === 'true' || query.get('watch') === '1';
+    if (this.hostile && hostileAnswer(this.hostile, kind, watching, res)) return undefined;
+    if (watching) {
       return this.watch(kind, namespace, query, res);
     }
     const limit = Number(query.get('limit') || 0);
@@ -226,6 +231,8 @@ class ApiServer {
     } else if (action === 'release-watches') {
       this.holding = false;
       for (const stream of this.streams) stream.release();
+    } else if (action === 'hostile') {
+      this.hostile = body.mode || '';
     } else if (action === 'raw-event') {
       for (const stream of this.streams) stream.write(`${body.line}\n`);
     } else {
@@ -256,6 +263,46 @@ class ApiServer {
       return send(res, 400, status(400, 'BadRequest', String(error.message || error)));
     }
   }
+}
+
+// What a broken or hostile server answers; false when `mode` leaves this request alone.
+let bomb = null;
+function hostileAnswer(mode, kind, watching, res) {
+  if (mode === 'gzip-bomb' && !watching) {
+    // 256 MiB of spaces in about 250 KiB: made once, on first use.
+    bomb = bomb || zlib.gzipSync(Buffer.alloc(256 << 20, 0x20), { level: 9 });
+    res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip',
+      'Content-Length': bomb.length });
+    res.end(bomb);
+    return true;
+  }
+  if (mode === 'endless-line' && watching) {
+    // A watch event that never ends its line: 64 MiB, a MiB at a time, then the stream ends.
+    res.writeHead(200, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' });
+    const chunk = Buffer.alloc(1 << 20, 0x61);
+    let sent = 0;
+    const more = () => {
+      while (sent < 64 && !res.destroyed) {
+        sent += 1;
+        if (!res.write(sent === 1 ? `{"type":"ADDED","object":"${chunk}` : chunk)) {
+          return res.once('drain', more);
+        }
+      }
+      return res.end();
+    };
+    res.on('close', () => { sent = 64; });
+    more();
+    return true;
+  }
+  if (mode === 'endless-continue' && !watching) {
+    // Every page says there is another.
+    const item = generatedNode(0);
+    send(res, 200, { kind: `${kind}List`, apiVersion: 'v1',
+      metadata: { resourceVersion: '1', continue: Buffer.from('{"rv":"1","start":""}').toString('base64') },
+      items: kind === 'Node' ? [item] : [] });
+    return true;
+  }
+  return false;
 }
 
 function generatedNode(i) {
