@@ -28,4 +28,7 @@ std::optional<model::ViewUpdate> read_update_bytes(std::string_view bytes);
 /// Appends the IncrementalUpdate bytes of `update` to `out`.
 void write_update_bytes(const model::ViewUpdate& update, std::string& out);
 
+/// The bytes of `node` as a NodeState message (what it adds to a message that carries it).
+size_t node_wire_size(const model::NodeState& node);
+
 }  // namespace unisched::messages

@@ -252,6 +252,11 @@ void write_delta(const model::SharedNodeChange& change, std::string& out) {
 
 }  // namespace
 
+size_t node_wire_size(const model::NodeState& node) {
+  DeviceSizes device_sizes;
+  return node_size(node, device_sizes);
+}
+
 void write_update_bytes(const model::ViewUpdate& update, std::string& out) {
   // In field order, as the generated code writes: the position (fields 1-4), the node changes
   // (5), then what else the update says.

@@ -1,5 +1,7 @@
 #include "messages/snapshot_parts.hpp"
 
+#include "messages/node_wire.hpp"
+
 #include <iterator>
 #include <utility>
 
@@ -27,8 +29,29 @@ std::string part_name(const PartPosition& at) {
   return "part " + std::to_string(at.part) + " of " + std::to_string(at.parts);
 }
 
-uint32_t parts_for(size_t nodes, size_t nodes_per_part) {
-  return static_cast<uint32_t>((nodes + nodes_per_part - 1) / nodes_per_part);
+/// Where each part begins: a new part after `limits.nodes` nodes, or before a node that would
+/// take its part past `limits.bytes` (a node larger than that travels alone in its part).
+template <class SizeOf>
+std::vector<size_t> part_starts(size_t nodes, const PartLimits& limits, SizeOf size_of) {
+  std::vector<size_t> starts = {0};
+  size_t in_part = 0;
+  size_t bytes = 0;
+  for (size_t i = 0; i < nodes; ++i) {
+    const size_t size = size_of(i);
+    if (in_part > 0 && (in_part == limits.nodes || bytes + size > limits.bytes)) {
+      starts.push_back(i);
+      in_part = 0;
+      bytes = 0;
+    }
+    ++in_part;
+    bytes += size;
+  }
+  return starts;
+}
+
+/// The end of part `part` given where each begins.
+size_t part_end(const std::vector<size_t>& starts, size_t part, size_t nodes) {
+  return part + 1 < starts.size() ? starts[part + 1] : nodes;
 }
 
 }  // namespace
@@ -53,14 +76,16 @@ void SnapshotPartTraits<v1::ClusterSnapshot>::finish(v1::ClusterSnapshot& whole)
 }
 
 std::vector<v1::ClusterSnapshot> SnapshotPartTraits<v1::ClusterSnapshot>::split(
-    v1::ClusterSnapshot whole, size_t nodes_per_part) {
+    v1::ClusterSnapshot whole, const PartLimits& limits) {
   const size_t nodes = static_cast<size_t>(whole.nodes_size());
-  if (nodes <= nodes_per_part || nodes_per_part == 0) {
+  const std::vector<size_t> starts = part_starts(
+      nodes, limits, [&](size_t i) { return whole.nodes(static_cast<int>(i)).ByteSizeLong(); });
+  if (starts.size() == 1) {
     std::vector<v1::ClusterSnapshot> one;
     one.push_back(std::move(whole));
     return one;
   }
-  const uint32_t parts = parts_for(nodes, nodes_per_part);
+  const auto parts = static_cast<uint32_t>(starts.size());
   std::vector<v1::ClusterSnapshot> out(parts);
   for (uint32_t part = 0; part < parts; ++part) {
     v1::ClusterSnapshot& message = out[part];
@@ -70,9 +95,9 @@ std::vector<v1::ClusterSnapshot> SnapshotPartTraits<v1::ClusterSnapshot>::split(
     message.set_agent_version(whole.agent_version());
     message.set_part(part);
     message.set_parts(parts);
-    const size_t first = part * nodes_per_part;
+    const size_t first = starts[part];
     move_nodes(whole, static_cast<int>(first),
-               static_cast<int>(std::min(nodes_per_part, nodes - first)), message);
+               static_cast<int>(part_end(starts, part, nodes) - first), message);
   }
   // Part 0 also carries what is not per node.
   whole.clear_nodes();
@@ -115,12 +140,14 @@ void SnapshotPartTraits<AgentSnapshot>::append(model::ViewSnapshot& whole, Agent
 }
 
 std::vector<AgentSnapshot> SnapshotPartTraits<AgentSnapshot>::split(model::ViewSnapshot whole,
-                                                                    size_t nodes_per_part) {
+                                                                    const PartLimits& limits) {
   const size_t nodes = whole.nodes.size();
-  if (nodes <= nodes_per_part || nodes_per_part == 0) {
+  const std::vector<size_t> starts =
+      part_starts(nodes, limits, [&](size_t i) { return node_wire_size(*whole.nodes[i]); });
+  if (starts.size() == 1) {
     return {share_snapshot(std::move(whole))};
   }
-  const uint32_t parts = parts_for(nodes, nodes_per_part);
+  const auto parts = static_cast<uint32_t>(starts.size());
   std::vector<AgentSnapshot> out;
   out.reserve(parts);
   for (uint32_t part = 0; part < parts; ++part) {
@@ -135,8 +162,8 @@ std::vector<AgentSnapshot> SnapshotPartTraits<AgentSnapshot>::split(model::ViewS
     share.epoch = whole.epoch;
     share.version = whole.version;
     share.agent_version = whole.agent_version;
-    const size_t first = part * nodes_per_part;
-    const size_t last = std::min(first + nodes_per_part, nodes);
+    const size_t first = starts[part];
+    const size_t last = part_end(starts, part, nodes);
     for (size_t i = first; i < last; ++i) {
       const auto& node = whole.nodes[i];
       if (const auto revision = whole.node_revisions.find(node->name);
@@ -217,8 +244,7 @@ v1::SnapshotRequest BasicSnapshotAssembler<Part>::next_request() const {
 
 template <class Part>
 Part BasicSnapshotParts<Part>::start(Whole whole) {
-  std::vector<Part> parts =
-      SnapshotPartTraits<Part>::split(std::move(whole), kMaxNodesPerSnapshotPart);
+  std::vector<Part> parts = SnapshotPartTraits<Part>::split(std::move(whole), PartLimits{});
   // Moved, not copied: part 0 is answered once, and copying a whole view cost about as much
   // as building it (snapshot_serve in the micro-benchmarks).
   Part first = std::move(parts.front());

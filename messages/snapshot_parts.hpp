@@ -1,7 +1,8 @@
 // Snapshots larger than one message travel in parts (ClusterSnapshot.part and .parts): split by
 // the sender, collected in order by the receiver, and pulled part by part where the receiver
 // asks (SnapshotRequest.part). Each part carries at most kMaxNodesPerSnapshotPart nodes, the
-// same bound as an update's node changes, so no message grows with the cluster.
+// same bound as an update's node changes, and at most kMaxSnapshotPartBytes of them (unless one
+// node alone is larger), so no message grows with the cluster or with its nodes' size.
 //
 // The same rules hold for both forms a snapshot takes: the schema's ClusterSnapshot (gRPC
 // agents and clients) and the AgentSnapshot that CAF agents send their ClusterActor (shared
@@ -21,8 +22,16 @@
 namespace unisched::messages {
 
 inline constexpr size_t kMaxNodesPerSnapshotPart = model::kMaxNodeChangesPerUpdate;
-/// Parts of one snapshot at most: 10 million nodes.
+/// The bytes of nodes a part carries at most: a quarter of the 64 MiB a BASP message may be.
+inline constexpr size_t kMaxSnapshotPartBytes = 16 << 20;
+/// Parts of one snapshot at most: 10 million nodes, 16 GiB.
 inline constexpr uint32_t kMaxSnapshotParts = 1'000;
+
+/// When a sender starts a new part.
+struct PartLimits {
+  size_t nodes = kMaxNodesPerSnapshotPart;
+  size_t bytes = kMaxSnapshotPartBytes;
+};
 
 /// Which snapshot a part belongs to, and where in it.
 struct PartPosition {
@@ -48,7 +57,7 @@ struct SnapshotPartTraits<v1::ClusterSnapshot> {
   static Whole begin(v1::ClusterSnapshot first);
   static void append(Whole& whole, v1::ClusterSnapshot part);
   static void finish(Whole& whole);
-  static std::vector<v1::ClusterSnapshot> split(Whole whole, size_t nodes_per_part);
+  static std::vector<v1::ClusterSnapshot> split(Whole whole, const PartLimits& limits);
 };
 
 template <>
@@ -60,19 +69,19 @@ struct SnapshotPartTraits<AgentSnapshot> {
   static void append(Whole& whole, AgentSnapshot part);
   static void finish(Whole&) {}
   /// Parts share the whole's node states: splitting copies pointers, not nodes.
-  static std::vector<AgentSnapshot> split(Whole whole, size_t nodes_per_part);
+  static std::vector<AgentSnapshot> split(Whole whole, const PartLimits& limits);
 };
 
-/// `whole` as parts of at most `nodes_per_part` nodes each, part 0 carrying everything but the
-/// other parts' nodes; `whole` itself (parts 0) when it fits in one.
+/// `whole` as parts within `limits`, part 0 carrying everything but the other parts' nodes;
+/// `whole` itself (parts 0) when it fits in one.
 template <class Part>
 std::vector<Part> split_into_parts(typename SnapshotPartTraits<Part>::Whole whole,
-                                   size_t nodes_per_part = kMaxNodesPerSnapshotPart) {
-  return SnapshotPartTraits<Part>::split(std::move(whole), nodes_per_part);
+                                   const PartLimits& limits = {}) {
+  return SnapshotPartTraits<Part>::split(std::move(whole), limits);
 }
-inline std::vector<v1::ClusterSnapshot> split_snapshot(
-    v1::ClusterSnapshot whole, size_t nodes_per_part = kMaxNodesPerSnapshotPart) {
-  return split_into_parts<v1::ClusterSnapshot>(std::move(whole), nodes_per_part);
+inline std::vector<v1::ClusterSnapshot> split_snapshot(v1::ClusterSnapshot whole,
+                                                       const PartLimits& limits = {}) {
+  return split_into_parts<v1::ClusterSnapshot>(std::move(whole), limits);
 }
 
 /// Collects the parts of one snapshot, in order.

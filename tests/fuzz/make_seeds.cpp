@@ -166,7 +166,7 @@ void cluster_state_seeds(const fs::path& dir) {
             operation(0, update(2, v1::NodeDelta::REMOVE, "node-b").SerializeAsString()) +
             operation(5, position.SerializeAsString()) + operation(4, std::string(1, '\0')));
   std::string in_parts;
-  for (const auto& part : unisched::messages::split_snapshot(snapshot(), 1)) {
+  for (const auto& part : unisched::messages::split_snapshot(snapshot(), {1})) {
     in_parts += operation(1, part.SerializeAsString());
   }
   write(dir, "snapshot-in-parts", in_parts + operation(2, commit.SerializeAsString()));
