@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "messages/caf_types.hpp"
+#include "model/printable.hpp"
 #include "tools/unisched/hub_client.hpp"
 
 namespace unisched::cli {
@@ -129,8 +130,9 @@ bool wait_for_decisions(caf::scoped_actor& self, const HubConnection& connection
     self->request(connection.hub, left, requests_atom_v, id, true)
         .receive(
             [&](v1::RequestStatus& status) {
+              // Node and cluster names come from agents: escaped, as `get` prints them.
               std::printf("schedulingrequest/%s %s\n", id.c_str(),
-                          describe_outcome(status).c_str());
+                          model::printable(describe_outcome(status)).c_str());
               ok = ok && status.phase() == v1::RequestStatus::PLACED;
             },
             [&](caf::error& failure) {
