@@ -166,9 +166,10 @@ std::optional<std::string> exceeds_node(const PodReading& pod, const model::Node
            std::to_string(node.allocatable_memory_bytes) + " bytes";
   }
   for (const auto& [resource, amount] : pod.extended) {
-    const auto devices = std::count_if(
-        node.devices.begin(), node.devices.end(),
-        [&](const model::Device& device) { return device.resource.str() == resource; });
+    int64_t devices = 0;
+    for (const model::Device& device : node.devices) {
+      devices += device.resource.str() == resource ? 1 : 0;
+    }
     if (amount > devices) {
       return resource + " " + std::to_string(amount) + " of " + std::to_string(devices);
     }
