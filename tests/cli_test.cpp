@@ -138,6 +138,8 @@ BOOST_AUTO_TEST_CASE(usage_errors_exit_2_and_say_why) {
        "--cluster-update-rate must be a whole number from 0 to 1000000, not \"fast\""},
       {"shard --hub 127.0.0.1:1 --cluster-change-rate -5",
        "--cluster-change-rate must be a whole number from 0 to 100000000"},
+      {"serve --grpc-streams-per-address 0",
+       "--grpc-streams-per-address must be a whole number from 1 to 192"},
   };
   for (const auto& [arguments, message] : cases) {
     const auto result = run(arguments);

@@ -90,9 +90,10 @@ IngestResult ingest_over_grpc(const StreamParameters& parameters) {
   const auto supervisor = actors::spawn_supervisor(system, actors::SupervisorSettings{});
   const auto hub = runtime::spawn_hub(system, supervisor, {}, {});
   std::string error;
+  runtime::GrpcServiceSettings settings;
+  settings.streams.per_peer = settings.streams.total;  // every agent here shares loopback
   auto server = runtime::GrpcMetadataServer::start(system, hub, runtime::Endpoint{"127.0.0.1", 0},
-                                                   runtime::TlsFiles{},
-                                                   runtime::GrpcServiceSettings{}, error);
+                                                   runtime::TlsFiles{}, settings, error);
   IngestResult result;
   if (!server) {
     result.problem = error;

@@ -128,6 +128,7 @@ struct ServeOptions {
   std::string policy = "balanced";    ///< a preset, made once per scheduler (see Registry::preset)
   std::optional<size_t> node_sample;  ///< nullopt: the adaptive rule
   int64_t schedulers = 2;
+  int64_t grpc_streams_per_address = runtime::GrpcStreamLimits{}.per_peer;
   actors::SupervisorSettings supervisor;
 };
 
@@ -173,6 +174,8 @@ std::optional<ServeOptions> read_serve_options(const ParsedArgs& args, int& exit
   int64_t node_sample = 0;
   if (!read_int(args, "node-sample", 0, 100000, node_sample, error) ||
       !read_int(args, "schedulers", 1, 99, options.schedulers, error) ||
+      !read_int(args, "grpc-streams-per-address", 1, 192, options.grpc_streams_per_address,
+                error) ||
       !read_update_limits(args, options.supervisor.cluster.update_limits, error)) {
     std::fprintf(stderr, "error: %s\n", error.c_str());
     return std::nullopt;
@@ -244,6 +247,7 @@ int run_serve(const ParsedArgs& args) {
   if (options->grpc) {
     runtime::GrpcServiceSettings grpc_settings;
     grpc_settings.tokens = options->tokens.by_id;
+    grpc_settings.streams.per_peer = static_cast<size_t>(options->grpc_streams_per_address);
     grpc_server = runtime::GrpcMetadataServer::start(*system, hub, *options->grpc, options->tls,
                                                      grpc_settings, error);
     if (!grpc_server) {
@@ -329,6 +333,9 @@ Verb serve_verb() {
              "not limited"},
             {"grpc", '\0', "HOST:PORT", false,
              "also serve ClusterMetadataService over gRPC, for agents in any language"},
+            {"grpc-streams-per-address", '\0', "N", false,
+             "update streams open at once from one address (default 64, at most 192 in all): "
+             "raise it for agents that share an address"},
             metrics_flag(true)};
         for (Flag& flag : update_limit_flags()) {
           flags.push_back(std::move(flag));
