@@ -73,6 +73,12 @@ std::string system_error(const std::string& what, const std::string& path) {
   return what + " " + path + ": " + std::strerror(errno);
 }
 
+/// Why a file that is not a journal is refused (and never written).
+absl::Status not_a_journal(const std::string& path, const absl::Status& why) {
+  return absl::FailedPreconditionError(path + " is not a unisched journal (" +
+                                       std::string(why.message()) + "); it is left as it is");
+}
+
 /// The permission bits of the file at `path`, to give its replacement; owner-only for a new one.
 mode_t mode_of(const std::string& path) {
   struct stat existing;
@@ -165,27 +171,22 @@ absl::Status check_journal_file(const std::string& path) {
   std::string head(kJournalHeader.size(), '\0');
   in.read(head.data(), static_cast<std::streamsize>(head.size()));
   head.resize(static_cast<size_t>(in.gcount()));
-  if (!head.empty() && head != kJournalHeader) {
-    return absl::FailedPreconditionError(
-        path +
-        " is not a unisched journal (it does not begin with \"unisched journal v1\"); "
-        "it is left as it is");
+  if (head.empty()) {
+    return absl::OkStatus();
   }
-  return absl::OkStatus();
+  const auto parsed = parse_journal(head);
+  return parsed.ok() ? absl::OkStatus() : not_a_journal(path, parsed.status());
 }
 
 absl::StatusOr<JournalContents> read_journal(const std::string& path) {
-  std::error_code error;
-  const auto status = std::filesystem::status(path, error);
-  if (status.type() == std::filesystem::file_type::not_found) {
-    return JournalContents{};
-  }
-  if (status.type() != std::filesystem::file_type::regular) {
-    return absl::FailedPreconditionError(path + " is not a regular file" +
-                                         (error ? ": " + error.message() : std::string()));
+  if (absl::Status usable = check_journal_file(path); !usable.ok()) {
+    return usable;
   }
   std::ifstream in(path, std::ios::binary);
   if (!in) {
+    if (!std::filesystem::exists(path)) {
+      return JournalContents{};
+    }
     return absl::PermissionDeniedError(system_error("cannot read", path));
   }
   std::ostringstream bytes;
@@ -196,9 +197,7 @@ absl::StatusOr<JournalContents> read_journal(const std::string& path) {
   }
   auto contents = parse_journal(text);
   if (!contents.ok()) {
-    return absl::FailedPreconditionError(path + " is not a unisched journal (" +
-                                         std::string(contents.status().message()) +
-                                         "); it is left as it is");
+    return not_a_journal(path, contents.status());
   }
   return contents;
 }

@@ -53,8 +53,8 @@ absl::StatusOr<JournalContents> parse_journal(std::string_view bytes);
 absl::Status check_journal_file(const std::string& path);
 
 /// Reads the journal at `path`: a missing or empty file reads as an empty journal;
-/// FailedPrecondition when it exists but is not a journal (it is left untouched); another
-/// error when it cannot be read (a directory, no permission).
+/// FailedPrecondition when check_journal_file refuses it (it is left untouched); another
+/// error when it cannot be read (no permission).
 absl::StatusOr<JournalContents> read_journal(const std::string& path);
 
 /// Replaces `path` with a journal holding `records`: written beside it, synced, then renamed

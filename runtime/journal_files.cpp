@@ -10,6 +10,8 @@
 #include <filesystem>
 #include <utility>
 
+#include "runtime/journal.hpp"
+
 namespace unisched::runtime {
 namespace {
 
@@ -43,6 +45,15 @@ absl::StatusOr<std::string> resolve_journal_path(const std::string& path) {
                                          error.message() + "); point it at a file or remove it");
   }
   return target.string();
+}
+
+absl::Status settle_journal_path(std::string& path) {
+  const auto target = resolve_journal_path(path);
+  if (!target.ok()) {
+    return target.status();
+  }
+  path = *target;
+  return check_journal_file(path);
 }
 
 absl::StatusOr<JournalLock> JournalLock::acquire(const std::string& journal_path) {

@@ -38,11 +38,9 @@ class KeyedJournal {
       return absl::OkStatus();
     }
     // No lock of its own: the request journal's, taken first, covers the files beside it.
-    const auto target = resolve_journal_path(journal_path_);
-    if (!target.ok()) {
-      return target.status();
+    if (absl::Status settled = settle_journal_path(journal_path_); !settled.ok()) {
+      return settled;
     }
-    journal_path_ = *target;
     const auto contents = read_journal(journal_path_);
     if (!contents.ok()) {
       return contents.status();

@@ -62,13 +62,8 @@ absl::Status RequestBook::recover(bool skip_damaged, std::vector<std::string>& w
     return absl::OkStatus();
   }
   // The lock first: a second hub on this journal would rewrite it under the first.
-  const auto target = resolve_journal_path(journal_path_);
-  if (!target.ok()) {
-    return target.status();
-  }
-  journal_path_ = *target;
-  if (absl::Status usable = check_journal_file(journal_path_); !usable.ok()) {
-    return usable;
+  if (absl::Status settled = settle_journal_path(journal_path_); !settled.ok()) {
+    return settled;
   }
   auto lock = JournalLock::acquire(journal_path_);
   if (!lock.ok()) {
