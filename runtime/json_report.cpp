@@ -4,6 +4,8 @@
 
 #include <cmath>
 
+#include "model/scheduling_quota.hpp"
+
 namespace unisched::runtime {
 
 std::string dump_json(const Json& value, int indent) {
@@ -26,6 +28,14 @@ double significant(double value, int digits) {
   }
   const double scale = std::pow(10.0, digits - 1 - std::floor(std::log10(std::fabs(value))));
   return std::round(value * scale) / scale;
+}
+
+Json quota_amounts_json(const google::protobuf::Map<std::string, int64_t>& amounts) {
+  Json out = Json::object();
+  for (const auto& [resource, amount] : amounts) {
+    out[resource] = model::quota_amount_text(resource, amount);
+  }
+  return out;
 }
 
 }  // namespace unisched::runtime

@@ -5,7 +5,6 @@
 #include <set>
 #include <vector>
 
-#include "model/scheduling_quota.hpp"
 #include "runtime/json_report.hpp"
 
 namespace unisched::runtime {
@@ -27,23 +26,14 @@ Json cluster_json(const v1::ClusterSummary& cluster) {
           {"models", models}};
 }
 
-/// Amounts as people write them ("8" GPUs, "64Gi"), not the ledger's milli-units and bytes.
-Json amounts_json(const google::protobuf::Map<std::string, int64_t>& amounts) {
-  Json out = Json::object();
-  for (const auto& [resource, amount] : amounts) {
-    out[resource] = model::quota_amount_text(resource, amount);
-  }
-  return out;
-}
-
 Json quota_json(const v1::QuotaStatus& status) {
   const v1::QuotaDefinition& quota = status.quota();
   return {{"quota",
            {{"name", quota.name()},
             {"queue", quota.queue()},
             {"cohort", quota.cohort()},
-            {"hard", amounts_json(quota.hard())}}},
-          {"used", amounts_json(status.used())},
+            {"hard", quota_amounts_json(quota.hard())}}},
+          {"used", quota_amounts_json(status.used())},
           {"pending_requests", status.pending_requests()}};
 }
 

@@ -17,14 +17,6 @@ int64_t amount_of(const Amounts& amounts, const std::string& resource) {
   return found == amounts.end() ? 0 : found->second;
 }
 
-runtime::Json amounts_json(const Amounts& amounts) {
-  runtime::Json out = runtime::Json::object();
-  for (const auto& [resource, amount] : amounts) {
-    out[resource] = quota_amount(resource, amount);
-  }
-  return out;
-}
-
 /// The resources a row is printed for: those of `hard`, then any other in use or waiting.
 std::set<std::string> resources_of(const v1::QuotaStatus& status) {
   std::set<std::string> out;
@@ -39,14 +31,11 @@ std::set<std::string> resources_of(const v1::QuotaStatus& status) {
 /// The HARD cell: "-" for a resource the quota does not name (it does not limit it), not 0.
 std::string hard_cell(const v1::QuotaDefinition& quota, const std::string& resource) {
   const auto found = quota.hard().find(resource);
-  return found == quota.hard().end() ? std::string("-") : quota_amount(resource, found->second);
+  return found == quota.hard().end() ? std::string("-")
+                                     : model::quota_amount_text(resource, found->second);
 }
 
 }  // namespace
-
-std::string quota_amount(const std::string& resource, int64_t amount) {
-  return model::quota_amount_text(resource, amount);
-}
 
 void print_quota_table(const v1::QuotaList& list) {
   const int width = name_column_width(
@@ -58,7 +47,7 @@ void print_quota_table(const v1::QuotaList& list) {
     const v1::QuotaDefinition& quota = status.quota();
     for (const std::string& resource : resources_of(status)) {
       const auto cell = [&](const Amounts& amounts) {
-        return quota_amount(resource, amount_of(amounts, resource));
+        return model::quota_amount_text(resource, amount_of(amounts, resource));
       };
       std::printf("%-*s %-14s %-12s %6lld %-18s %10s %10s %10s %10s %10s %llu\n", width,
                   model::printable(quota.name()).c_str(), model::printable(quota.queue()).c_str(),
@@ -76,17 +65,18 @@ runtime::Json quotas_json(const v1::QuotaList& list) {
   runtime::Json out{{"quotas", runtime::Json::array()}, {"revision", list.revision()}};
   for (const auto& status : list.quotas()) {
     const v1::QuotaDefinition& quota = status.quota();
-    out["quotas"].push_back(runtime::Json{{"name", quota.name()},
-                                          {"queue", quota.queue()},
-                                          {"cohort", quota.cohort()},
-                                          {"weight", quota.weight()},
-                                          {"hard", amounts_json(quota.hard())},
-                                          {"used", amounts_json(status.used())},
-                                          {"leased", amounts_json(status.leased())},
-                                          {"borrowed", amounts_json(status.borrowed())},
-                                          {"lent", amounts_json(status.lent())},
-                                          {"pending", amounts_json(status.pending())},
-                                          {"pending_requests", status.pending_requests()}});
+    out["quotas"].push_back(
+        runtime::Json{{"name", quota.name()},
+                      {"queue", quota.queue()},
+                      {"cohort", quota.cohort()},
+                      {"weight", quota.weight()},
+                      {"hard", runtime::quota_amounts_json(quota.hard())},
+                      {"used", runtime::quota_amounts_json(status.used())},
+                      {"leased", runtime::quota_amounts_json(status.leased())},
+                      {"borrowed", runtime::quota_amounts_json(status.borrowed())},
+                      {"lent", runtime::quota_amounts_json(status.lent())},
+                      {"pending", runtime::quota_amounts_json(status.pending())},
+                      {"pending_requests", status.pending_requests()}});
   }
   return out;
 }
@@ -104,7 +94,7 @@ void print_quota_detail(const v1::QuotaStatus& status) {
               "LEASED", "BORROWED", "LENT", "PENDING", "MAY-BORROW", "MAY-LEND");
   for (const std::string& resource : resources_of(status)) {
     const auto cell = [&](const Amounts& amounts) {
-      return quota_amount(resource, amount_of(amounts, resource));
+      return model::quota_amount_text(resource, amount_of(amounts, resource));
     };
     const auto limit = [&](bool given, const Amounts& amounts, const char* otherwise) {
       return given && amounts.count(resource) > 0 ? cell(amounts) : std::string(otherwise);
@@ -134,7 +124,7 @@ void print_quota_detail(const v1::QuotaStatus& status) {
     std::printf("Cap:       %s:", model::printable(where).c_str());
     for (const auto& [resource, amount] : cap.hard()) {
       std::printf(" %s %s", model::printable(resource).c_str(),
-                  quota_amount(resource, amount).c_str());
+                  model::quota_amount_text(resource, amount).c_str());
     }
     std::printf("\n");
   }

@@ -11,10 +11,6 @@
 
 namespace unisched::cli {
 
-/// An amount as the ledger holds it (cpu and extended resources in milli-units, memory in
-/// bytes), written as a quantity: "64", "500m", "1Ti".
-std::string quota_amount(const std::string& resource, int64_t amount);
-
 /// One row per quota and resource: NAME QUEUE COHORT WEIGHT RESOURCE HARD USED BORROWED LENT
 /// PENDING (and the waiting requests).
 void print_quota_table(const v1::QuotaList& list);

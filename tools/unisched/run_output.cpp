@@ -6,6 +6,7 @@
 #include <map>
 #include <string>
 
+#include "model/scheduling_quota.hpp"
 #include "runtime/json_report.hpp"
 #include "tools/unisched/quota_output.hpp"
 #include "tools/unisched/table.hpp"
@@ -41,11 +42,11 @@ void print_tenants(const v1::QuotaList& quotas, const v1::SchedulerSummary& sche
       const auto used = status.used().find(resource);
       const auto borrowed = status.borrowed().find(resource);
       line += "  " + resource + " " +
-              quota_amount(resource, used == status.used().end() ? 0 : used->second) + "/" +
-              quota_amount(resource, hard) +
+              model::quota_amount_text(resource, used == status.used().end() ? 0 : used->second) +
+              "/" + model::quota_amount_text(resource, hard) +
               (borrowed == status.borrowed().end()
                    ? ""
-                   : " (" + quota_amount(resource, borrowed->second) + " borrowed)");
+                   : " (" + model::quota_amount_text(resource, borrowed->second) + " borrowed)");
     }
     std::fprintf(out, "  tenant %-16s%s; %llu waiting\n", status.quota().queue().c_str(),
                  line.c_str(), static_cast<unsigned long long>(status.pending_requests()));
