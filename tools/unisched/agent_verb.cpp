@@ -67,15 +67,7 @@ std::unique_ptr<runtime::StatusServer> serve_agent_metrics(
     const auto summary = latest();
     return runtime::render_agent_metrics(summary.value_or(v1::AgentSummary{}), summary ? 0 : 1);
   };
-  std::string error;
-  auto server = runtime::StatusServer::start(at.host, at.port, std::move(pages), error);
-  if (!server) {
-    std::fprintf(stderr, "error: --metrics: %s\n", error.c_str());
-    return nullptr;
-  }
-  std::printf("metrics on %s:%u\n", at.host.c_str(), static_cast<unsigned>(server->port()));
-  std::fflush(stdout);
-  return server;
+  return open_metrics_port(at, std::move(pages));
 }
 
 int run_over_grpc(const std::shared_ptr<adapters::ClusterAdapter>& adapter, uint64_t epoch,

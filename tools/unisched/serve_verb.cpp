@@ -129,6 +129,7 @@ struct ServeOptions {
   std::optional<size_t> node_sample;  ///< nullopt: the adaptive rule
   int64_t schedulers = 2;
   int64_t grpc_streams_per_address = runtime::GrpcStreamLimits{}.per_peer;
+  bool queues_require_quota = false;
   actors::SupervisorSettings supervisor;
 };
 
@@ -183,12 +184,71 @@ std::optional<ServeOptions> read_serve_options(const ParsedArgs& args, int& exit
   if (args.has("node-sample")) {
     options.node_sample = static_cast<size_t>(node_sample);
   }
+  options.queues_require_quota = args.has("queues-require-quota");
   exit_code = 1;
   if (!read_tokens(args, "cluster-tokens", "clusterID", options.tokens) ||
       !read_tokens(args, "shard-tokens", "shardID", options.shard_tokens)) {
     return std::nullopt;
   }
   return options;
+}
+
+/// One SchedulerActor per --schedulers, each with its own copy of the policy.
+std::vector<actors::SchedulerActor> spawn_schedulers(caf::actor_system& system,
+                                                     const actors::SupervisorActor& supervisor,
+                                                     const actors::QuotaActor& ledger,
+                                                     const ServeOptions& options) {
+  std::vector<actors::SchedulerActor> schedulers;
+  for (int64_t i = 0; i < options.schedulers; ++i) {
+    std::string unused;  // the name was checked with the flags
+    policy::Policy policy = *policy::Registry::builtin().preset(options.policy, unused);
+    policy::set_node_sample(policy, options.node_sample);
+    schedulers.push_back(actors::spawn_scheduler_actor(system, supervisor, {}, policy,
+                                                       actors::SchedulerSettings{}, ledger));
+  }
+  return schedulers;
+}
+
+/// The gRPC door, when --grpc asks for it; false after printing why it cannot open.
+bool open_grpc(caf::actor_system& system, const actors::HubActor& hub, const ServeOptions& options,
+               std::unique_ptr<runtime::GrpcMetadataServer>& out) {
+  if (!options.grpc) {
+    return true;
+  }
+  runtime::GrpcServiceSettings settings;
+  settings.tokens = options.tokens.by_id;
+  settings.streams.per_peer = static_cast<size_t>(options.grpc_streams_per_address);
+  std::string error;
+  out =
+      runtime::GrpcMetadataServer::start(system, hub, *options.grpc, options.tls, settings, error);
+  if (!out) {
+    std::fprintf(stderr, "error: --grpc: %s\n", error.c_str());
+    return false;
+  }
+  std::printf("gRPC serving on %s:%u\n", options.grpc->host.c_str(),
+              static_cast<unsigned>(out->port()));
+  return true;
+}
+
+/// The metrics port and status page, when --metrics asks for them; false after printing why
+/// it cannot open.
+bool open_metrics(caf::actor_system& system, const actors::HubActor& hub,
+                  const std::vector<actors::SchedulerActor>& schedulers,
+                  const ServeOptions& options, std::unique_ptr<runtime::StatusServer>& out) {
+  if (!options.metrics) {
+    return true;
+  }
+  runtime::StatusPages pages;
+  pages.metrics = [&system, hub, schedulers] {
+    return runtime::render_hub_metrics(
+        runtime::collect_hub_metrics(system, hub, schedulers, kScrapePatience));
+  };
+  pages.status_json = [&system, hub, schedulers] {
+    return runtime::render_status_json(
+        runtime::collect_status(system, hub, schedulers, kScrapePatience));
+  };
+  out = open_metrics_port(*options.metrics, std::move(pages));
+  return out != nullptr;
 }
 
 int run_serve(const ParsedArgs& args) {
@@ -212,17 +272,11 @@ int run_serve(const ParsedArgs& args) {
   }
   const actors::SupervisorActor supervisor = actors::spawn_supervisor(*system, options->supervisor);
   actors::QuotaActorSettings ledger_settings;
-  ledger_settings.queues_require_quota = args.has("queues-require-quota");
+  ledger_settings.queues_require_quota = options->queues_require_quota;
   const actors::QuotaActor ledger = actors::spawn_quota_actor(*system, ledger_settings);
   restore_ledger(ledger, *quotas, *book);
-  std::vector<actors::SchedulerActor> schedulers;
-  for (int64_t i = 0; i < options->schedulers; ++i) {
-    std::string unused;  // the name was checked with the flags
-    policy::Policy policy = *policy::Registry::builtin().preset(options->policy, unused);
-    policy::set_node_sample(policy, options->node_sample);
-    schedulers.push_back(actors::spawn_scheduler_actor(*system, supervisor, {}, policy,
-                                                       actors::SchedulerSettings{}, ledger));
-  }
+  const std::vector<actors::SchedulerActor> schedulers =
+      spawn_schedulers(*system, supervisor, ledger, *options);
   const actors::HubActor hub = runtime::spawn_hub(
       *system, supervisor, schedulers,
       {options->tokens.by_id, options->shard_tokens.by_id, book, ledger, quotas, profiles});
@@ -244,40 +298,11 @@ int run_serve(const ParsedArgs& args) {
     return 1;
   }
   std::unique_ptr<runtime::GrpcMetadataServer> grpc_server;
-  if (options->grpc) {
-    runtime::GrpcServiceSettings grpc_settings;
-    grpc_settings.tokens = options->tokens.by_id;
-    grpc_settings.streams.per_peer = static_cast<size_t>(options->grpc_streams_per_address);
-    grpc_server = runtime::GrpcMetadataServer::start(*system, hub, *options->grpc, options->tls,
-                                                     grpc_settings, error);
-    if (!grpc_server) {
-      std::fprintf(stderr, "error: --grpc: %s\n", error.c_str());
-      stop_all();
-      return 1;
-    }
-    std::printf("gRPC serving on %s:%u\n", options->grpc->host.c_str(),
-                static_cast<unsigned>(grpc_server->port()));
-  }
   std::unique_ptr<runtime::StatusServer> metrics;
-  if (options->metrics) {
-    runtime::StatusPages pages;
-    pages.metrics = [&system = *system, hub, schedulers] {
-      return runtime::render_hub_metrics(
-          runtime::collect_hub_metrics(system, hub, schedulers, kScrapePatience));
-    };
-    pages.status_json = [&system = *system, hub, schedulers] {
-      return runtime::render_status_json(
-          runtime::collect_status(system, hub, schedulers, kScrapePatience));
-    };
-    metrics = runtime::StatusServer::start(options->metrics->host, options->metrics->port,
-                                           std::move(pages), error);
-    if (!metrics) {
-      std::fprintf(stderr, "error: --metrics: %s\n", error.c_str());
-      stop_all();
-      return 1;
-    }
-    std::printf("metrics on %s:%u\n", options->metrics->host.c_str(),
-                static_cast<unsigned>(metrics->port()));
+  if (!open_grpc(*system, hub, *options, grpc_server) ||
+      !open_metrics(*system, hub, schedulers, *options, metrics)) {
+    stop_all();
+    return 1;
   }
   std::printf("listening on %s:%u\n", options->listen.host.c_str(), static_cast<unsigned>(*port));
   std::fflush(stdout);

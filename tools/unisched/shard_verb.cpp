@@ -45,6 +45,16 @@ std::string default_shard_id(uint16_t port) {
   return model::check_dns1123_label(id).empty() ? id : "shard-" + std::to_string(port);
 }
 
+/// What the shard's metrics port answers: the clusters whose ClusterActors it hosts.
+runtime::StatusPages shard_pages(caf::actor_system& system, const actors::ShardActor& shard) {
+  runtime::StatusPages pages;
+  pages.metrics = [&system, shard] {
+    const auto hosted = runtime::collect_shard_clusters(system, shard, std::chrono::seconds(3));
+    return runtime::render_shard_metrics(hosted.value_or(v1::ClusterList{}), hosted ? 0 : 1);
+  };
+  return pages;
+}
+
 int run_shard(const ParsedArgs& args) {
   const auto hub_endpoint = required_hub(args);
   if (!hub_endpoint) {
@@ -100,21 +110,9 @@ int run_shard(const ParsedArgs& args) {
   registration.set_token(args.value("token"));
   registration.set_endpoint(args.value("advertise", listen->host + ":" + std::to_string(*port)));
   std::unique_ptr<runtime::StatusServer> metrics;
-  if (metrics_at) {
-    runtime::StatusPages pages;
-    pages.metrics = [&system = *system, shard] {
-      const auto hosted = runtime::collect_shard_clusters(system, shard, std::chrono::seconds(3));
-      return runtime::render_shard_metrics(hosted.value_or(v1::ClusterList{}), hosted ? 0 : 1);
-    };
-    metrics =
-        runtime::StatusServer::start(metrics_at->host, metrics_at->port, std::move(pages), error);
-    if (!metrics) {
-      std::fprintf(stderr, "error: --metrics: %s\n", error.c_str());
-      caf::anon_send_exit(shard, caf::exit_reason::user_shutdown);
-      return 1;
-    }
-    std::printf("metrics on %s:%u\n", metrics_at->host.c_str(),
-                static_cast<unsigned>(metrics->port()));
+  if (metrics_at && !(metrics = open_metrics_port(*metrics_at, shard_pages(*system, shard)))) {
+    caf::anon_send_exit(shard, caf::exit_reason::user_shutdown);
+    return 1;
   }
   std::printf("listening on %s:%u\n", listen->host.c_str(), static_cast<unsigned>(*port));
   std::fflush(stdout);

@@ -1,12 +1,13 @@
 // The --tls-cert/--tls-key/--tls-ca flags every networked verb shares.
 #pragma once
 
+#include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
-#include <string>
-
 #include "runtime/network.hpp"
+#include "runtime/status_server.hpp"
 #include "tools/unisched/cli.hpp"
 
 namespace unisched::cli {
@@ -34,5 +35,8 @@ bool may_listen(const ParsedArgs& args, const runtime::TlsFiles& tls,
 /// --metrics; `status_page`: the role also serves the status page at / (the hub does).
 Flag metrics_flag(bool status_page);
 std::optional<runtime::Endpoint> parse_metrics_endpoint(const ParsedArgs& args, std::string& error);
+/// Serves `pages` at `at` and prints "metrics on HOST:PORT"; null after printing why it cannot.
+std::unique_ptr<runtime::StatusServer> open_metrics_port(const runtime::Endpoint& at,
+                                                         runtime::StatusPages pages);
 
 }  // namespace unisched::cli
