@@ -106,6 +106,11 @@ Json node(const std::string& name, const std::string& cpu) {
             {"conditions", {{{"type", "Ready"}, {"status", "True"}}}}}}};
 }
 
+/// A node of aks-nodelist-3nodes.json with 1900m allocatable, and a pod template to place.
+const std::string kAksNode = "aks-agentpool-30520393-vmss000000";
+const std::string kPodTemplate =
+    R"({"metadata":{"labels":{"app":"train"}},"spec":{"containers":[{"name":"t","image":"train:1"}]}})";
+
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(kube_adapter)
@@ -160,11 +165,9 @@ BOOST_AUTO_TEST_CASE(placements_become_bound_pods_and_kubelet_refusals_come_back
                         k8s_data("rke2-vgpu-a16-nodelist.json")});
   auto cluster = connect(server, "placing");
   AdapterView view(*cluster);
-  const std::string node = "aks-agentpool-30520393-vmss000000";  // 1900m allocatable
-  const std::string pod_template =
-      R"({"metadata":{"labels":{"app":"train"}},"spec":{"containers":[{"name":"t","image":"train:1"}]}})";
+  const std::string node = kAksNode;
   Placement first{"train/0", node,        1000, int64_t{1} << 30, {}, model::kWholeDeviceMilli,
-                  {},        pod_template};
+                  {},        kPodTemplate};
   BOOST_TEST((cluster->apply(first) == PlacementOutcome::Pending));
   BOOST_TEST((cluster->apply(first) == PlacementOutcome::DuplicateId));
   BOOST_TEST((outcome_of(*cluster, "train/0").outcome == PlacementOutcome::Applied));
@@ -223,10 +226,18 @@ BOOST_AUTO_TEST_CASE(placements_become_bound_pods_and_kubelet_refusals_come_back
   expect_same(view, *cluster, server, "after the release");
   // To the first adapter, the pod was deleted by someone else: its work ended.
   BOOST_TEST((cluster->poll_finished() == std::vector<std::string>{"train/0"}));
+}
+
+BOOST_AUTO_TEST_CASE(work_that_ends_by_itself_is_reported_finished_once) {
+  KubeApiServer server({"--nodes", k8s_data("aks-nodelist-3nodes.json")});
+  auto cluster = connect(server, "finishing");
+  AdapterView view(*cluster);
+  const std::string node = kAksNode;
+  ApiClient client(server.access());
   // Work that ends by itself (the kubelet reports its pod Succeeded) is reported finished, once;
   // released work never is (the centre asked for that end and knows of it).
   Placement batch{"batch/0", node,        500, int64_t{1} << 30, {}, model::kWholeDeviceMilli,
-                  {},        pod_template};
+                  {},        kPodTemplate};
   BOOST_TEST((cluster->apply(batch) == PlacementOutcome::Pending));
   BOOST_TEST((outcome_of(*cluster, "batch/0").outcome == PlacementOutcome::Applied));
   std::string key;
