@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "actors/agent_state.hpp"
+#include "actors/left_out_log.hpp"
 #include "actors/snapshot_transfer.hpp"
 #include "actors/stray_errors.hpp"
 #include "messages/caf_types.hpp"
@@ -145,7 +146,10 @@ LocalAgentActor::behavior_type agent_actor(Self self,
   self->send(self, push_atom_v);
   return {
       [=](observe_atom) {
-        self->state.core->observe();
+        AgentState& core = *self->state.core;
+        core.observe();
+        warn_left_out("agent " + core.cluster_id(), core.take_left_out_news(),
+                      core.nodes_left_out());
         self->delayed_send(self, self->state.settings.observe_interval, observe_atom_v);
       },
       [=](retry_atom) { send_throttled_again(self); },

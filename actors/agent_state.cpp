@@ -2,6 +2,9 @@
 
 #include <algorithm>
 
+#include "messages/node_wire.hpp"
+#include "messages/snapshot_parts.hpp"
+#include "model/printable.hpp"
 #include "model/reservation.hpp"
 
 namespace unisched::actors {
@@ -10,6 +13,16 @@ AgentState::AgentState(std::shared_ptr<adapters::ClusterAdapter> adapter, uint64
     : adapter_(std::move(adapter)),
       cluster_id_(adapter_->profile().spec.cluster_id),
       epoch_(epoch) {}
+
+std::string AgentState::unsendable_node(const model::NodeState& node) {
+  const size_t bytes = messages::node_wire_size(node);
+  if (bytes <= messages::kMaxNodeWireBytes) {
+    return {};
+  }
+  return "node " + model::quoted_brief(node.name) + ": " + std::to_string(bytes) +
+         " bytes as a message, more than the " + std::to_string(messages::kMaxNodeWireBytes) +
+         " a node may take (its labels or devices); the node is left out";
+}
 
 void AgentState::observe() {
   ++counters_.observations;
@@ -59,6 +72,8 @@ void AgentState::observe() {
   applied_to_report_.insert(applied_to_report_.end(), applied_unobserved_.begin(),
                             applied_unobserved_.end());
   applied_unobserved_.clear();
+  // An unusable node is sent as removed (the coalescer drops that when it was never sent).
+  admission_.admit(changes, [](const std::string&) { return true; });
   const uint64_t coalesced_before = pending_.coalesced();
   for (const model::NodeChange& change : changes) {
     pending_.record(change, published_.contains(std::string_view(change.node.name)));

@@ -16,6 +16,7 @@
 #include "adapters/cluster_adapter.hpp"
 #include "messages/unisched.pb.h"
 #include "model/delta_coalescer.hpp"
+#include "model/node_admission.hpp"
 #include "model/view_update.hpp"
 
 namespace unisched::actors {
@@ -74,6 +75,10 @@ class AgentState {
   void release_requests(const std::vector<std::string>& request_ids);
 
   adapters::ClusterAdapter& adapter() { return *adapter_; }
+  /// Nodes the adapter reported that the agent does not send (their records unusable or too
+  /// large for a message), since the last call: the centre holds none of them.
+  model::NodeAdmission::News take_left_out_news() { return admission_.take_news(); }
+  size_t nodes_left_out() const { return admission_.size(); }
   /// Placements the cluster has not decided yet.
   size_t pending_placements() const { return pending_placements_.size(); }
   const std::string& cluster_id() const { return cluster_id_; }
@@ -85,6 +90,8 @@ class AgentState {
   v1::AgentSummary summary() const;
 
  private:
+  /// Why a node is too large to send (messages::kMaxNodeWireBytes), or an empty string.
+  static std::string unsendable_node(const model::NodeState& node);
   void refuse(const std::string& id, const std::string& reason);
   void remember_finished(const std::string& id);
   bool carried_out_before(const std::string& id) const;
@@ -120,6 +127,7 @@ class AgentState {
   };
   /// The nodes as of version_: the very states its updates carried, so that in one process the
   /// centre's views hold these and no copy of their own.
+  model::NodeAdmission admission_{unsendable_node};
   absl::flat_hash_set<std::shared_ptr<const model::NodeState>, StateName, SameStateName> published_;
   model::DeltaCoalescer pending_;
   model::ClusterResources published_resources_;

@@ -11,6 +11,8 @@
 #include <optional>
 
 #include "actors/cluster_state.hpp"
+#include "actors/cluster_summary.hpp"
+#include "actors/left_out_log.hpp"
 #include "actors/snapshot_transfer.hpp"
 #include "actors/stray_errors.hpp"
 #include "messages/caf_types.hpp"
@@ -195,11 +197,19 @@ struct SnapshotPlacements {
   std::vector<std::string> finished;
 };
 
+/// Tells of nodes the view newly leaves out, each once.
+void warn_left_out(ClusterState& core) {
+  actors::warn_left_out("cluster " + core.cluster_id(), core.take_left_out_news(),
+                        core.nodes_left_out());
+}
+
 /// Offers `snapshot` to the view, which holds its node states; the reason when it was refused.
 std::optional<std::string> take_snapshot(ClusterState& core, model::ViewSnapshot snapshot,
                                          SnapshotPlacements& placements) {
   placements = {snapshot.applied_placements, snapshot.finished_placements};
-  return core.on_snapshot(std::move(snapshot));
+  auto problem = core.on_snapshot(std::move(snapshot));
+  warn_left_out(core);
+  return problem;
 }
 
 /// What follows a snapshot the view took: the placements it settled, those it lost, and everyone
@@ -285,40 +295,11 @@ void pull_snapshot_if_needed(Self self) {
 }
 
 v1::ClusterSummary summarize(const Self self) {
-  const ClusterState& core = *self->state.core;
-  const ClusterCounters& counters = core.counters();
-  v1::ClusterSummary summary;
-  summary.set_cluster_id(core.cluster_id());
-  summary.set_epoch(core.position().epoch);
-  summary.set_version(core.position().version);
-  summary.set_nodes(core.view().size());
-  summary.set_updates_applied(counters.updates_applied);
-  summary.set_deltas_applied(counters.deltas_applied);
+  v1::ClusterSummary summary = summarize(*self->state.core);
   summary.set_throttled(self->state.rate_limit.refused());
-  summary.set_reservations(core.reservations());
-  summary.set_duplicates(counters.duplicates);
-  summary.set_gaps(counters.gaps);
-  summary.set_resyncs(counters.resyncs);
-  summary.set_rejected(counters.rejected);
-  summary.set_health_transitions(counters.health_transitions);
-  summary.set_healthy(core.healthy());
   summary.set_staleness_ms(std::chrono::duration_cast<std::chrono::milliseconds>(
                                self->clock().now() - self->state.last_confirmed)
                                .count());
-  summary.set_allocatable_cpu_milli(core.view().totals().allocatable_cpu_milli);
-  summary.set_allocated_cpu_milli(core.view().totals().allocated_cpu_milli);
-  for (const auto& [model, totals] : core.view().accelerators()) {
-    summary.set_devices(summary.devices() + static_cast<uint64_t>(totals.devices));
-    summary.set_free_devices(summary.free_devices() + static_cast<uint64_t>(totals.free_devices));
-    v1::ModelUsage& usage = *summary.add_models();
-    usage.set_model(model);
-    usage.set_devices(static_cast<uint64_t>(totals.devices));
-    usage.set_free_devices(static_cast<uint64_t>(std::max<int64_t>(totals.free_devices, 0)));
-  }
-  summary.set_commits(counters.commits);
-  summary.set_conflicts(counters.conflicts);
-  summary.set_placements_confirmed(counters.placements_confirmed);
-  summary.set_placements_refused(counters.placements_refused);
   return summary;
 }
 
@@ -368,6 +349,7 @@ v1::Ack on_update(Self self, const messages::AgentUpdate& message) {
   // The update is copied, not its node states: they stay shared with the agent's.
   const UpdateOutcome outcome =
       message.problem.empty() ? core.on_update(update) : core.reject_update(message.problem);
+  warn_left_out(core);
   if (outcome.status == AckStatus::Rejected) {
     spdlog::warn("cluster {}: update {} rejected: {}", core.cluster_id(), update.version,
                  outcome.error);

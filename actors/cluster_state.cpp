@@ -167,6 +167,7 @@ UpdateOutcome ClusterState::apply(model::ViewUpdate& update) {
     ++counters_.rejected;
     return {AckStatus::Rejected, position_.version, std::move(reason)};
   };
+  admission_.admit(update, [this](const std::string& name) { return view_.find(name) != nullptr; });
   if (auto problem = resolve_usage(update)) {
     return reject(std::move(*problem));
   }
@@ -308,8 +309,9 @@ std::optional<std::string> ClusterState::on_snapshot(model::ViewSnapshot snapsho
     replay_stash();
     return std::nullopt;
   }
+  admission_.admit(snapshot);
   for (const auto& node : snapshot.nodes) {
-    if (auto problem = model::check_node(*node)) {
+    if (auto problem = model::check_node(*node)) {  // a node without a name
       resync_ = Resync::Needed;
       return problem->to_string();
     }

@@ -20,6 +20,7 @@
 #include "actors/recent_ids.hpp"
 #include "actors/reservation_holdings.hpp"
 #include "model/cluster_view.hpp"
+#include "model/node_admission.hpp"
 #include "model/reservation.hpp"
 #include "model/version_gate.hpp"
 #include "model/view_revision.hpp"
@@ -180,6 +181,9 @@ class ClusterState {
   size_t reservations() const { return holdings_.size(); }
   const ClusterCounters& counters() const { return counters_; }
   bool healthy() const { return healthy_; }
+  /// Nodes the view leaves out (their records unusable), and those left out since the last call.
+  size_t nodes_left_out() const { return admission_.size(); }
+  model::NodeAdmission::News take_left_out_news() { return admission_.take_news(); }
   bool resyncing() const { return resync_ != Resync::Idle; }
 
  private:
@@ -234,6 +238,7 @@ class ClusterState {
   RecentIds given_up_{kCommitsRemembered};   // requests whose commits are refused
   std::map<std::string, int> releasing_requests_;  // given-up request -> healthy periods sent
   ClusterCounters counters_;
+  model::NodeAdmission admission_;
   bool healthy_ = false;  // healthy only once the supervisor says so
   Resync resync_ = Resync::Idle;
   std::deque<model::ViewUpdate> stash_;

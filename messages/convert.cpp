@@ -413,6 +413,16 @@ void to_proto(const model::ViewSnapshot& snapshot, v1::ClusterSnapshot& out) {
   out.set_agent_version(snapshot.agent_version);
 }
 
+namespace {
+
+/// A node whose state has a field the model cannot hold: the centre leaves it out by name
+/// (model::NodeAdmission) instead of refusing everything that came with it.
+model::LeftOutNode unread_node(const std::string& name, const std::string& problem) {
+  return {name, "node " + model::quoted_brief(name) + ": " + problem + "; the node is left out"};
+}
+
+}  // namespace
+
 std::string too_many_node_deltas(int count) {
   return "node_deltas: Too many: " + std::to_string(count) + ": must have at most " +
          std::to_string(model::kMaxNodeChangesPerUpdate) +
@@ -442,7 +452,11 @@ model::Expected<model::ViewUpdate, std::string> from_proto(const v1::Incremental
     model::NodeChange change;
     change.kind = *change_kind_of(delta.op());
     if (auto problem = from_proto(delta.node(), path + ".node", change.node)) {
-      return *problem;
+      if (delta.node().name().empty()) {
+        return *problem;
+      }
+      out.left_out.push_back(unread_node(delta.node().name(), *problem));
+      continue;
     }
     out.changes.push_back(model::share(std::move(change)));
   }
@@ -467,7 +481,11 @@ model::Expected<model::ViewSnapshot, std::string> from_proto(const v1::ClusterSn
   for (int i = 0; i < snapshot.nodes_size(); ++i) {
     model::NodeState node;
     if (auto problem = from_proto(snapshot.nodes(i), "nodes[" + std::to_string(i) + "]", node)) {
-      return *problem;
+      if (node.name.empty()) {
+        return *problem;
+      }
+      out.left_out.push_back(unread_node(node.name, *problem));
+      continue;
     }
     out.nodes.push_back(std::make_shared<const model::NodeState>(std::move(node)));
   }

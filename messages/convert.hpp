@@ -54,7 +54,9 @@ std::optional<std::string> device_from_wire(const DeviceFields& fields, model::D
 std::string too_many_node_deltas(int count);
 
 /// The update, or why it is malformed (naming the field, e.g. "node_deltas[2].op", or too many
-/// node changes).
+/// node changes). A named node with a field the model cannot hold (a device's topology group out
+/// of range) is not refused with the rest: it goes into `left_out`, and the centre holds none of
+/// it (model::NodeAdmission). The same for a snapshot's nodes.
 model::Expected<model::ViewUpdate, std::string> from_proto(const v1::IncrementalUpdate& update);
 model::Expected<model::ViewSnapshot, std::string> from_proto(const v1::ClusterSnapshot& snapshot);
 

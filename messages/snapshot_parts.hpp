@@ -24,6 +24,10 @@ namespace unisched::messages {
 inline constexpr size_t kMaxNodesPerSnapshotPart = model::kMaxNodeChangesPerUpdate;
 /// The bytes of nodes a part carries at most: a quarter of the 64 MiB a BASP message may be.
 inline constexpr size_t kMaxSnapshotPartBytes = 16 << 20;
+/// The most bytes one node may take as a message: its agent leaves a larger one out, saying so
+/// (no real node comes near: 4,096 devices and every label Kubernetes lets a node keep take well
+/// under 1 MiB), so that no node alone outgrows a part or a BASP message.
+inline constexpr size_t kMaxNodeWireBytes = 4 << 20;
 /// Parts of one snapshot at most: 10 million nodes, 16 GiB.
 inline constexpr uint32_t kMaxSnapshotParts = 1'000;
 

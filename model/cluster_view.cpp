@@ -9,7 +9,9 @@ namespace unisched::model {
 namespace {
 
 std::optional<ViewProblem> problem(ViewError error, const std::string& node, std::string detail) {
-  return ViewProblem{error, "node " + quoted(node) + ": " + std::move(detail)};
+  // A name too long to be one is cut short, as any value that may be huge.
+  const std::string shown = node.size() <= 253 ? quoted(node) : quoted_brief(node);
+  return ViewProblem{error, "node " + shown + ": " + std::move(detail)};
 }
 
 const NodeState& state_of(const NodeChange& change) {
@@ -37,6 +39,8 @@ const char* describe(ViewError error) {
       return "invalid device";
     case ViewError::InvalidPort:
       return "invalid host port";
+    case ViewError::TooManyDevices:
+      return "too many devices";
   }
   return "invalid change";
 }
@@ -56,6 +60,11 @@ bool ClusterTotals::operator==(const ClusterTotals& o) const {
 std::optional<ViewProblem> check_node(const NodeState& node, Allocation allocation) {
   if (node.name.empty()) {
     return ViewProblem{ViewError::EmptyName, "a node change must name its node"};
+  }
+  if (node.devices.size() > kMaxNodeDevices) {
+    return problem(ViewError::TooManyDevices, node.name,
+                   std::to_string(node.devices.size()) + " devices, more than the " +
+                       std::to_string(kMaxNodeDevices) + " a node may offer");
   }
   const std::pair<const char*, int64_t> amounts[] = {
       {"allocatable_cpu_milli", node.allocatable_cpu_milli},

@@ -44,6 +44,7 @@ enum class ViewError {
   OverAllocated,     ///< more allocated than allocatable (cpu, memory, pods)
   InvalidDevice,     ///< a device without a model, or allocated outside 0..1000 milli
   InvalidPort,       ///< host ports in use not ascending, repeated or outside 1..65535
+  TooManyDevices,    ///< more than kMaxNodeDevices
 };
 
 const char* describe(ViewError error);

@@ -36,7 +36,33 @@ bool is_qualified_name_part(std::string_view v) {
   return true;
 }
 
+bool is_node_name_part(std::string_view v) {
+  if (v.empty() || v.size() > 63 || !is_alnum(v.front()) || !is_alnum(v.back())) {
+    return false;
+  }
+  return std::all_of(v.begin(), v.end(),
+                     [](char c) { return is_alnum(c) || c == '-' || c == '_'; });
+}
+
 }  // namespace
+
+std::string check_node_name(std::string_view value) {
+  if (value.size() > 253) {
+    return "must be no more than 253 characters";
+  }
+  size_t start = 0;
+  while (true) {
+    const size_t dot = value.find('.', start);
+    if (!is_node_name_part(value.substr(start, dot - start))) {
+      return "a node name must consist of dot-separated parts of at most 63 letters, digits, '-' "
+             "or '_', each starting and ending with a letter or digit (e.g. 'gpu-01.rack-3')";
+    }
+    if (dot == std::string_view::npos) {
+      return {};
+    }
+    start = dot + 1;
+  }
+}
 
 std::string check_dns1123_label(std::string_view value) {
   if (value.size() > 63) {

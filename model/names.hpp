@@ -26,6 +26,13 @@ std::string dns1123_label_from(std::string_view text, size_t max_length = 63);
 /// DNS-1123 subdomain: at most 253 characters of dot-separated DNS-1123 labels.
 std::string check_dns1123_subdomain(std::string_view value);
 
+/// A node's name wherever it enters the centre (an agent's snapshot or update, over any
+/// transport): at most 253 characters of dot-separated parts, each at most 63 letters, digits,
+/// '-' or '_', starting and ending with a letter or digit. RFC 1123 host names as Slurm keeps
+/// them (case kept, '_' allowed); Kubernetes' own rule, a DNS-1123 subdomain, is stricter. Never a
+/// control character, a space or anything a terminal or a log line would read as more.
+std::string check_node_name(std::string_view value);
+
 /// Label key: an optional DNS-1123 subdomain prefix and '/', then a name of at most 63
 /// alphanumerics, '-', '_' or '.', starting and ending alphanumeric.
 std::string check_label_key(std::string_view value);

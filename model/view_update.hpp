@@ -38,6 +38,12 @@ struct SharedNodeChange {
   bool usage_only = false;
 };
 
+/// A node the centre does not hold because its own record is unusable (see NodeAdmission).
+struct LeftOutNode {
+  std::string name;
+  std::string reason;  ///< a sentence naming the node (quoted) and what is wrong with it
+};
+
 /// The change with its state made shared (moved, not copied).
 SharedNodeChange share(NodeChange change);
 
@@ -59,6 +65,8 @@ struct ViewUpdate {
   std::vector<std::pair<std::string, std::string>> refused_placements;
   /// Placements whose work ended; their resources are free again in `changes` (or later).
   std::vector<std::string> finished_placements;
+  /// Nodes whose states could not be read (a field out of range): the centre holds none of them.
+  std::vector<LeftOutNode> left_out;
 };
 
 struct ViewSnapshot {
@@ -79,6 +87,8 @@ struct ViewSnapshot {
   /// and the agent version the view reflects (`version` is then the view's revision).
   std::map<std::string, uint64_t> node_revisions;
   uint64_t agent_version = 0;
+  /// Nodes whose states could not be read (a field out of range): the centre holds none of them.
+  std::vector<LeftOutNode> left_out;
 };
 
 }  // namespace unisched::model

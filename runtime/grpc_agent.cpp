@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "actors/agent_state.hpp"
+#include "actors/left_out_log.hpp"
 #include "messages/convert.hpp"
 #include "messages/snapshot_parts.hpp"
 #include "messages/unisched.grpc.pb.h"
@@ -102,6 +103,8 @@ class GrpcAgent {
     const auto until = Clock::now() + length;
     while (!stop() && Clock::now() < until) {
       core_.observe();
+      actors::warn_left_out("agent " + core_.cluster_id(), core_.take_left_out_news(),
+                            core_.nodes_left_out());
       std::this_thread::sleep_for(std::min(
           options_.observe_interval, std::chrono::duration_cast<std::chrono::milliseconds>(
                                          until - Clock::now() + std::chrono::milliseconds(1))));

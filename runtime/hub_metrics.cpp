@@ -64,6 +64,9 @@ void cluster_metrics(PrometheusText& out, const v1::ClusterList& list) {
         [](const Cluster& c) { return static_cast<double>(c.version()); });
   gauge("unisched_cluster_nodes", "Nodes in the view.",
         [](const Cluster& c) { return static_cast<double>(c.nodes()); });
+  gauge("unisched_cluster_nodes_left_out",
+        "Nodes the agent sent whose records are unusable, left out of the view (see the log).",
+        [](const Cluster& c) { return static_cast<double>(c.nodes_left_out()); });
   gauge("unisched_cluster_reservations", "Committed placements the cluster has not carried out.",
         [](const Cluster& c) { return static_cast<double>(c.reservations()); });
   gauge("unisched_cluster_cpu_allocatable_cores", "Allocatable CPU of the view's nodes.",

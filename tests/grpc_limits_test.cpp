@@ -122,4 +122,60 @@ BOOST_AUTO_TEST_CASE(a_compressed_message_is_refused_before_it_is_inflated) {
   BOOST_TEST(after < before + (64u << 20), "the hub grew from " << before << " to " << after);
 }
 
+// A node an agent should never send (a name with terminal escapes, more devices than a node may
+// offer, more in use than it has) is left out by name; the rest of its cluster is kept and the
+// warning prints the name escaped (issue 66, items 5 and 7).
+BOOST_AUTO_TEST_CASE(unusable_nodes_are_left_out_and_their_cluster_kept) {
+  Hub hub(0, {"--grpc", "127.0.0.1:0"});
+  const auto stub = stub_for(hub);
+  v1::IncrementalUpdate update;
+  update.set_cluster_id("door");
+  update.set_epoch(1);
+  update.set_version(1);
+  const auto add = [&](const std::string& name) {
+    auto* delta = update.add_node_deltas();
+    delta->set_op(v1::NodeDelta::ADD);
+    v1::NodeState* node = delta->mutable_node();
+    node->set_name(name);
+    node->set_allocatable_cpu_milli(4000);
+    node->set_allocatable_memory_bytes(int64_t{1} << 34);
+    node->set_max_pods(110);
+    node->set_schedulable(true);
+    return node;
+  };
+  add("good-1");
+  add("evil\x1b[2J\n[error] forged");
+  v1::NodeState* many = add("many");
+  for (int i = 0; i < 5000; ++i) {
+    v1::Accelerator* device = many->add_accelerators();
+    device->set_model("A100");
+    device->set_resource("nvidia.com/gpu");
+  }
+  add("full")->set_allocated_cpu_milli(9000);
+  grpc::ClientContext context;
+  context.set_deadline(std::chrono::system_clock::now() + 10s);
+  auto stream = stub->PushIncrementalUpdates(&context);
+  BOOST_TEST_REQUIRE(stream->Write(update));
+  v1::Ack ack;
+  BOOST_TEST_REQUIRE(stream->Read(&ack));
+  BOOST_TEST(ack.status() == v1::Ack::APPLIED, ack.error());
+  stream->WritesDone();
+  BOOST_TEST(stream->Finish().ok());
+
+  const auto view = hub.node_view("door");
+  BOOST_TEST(view.size() == 1u);
+  BOOST_TEST(view.count("good-1") == 1u);
+  const auto cluster = hub.cluster("door");
+  BOOST_TEST_REQUIRE(cluster.has_value());
+  BOOST_TEST(unisched::testing::number(*cluster, "nodes_left_out") == 3);
+  const std::string log = hub.process->output();
+  BOOST_TEST(
+      log.find("invalid node name: node \"evil\\x1b[2J\\n[error] forged\"") != std::string::npos,
+      log);
+  BOOST_TEST(log.find("too many devices: node \"many\": 5000 devices") != std::string::npos);
+  BOOST_TEST(log.find("allocated exceeds allocatable: node \"full\"") != std::string::npos);
+  BOOST_TEST(log.find('\x1b') == std::string::npos);
+  BOOST_TEST(hub.process->stop() == 0);
+}
+
 BOOST_AUTO_TEST_SUITE_END()

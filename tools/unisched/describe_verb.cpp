@@ -29,6 +29,10 @@ void print_cluster(const v1::ClusterViews& views) {
     std::printf("Epoch/version: %llu/%llu\n", static_cast<unsigned long long>(s.epoch()),
                 static_cast<unsigned long long>(s.version()));
     std::printf("Nodes:         %llu\n", static_cast<unsigned long long>(s.nodes()));
+    if (s.nodes_left_out() > 0) {
+      std::printf("Left out:      %llu nodes (their records are unusable: see the hub's log)\n",
+                  static_cast<unsigned long long>(s.nodes_left_out()));
+    }
     std::printf("Devices:       %llu (%llu free)\n", static_cast<unsigned long long>(s.devices()),
                 static_cast<unsigned long long>(s.free_devices()));
     for (const auto& model : s.models()) {

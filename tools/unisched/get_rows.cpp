@@ -82,11 +82,17 @@ GetTable cluster_table(const v1::ClusterList& list, bool wide) {
     row.changes = StrFormat("%llu %llu %d %llu %llu %llu", count(c.version()), count(c.nodes()),
                             c.healthy() ? 1 : 0, count(c.resyncs()), count(c.gaps()),
                             count(c.free_devices()));
-    row.object = {{"id", c.cluster_id()},       {"version", c.version()},
-                  {"nodes", c.nodes()},         {"healthy", c.healthy()},
-                  {"view_only", c.view_only()}, {"updates_applied", c.updates_applied()},
-                  {"resyncs", c.resyncs()},     {"gaps", c.gaps()},
-                  {"throttled", c.throttled()}, {"staleness_ms", c.staleness_ms()}};
+    row.object = {{"id", c.cluster_id()},
+                  {"version", c.version()},
+                  {"nodes", c.nodes()},
+                  {"nodes_left_out", c.nodes_left_out()},
+                  {"healthy", c.healthy()},
+                  {"view_only", c.view_only()},
+                  {"updates_applied", c.updates_applied()},
+                  {"resyncs", c.resyncs()},
+                  {"gaps", c.gaps()},
+                  {"throttled", c.throttled()},
+                  {"staleness_ms", c.staleness_ms()}};
     table.rows.push_back(std::move(row));
   }
   return table;
