@@ -178,10 +178,11 @@ LocalAgentActor::behavior_type agent_actor(Self self,
         }
         v1::HealthStatus status;
         status.set_cluster_id(self->state.core->cluster_id());
-        status.set_state(v1::HEALTHY);
+        const std::string trouble = self->state.core->adapter().trouble();
+        status.set_state(trouble.empty() ? v1::HEALTHY : v1::UNHEALTHY);
         status.set_epoch(self->state.core->epoch());
         status.set_version(self->state.core->version());
-        status.set_detail("probe " + std::to_string(probe.sequence()));
+        status.set_detail(trouble.empty() ? "probe " + std::to_string(probe.sequence()) : trouble);
         return status;
       },
       [=](bind_atom, ClusterIngestActor cluster_actor, const std::string& endpoint) {

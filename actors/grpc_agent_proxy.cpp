@@ -27,6 +27,7 @@ struct ProxyData {
   uint64_t epoch = 0;
   uint64_t version = 0;         // the agent's last version (from its updates and heartbeats)
   uint64_t centre_version = 0;  // what the ClusterActor acknowledged last
+  std::string trouble;  // why the agent last said its cluster is unhealthy; empty: it is not
   std::vector<caf::typed_response_promise<messages::AgentSnapshot>> snapshot_pulls;
   std::optional<v1::ClusterSnapshot> held_snapshot;  // pushed before anyone asked
   messages::SnapshotAssembler pushed_parts;          // of the snapshot the agent is pushing
@@ -45,6 +46,13 @@ void heard(Self self, uint64_t epoch, uint64_t version) {
     state.epoch = epoch;
     state.version = version;
   }
+}
+
+/// What the agent last said of its cluster (a heartbeat's state, or an update's health): only
+/// UNHEALTHY counts; a state not given is taken as healthy.
+void note_health(Self self, v1::HealthState state, const std::string& detail) {
+  self->state.trouble =
+      state == v1::UNHEALTHY ? (detail.empty() ? std::string("the agent says so") : detail) : "";
 }
 
 bool silent(Self self) {
@@ -108,6 +116,9 @@ caf::result<v1::Ack> start_over(Self self, v1::ClusterSnapshot snapshot) {
 /// and releases queued for the agent since its last call.
 caf::result<v1::Ack> pass_update(Self self, v1::IncrementalUpdate& update) {
   heard(self, 0, 0);  // its position counts once the ClusterActor took the update
+  if (update.has_health_status()) {
+    note_health(self, update.health_status().state(), update.health_status().detail());
+  }
   auto promise = self->make_response_promise<v1::Ack>();
   if (!self->state.cluster_actor) {
     v1::Ack ack;
@@ -177,6 +188,7 @@ v1::Ack take_snapshot(Self self, const v1::ClusterSnapshot& pushed) {
 /// The agent's heartbeat: how the centre stands with it, and whether a snapshot is wanted.
 v1::HealthStatus on_heartbeat(Self self, const v1::HealthProbe& heartbeat) {
   heard(self, heartbeat.epoch(), heartbeat.version());
+  note_health(self, heartbeat.state(), heartbeat.detail());
   const auto& state = self->state;
   v1::HealthStatus status;
   status.set_cluster_id(state.cluster_id);
@@ -196,7 +208,8 @@ caf::result<v1::HealthStatus> answer_probe(Self self) {
   }
   v1::HealthStatus status;
   status.set_cluster_id(state.cluster_id);
-  status.set_state(v1::HEALTHY);
+  status.set_state(state.trouble.empty() ? v1::HEALTHY : v1::UNHEALTHY);
+  status.set_detail(state.trouble);
   status.set_epoch(state.epoch);
   status.set_version(state.version);
   return status;

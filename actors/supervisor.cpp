@@ -145,8 +145,12 @@ void probe_all(Self self) {
                   std::move(probe))
         .then(
             [=](v1::HealthStatus& status) {
-              carry_out(self, self->state.core->on_probe_answer(
-                                  id, model::StreamPosition{status.epoch(), status.version()}));
+              const std::string trouble = status.state() == v1::UNHEALTHY
+                                              ? model::printable(status.detail().substr(0, 256))
+                                              : "";
+              carry_out(self,
+                        self->state.core->on_probe_answer(
+                            id, model::StreamPosition{status.epoch(), status.version()}, trouble));
             },
             [=](caf::error&) { carry_out(self, self->state.core->on_probe_miss(id)); });
   }

@@ -74,7 +74,8 @@ SupervisorCommand SupervisorState::set_health(const std::string& cluster, bool h
 }
 
 SupervisorCommands SupervisorState::on_probe_answer(const std::string& cluster,
-                                                    model::StreamPosition position) {
+                                                    model::StreamPosition position,
+                                                    const std::string& trouble) {
   SupervisorCommands out;
   const auto found = clusters_.find(cluster);
   if (found == clusters_.end()) {
@@ -87,6 +88,14 @@ SupervisorCommands SupervisorState::on_probe_answer(const std::string& cluster,
   report.cluster = cluster;
   report.position = position;
   out.push_back(std::move(report));
+  if (!trouble.empty()) {
+    // The agent answers but its view stands still: nothing is placed on it until it moves.
+    if (entry.state != Lifecycle::Unhealthy && entry.state != Lifecycle::Lost) {
+      transition(cluster, entry, Lifecycle::Unhealthy, "its agent reports: " + trouble, out);
+      out.push_back(set_health(cluster, false));
+    }
+    return out;
+  }
   switch (entry.state) {
     case Lifecycle::Registering:
       // A new cluster is checked against where its agent stands: a snapshot only if its first

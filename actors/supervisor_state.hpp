@@ -53,8 +53,10 @@ class SupervisorState {
   /// The clusters to probe now: all but the lost.
   std::vector<std::string> to_probe() const;
 
-  /// Its agent answered a probe from `position`.
-  SupervisorCommands on_probe_answer(const std::string& cluster, model::StreamPosition position);
+  /// Its agent answered a probe from `position`; `trouble` is why it says it cannot see its
+  /// cluster (an UNHEALTHY answer), which makes the cluster unhealthy as a miss would.
+  SupervisorCommands on_probe_answer(const std::string& cluster, model::StreamPosition position,
+                                     const std::string& trouble = {});
   /// A probe went unanswered.
   SupervisorCommands on_probe_miss(const std::string& cluster);
   /// A resync the commands asked for ended (the view is at `version`), or failed.

@@ -89,6 +89,10 @@ class ClusterAdapter {
   /// Whether the adapter carries out placements; one that does not joins as a view only and
   /// the centre sends it none.
   virtual bool takes_placements() const { return true; }
+  /// Why the adapter cannot see its cluster now (its source has failed for a while), or empty.
+  /// Its agent then answers the centre's probes UNHEALTHY with this text, and the centre places
+  /// nothing there until it is empty again and the view has been pulled whole.
+  virtual std::string trouble() const { return {}; }
 };
 
 }  // namespace unisched::adapters

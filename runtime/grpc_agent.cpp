@@ -180,6 +180,9 @@ class GrpcAgent {
     probe.set_sequence(++heartbeats_);
     probe.set_epoch(core_.epoch());
     probe.set_version(core_.version());
+    const std::string trouble = core_.adapter().trouble();
+    probe.set_state(trouble.empty() ? v1::HEALTHY : v1::UNHEALTHY);
+    probe.set_detail(trouble);
     v1::HealthStatus status;
     const grpc::Status result = stub_->HealthCheck(&context, probe, &status);
     if (result.ok() && status.snapshot_wanted()) {

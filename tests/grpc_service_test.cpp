@@ -406,4 +406,66 @@ BOOST_AUTO_TEST_CASE(a_large_clusters_view_is_pulled_over_grpc_in_parts) {
   BOOST_TEST(hub.process->stop() == 0);
 }
 
+// An agent that answers but cannot see its cluster (its API server failing) says so in its
+// heartbeat: the cluster takes no work until it says otherwise (issue 66, item 6).
+BOOST_AUTO_TEST_CASE(a_grpc_agent_that_reports_its_cluster_unhealthy_makes_it_so) {
+  Hub hub(0, {"--grpc", "127.0.0.1:0"});
+  const auto stub = unisched::v1::ClusterMetadataService::NewStub(
+      grpc::CreateChannel(grpc_address(hub), grpc::InsecureChannelCredentials()));
+  unisched::v1::IncrementalUpdate first;
+  first.set_cluster_id("blind");
+  first.set_epoch(1);
+  first.set_version(1);
+  auto* delta = first.add_node_deltas();
+  delta->set_op(unisched::v1::NodeDelta::ADD);
+  delta->mutable_node()->set_name("n1");
+  delta->mutable_node()->set_allocatable_cpu_milli(1000);
+  delta->mutable_node()->set_max_pods(10);
+  {
+    grpc::ClientContext context;
+    context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(10));
+    auto stream = stub->PushIncrementalUpdates(&context);
+    BOOST_TEST_REQUIRE(stream->Write(first));
+    unisched::v1::Ack ack;
+    BOOST_TEST_REQUIRE(stream->Read(&ack));
+    BOOST_TEST(ack.status() == unisched::v1::Ack::APPLIED, ack.error());
+    stream->WritesDone();
+    BOOST_TEST(stream->Finish().ok());
+  }
+  // Heartbeats keep the agent heard; what they say of the cluster decides its health.
+  const auto beat_until = [&](unisched::v1::HealthState state, bool healthy, const char* what) {
+    ActorHarness::wait_until(
+        [&] {
+          grpc::ClientContext context;
+          context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(5));
+          unisched::v1::HealthProbe probe;
+          probe.set_cluster_id("blind");
+          probe.set_epoch(1);
+          probe.set_version(1);
+          probe.set_state(state);
+          probe.set_detail(state == unisched::v1::UNHEALTHY ? "listing nodes failed (503)" : "");
+          unisched::v1::HealthStatus status;
+          stub->HealthCheck(&context, probe, &status);
+          if (status.snapshot_wanted()) {  // as any agent: the whole state when asked
+            grpc::ClientContext push;
+            unisched::v1::ClusterSnapshot whole;
+            whole.set_cluster_id("blind");
+            whole.set_epoch(1);
+            whole.set_version(1);
+            *whole.add_nodes() = first.node_deltas(0).node();
+            unisched::v1::Ack ack;
+            stub->PushFullSnapshot(&push, whole, &ack);
+          }
+          return hub.has_health("blind", healthy);
+        },
+        what, std::chrono::seconds(30));
+  };
+  beat_until(unisched::v1::HEALTHY, true, "healthy once registered");
+  beat_until(unisched::v1::UNHEALTHY, false, "unhealthy while its agent says so");
+  BOOST_TEST(hub.process->output().find("its agent reports: listing nodes failed (503)") !=
+             std::string::npos);
+  beat_until(unisched::v1::HEALTHY, true, "healthy again when it says so");
+  BOOST_TEST(hub.process->stop() == 0);
+}
+
 BOOST_AUTO_TEST_SUITE_END()

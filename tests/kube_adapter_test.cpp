@@ -347,14 +347,20 @@ BOOST_AUTO_TEST_CASE(a_hostile_api_server_is_an_error_the_adapter_backs_off_from
   server.control("hostile", {{"mode", "endless-continue"}});
   ReflectorSettings settings = options("hostile").reflector;
   settings.max_list_pages = 5;
+  settings.unhealthy_after = std::chrono::milliseconds(300);
   std::atomic<int> lists{0};
   Reflector<NodeReading> reflector(
       server.access(), "/api/v1/nodes", "nodes",
       {[&](std::vector<NodeReading>) { ++lists; }, [](WatchEventType, NodeReading) {}}, settings);
   eventually([&] { return reflector.counters().errors.load() >= 2; }, "an endless list given up");
   BOOST_TEST(lists.load() == 0);
+  // Failing for longer than unhealthy_after is trouble its agent reports (the cluster then
+  // takes no work), not a view that silently stands still.
+  eventually([&] { return !reflector.trouble().empty(); }, "the failing list is trouble");
+  BOOST_TEST(reflector.trouble().find("listing nodes gave up after") == 0u, reflector.trouble());
   server.control("hostile", {{"mode", ""}});
   eventually([&] { return lists.load() >= 1; }, "a list once the server is sound again");
+  BOOST_TEST(reflector.trouble().empty());
 }
 
 BOOST_AUTO_TEST_CASE(an_unreachable_or_untrusted_server_is_an_error_not_a_hang) {

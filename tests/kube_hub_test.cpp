@@ -273,4 +273,25 @@ BOOST_AUTO_TEST_CASE(a_kubelet_refusal_places_the_replica_again_on_another_node)
   BOOST_TEST(hub.process->stop() == 0);
 }
 
+// Issue 66, item 6: a relist whose continue never ends left its cluster healthy while the
+// agent's view stood still. Failing for 10 s (the default) is trouble the agent reports: the
+// cluster takes no work until its API server answers again, and its view is then pulled whole.
+BOOST_AUTO_TEST_CASE(a_cluster_whose_api_server_keeps_failing_is_unhealthy_until_it_answers) {
+  KubeApiServer server({"--generate-nodes", "3"});
+  Hub hub;
+  const auto agent = kube_agent(hub, server, "failing");
+  ActorHarness::wait_until([&] { return hub.has_health("failing", true); }, "healthy at the hub",
+                           std::chrono::seconds(30));
+  server.control("hostile", {{"mode", "endless-continue"}});
+  server.control("compact");  // the watch ends with 410: the nodes must be listed again
+  ActorHarness::wait_until([&] { return hub.has_health("failing", false); },
+                           "unhealthy while its lists fail", std::chrono::seconds(60));
+  BOOST_TEST(hub.process->output().find("its agent reports: listing ") != std::string::npos,
+             hub.process->output());
+  server.control("hostile", {{"mode", ""}});
+  ActorHarness::wait_until([&] { return hub.has_health("failing", true); },
+                           "healthy once its API server answers", std::chrono::seconds(60));
+  expect_same_view(hub, server, "failing");
+}
+
 BOOST_AUTO_TEST_SUITE_END()

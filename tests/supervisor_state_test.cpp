@@ -13,13 +13,24 @@ using Kind = SupervisorCommand::Kind;
 
 namespace {
 
-enum class Event { Answer, Miss, ResyncDone, ResyncFailed, AgentLost, AgentReturned, Restarted };
+enum class Event {
+  Answer,
+  Trouble,
+  Miss,
+  ResyncDone,
+  ResyncFailed,
+  AgentLost,
+  AgentReturned,
+  Restarted
+};
 
 SupervisorCommands apply(SupervisorState& core, Event event) {
   const std::string id = "a";
   switch (event) {
     case Event::Answer:
       return core.on_probe_answer(id, {1, 7});
+    case Event::Trouble:  // answered UNHEALTHY: the agent cannot see its cluster
+      return core.on_probe_answer(id, {1, 7}, "listing nodes failed (503)");
     case Event::Miss:
       return core.on_probe_miss(id);
     case Event::ResyncDone:
@@ -99,6 +110,17 @@ BOOST_AUTO_TEST_CASE(lifecycles_follow_the_rules) {
         {Event::ResyncDone, L::Lost, {}},  // a late resync must not revive it
         {Event::AgentReturned, L::Registering, {}},
         {Event::Answer, L::Resyncing, {"position", "resync-at"}}}},
+      {"an agent that cannot see its cluster makes it unhealthy; seeing it again, a full resync",
+       {{Event::Answer, L::Resyncing, {"position", "resync-at"}},
+        {Event::ResyncDone, L::Healthy, {"healthy"}},
+        {Event::Trouble, L::Unhealthy, {"position", "unhealthy"}},
+        {Event::Trouble, L::Unhealthy, {"position"}},
+        {Event::Miss, L::Unhealthy, {}},
+        {Event::Answer, L::Resyncing, {"position", "resync-full"}},
+        {Event::ResyncDone, L::Healthy, {"healthy"}}}},
+      {"trouble at registration keeps a new cluster out",
+       {{Event::Trouble, L::Unhealthy, {"position", "unhealthy"}},
+        {Event::Answer, L::Resyncing, {"position", "resync-full"}}}},
       {"a restarted ClusterActor is rebuilt in full",
        {{Event::Answer, L::Resyncing, {"position", "resync-at"}},
         {Event::ResyncDone, L::Healthy, {"healthy"}},

@@ -230,6 +230,15 @@ model::NodeState KubernetesCluster::effective(const NodeReading& node) const {
   return counted;
 }
 
+std::string KubernetesCluster::trouble() const {
+  std::string nodes = nodes_reflector_->trouble();
+  const std::string pods = pods_reflector_->trouble();
+  if (!nodes.empty() && !pods.empty()) {
+    nodes += "; ";
+  }
+  return nodes + pods;
+}
+
 bool KubernetesCluster::take_relisted() {
   std::lock_guard<std::mutex> guard(mutex_);
   return std::exchange(relisted_, false);

@@ -59,6 +59,9 @@ class KubernetesCluster final : public ClusterAdapter {
   /// True once after a reflector listed again (a 410, a refused watch, a restarted server).
   bool take_relisted() override;
 
+  /// Why nodes or pods are not kept current (their requests failing for a while), or empty.
+  std::string trouble() const override;
+
   const ReflectorCounters& node_counters() const { return nodes_reflector_->counters(); }
   const ReflectorCounters& pod_counters() const { return pods_reflector_->counters(); }
 

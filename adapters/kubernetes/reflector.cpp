@@ -4,6 +4,7 @@
 
 #include <random>
 #include <type_traits>
+#include <utility>
 
 #include "model/printable.hpp"
 
@@ -84,6 +85,8 @@ bool Reflector<Object>::list() {
                     : model::Expected<ObjectList<Object>, std::string>(response.error);
     if (!response.ok() || !page) {
       ++counters_.errors;
+      note_failure("listing " + what_ + " failed (" + std::to_string(response.status) +
+                   "): " + model::quoted_brief(page ? response.body : page.error()));
       spdlog::warn("kubernetes: listing {} failed ({}): {}", what_, response.status,
                    model::quoted_brief(page ? response.body : page.error()));
       back_off();  // a 410 on a continue token starts the list over, as any other failure
@@ -99,6 +102,8 @@ bool Reflector<Object>::list() {
       // A continue token that never ends (a broken or hostile server) would grow the list
       // without bound while the old view still looked current.
       ++counters_.errors;
+      note_failure("listing " + what_ + " gave up after " + std::to_string(items.size()) +
+                   " items in " + std::to_string(pages) + " pages");
       spdlog::error(
           "kubernetes: listing {} gave up after {} items in {} pages: more than a list "
           "may hold ({} items, {} pages); trying again later",
@@ -112,6 +117,7 @@ bool Reflector<Object>::list() {
   spdlog::info("kubernetes: listed {} {} at resourceVersion {}", items.size(), what_,
                model::quoted_brief(resource_version_));
   sink_.replace(std::move(items));
+  note_success();
   ++counters_.lists;
   listed_ = true;
   backoff_ = settings_.first_backoff;
@@ -125,7 +131,11 @@ void Reflector<Object>::watch() {
                            "&timeoutSeconds=" + std::to_string(settings_.watch_timeout.count());
   ++counters_.watches;
   bool expired = false;
+  bool answered = false;
   const auto on_line = [&](std::string_view line) {
+    if (!std::exchange(answered, true)) {
+      note_success();  // the watch is streaming: whatever failed before has passed
+    }
     auto event = read_event<Object>(reader_, line);
     if (!event) {
       ++counters_.skipped;
@@ -166,6 +176,8 @@ void Reflector<Object>::watch() {
     // version" after it restarted from older state): what we hold cannot be trusted.
     ++counters_.errors;
     const auto status = reader_.status(response.body);
+    note_failure("watching " + what_ + " refused (" + std::to_string(response.status) +
+                 "): " + model::quoted_brief(status ? status->message : response.body));
     spdlog::warn("kubernetes: watching {} refused ({}): {}; listing again", what_, response.status,
                  model::quoted_brief(status ? status->message : response.body));
     listed_ = false;
@@ -175,13 +187,46 @@ void Reflector<Object>::watch() {
   if (!response.error.empty() || response.status >= 300) {
     if (!stop_) {
       ++counters_.errors;
+      note_failure("watching " + what_ + " failed (" + std::to_string(response.status) + "): " +
+                   model::quoted_brief(response.error.empty() ? response.body : response.error));
       spdlog::warn("kubernetes: watching {} failed ({}): {}", what_, response.status,
                    model::quoted_brief(response.error.empty() ? response.body : response.error));
       back_off();
     }
     return;
   }
+  note_success();
   backoff_ = settings_.first_backoff;  // a watch that ran and ended: watch again at once
+}
+
+template <class Object>
+void Reflector<Object>::note_failure(std::string failure) {
+  std::lock_guard<std::mutex> guard(trouble_mutex_);
+  if (!failing_since_) {
+    failing_since_ = std::chrono::steady_clock::now();
+  }
+  last_failure_ = std::move(failure);
+}
+
+template <class Object>
+void Reflector<Object>::note_success() {
+  std::lock_guard<std::mutex> guard(trouble_mutex_);
+  failing_since_.reset();
+  last_failure_.clear();
+}
+
+template <class Object>
+std::string Reflector<Object>::trouble() const {
+  std::lock_guard<std::mutex> guard(trouble_mutex_);
+  if (!failing_since_) {
+    return {};
+  }
+  const auto failing = std::chrono::steady_clock::now() - *failing_since_;
+  if (failing < settings_.unhealthy_after) {
+    return {};
+  }
+  return last_failure_ + " (failing for " +
+         std::to_string(std::chrono::duration_cast<std::chrono::seconds>(failing).count()) + " s)";
 }
 
 template <class Object>

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <functional>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -29,6 +30,9 @@ struct ReflectorSettings {
   std::chrono::seconds watch_timeout{300};  ///< asked of the server; a watch then ends cleanly
   std::chrono::milliseconds first_backoff{200};
   std::chrono::milliseconds max_backoff{10000};
+  /// Failing this long (no list completed, no watch answered), the collection is in trouble:
+  /// its agent reports the cluster unhealthy rather than a view that has stopped moving.
+  std::chrono::milliseconds unhealthy_after{10000};
 };
 
 struct ReflectorCounters {
@@ -60,12 +64,17 @@ class Reflector {
   /// Whether the first list has been handed to the sink.
   bool synced() const { return counters_.lists.load() > 0; }
   const ReflectorCounters& counters() const { return counters_; }
+  /// Why the collection is not kept current, when its requests have failed for at least
+  /// settings.unhealthy_after (with the last failure); empty otherwise.
+  std::string trouble() const;
 
  private:
   void run();
   bool list();  ///< false after an error (backed off already)
   void watch();
   void back_off();
+  void note_failure(std::string failure);
+  void note_success();
   void sleep_for(std::chrono::milliseconds pause);
 
   ApiClient client_;
@@ -81,6 +90,9 @@ class Reflector {
   std::atomic<bool> stop_{false};
   std::mutex mutex_;
   std::condition_variable wake_;
+  mutable std::mutex trouble_mutex_;  // guards the two below, read by the agent's thread
+  std::optional<std::chrono::steady_clock::time_point> failing_since_;
+  std::string last_failure_;
   std::thread thread_;
 };
 
