@@ -3,6 +3,7 @@
 #include <dlfcn.h>
 #include <spdlog/spdlog.h>
 #include <caf/io/basp/header.hpp>
+#include <caf/io/basp_broker.hpp>
 
 #include <atomic>
 
@@ -24,6 +25,22 @@ constexpr uint8_t kSelectConnectionFlag = 0x02;  // client handshakes
 constexpr uint64_t kBaspVersion = 3;             // a server handshake's operation data
 
 std::atomic<uint64_t> refused{0};
+
+// The connection whose data CAF is reading: the broker notes it (set_context, below) on the
+// multiplexer's thread right before it checks a header read from it.
+thread_local caf::io::basp_broker* reading_broker = nullptr;
+thread_local caf::io::connection_handle reading_connection;
+
+constexpr const char* kSetContextSymbol =
+    "_ZN3caf2io11basp_broker11set_contextENS0_17connection_handleE";
+
+/// Whether the connection being read has not completed its handshake: CAF routes a peer only
+/// once its handshake came, and sizes a buffer for any payload a header announces, so an actor
+/// message before that would hold up to 64 MiB for nothing.
+bool before_handshake() {
+  return reading_broker != nullptr &&
+         !reading_broker->instance.tbl().lookup_direct(reading_connection);
+}
 
 std::string_view control_payload_refusal(uint32_t length) {
   if (length == 0) {
@@ -137,7 +154,12 @@ bool caf::io::basp::valid(const caf::io::basp::header& hdr) {
   header.operation_data = hdr.operation_data;
   header.source_actor = hdr.source_actor;
   header.destination_actor = hdr.dest_actor;
-  const std::string_view reason = unisched::runtime::basp_header_refusal(header);
+  std::string_view reason = unisched::runtime::basp_header_refusal(header);
+  const bool actor_message = header.operation == unisched::runtime::kDirectMessage ||
+                             header.operation == unisched::runtime::kRoutedMessage;
+  if (reason.empty() && actor_message && unisched::runtime::before_handshake()) {
+    reason = "an actor message before the connection's handshake";
+  }
   if (reason.empty()) {
     return true;
   }
@@ -148,9 +170,23 @@ bool caf::io::basp::valid(const caf::io::basp::header& hdr) {
 namespace unisched::runtime {
 
 bool basp_guard_active() {
-  // The definition the dynamic linker gives to everyone who calls CAF's check, CAF included.
-  void* bound = dlsym(RTLD_DEFAULT, "_ZN3caf2io4basp5validERKNS1_6headerE");
-  return bound == reinterpret_cast<void*>(&caf::io::basp::valid);
+  // The definitions the dynamic linker gives to everyone who calls CAF's check and the
+  // broker's set_context, CAF included.
+  void* check = dlsym(RTLD_DEFAULT, "_ZN3caf2io4basp5validERKNS1_6headerE");
+  void* noted = dlsym(RTLD_DEFAULT, kSetContextSymbol);
+  return check == reinterpret_cast<void*>(&caf::io::basp::valid) && noted != nullptr &&
+         noted != dlsym(RTLD_NEXT, kSetContextSymbol);
 }
 
 }  // namespace unisched::runtime
+
+// The broker's own set_context, with the connection noted first (see before_handshake()). CAF
+// calls it through the dynamic linker, as it calls valid(); the original is the next one bound.
+void caf::io::basp_broker::set_context(connection_handle hdl) {
+  using Original = void (*)(caf::io::basp_broker*, caf::io::connection_handle);
+  static const auto original =
+      reinterpret_cast<Original>(dlsym(RTLD_NEXT, unisched::runtime::kSetContextSymbol));
+  unisched::runtime::reading_broker = this;
+  unisched::runtime::reading_connection = hdl;
+  original(this, hdl);
+}

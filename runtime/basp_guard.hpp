@@ -11,8 +11,11 @@
 // How: CAF calls its check, caf::io::basp::valid(const header&), through the dynamic linker for
 // every header it reads, on plain TCP and TLS alike, and closes the connection when it says no.
 // This file's object defines that function in the executable, so the linker binds CAF's calls to
-// this stricter one (as openssl_hooks does for OpenSSL). Linking it is enough;
-// basp_guard_active() tells whether the binding took, so a process can refuse to listen
+// this stricter one (as openssl_hooks does for OpenSSL). It defines the BASP broker's
+// set_context the same way, which notes the connection being read and calls CAF's own: an actor
+// message (whose payload CAF would buffer whole, up to 64 MiB) is refused on a connection that has
+// not completed its handshake, so pre-handshake connections cost at most 64 KiB each. Linking it is
+// enough; basp_guard_active() tells whether the binding took, so a process can refuse to listen
 // unguarded. A patched CAF would need CAF built from source in every build; a proxy in front of
 // CAF's port would copy every byte twice and still not see inside TLS.
 #pragma once

@@ -182,6 +182,35 @@ BOOST_AUTO_TEST_CASE(a_shard_survives_the_same_packets) {
   BOOST_TEST(hub.process->stop() == 0);
 }
 
+// Issue 66, item 7: the header check had no connection to go by, so 20 connections that sent only
+// a header announcing a 64 MiB message, with no handshake, made the hub hold 1.28 GB. Such a
+// header is now refused (its connection closed) before any buffer is sized for it.
+BOOST_AUTO_TEST_CASE(actor_messages_before_a_handshake_are_refused) {
+  Hub hub;
+  const uint16_t port = port_of(hub.address);
+  const pid_t pid = hub.process->pid();
+  const uint64_t before = resident_bytes(pid);
+  std::vector<RawConnection> open;
+  for (int i = 0; i < 20; ++i) {
+    open.emplace_back(port);
+    BOOST_TEST_REQUIRE(open.back().connected());
+    open.back().receive(std::chrono::milliseconds(500), 32);  // the hub's server handshake
+    open.back().send(basp_header_bytes(2, 0, kMaxBaspMessagePayload, 0, 0, 7) + "x");
+  }
+  ActorHarness::wait_until(
+      [&] { return hub.process->output().find("(16 refused so far)") != std::string::npos; },
+      "the hub refusing the headers", std::chrono::seconds(10));
+  BOOST_TEST(hub.process->output().find("an actor message before the connection's handshake") !=
+             std::string::npos);
+  const uint64_t resident = resident_bytes(pid);
+  BOOST_TEST(resident < before + kGrowthBound,
+             "the hub grew from " << before << " to " << resident << " bytes");
+  // Agents that do shake hands still get through.
+  const auto [status, output] = hub.client("get clusters");
+  BOOST_TEST(status == 0, output);
+  BOOST_TEST(hub.process->stop() == 0, hub.process->output());
+}
+
 BOOST_AUTO_TEST_CASE(plain_tcp_beyond_loopback_needs_the_loud_flag) {
   ScratchDirectory dir;
   for (const char* verb : {"serve --listen", "shard --hub 127.0.0.1:1 --listen",
