@@ -21,8 +21,9 @@ v1::ClusterSummary summarize(const ClusterState& core) {
   summary.set_rejected(counters.rejected);
   summary.set_health_transitions(counters.health_transitions);
   summary.set_healthy(core.healthy());
-  summary.set_allocatable_cpu_milli(core.view().totals().allocatable_cpu_milli);
-  summary.set_allocated_cpu_milli(core.view().totals().allocated_cpu_milli);
+  summary.set_allocatable_cpu_milli(
+      model::saturated_int64(core.view().totals().allocatable_cpu_milli));
+  summary.set_allocated_cpu_milli(model::saturated_int64(core.view().totals().allocated_cpu_milli));
   for (const auto& [model, totals] : core.view().accelerators()) {
     summary.set_devices(summary.devices() + static_cast<uint64_t>(totals.devices));
     summary.set_free_devices(summary.free_devices() + static_cast<uint64_t>(totals.free_devices));

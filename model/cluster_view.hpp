@@ -20,6 +20,7 @@
 #include <absl/types/span.h>
 
 #include "model/accelerator_table.hpp"
+#include "model/int128.hpp"
 #include "model/node_state.hpp"
 #include "model/view_revision.hpp"
 
@@ -55,16 +56,21 @@ struct ViewProblem {
   std::string to_string() const;
 };
 
+/// A view's sums. The amounts are summed in 128 bits: nodes each within kMaxNodeAmount fill an
+/// int64 at 131,072 of them, and a cluster may send ten million (a hostile agent would).
 struct ClusterTotals {
   int64_t nodes = 0;
   int64_t schedulable_nodes = 0;
-  int64_t allocatable_cpu_milli = 0;
-  int64_t allocated_cpu_milli = 0;
-  int64_t allocatable_memory_bytes = 0;
-  int64_t allocated_memory_bytes = 0;
-  int64_t pods = 0;
+  int128_t allocatable_cpu_milli = 0;
+  int128_t allocated_cpu_milli = 0;
+  int128_t allocatable_memory_bytes = 0;
+  int128_t allocated_memory_bytes = 0;
+  int128_t pods = 0;
   bool operator==(const ClusterTotals& o) const;
 };
+
+/// `value` as an int64, the nearest when it is beyond one (for summaries and metrics).
+int64_t saturated_int64(int128_t value);
 
 /// Whether a node may hold more than it can: an agent's truth never does, but a view that
 /// includes reservations not yet confirmed may, for a while.

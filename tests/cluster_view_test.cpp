@@ -3,6 +3,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <set>
 
@@ -408,7 +409,7 @@ BOOST_AUTO_TEST_CASE(views_fed_shared_changes_hold_one_state_between_them) {
   BOOST_TEST(follower.revision_of("a") == 2u);
   BOOST_TEST(follower.nodes_with_free_devices("A100", 4).empty());
   BOOST_TEST(follower.nodes_with_free_devices("A100", 1).size() == 1u);
-  BOOST_TEST(follower.totals().allocatable_cpu_milli == 16000);
+  BOOST_TEST(saturated_int64(follower.totals().allocatable_cpu_milli) == 16000);
   // Shared changes are checked as any other: a node added twice is refused, nothing changes.
   const auto refused = follower.apply({{NodeChangeKind::Add, state(gpu_node("b", 4)), 3}});
   BOOST_TEST_REQUIRE(refused.has_value());
@@ -571,6 +572,22 @@ BOOST_AUTO_TEST_CASE(indexes_follow_updates_that_change_models_and_free_counts) 
   BOOST_TEST(view.nodes_with_free_devices("M0", 1).size() == 1u);
   BOOST_TEST(view.nodes_with_free_cpu(7001).size() == 2u);  // a and b; m has 7000m left
   BOOST_TEST(view.nodes_with_free_cpu(7000).size() == 3u);
+}
+
+// Issue 66, item 4: totals of nodes each at the most a node may report filled an int64 at
+// 131,072 nodes; past that they wrapped. They are summed in 128 bits, and shown saturated.
+BOOST_AUTO_TEST_CASE(totals_of_the_largest_nodes_do_not_wrap) {
+  ClusterView view(ViewIndexes::NamesOnly);
+  std::vector<NodeChange> changes(131'073);
+  for (size_t i = 0; i < changes.size(); ++i) {
+    changes[i].kind = NodeChangeKind::Add;
+    changes[i].node.name = "n" + std::to_string(i);
+    changes[i].node.allocatable_memory_bytes = kMaxNodeAmount;
+  }
+  BOOST_TEST_REQUIRE(!view.apply(changes).has_value());
+  BOOST_TEST((view.totals().allocatable_memory_bytes == int128_t{131'073} * kMaxNodeAmount));
+  BOOST_TEST(saturated_int64(view.totals().allocatable_memory_bytes) ==
+             std::numeric_limits<int64_t>::max());
 }
 
 BOOST_AUTO_TEST_SUITE_END()
