@@ -7,6 +7,8 @@
 #include <string_view>
 #include <unordered_set>
 
+#include "model/printable.hpp"
+
 namespace unisched::actors {
 
 const char* describe(AckStatus status) {
@@ -175,12 +177,12 @@ UpdateOutcome ClusterState::apply(model::ViewUpdate& update) {
   names.reserve(update.changes.size());
   for (const model::SharedNodeChange& change : update.changes) {
     if (!names.insert(change.node->name).second) {
-      return reject("node \"" + change.node->name + "\" changes twice in one update");
+      return reject("node " + model::quoted_brief(change.node->name) +
+                    " changes twice in one update");
     }
-    if (change.kind != model::NodeChangeKind::Remove) {
-      if (auto problem = model::check_node(*change.node)) {
-        return reject(problem->to_string());
-      }
+    // Admission judged every named node; one without a name cannot be left out by name.
+    if (change.kind != model::NodeChangeKind::Remove && change.node->name.empty()) {
+      return reject(model::check_node(*change.node)->to_string());
     }
   }
   // Nothing changes unless the whole update applies: what the holdings change is put back.
@@ -311,9 +313,9 @@ std::optional<std::string> ClusterState::on_snapshot(model::ViewSnapshot snapsho
   }
   admission_.admit(snapshot);
   for (const auto& node : snapshot.nodes) {
-    if (auto problem = model::check_node(*node)) {  // a node without a name
+    if (node->name.empty()) {  // admission judged every named node
       resync_ = Resync::Needed;
-      return problem->to_string();
+      return model::check_node(*node)->to_string();
     }
   }
   ReservationHoldings next = holdings_;  // a resync copies every node anyway
