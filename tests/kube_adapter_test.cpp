@@ -6,8 +6,12 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include <spdlog/sinks/ostream_sink.h>
+#include <spdlog/spdlog.h>
+
 #include <atomic>
 #include <map>
+#include <sstream>
 #include <string>
 
 #include "adapters/kubernetes/api_client.hpp"
@@ -361,6 +365,23 @@ BOOST_AUTO_TEST_CASE(a_hostile_api_server_is_an_error_the_adapter_backs_off_from
   server.control("hostile", {{"mode", ""}});
   eventually([&] { return lists.load() >= 1; }, "a list once the server is sound again");
   BOOST_TEST(reflector.trouble().empty());
+}
+
+// Issue 66, item 7: nodes a broken API server lists twice under one name used to merge silently.
+BOOST_AUTO_TEST_CASE(a_node_listed_twice_is_kept_once_and_warned_of) {
+  KubeApiServer server({"--generate-nodes", "2"});
+  server.control("hostile", {{"mode", "duplicate-nodes"}});
+  std::ostringstream log;
+  const auto previous = spdlog::default_logger();
+  spdlog::set_default_logger(std::make_shared<spdlog::logger>(
+      "test", std::make_shared<spdlog::sinks::ostream_sink_mt>(log)));
+  auto cluster = connect(server, "twice");
+  spdlog::set_default_logger(previous);
+  BOOST_TEST(cluster->list_nodes().size() == 2u);
+  BOOST_TEST(
+      log.str().find("node node-00000: listed more than once; the last one listed is kept") !=
+          std::string::npos,
+      log.str());
 }
 
 BOOST_AUTO_TEST_CASE(an_unreachable_or_untrusted_server_is_an_error_not_a_hang) {

@@ -8,7 +8,7 @@
 // nodes (put/delete), drop-watches, compact (410 for older versions), raw-event, and
 // hold-watches / release-watches (watch events wait, in order, until released: a lagging watch),
 // and hostile (a broken or hostile server: {mode: 'gzip-bomb' | 'endless-line' |
-// 'endless-continue'} for every later list or watch; {mode: ''} ends it).
+// 'endless-continue' | 'duplicate-nodes'} for every later list or watch; {mode: ''} ends it).
 'use strict';
 
 const fs = require('fs');
@@ -292,6 +292,12 @@ function hostileAnswer(mode, kind, watching, res) {
     };
     res.on('close', () => { sent = 64; });
     more();
+    return true;
+  }
+  if (mode === 'duplicate-nodes' && !watching) {
+    // A broken server: one node listed twice under its name.
+    send(res, 200, { kind: `${kind}List`, apiVersion: 'v1', metadata: { resourceVersion: '1' },
+      items: kind === 'Node' ? [generatedNode(0), generatedNode(0), generatedNode(1)] : [] });
     return true;
   }
   if (mode === 'endless-continue' && !watching) {
