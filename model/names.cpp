@@ -44,24 +44,31 @@ bool is_node_name_part(std::string_view v) {
                      [](char c) { return is_alnum(c) || c == '-' || c == '_'; });
 }
 
-}  // namespace
-
-std::string check_node_name(std::string_view value) {
+/// At most 253 characters of dot-separated parts, each one `part` accepts; else `why`.
+std::string check_dotted(std::string_view value, bool (*part)(std::string_view), const char* why) {
   if (value.size() > 253) {
     return "must be no more than 253 characters";
   }
   size_t start = 0;
   while (true) {
     const size_t dot = value.find('.', start);
-    if (!is_node_name_part(value.substr(start, dot - start))) {
-      return "a node name must consist of dot-separated parts of at most 63 letters, digits, '-' "
-             "or '_', each starting and ending with a letter or digit (e.g. 'gpu-01.rack-3')";
+    if (!part(value.substr(start, dot - start))) {
+      return why;
     }
     if (dot == std::string_view::npos) {
       return {};
     }
     start = dot + 1;
   }
+}
+
+}  // namespace
+
+std::string check_node_name(std::string_view value) {
+  return check_dotted(value, is_node_name_part,
+                      "a node name must consist of dot-separated parts of at most 63 letters, "
+                      "digits, '-' or '_', each starting and ending with a letter or digit (e.g. "
+                      "'gpu-01.rack-3')");
 }
 
 std::string check_dns1123_label(std::string_view value) {
@@ -76,22 +83,10 @@ std::string check_dns1123_label(std::string_view value) {
 }
 
 std::string check_dns1123_subdomain(std::string_view value) {
-  if (value.size() > 253) {
-    return "must be no more than 253 characters";
-  }
-  size_t start = 0;
-  while (true) {
-    const size_t dot = value.find('.', start);
-    if (!is_dns1123_label(value.substr(start, dot - start))) {
-      return "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, "
-             "'-' or '.', and must start and end with an alphanumeric character "
-             "(e.g. 'example.com')";
-    }
-    if (dot == std::string_view::npos) {
-      return {};
-    }
-    start = dot + 1;
-  }
+  return check_dotted(value, is_dns1123_label,
+                      "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric "
+                      "characters, '-' or '.', and must start and end with an alphanumeric "
+                      "character (e.g. 'example.com')");
 }
 
 std::string check_label_key(std::string_view value) {
