@@ -135,6 +135,46 @@ void bind(Self self, ClusterIngestActor cluster_actor) {
   }
 }
 
+/// Reads what changed in the cluster, tells of nodes it leaves out, and observes again later.
+void observe(Self self) {
+  AgentState& core = *self->state.core;
+  core.observe();
+  warn_left_out("agent " + core.cluster_id(), core.take_left_out_news(), core.nodes_left_out());
+  self->delayed_send(self, self->state.settings.observe_interval, observe_atom_v);
+}
+
+/// The centre's pull of the whole state: part 0 splits it anew, later parts are those kept.
+caf::result<messages::AgentSnapshot> answer_pull(Self self, const v1::SnapshotRequest& request) {
+  if (!self->state.online) {
+    return self->make_response_promise<messages::AgentSnapshot>();  // never answered
+  }
+  if (request.part() == 0) {
+    return self->state.snapshot_parts.start(self->state.core->snapshot());
+  }
+  auto part = self->state.snapshot_parts.part(request);
+  if (!part) {
+    return messages::make_error(messages::Error::Unavailable, part.error());
+  }
+  return std::move(part.value());
+}
+
+/// The supervisor's probe: where the agent stands, and UNHEALTHY with the reason while its
+/// adapter cannot see the cluster.
+caf::result<v1::HealthStatus> answer_probe(Self self, const v1::HealthProbe& probe) {
+  if (!self->state.online) {
+    return self->make_response_promise<v1::HealthStatus>();  // never answered
+  }
+  const AgentState& core = *self->state.core;
+  v1::HealthStatus status;
+  status.set_cluster_id(core.cluster_id());
+  const std::string trouble = self->state.core->adapter().trouble();
+  status.set_state(trouble.empty() ? v1::HEALTHY : v1::UNHEALTHY);
+  status.set_epoch(core.epoch());
+  status.set_version(core.version());
+  status.set_detail(trouble.empty() ? "probe " + std::to_string(probe.sequence()) : trouble);
+  return status;
+}
+
 LocalAgentActor::behavior_type agent_actor(Self self,
                                            std::shared_ptr<adapters::ClusterAdapter> adapter,
                                            uint64_t epoch, AgentSettings settings) {
@@ -145,13 +185,7 @@ LocalAgentActor::behavior_type agent_actor(Self self,
   self->send(self, observe_atom_v);
   self->send(self, push_atom_v);
   return {
-      [=](observe_atom) {
-        AgentState& core = *self->state.core;
-        core.observe();
-        warn_left_out("agent " + core.cluster_id(), core.take_left_out_news(),
-                      core.nodes_left_out());
-        self->delayed_send(self, self->state.settings.observe_interval, observe_atom_v);
-      },
+      [=](observe_atom) { observe(self); },
       [=](retry_atom) { send_throttled_again(self); },
       [=](push_atom) {
         if (self->state.online) {
@@ -159,32 +193,8 @@ LocalAgentActor::behavior_type agent_actor(Self self,
         }
         self->delayed_send(self, self->state.settings.push_interval, push_atom_v);
       },
-      [=](const v1::SnapshotRequest& request) -> caf::result<messages::AgentSnapshot> {
-        if (!self->state.online) {
-          return self->make_response_promise<messages::AgentSnapshot>();  // never answered
-        }
-        if (request.part() == 0) {
-          return self->state.snapshot_parts.start(self->state.core->snapshot());
-        }
-        auto part = self->state.snapshot_parts.part(request);
-        if (!part) {
-          return messages::make_error(messages::Error::Unavailable, part.error());
-        }
-        return std::move(part.value());
-      },
-      [=](const v1::HealthProbe& probe) -> caf::result<v1::HealthStatus> {
-        if (!self->state.online) {
-          return self->make_response_promise<v1::HealthStatus>();  // never answered
-        }
-        v1::HealthStatus status;
-        status.set_cluster_id(self->state.core->cluster_id());
-        const std::string trouble = self->state.core->adapter().trouble();
-        status.set_state(trouble.empty() ? v1::HEALTHY : v1::UNHEALTHY);
-        status.set_epoch(self->state.core->epoch());
-        status.set_version(self->state.core->version());
-        status.set_detail(trouble.empty() ? "probe " + std::to_string(probe.sequence()) : trouble);
-        return status;
-      },
+      [=](const v1::SnapshotRequest& request) { return answer_pull(self, request); },
+      [=](const v1::HealthProbe& probe) { return answer_probe(self, probe); },
       [=](bind_atom, ClusterIngestActor cluster_actor, const std::string& endpoint) {
         // On a shard: connect to it directly, so updates do not travel through the hub.
         if (!endpoint.empty() && self->state.settings.connect_directly) {

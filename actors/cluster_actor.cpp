@@ -450,6 +450,54 @@ void resend_unconfirmed(Self self) {
   }
 }
 
+messages::ViewFeed on_subscribe(Self self, ViewSubscriberActor subscriber) {
+  self->monitor(subscriber);
+  self->state.subscribers.push_back({subscriber, self->state.core->revision()});
+  self->send(subscriber, health_atom_v, self->state.core->cluster_id(),
+             self->state.core->healthy());
+  return messages::ViewFeed{self->state.core->whole_view()};
+}
+
+/// A resync the supervisor asks for, answered once the view is pulled; at once when the view is
+/// already where the agent stands (`agent_at`) and no resync is under way.
+caf::result<v1::Ack> on_resync(Self self, std::optional<model::StreamPosition> agent_at) {
+  const ClusterState& core = *self->state.core;
+  if (agent_at && core.position().epoch == agent_at->epoch &&
+      core.position().version == agent_at->version && !core.resyncing()) {
+    return make_ack(core, agent_at->epoch, {AckStatus::Applied, agent_at->version, {}});
+  }
+  self->state.core->request_resync();
+  auto promise = self->make_response_promise();
+  self->state.resync_waiters.push_back(promise);
+  pull_snapshot_if_needed(self);
+  return promise;
+}
+
+void on_health(Self self, bool healthy) {
+  if (self->state.core->set_healthy(healthy)) {
+    spdlog::info("cluster {}: now {}", self->state.core->cluster_id(),
+                 healthy ? "healthy" : "unhealthy");
+    for (const Subscriber& subscriber : self->state.subscribers) {
+      self->send(subscriber.handle, health_atom_v, self->state.core->cluster_id(), healthy);
+    }
+  }
+}
+
+/// Where the agent stands, as its probe answer said.
+void on_agent_position(Self self, uint64_t epoch, uint64_t version) {
+  ClusterState& core = *self->state.core;
+  if (core.position().epoch == epoch && core.position().version == version) {
+    self->state.last_confirmed = self->clock().now();
+  }
+  // Updates refused over the rate since the last report are on their way again, not lost: the
+  // position says nothing about a gap until the agent is in step once more.
+  const uint64_t refused = self->state.rate_limit.refused();
+  if (refused == std::exchange(self->state.refused_at_last_position, refused)) {
+    core.on_agent_position(epoch, version);
+  }
+  pull_snapshot_if_needed(self);
+}
+
 ClusterActor::behavior_type cluster_actor(Self self, std::string cluster_id, AgentActor agent,
                                           caf::strong_actor_ptr owner,
                                           ClusterActorSettings settings) {
@@ -484,40 +532,13 @@ ClusterActor::behavior_type cluster_actor(Self self, std::string cluster_id, Age
       },
       [=](summary_atom) { return summarize(self); },
       [=](subscribe_atom, ViewSubscriberActor subscriber) {
-        self->monitor(subscriber);
-        self->state.subscribers.push_back({subscriber, self->state.core->revision()});
-        self->send(subscriber, health_atom_v, self->state.core->cluster_id(),
-                   self->state.core->healthy());
-        return messages::ViewFeed{self->state.core->whole_view()};
+        return on_subscribe(self, std::move(subscriber));
       },
-      [=](resync_atom) -> caf::result<v1::Ack> {
-        auto promise = self->make_response_promise();
-        self->state.resync_waiters.push_back(promise);
-        self->state.core->request_resync();
-        pull_snapshot_if_needed(self);
-        return promise;
+      [=](resync_atom) { return on_resync(self, std::nullopt); },
+      [=](resync_atom, uint64_t epoch, uint64_t version) {
+        return on_resync(self, model::StreamPosition{epoch, version});
       },
-      [=](resync_atom, uint64_t epoch, uint64_t version) -> caf::result<v1::Ack> {
-        const ClusterState& core = *self->state.core;
-        if (core.position().epoch == epoch && core.position().version == version &&
-            !core.resyncing()) {
-          return make_ack(core, epoch, {AckStatus::Applied, version, {}});
-        }
-        self->state.core->request_resync();
-        auto promise = self->make_response_promise();
-        self->state.resync_waiters.push_back(promise);
-        pull_snapshot_if_needed(self);
-        return caf::delegated<v1::Ack>();
-      },
-      [=](health_atom, bool healthy) {
-        if (self->state.core->set_healthy(healthy)) {
-          spdlog::info("cluster {}: now {}", self->state.core->cluster_id(),
-                       healthy ? "healthy" : "unhealthy");
-          for (const Subscriber& subscriber : self->state.subscribers) {
-            self->send(subscriber.handle, health_atom_v, self->state.core->cluster_id(), healthy);
-          }
-        }
-      },
+      [=](health_atom, bool healthy) { on_health(self, healthy); },
       [=](v1::CommitRequest& request) { return on_commit(self, request); },
       [=](const v1::ReleaseOrder& order) {
         on_release(self, order);
@@ -526,17 +547,7 @@ ClusterActor::behavior_type cluster_actor(Self self, std::string cluster_id, Age
       },
       [=](const v1::PlacementQuery& query) { return report_placements(*self->state.core, query); },
       [=](position_atom, uint64_t epoch, uint64_t version) {
-        ClusterState& core = *self->state.core;
-        if (core.position().epoch == epoch && core.position().version == version) {
-          self->state.last_confirmed = self->clock().now();
-        }
-        // Updates refused over the rate since the last report are on their way again, not
-        // lost: the position says nothing about a gap until the agent is in step once more.
-        const uint64_t refused = self->state.rate_limit.refused();
-        if (refused == std::exchange(self->state.refused_at_last_position, refused)) {
-          core.on_agent_position(epoch, version);
-        }
-        pull_snapshot_if_needed(self);
+        on_agent_position(self, epoch, version);
       },
       [=](bind_atom, AgentActor agent) {
         self->state.agent = std::move(agent);
