@@ -128,6 +128,9 @@ std::optional<model::ViewUpdate> AgentState::next_update() {
   update.applied_placements.swap(applied_to_report_);
   update.refused_placements.swap(refused_to_report_);
   update.finished_placements.swap(finished_to_report_);
+  // The same health its probes and heartbeats give: an update never says otherwise.
+  update.health =
+      adapter_->trouble().empty() ? model::HealthState::Healthy : model::HealthState::Unhealthy;
   ++counters_.updates_built;
   counters_.deltas_sent += update.changes.size();
   return update;

@@ -49,10 +49,17 @@ void heard(Self self, uint64_t epoch, uint64_t version) {
 }
 
 /// What the agent last said of its cluster (a heartbeat's state, or an update's health): only
-/// UNHEALTHY counts; a state not given is taken as healthy.
+/// UNHEALTHY counts; a state not given is taken as healthy. An UNHEALTHY update, which carries no
+/// reason, keeps the one its heartbeat gave.
 void note_health(Self self, v1::HealthState state, const std::string& detail) {
-  self->state.trouble =
-      state == v1::UNHEALTHY ? (detail.empty() ? std::string("the agent says so") : detail) : "";
+  std::string& trouble = self->state.trouble;
+  if (state != v1::UNHEALTHY) {
+    trouble.clear();
+  } else if (!detail.empty()) {
+    trouble = detail;
+  } else if (trouble.empty()) {
+    trouble = "the agent says so";
+  }
 }
 
 bool silent(Self self) {

@@ -82,8 +82,10 @@ class ScriptedCluster final : public adapters::ClusterAdapter {
     profile_.spec.cluster_id = "c1";
   }
   std::vector<model::NodeChange> changes;
+  std::string trouble_text;
 
   const model::ClusterResourceProfile& profile() const override { return profile_; }
+  std::string trouble() const override { return trouble_text; }
   std::vector<model::NodeState> list_nodes() const override { return nodes_; }
   std::vector<model::NodeChange> poll_changes() override { return std::exchange(changes, {}); }
   model::ClusterResources resources() const override { return {}; }
@@ -287,6 +289,15 @@ BOOST_AUTO_TEST_CASE(an_agent_leaves_out_a_node_too_large_for_a_message) {
   BOOST_TEST_REQUIRE(third->changes.size() == 1u);
   BOOST_TEST((third->changes[0].kind == NodeChangeKind::Add));
   BOOST_TEST(agent.snapshot().nodes.size() == 1u);
+  // An update says what the agent's probes say of the cluster: a gRPC agent's updates used to
+  // say HEALTHY while its heartbeats said UNHEALTHY.
+  BOOST_TEST((third->health == model::HealthState::Healthy));
+  cluster->trouble_text = "listing nodes failed (503)";
+  cluster->changes = {{NodeChangeKind::Update, node("a", 600)}};
+  agent.observe();
+  const auto troubled = agent.next_update();
+  BOOST_TEST_REQUIRE(troubled.has_value());
+  BOOST_TEST((troubled->health == model::HealthState::Unhealthy));
 }
 
 BOOST_AUTO_TEST_SUITE_END()
