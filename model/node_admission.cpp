@@ -90,29 +90,35 @@ std::string NodeAdmission::why_unusable(const NodeState& node) const {
 template <class Change>
 void NodeAdmission::admit_changes(std::vector<Change>& changes,
                                   const std::function<bool(const std::string&)>& held) {
-  std::vector<Change> kept;
-  kept.reserve(changes.size());
+  // Each change gives at most one: kept in place, without a second vector.
+  auto kept = changes.begin();
+  const auto keep = [&kept](Change&& change) {
+    if (&*kept != &change) {  // never moved onto itself
+      *kept = std::move(change);
+    }
+    ++kept;
+  };
   for (Change& change : changes) {
     const std::string& name = state_of(change).name;
     if (change.kind == NodeChangeKind::Remove) {
       if (left_out_.erase(name) == 0 || held(name)) {
-        kept.push_back(std::move(change));
+        keep(std::move(change));
       }
       continue;
     }
     if (std::string why = why_unusable(state_of(change)); !why.empty()) {
       leave_out(name, std::move(why), left_out_);
       if (held(name)) {
-        kept.push_back(removal_of(name, static_cast<const Change*>(nullptr)));
+        keep(removal_of(name, static_cast<const Change*>(nullptr)));
       }
       continue;
     }
-    if (left_out_.erase(name) != 0 && !held(name)) {
+    if (!left_out_.empty() && left_out_.erase(name) != 0 && !held(name)) {
       change.kind = NodeChangeKind::Add;  // back from being left out
     }
-    kept.push_back(std::move(change));
+    keep(std::move(change));
   }
-  changes = std::move(kept);
+  changes.erase(kept, changes.end());
 }
 
 void NodeAdmission::admit(std::vector<NodeChange>& changes,
