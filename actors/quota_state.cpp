@@ -15,11 +15,6 @@ namespace {
 using model::int128_t;
 
 constexpr int64_t kMaxAmount = std::numeric_limits<int64_t>::max();
-constexpr int64_t kMinAmount = std::numeric_limits<int64_t>::min();
-
-int64_t clamped(int128_t value) {
-  return static_cast<int64_t>(std::clamp<int128_t>(value, kMinAmount, kMaxAmount));
-}
 
 int64_t amount_in(const ResourceAmounts& amounts, const std::string& resource,
                   int64_t otherwise = 0) {
@@ -31,7 +26,7 @@ int64_t amount_in(const ResourceAmounts& amounts, const std::string& resource,
 void add_to(ResourceAmounts& sum, const ResourceAmounts& amounts, int64_t sign = 1) {
   for (const auto& [resource, amount] : amounts) {
     int64_t& held = sum[resource];
-    held = clamped(int128_t{held} + int128_t{sign} * amount);
+    held = model::saturated_int64(int128_t{held} + int128_t{sign} * amount);
   }
 }
 

@@ -49,12 +49,6 @@ std::string ViewProblem::to_string() const {
   return std::string(describe(error)) + ": " + detail;
 }
 
-int64_t saturated_int64(int128_t value) {
-  constexpr int128_t kMost = std::numeric_limits<int64_t>::max();
-  constexpr int128_t kLeast = std::numeric_limits<int64_t>::min();
-  return static_cast<int64_t>(std::clamp(value, kLeast, kMost));
-}
-
 bool ClusterTotals::operator==(const ClusterTotals& o) const {
   return nodes == o.nodes && schedulable_nodes == o.schedulable_nodes &&
          allocatable_cpu_milli == o.allocatable_cpu_milli &&

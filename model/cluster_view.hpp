@@ -69,9 +69,6 @@ struct ClusterTotals {
   bool operator==(const ClusterTotals& o) const;
 };
 
-/// `value` as an int64, the nearest when it is beyond one (for summaries and metrics).
-int64_t saturated_int64(int128_t value);
-
 /// Whether a node may hold more than it can: an agent's truth never does, but a view that
 /// includes reservations not yet confirmed may, for a while.
 enum class Allocation { MustFit, MayExceed };

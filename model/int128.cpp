@@ -1,8 +1,15 @@
 #include "model/int128.hpp"
 
 #include <algorithm>
+#include <limits>
 
 namespace unisched::model {
+
+int64_t saturated_int64(int128_t value) {
+  constexpr int128_t kMost = std::numeric_limits<int64_t>::max();
+  constexpr int128_t kLeast = std::numeric_limits<int64_t>::min();
+  return static_cast<int64_t>(std::clamp(value, kLeast, kMost));
+}
 
 std::string to_decimal(uint128_t value) {
   std::string digits;

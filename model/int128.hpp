@@ -2,6 +2,7 @@
 // (e.g. "9223372036854775808.1"), and nano-unit precision needs about 29 digits.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -13,6 +14,9 @@ __extension__ typedef unsigned __int128 uint128_t;
 
 inline constexpr uint128_t kUint128Max = ~uint128_t{0};
 inline constexpr int128_t kInt128Max = static_cast<int128_t>(kUint128Max >> 1);
+
+/// `value` as an int64, the nearest one when it is beyond (a sum shown, or held, in 64 bits).
+int64_t saturated_int64(int128_t value);
 
 /// Decimal digits of `value`, without sign or leading zeros ("0" for zero).
 std::string to_decimal(uint128_t value);
