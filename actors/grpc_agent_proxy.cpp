@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "actors/snapshot_transfer.hpp"
+#include "actors/supervisor_state.hpp"
 #include "messages/caf_types.hpp"
 #include "messages/errors.hpp"
 #include "messages/snapshot_parts.hpp"
@@ -56,7 +57,7 @@ void note_health(Self self, v1::HealthState state, const std::string& detail) {
   if (state != v1::UNHEALTHY) {
     trouble.clear();
   } else if (!detail.empty()) {
-    trouble = detail;
+    trouble = detail.substr(0, kMaxTroubleBytes);
   } else if (trouble.empty()) {
     trouble = "the agent says so";
   }

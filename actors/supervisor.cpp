@@ -145,9 +145,10 @@ void probe_all(Self self) {
                   std::move(probe))
         .then(
             [=](v1::HealthStatus& status) {
-              const std::string trouble = status.state() == v1::UNHEALTHY
-                                              ? model::printable(status.detail().substr(0, 256))
-                                              : "";
+              const std::string trouble =
+                  status.state() == v1::UNHEALTHY
+                      ? model::printable(status.detail().substr(0, kMaxTroubleBytes))
+                      : "";
               carry_out(self,
                         self->state.core->on_probe_answer(
                             id, model::StreamPosition{status.epoch(), status.version()}, trouble));

@@ -8,6 +8,7 @@
 //   any -> Lost (the agent actor is gone); Lost -> Registering (its agent registered again)
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -18,6 +19,10 @@
 #include "model/version_gate.hpp"
 
 namespace unisched::actors {
+
+/// How much of an agent's reason for answering UNHEALTHY is kept and logged (it is free text
+/// from outside, up to a whole message long).
+inline constexpr size_t kMaxTroubleBytes = 256;
 
 enum class Lifecycle { Registering, Resyncing, Healthy, Suspect, Unhealthy, Lost };
 

@@ -443,7 +443,10 @@ BOOST_AUTO_TEST_CASE(a_grpc_agent_that_reports_its_cluster_unhealthy_makes_it_so
           probe.set_epoch(1);
           probe.set_version(1);
           probe.set_state(state);
-          probe.set_detail(state == unisched::v1::UNHEALTHY ? "listing nodes failed (503)" : "");
+          // Free text from outside: escaped and cut short where it is logged.
+          probe.set_detail(state == unisched::v1::UNHEALTHY
+                               ? "listing nodes failed (503)\x1b[2J" + std::string(10'000, 'x')
+                               : "");
           unisched::v1::HealthStatus status;
           stub->HealthCheck(&context, probe, &status);
           if (status.snapshot_wanted()) {  // as any agent: the whole state when asked
@@ -462,7 +465,9 @@ BOOST_AUTO_TEST_CASE(a_grpc_agent_that_reports_its_cluster_unhealthy_makes_it_so
   };
   beat_until(unisched::v1::HEALTHY, true, "healthy once registered");
   beat_until(unisched::v1::UNHEALTHY, false, "unhealthy while its agent says so");
-  BOOST_TEST(hub.process->output().find("its agent reports: listing nodes failed (503)") !=
+  BOOST_TEST(hub.process->output().find('\x1b') == std::string::npos);
+  BOOST_TEST(hub.process->output().find(std::string(300, 'x')) == std::string::npos);
+  BOOST_TEST(hub.process->output().find("its agent reports: listing nodes failed (503)\\x1b[2J") !=
              std::string::npos);
   beat_until(unisched::v1::HEALTHY, true, "healthy again when it says so");
   BOOST_TEST(hub.process->stop() == 0);
