@@ -79,7 +79,7 @@ void observe(Self self, MakeEvent event) {
 void release(Self self, const std::vector<std::string>& ids) {
   std::vector<std::string> admitted;
   self->state.admission.release(ids, admitted);
-  observe(self, [&] { return QuotaLedgerEvent{{}, {}, ids}; });
+  observe(self, [&] { return QuotaLedgerEvent{{}, {}, ids, {}}; });
   tell_admitted(self, admitted);
 }
 
@@ -148,7 +148,7 @@ v1::QuotaTakeReply on_take(Self self, const v1::QuotaTakeRequest& request) {
     }
     observe(self, [&] {
       return QuotaLedgerEvent{
-          request.queue(), {request.placements().begin(), request.placements().end()}, {}};
+          request.queue(), {request.placements().begin(), request.placements().end()}, {}, {}};
     });
   } else if (result.refused) {
     reply.set_status(v1::QuotaTakeReply::REFUSED);
@@ -171,7 +171,7 @@ void on_lease_use(Self self, const v1::QuotaLeaseUse& use) {
   }
   observe(self, [&] {
     return QuotaLedgerEvent{
-        request.queue(), {request.placements().begin(), request.placements().end()}, {}};
+        request.queue(), {request.placements().begin(), request.placements().end()}, {}, {}};
   });
 }
 

@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
-#include <optional>
 #include <random>
 
 #include <unistd.h>
@@ -275,15 +274,15 @@ void run_in(const RunSettings& settings, const std::string& journal, RunReport& 
   // second in the simulation) and found nothing to release.
   const int64_t settle_until = system.now_ms() + settings.settle_limit.count();
   constexpr int64_t kRestMs = 1500;
-  std::optional<int64_t> rested_since;
+  int64_t rested_since = -1;  // -1 while not at rest
   while (system.now_ms() < settle_until) {
     system.step(step);
     if (system.now_ms() % 250 == 0) {
       if (!at_rest(system)) {
-        rested_since.reset();
-      } else if (!rested_since) {
+        rested_since = -1;
+      } else if (rested_since < 0) {
         rested_since = system.now_ms();
-      } else if (system.now_ms() - *rested_since >= kRestMs) {
+      } else if (system.now_ms() - rested_since >= kRestMs) {
         report.settled = true;
         break;
       }
