@@ -300,6 +300,20 @@ BOOST_AUTO_TEST_CASE(bad_flags_are_usage_errors) {
   BOOST_TEST(bench("--scenario sample-quality --audit-every 0").status == 2);
 }
 
+BOOST_AUTO_TEST_CASE(help_prints_the_usage_and_every_scenario_and_succeeds) {
+  unisched::testing::ScratchDirectory dir;
+  const std::string out = dir.path() + "/help.out";
+  for (const std::string flag : {"--help", "-h", "--scenario schedule --help"}) {
+    const int status =
+        std::system((std::string(UNISCHED_BENCH_BINARY) + " " + flag + " >" + out).c_str());
+    BOOST_TEST((WIFEXITED(status) && WEXITSTATUS(status) == 0), flag);
+    const std::string text = unisched::testing::read_file(out);
+    BOOST_TEST(text.find("usage: unisched-bench") != std::string::npos, flag);
+    BOOST_TEST(text.find("  sample-quality ") != std::string::npos, flag);
+    BOOST_TEST(text.find("  etcd ") != std::string::npos, flag);
+  }
+}
+
 BOOST_AUTO_TEST_CASE(profiles_that_are_not_there_are_a_failed_run_not_a_result) {
   for (const char* scenario : {"sample-quality", "fleet-memory"}) {
     const auto run = bench(std::string("--scenario ") + scenario +

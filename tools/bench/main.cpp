@@ -24,6 +24,19 @@ constexpr const char* kUsage =
     "         [--committers N] [--writers N] [--storage disk|tmpfs|both]\n"
     "         [--profiles DIR] [--audit-every N] [--node-deltas usage|whole]\n";
 
+/// --help: the usage line, then what each scenario measures.
+int help() {
+  std::printf(
+      "unisched-bench: named benchmark scenarios; JSON lines on stdout, a summary on "
+      "stderr.\n%s\nscenarios (each flag has a default of its scenario's own):\n",
+      kUsage);
+  for (const auto& scenario : unisched::bench::scenarios()) {
+    std::printf("  %-19s %s\n", scenario.name, scenario.measures);
+  }
+  std::printf("\nCurrent figures and how they were taken: BENCHMARKS.md.\n");
+  return 0;
+}
+
 int usage(const std::string& problem) {
   std::fprintf(stderr, "error: %s\n%s", problem.c_str(), kUsage);
   return 2;
@@ -39,6 +52,11 @@ std::string self_command() {
 }  // namespace
 
 int main(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    if (std::string(argv[i]) == "--help" || std::string(argv[i]) == "-h") {
+      return help();
+    }
+  }
   // Before any thread, and before the fleets take the heap.
   if (const std::string problem = unisched::bench::choose_heap_pages(); !problem.empty()) {
     return usage(problem);

@@ -352,17 +352,21 @@ bool run_kube_ingest(const Flags& flags, const std::string&) {
 
 const std::vector<Scenario>& scenarios() {
   static const std::vector<Scenario> all = {
-      {"ingest", run_ingest},
-      {"ingest-remote", run_ingest_remote},
-      {"resync", run_resync},
-      {"schedule", run_schedule},
-      {"sample-quality", run_sample_quality},
-      {"quota", run_quota},
-      {"scale", run_scale},
-      {"fleet-memory", run_fleet_memory},
-      {"full-sync-baseline", run_full_sync_baseline},
-      {"kube-ingest", run_kube_ingest},
-      {"etcd", run_etcd},
+      {"ingest", "metadata deltas from agents into cluster actors, in one process", run_ingest},
+      {"ingest-remote", "the same over a transport: CAF remote messaging or gRPC",
+       run_ingest_remote},
+      {"resync", "a cluster's full resync at 5,000 and 50,000 nodes", run_resync},
+      {"schedule", "decisions per second and conflicts, schedulers against cluster actors",
+       run_schedule},
+      {"sample-quality", "placement quality of sampled decisions against full scans",
+       run_sample_quality},
+      {"quota", "decisions with the quota ledger in the commit round", run_quota},
+      {"scale", "listing, memory, ingest and decisions at 100 clusters x 5,000 nodes", run_scale},
+      {"fleet-memory", "resident memory of the centre per cluster and node", run_fleet_memory},
+      {"full-sync-baseline", "bytes and CPU of deltas against a full sync per interval",
+       run_full_sync_baseline},
+      {"kube-ingest", "listing and watching a Kubernetes API server's nodes", run_kube_ingest},
+      {"etcd", "etcd's own puts and transactions beside unisched's commits", run_etcd},
   };
   return all;
 }

@@ -11,6 +11,7 @@ namespace unisched::bench {
 
 struct Scenario {
   const char* name;
+  const char* measures;  // one line for --help
   bool (*run)(const Flags& flags, const std::string& self_command);
 };
 
