@@ -246,6 +246,11 @@ BOOST_AUTO_TEST_CASE(every_product_kubernetes_labels_is_its_own_model) {
   }
 }
 
+BOOST_AUTO_TEST_SUITE_END()
+
+// Needs the Alibaba trace in ../shared: a suite and ctest entry of its own, skipped alone.
+BOOST_AUTO_TEST_SUITE(accelerator_names_shared_data)
+
 BOOST_AUTO_TEST_CASE(alibabas_models_are_told_apart,
                      *boost::unit_test::precondition(SharedFileAvailable{
                          "data/alibaba-gpu-2023"})) {

@@ -124,6 +124,11 @@ BOOST_AUTO_TEST_CASE(an_unreadable_file_is_one_problem) {
   BOOST_TEST(read.problems[0] == "/nonexistent/pods.csv: cannot be read");
 }
 
+BOOST_AUTO_TEST_SUITE_END()
+
+// Needs the Alibaba trace in ../shared: a suite and ctest entry of its own, skipped alone.
+BOOST_AUTO_TEST_SUITE(gpu_trace_shared_data)
+
 BOOST_AUTO_TEST_CASE(the_shared_trace_reads_whole,
                      *boost::unit_test::precondition(testing::SharedFileAvailable{
                          "data/alibaba-gpu-2023"})) {

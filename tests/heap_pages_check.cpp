@@ -58,8 +58,8 @@ int main(int argc, char** argv) {
     return 1;
   }
   if (choice.pages == unisched::runtime::HeapPages::NoHook || !kernel_has_huge_pages()) {
-    std::printf("skipped: heap pages %s, transparent huge pages %s\n",
-                unisched::runtime::describe(choice.pages),
+    std::printf("SKIPPED heap_pages_check %s: heap pages %s, transparent huge pages %s\n",
+                expected.c_str(), unisched::runtime::describe(choice.pages),
                 kernel_has_huge_pages() ? "available" : "off in this kernel");
     return kSkipped;
   }

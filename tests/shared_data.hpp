@@ -27,7 +27,7 @@ struct SharedFileAvailable {
     const auto path = shared_path(relative);
     boost::test_tools::assertion_result result(!path.empty() && std::filesystem::exists(path));
     if (!result) {
-      result.message() << "skipped: shared data '" << relative
+      result.message() << "shared data '" << relative
                        << "' not found (set UNISCHED_SHARED to the shared/ folder)";
     }
     return result;

@@ -51,7 +51,7 @@ struct SlurmAvailable {
   boost::test_tools::assertion_result operator()(boost::unit_test::test_unit_id) const {
     const std::string why = slurm_unavailable();
     boost::test_tools::assertion_result result(why.empty());
-    result.message() << "skipped: " << why;
+    result.message() << why;
     return result;
   }
 };

@@ -74,7 +74,7 @@ fuzz_build_dir=${UNISCHED_FUZZ_BUILD_DIR:-"$repo/build-fuzz"}
 build_fuzz() {
   log "configuring and building the fuzz targets in $fuzz_build_dir"
   CC=clang CXX=clang++ cmake -S "$repo" -B "$fuzz_build_dir" -G Ninja \
-    -DCMAKE_BUILD_TYPE=RelWithDebInfo -DUNISCHED_FUZZ=ON >/dev/null
+    -DCMAKE_BUILD_TYPE=RelWithDebInfo -DUNISCHED_FUZZ=ON -DUNISCHED_WERROR=ON >/dev/null
   cmake --build "$fuzz_build_dir" --parallel "$(nproc)"
 }
 
@@ -141,6 +141,20 @@ instrumented_caf() {
   cmake --install "$work/build" >/dev/null
 }
 
+# ctest in build directory $1 (further arguments go to ctest), then the reason for each skipped
+# test, which ctest itself does not print: the tests write `SKIPPED <case>: <reason>`.
+run_ctest() {
+  local dir=$1 status=0 skipped
+  shift
+  ctest --test-dir "$dir" --output-on-failure --parallel "$(nproc)" "$@" || status=$?
+  skipped=$(grep -h '^SKIPPED ' "$dir/Testing/Temporary/LastTest.log" 2>/dev/null | sort -u || true)
+  if [ -n "$skipped" ]; then
+    log "$(printf '%s\n' "$skipped" | wc -l) test cases skipped, and why:"
+    printf '%s\n' "$skipped" >&2
+  fi
+  return "$status"
+}
+
 command=${1:-}
 [ $# -gt 0 ] && shift
 case "$command" in
@@ -152,10 +166,10 @@ case "$command" in
     ;;
   test)
     test_packages
-    build
-    ctest --test-dir "$build_dir" --output-on-failure --parallel "$(nproc)" --timeout 600
+    build -DUNISCHED_WERROR=ON  # CI's build: a new warning fails it
+    run_ctest "$build_dir" --timeout 600
     build_fuzz
-    ctest --test-dir "$fuzz_build_dir" --output-on-failure --parallel "$(nproc)" --timeout 300
+    run_ctest "$fuzz_build_dir" --timeout 300
     ;;
   fuzz)
     [ $# -ge 1 ] || { sed -n '2,17p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit 2; }
@@ -174,7 +188,7 @@ case "$command" in
     ASAN_OPTIONS=abort_on_error=1:detect_leaks=1:strict_string_checks=1:quarantine_size_mb=32 \
       UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:suppressions="$repo/tests/ubsan.supp" \
       LSAN_OPTIONS=suppressions="$repo/tests/lsan.supp" \
-      ctest --test-dir "$build_dir" --output-on-failure --parallel "$(nproc)" --timeout 900 "$@"
+      run_ctest "$build_dir" --timeout 900 "$@"
     ;;
   test-tsan)
     test_packages
@@ -186,7 +200,7 @@ case "$command" in
     # synchronise by atomics TSan cannot see) do inside memcpy and the like is not reported;
     # every access of the project's code and of CAF is still checked.
     TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1:ignore_noninstrumented_modules=1:suppressions="$repo/tests/tsan.supp" \
-      ctest --test-dir "$build_dir" --output-on-failure --parallel "$(nproc)" --timeout 900 \
+      run_ctest "$build_dir" --timeout 900 \
       -L actors "$@"
     ;;
   build)
