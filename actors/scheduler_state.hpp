@@ -190,7 +190,12 @@ class SchedulerState {
     Clock::time_point submitted;
     uint64_t arrival = 0;  ///< its place in the queue among requests of its priority
     uint32_t attempts = 0;
+    /// Numbers its placements: a request's replicas are <id>/0, <id>/1, ... A commit refused or
+    /// in conflict reserved nothing, so its numbers are used again (`free_replicas`, smallest
+    /// first); one without an answer may have reserved, so its numbers never are: a late release
+    /// of it cannot remove a newer placement of the same name.
     uint64_t next_replica = 0;
+    std::set<uint64_t> free_replicas;
     std::vector<v1::SchedulingDecision::Replica> placed;
     /// By placement id in `placed`: its cluster's ClusterActor incarnation when it accepted.
     std::map<std::string, uint64_t> placed_incarnations;
@@ -225,6 +230,11 @@ class SchedulerState {
   void forget_accepts_of_lost_cluster_actors(Round& round, SchedulerCommands& out);
   void forget_placed_of_lost_cluster_actors(Round& round, SchedulerCommands& out);
   SchedulerCommands start_round(std::unique_ptr<Work> work, const policy::Decision& decision);
+  /// The number of the work's next placement (see Work::next_replica).
+  static uint64_t take_replica_number(Work& work);
+  /// The numbers of replicas whose commit reserved nothing, free for the next attempt.
+  static void free_replica_numbers(Work& work,
+                                   const std::vector<v1::SchedulingDecision::Replica>& replicas);
   /// The round of `id` if it is in flight.
   Round* find_round(uint64_t id);
   /// Takes the round out of those in flight: its nodes are free again; returns its work.

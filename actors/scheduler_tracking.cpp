@@ -1,7 +1,8 @@
-// A SchedulerState's bookkeeping after a decision: telling the policy's observers, tracking
-// placements until their cluster settles them, placing refused replicas again, and forgetting
-// what is settled (or, past the bound, the oldest).
+// A SchedulerState's bookkeeping around a decision: numbering its placements, telling the
+// policy's observers, tracking placements until their cluster settles them, placing refused
+// replicas again, and forgetting what is settled (or, past the bound, the oldest).
 #include <algorithm>
+#include <charconv>
 #include <map>
 #include <stdexcept>
 #include <string_view>
@@ -35,6 +36,28 @@ v1::SchedulingDecision SchedulerState::Tracked::decision() const {
 
 void SchedulerState::Tracked::keep(const v1::SchedulingDecision& decision) {
   decision.SerializeToString(&decision_bytes);
+}
+
+uint64_t SchedulerState::take_replica_number(Work& work) {
+  if (work.free_replicas.empty()) {
+    return work.next_replica++;
+  }
+  const uint64_t number = *work.free_replicas.begin();
+  work.free_replicas.erase(work.free_replicas.begin());
+  return number;
+}
+
+void SchedulerState::free_replica_numbers(Work& work,
+                                          const std::vector<Decision::Replica>& replicas) {
+  for (const auto& replica : replicas) {
+    const std::string& id = replica.placement_id();
+    uint64_t number = 0;
+    const char* digits = id.data() + work.id.size() + 1;
+    if (id.size() > work.id.size() + 1 &&
+        std::from_chars(digits, id.data() + id.size(), number).ec == std::errc()) {
+      work.free_replicas.insert(number);
+    }
+  }
 }
 
 void SchedulerState::observe(const Work& work, const Decision& decision) {
