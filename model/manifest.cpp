@@ -2,6 +2,9 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
+#include <vector>
+
 #include "model/manifest_codec.hpp"
 
 namespace unisched::model {
@@ -30,17 +33,56 @@ std::string peek_name(const YAML::Node& root) {
   return {};
 }
 
+/// Whether one path is the other or lies inside it ("spec" and "spec.replicas", "a[0]" and
+/// "a[0].b").
+bool overlaps(const std::string& a, const std::string& b) {
+  const std::string& shorter = a.size() <= b.size() ? a : b;
+  const std::string& longer = a.size() <= b.size() ? b : a;
+  if (shorter.empty() || longer.compare(0, shorter.size(), shorter) != 0) {
+    return shorter.empty();
+  }
+  return longer.size() == shorter.size() || longer[shorter.size()] == '.' ||
+         longer[shorter.size()] == '[';
+}
+
+/// The paths a decoding error speaks for: its own, and for an unknown field with a suggestion,
+/// the suggested field (absent, as the user wrote it under another name).
+std::vector<std::string> undecoded_paths(const FieldError& error) {
+  std::vector<std::string> paths{error.path};
+  const std::string marker = "(did you mean \"";
+  const size_t at = error.detail.find(marker);
+  if (error.type == FieldErrorType::UnknownField && at != std::string::npos) {
+    const size_t begin = at + marker.size();
+    const size_t dot = error.path.rfind('.');
+    paths.push_back((dot == std::string::npos ? std::string() : error.path.substr(0, dot + 1)) +
+                    error.detail.substr(begin, error.detail.find('"', begin) - begin));
+  }
+  return paths;
+}
+
 template <class Kind>
 void finish(Kind decoded, DecodeContext& context, DecodedManifest& out) {
-  // Semantic checks only on a document whose every field decoded; as Kubernetes, which reports
-  // decoding errors first.
-  if (!context.errors().empty()) {
-    return;
+  // Semantic checks run even when some fields did not decode, so that one pass names every
+  // problem; but not on a field that did not decode (it holds a stand-in value) nor on what
+  // contains it or lies inside it.
+  std::vector<std::string> undecoded;
+  for (const FieldError& error : context.errors()) {
+    for (std::string& path : undecoded_paths(error)) {
+      undecoded.push_back(std::move(path));
+    }
   }
   for (FieldError& error : validate_and_default(decoded)) {
-    error.line = context.line_of(error.path);
-    context.errors().push_back(std::move(error));
+    const bool about_undecoded =
+        std::any_of(undecoded.begin(), undecoded.end(),
+                    [&](const std::string& path) { return overlaps(path, error.path); });
+    if (!about_undecoded) {
+      error.line = context.line_of(error.path);
+      context.errors().push_back(std::move(error));
+    }
   }
+  // In the order of the document's lines, as a reader fixes them.
+  std::stable_sort(context.errors().begin(), context.errors().end(),
+                   [](const FieldError& a, const FieldError& b) { return a.line < b.line; });
   if (context.errors().empty()) {
     out.manifest = std::move(decoded);
   }

@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <charconv>
 #include <limits>
+#include <vector>
 
 namespace unisched::model {
 namespace {
@@ -223,6 +225,43 @@ const char* describe(QuantityError error) {
       return "quantity is too large: unisched keeps quantities exactly up to about 1.7e29";
   }
   return "invalid quantity";
+}
+
+std::string quantity_suggestion(std::string_view text) {
+  std::string compact;
+  for (const char c : text) {
+    if (c != ' ') {
+      compact += c;
+    }
+  }
+  // People write bytes as "B"; a quantity's suffix has no unit, and "m" would be milli.
+  if (compact.size() > 1 && (compact.back() == 'B' || compact.back() == 'b')) {
+    compact.pop_back();
+  }
+  const size_t digits = compact.find_first_not_of("0123456789.+-");
+  std::vector<std::string> candidates;
+  constexpr size_t npos = std::string::npos;
+  if (digits == npos || digits == 0) {
+    candidates.push_back(compact);
+  } else {
+    const std::string number = compact.substr(0, digits);
+    const std::string prefix = compact.substr(digits);
+    const bool binary_written = prefix.size() == 2 && (prefix[1] == 'i' || prefix[1] == 'I');
+    const char upper = static_cast<char>(std::toupper(static_cast<unsigned char>(prefix[0])));
+    if ((prefix.size() == 1 || binary_written) && std::string("KMGTPE").find(upper) != npos) {
+      if (!binary_written) {
+        candidates.push_back(number + (upper == 'K' ? 'k' : upper));
+      }
+      candidates.push_back(number + upper + "i");
+    }
+  }
+  std::string suggestion;
+  for (const std::string& candidate : candidates) {
+    if (candidate != text && Quantity::parse(candidate)) {
+      suggestion += (suggestion.empty() ? " (did you mean \"" : " or \"") + candidate + "\"";
+    }
+  }
+  return suggestion.empty() ? suggestion : suggestion + "?)";
 }
 
 Expected<Quantity, QuantityError> Quantity::parse(std::string_view text) {

@@ -28,6 +28,10 @@ enum class QuantityError {
 /// The message Kubernetes gives for `error` (OutOfRange is unisched's own).
 const char* describe(QuantityError error);
 
+/// For text that is not a quantity but looks like one written as people write sizes ("2GB",
+/// "512 MiB", "4gb"): the quantities it could mean, as ` (did you mean "2G" or "2Gi"?)`; else "".
+std::string quantity_suggestion(std::string_view text);
+
 /// An exact amount in nano-units (10^-9) with the format it prints in. No floating point is
 /// involved anywhere: parsing, rounding and printing are integer operations.
 class Quantity {

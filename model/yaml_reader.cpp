@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <charconv>
+#include <map>
+#include <set>
 
 namespace unisched::model {
 namespace {
@@ -81,6 +83,36 @@ size_t edit_distance(const std::string& a, const std::string& b) {
     }
   }
   return row[b.size()];
+}
+
+/// Names other systems give a field of ours, which no edit distance would lead to: Kubernetes'
+/// extended resources and Slurm's GRES word for a device request.
+const std::map<std::string, std::string>& other_systems_names() {
+  static const std::map<std::string, std::string> names = {{"gpu", "accelerators"},
+                                                           {"gpus", "accelerators"},
+                                                           {"GPU", "accelerators"},
+                                                           {"gres", "accelerators"},
+                                                           {"nvidia.com/gpu", "accelerators"},
+                                                           {"amd.com/gpu", "accelerators"},
+                                                           {"devices", "accelerators"}};
+  return names;
+}
+
+/// The field a user most likely meant by an unknown `key`, among the `known` ones; null if none.
+const std::string* closest_field(const std::string& key, const std::set<std::string>& known) {
+  if (const auto other = other_systems_names().find(key);
+      other != other_systems_names().end() && known.count(other->second) != 0) {
+    return &*known.find(other->second);
+  }
+  const std::string* closest = nullptr;
+  size_t best = 3;  // suggest only near misses: a typo or a wrong case
+  for (const auto& candidate : known) {
+    if (const size_t distance = edit_distance(key, candidate); distance < best) {
+      best = distance;
+      closest = &candidate;
+    }
+  }
+  return closest;
 }
 
 }  // namespace
@@ -278,7 +310,7 @@ std::optional<Quantity> YamlObject::quantity(const std::string& key, bool requir
   auto parsed = Quantity::parse(node->Scalar());
   if (!parsed) {
     context_.error(FieldErrorType::Invalid, path_.child(key), quoted(node->Scalar()),
-                   describe(parsed.error()), *node);
+                   describe(parsed.error()) + quantity_suggestion(node->Scalar()), *node);
     return std::nullopt;
   }
   return *parsed;
@@ -399,15 +431,7 @@ void YamlObject::reject_unknown_fields(const std::string& owner) {
       continue;
     }
     std::string detail = "not a field of " + where;
-    const std::string* closest = nullptr;
-    size_t best = 3;  // suggest only near misses: a typo or a wrong case
-    for (const auto& known : asked_) {
-      if (const size_t distance = edit_distance(key, known); distance < best) {
-        best = distance;
-        closest = &known;
-      }
-    }
-    if (closest != nullptr) {
+    if (const std::string* closest = closest_field(key, asked_)) {
       detail += " (did you mean \"" + *closest + "\"?)";
     }
     context_.error(FieldErrorType::UnknownField, path_.child(key), {}, detail, value);

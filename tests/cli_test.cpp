@@ -23,12 +23,14 @@ struct RunResult {
   std::string err;
 };
 
-RunResult run(const std::string& arguments) {
+/// `unisched ARGUMENTS`, in `folder` if one is given.
+RunResult run(const std::string& arguments, const std::string& folder = {}) {
   ScratchDirectory dir;
   const std::string out = dir.path() + "/out";
   const std::string err = dir.path() + "/err";
-  const std::string command =
-      std::string(UNISCHED_BINARY) + " " + arguments + " >" + out + " 2>" + err + " </dev/null";
+  const std::string command = (folder.empty() ? "" : "cd " + folder + " && ") +
+                              std::string(UNISCHED_BINARY) + " " + arguments + " >" + out + " 2>" +
+                              err + " </dev/null";
   const int status = std::system(command.c_str());
   RunResult result;
   result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -49,7 +51,7 @@ BOOST_AUTO_TEST_CASE(shipped_examples_all_validate) {
   BOOST_TEST(result.out.find("ClusterResourceProfile/cluster-a-gpu-profile valid") !=
              std::string::npos);
   BOOST_TEST(result.out.find("SchedulingQuota/team-b valid") != std::string::npos);
-  BOOST_TEST(result.out.find("11 of 11 documents valid in 9 files; 0 problems; 5 documents of "
+  BOOST_TEST(result.out.find("14 of 14 documents valid in 10 files; 0 problems; 5 documents of "
                              "other APIs left alone") != std::string::npos,
              result.out);
 }
@@ -81,6 +83,21 @@ BOOST_AUTO_TEST_CASE(problems_exit_1_with_one_line_each) {
   BOOST_TEST(result.out.find("ClusterResourceProfile/good valid") != std::string::npos);
   BOOST_TEST(result.out.find("SchedulingRequest/ok valid") != std::string::npos);
   BOOST_TEST(result.out.find("2 of 4 documents valid in 1 files; 3 problems") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(every_problem_of_a_document_is_one_line_in_the_order_of_its_lines) {
+  const auto result = run("validate -f " + kSource + "/tests/data/many-problems.yaml");
+  BOOST_TEST(result.exit_code == 1);
+  std::vector<int> lines;
+  const std::regex problem(
+      R"(many-problems\.yaml:(\d+): document 0 \(SchedulingRequest/Bad_Name\))");
+  for (std::sregex_iterator it(result.err.begin(), result.err.end(), problem), end; it != end;
+       ++it) {
+    lines.push_back(std::stoi((*it)[1]));
+  }
+  BOOST_TEST((lines == std::vector<int>{5, 7, 8, 10, 11, 12, 14}), result.err);
+  BOOST_TEST(result.out.find("0 of 1 documents valid in 1 files; 7 problems") != std::string::npos,
+             result.out);
 }
 
 BOOST_AUTO_TEST_CASE(output_yaml_prints_only_valid_documents_in_canonical_form) {
@@ -332,6 +349,11 @@ BOOST_AUTO_TEST_CASE(run_refuses_bad_flags_and_bad_profiles) {
   const auto bad = run("run --log-level=off --profiles " + kSource + "/tests/data/mixed.yaml");
   BOOST_TEST(bad.exit_code == 1);
   BOOST_TEST(bad.err.find("fix the profiles above first") != std::string::npos, bad.err);
+  // Outside a clone the default folder is not there, and the message says which flag to give.
+  ScratchDirectory elsewhere;
+  const auto outside = run("run --duration 1s", elsewhere.path());
+  BOOST_TEST(outside.exit_code == 1);
+  BOOST_TEST(outside.err.find("give --profiles FILE|DIR") != std::string::npos, outside.err);
 }
 
 BOOST_AUTO_TEST_CASE(simulate_refuses_bad_flags_and_names_the_fault_kinds) {

@@ -6,6 +6,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <regex>
 #include <set>
 
 #include "messages/snapshot_parts.hpp"
@@ -134,6 +135,12 @@ BOOST_AUTO_TEST_CASE(the_cpp_agent_over_grpc_gets_placements_and_its_death_is_se
         return text.find("Placements:    2 confirmed") != std::string::npos;
       },
       "both placements confirmed by the gRPC agent", std::chrono::seconds(20));
+  // Storage in quantities, as the profile wrote them.
+  const auto [described, description] = hub.client("describe cluster a100-uswest");
+  BOOST_TEST(std::regex_search(description,
+                               std::regex("Storage:       nvme-local: (0|[0-9]+[KMGTPE]i|about "
+                                          "[0-9]+\\.[0-9][KMGTPE]i) of 240Ti used\n")),
+             description);
   BOOST_TEST(agent.stop(SIGKILL) == -SIGKILL);
   ActorHarness::wait_until([&] { return hub.has_health("a100-uswest", false); },
                            "the killed gRPC agent's cluster unhealthy", std::chrono::seconds(20));

@@ -126,6 +126,19 @@ BOOST_AUTO_TEST_CASE(bad_forms_get_kubernetes_errors) {
              "unable to parse quantity's suffix");
 }
 
+BOOST_AUTO_TEST_CASE(sizes_written_as_people_write_them_get_a_suggestion) {
+  using unisched::model::quantity_suggestion;
+  BOOST_TEST(quantity_suggestion("2GB") == " (did you mean \"2G\" or \"2Gi\"?)");
+  BOOST_TEST(quantity_suggestion("512 MiB") == " (did you mean \"512Mi\"?)");
+  BOOST_TEST(quantity_suggestion("4gb") == " (did you mean \"4G\" or \"4Gi\"?)");
+  BOOST_TEST(quantity_suggestion("1.5kb") == " (did you mean \"1.5k\" or \"1.5Ki\"?)");
+  BOOST_TEST(quantity_suggestion("1 ") == " (did you mean \"1\"?)");
+  BOOST_TEST(quantity_suggestion("lots").empty());
+  BOOST_TEST(quantity_suggestion("2GHz").empty());
+  BOOST_TEST(quantity_suggestion("").empty());
+  BOOST_TEST(quantity_suggestion("B").empty());
+}
+
 BOOST_AUTO_TEST_CASE(huge_negative_exponent_rounds_up_without_blowing_up) {
   BOOST_TEST(canonical("5e-1000000000") == "1e-9");
   BOOST_TEST(canonical("5.0e-1000000000") == "1e-9");

@@ -7,6 +7,7 @@
 #include "tests/manifest_helpers.hpp"
 
 using namespace unisched::model;
+using unisched::testing::all_errors;
 using unisched::testing::decode;
 using unisched::testing::error_at;
 using unisched::testing::expect_single_error;
@@ -208,6 +209,41 @@ BOOST_AUTO_TEST_CASE(wrong_values_and_unknown_fields) {
   expect_single_error(with(kBase, "regions: [us-west]", "regions: [Us West]"),
                       "spec.placement.affinity.regions[0]", FieldErrorType::Invalid,
                       "a valid label");
+}
+
+// A user fixes a document once: decoding and semantic problems come together, and a field that
+// did not decode does not also get a complaint about the stand-in value it holds.
+BOOST_AUTO_TEST_CASE(every_problem_of_a_document_is_named_in_one_pass) {
+  const auto decoded = decode(R"(apiVersion: scheduling.cluster.io/v1
+kind: SchedulingRequest
+metadata:
+  name: Bad_Name
+spec:
+  replicas: -2
+  priority: high
+  resources:
+    cpu: lots
+    memory: 2GB
+    gpus: 1
+  distribution:
+    mode: Sideways
+)");
+  const std::vector<std::pair<std::string, std::string>> expected = {
+      {"metadata.name", "a lowercase RFC 1123 subdomain"},
+      {"spec.replicas", "greater than or equal to 1"},
+      {"spec.priority", "expected integer"},
+      {"spec.resources.cpu", "regular expression"},
+      {"spec.resources.memory", "(did you mean \"2G\" or \"2Gi\"?)"},
+      {"spec.resources.gpus", "(did you mean \"accelerators\"?)"},
+      {"spec.distribution.mode", "supported values"}};
+  BOOST_TEST(decoded.errors.size() == expected.size(), all_errors(decoded));
+  for (const auto& [path, needle] : expected) {
+    const FieldError* error = error_at(decoded, path);
+    BOOST_TEST_REQUIRE(error != nullptr, path << " not reported:" << all_errors(decoded));
+    BOOST_TEST(error->to_string().find(needle) != std::string::npos, error->to_string());
+    BOOST_TEST(error->line > 0, path);
+  }
+  BOOST_TEST(!decoded.manifest.has_value());
 }
 
 BOOST_AUTO_TEST_CASE(a_share_of_one_device_and_a_set_of_models) {

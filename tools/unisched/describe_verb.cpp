@@ -1,4 +1,5 @@
 // unisched describe cluster ID | quota NAME: one cluster or quota in detail, as the hub sees it.
+#include <absl/strings/str_format.h>
 #include <caf/scoped_actor.hpp>
 
 #include <cstdio>
@@ -7,12 +8,28 @@
 #include "messages/caf_types.hpp"
 #include "messages/errors.hpp"
 #include "model/printable.hpp"
+#include "model/quantity.hpp"
 #include "tools/unisched/hub_client.hpp"
 #include "tools/unisched/quota_output.hpp"
 #include "tools/unisched/verbs.hpp"
 
 namespace unisched::cli {
 namespace {
+
+/// Bytes of storage as a quantity, as profiles write them ("240Ti"); an amount that is no whole
+/// number of its unit is rounded, and says so ("about 2.9Ti"), rather than printed in bytes.
+std::string storage_text(int64_t bytes) {
+  static const char* const kUnits[] = {"Ki", "Mi", "Gi", "Ti", "Pi", "Ei"};
+  int unit = -1;
+  while (unit + 1 < 6 && bytes >> (10 * (unit + 2)) > 0) {
+    ++unit;
+  }
+  if (unit < 0 || bytes % (int64_t{1} << (10 * (unit + 1))) == 0) {
+    return model::Quantity::from_units(bytes, model::QuantityFormat::BinarySI).to_string();
+  }
+  return absl::StrFormat(
+      "about %.1f%s", static_cast<double>(bytes) / (int64_t{1} << (10 * (unit + 1))), kUnits[unit]);
+}
 
 using namespace unisched::atoms;
 
@@ -64,10 +81,10 @@ void print_cluster(const v1::ClusterViews& views) {
       std::printf("  %-30s %d nodes\n", model::printable(group).c_str(), count);
     }
     for (const auto& storage : cluster.resources().storage()) {
-      std::printf("Storage:       %s: %lld of %lld bytes used\n",
+      std::printf("Storage:       %s: %s of %s used\n",
                   model::printable(storage.storage_class()).c_str(),
-                  static_cast<long long>(storage.used_bytes()),
-                  static_cast<long long>(storage.capacity_bytes()));
+                  storage_text(storage.used_bytes()).c_str(),
+                  storage_text(storage.capacity_bytes()).c_str());
     }
   }
 }

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <map>
 #include <optional>
 #include <set>
@@ -189,6 +190,13 @@ std::optional<std::vector<model::ClusterResourceProfile>> read_profiles(const Pa
   std::vector<std::string> paths = args.values("profiles");
   if (paths.empty()) {
     paths = {"config/profiles"};
+    std::error_code ignored;
+    if (!std::filesystem::exists(paths[0], ignored)) {
+      std::fprintf(stderr,
+                   "error: no --profiles given, and the default, config/profiles, is not in this "
+                   "folder (it is in a clone of unisched): give --profiles FILE|DIR\n");
+      return std::nullopt;
+    }
   }
   const runtime::ManifestSet set = runtime::load_manifests(paths);
   std::vector<model::ClusterResourceProfile> profiles;

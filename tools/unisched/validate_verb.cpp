@@ -64,7 +64,7 @@ int run_validate(const ParsedArgs& args) {
 Verb validate_verb() {
   return Verb{
       "validate",
-      "Check ClusterResourceProfile and SchedulingRequest manifests",
+      "Check ClusterResourceProfile, SchedulingRequest and SchedulingQuota manifests",
       "unisched validate -f FILE|DIR [-f ...] [-R] [-o yaml|json]",
       "Reads multi-document YAML (or JSON) files; a directory contributes its .yaml, .yml and\n"
       ".json files. Exits 0 when every document is valid. Otherwise exits 1 and prints one line\n"
@@ -74,7 +74,7 @@ Verb validate_verb() {
       "\n"
       "Examples:\n"
       "  unisched validate -f config/\n"
-      "  unisched validate -f config/profiles/a100-nvlink.yaml -o yaml",
+      "  unisched validate -f config/profiles/a100-nvlink-uswest.yaml -o yaml",
       {
           {"filename", 'f', "FILE|DIR", true, "manifest file or directory"},
           {"recursive", 'R', "", false, "also read sub-directories of a directory"},
