@@ -110,8 +110,8 @@ inline constexpr size_t kAdaptiveSampledNodes = 256;
 /// Every node of a fleet up to kAdaptiveExhaustiveNodes, so small fleets decide exactly as
 /// before; above it kAdaptiveSampledNodes, a fixed cost however large the fleet. (kube-
 /// scheduler scores 50% of a cluster falling to 5%, at least 100 nodes: 5,000 nodes per pod at
-/// 100,000 nodes, more than two cores decide 200 requests/s on; BENCHMARKS.md "At fleet
-/// scale" measures what the fixed sample costs in quality.)
+/// 100,000 nodes, more than two cores decide 200 requests/s on; docs/benchmarks-history.md "At
+/// fleet scale" measures what the fixed sample costs in quality.)
 constexpr size_t adaptive_node_sample(size_t fleet_nodes) {
   return fleet_nodes <= kAdaptiveExhaustiveNodes ? 0 : kAdaptiveSampledNodes;
 }

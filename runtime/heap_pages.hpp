@@ -1,8 +1,8 @@
 // The heap on the kernel's 2 MiB pages, when asked. A sampled decision reads nodes spread over a
 // heap of hundreds of MiB; on 4 KiB pages nearly every drawn node misses the TLB as well as the
 // cache. Each huge page costs a 2 MiB fault the first time it is touched, which makes a heap that
-// grows (a listing, an ingest at fleet size) slower: BENCHMARKS.md, "Devices in 32 bytes; the
-// heap on huge pages".
+// grows (a listing, an ingest at fleet size) slower: docs/benchmarks-history.md, "Devices in 32
+// bytes; the heap on huge pages".
 #pragma once
 
 #include <string>
