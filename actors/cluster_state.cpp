@@ -40,6 +40,12 @@ UpdateOutcome ClusterState::on_update(model::ViewUpdate update) {
               "version " + std::to_string(update.version) + " of epoch " +
                   std::to_string(update.epoch) + " does not follow base version " +
                   std::to_string(update.base_version)};
+    case model::UpdateVerdict::Stale:
+      ++counters_.rejected;
+      return {AckStatus::Rejected, position_.version,
+              "epoch " + std::to_string(update.epoch) + " is older than epoch " +
+                  std::to_string(position_.epoch) +
+                  " of the view: an update of an earlier run of the agent"};
     case model::UpdateVerdict::Duplicate:
       ++counters_.duplicates;
       return {AckStatus::Duplicate, position_.version, {}};
@@ -306,7 +312,7 @@ std::optional<std::string> ClusterState::on_snapshot(model::ViewSnapshot snapsho
   confirm_ended(snapshot.finished_placements, snapshot.refused_placements);
   placements_.note_outcomes(snapshot.finished_placements, snapshot.refused_placements);
   if (!model::snapshot_is_current(position_, snapshot.epoch, snapshot.version)) {
-    // Updates already carried the view past this snapshot.
+    // Updates already carried the view past this snapshot, or it is of an earlier run.
     resync_ = Resync::Idle;
     replay_stash();
     return std::nullopt;

@@ -145,6 +145,37 @@ BOOST_AUTO_TEST_CASE(a_pull_that_fails_after_the_agent_started_over_asks_for_not
   BOOST_TEST(state.take_resync_request());
 }
 
+// Epochs increase from one run of an agent to the next: what an earlier run sent, however late
+// it arrives and whatever its version, never replaces what a later run reported.
+BOOST_AUTO_TEST_CASE(a_late_snapshot_or_update_of_an_earlier_run_never_replaces_the_view) {
+  ClusterState state("c1");
+  state.on_update(update(0, {node_change(model::NodeChangeKind::Add, "n1")}));  // epoch 5
+  model::ViewSnapshot later_run;
+  later_run.cluster_id = "c1";
+  later_run.epoch = 6;
+  later_run.version = 1;
+  later_run.nodes = {
+      std::make_shared<const model::NodeState>(node_change(model::NodeChangeKind::Add, "n2").node)};
+  BOOST_TEST(!state.on_snapshot(later_run).has_value());
+  BOOST_TEST_REQUIRE(state.view().find("n2") != nullptr);
+
+  model::ViewSnapshot earlier_run = later_run;  // epoch 5, at a version far ahead of 1
+  earlier_run.epoch = 5;
+  earlier_run.version = 40;
+  earlier_run.nodes = {
+      std::make_shared<const model::NodeState>(node_change(model::NodeChangeKind::Add, "n1").node)};
+  BOOST_TEST(!state.on_snapshot(earlier_run).has_value());
+  BOOST_TEST(state.position().epoch == 6u);
+  BOOST_TEST(state.position().version == 1u);
+  BOOST_TEST(state.view().find("n2") != nullptr);
+  BOOST_TEST(state.view().find("n1") == nullptr);
+
+  const auto late = state.on_update(update(1, {node_change(model::NodeChangeKind::Add, "n3")}));
+  BOOST_TEST((late.status == AckStatus::Rejected));
+  BOOST_TEST(state.view().find("n3") == nullptr);
+  BOOST_TEST(state.counters().rejected == 1u);
+}
+
 BOOST_AUTO_TEST_CASE(subscribers_read_the_views_own_node_states) {
   ClusterState state("c1");
   add_two_nodes_then_update_one(state);
