@@ -52,7 +52,7 @@ using Self = SchedulerActor::stateful_pointer<SchedulerData>;
 void carry_out(Self self, SchedulerCommands commands);
 
 void replace_view(Self self, const messages::ViewFeed& whole) {
-  if (whole.revision && !self->state.core->replace_view(*whole.revision)) {
+  if (whole.revision && !self->state.core->views().replace(*whole.revision)) {
     spdlog::error("scheduler: unusable view of cluster {}", whole.revision->cluster_id);
   }
 }
@@ -136,9 +136,9 @@ void on_feed(Self self, const messages::ViewFeed& feed) {
     replace_view(self, feed);
     return;
   }
-  const auto result = self->state.core->apply_feed(*feed.revision);
+  const auto result = self->state.core->views().apply_feed(*feed.revision);
   const auto actor = self->state.cluster_actors.find(feed.revision->cluster_id);
-  if (result != SchedulerState::FeedResult::NeedsView ||
+  if (result != SchedulerViews::FeedResult::NeedsView ||
       actor == self->state.cluster_actors.end()) {
     return;
   }
@@ -163,7 +163,7 @@ void fetch_whole_view(Self self, const ClusterActor& actor, std::function<void()
 /// run. The round trip stays: it spaces the retries of schedulers racing for the same nodes.
 void catch_up(Self self, const std::string& cluster, const ClusterActor& actor,
               std::function<void()> done) {
-  const auto held = self->state.core->revision_in_step(cluster);
+  const auto held = self->state.core->views().revision_in_step(cluster);
   if (!held) {
     fetch_whole_view(self, actor, std::move(done));
     return;
@@ -173,8 +173,8 @@ void catch_up(Self self, const std::string& cluster, const ClusterActor& actor,
           [=](messages::ViewFeed& feed) {
             if (feed.revision && feed.revision->whole) {
               replace_view(self, feed);
-            } else if (feed.revision && self->state.core->apply_feed(*feed.revision) ==
-                                            SchedulerState::FeedResult::NeedsView) {
+            } else if (feed.revision && self->state.core->views().apply_feed(*feed.revision) ==
+                                            SchedulerViews::FeedResult::NeedsView) {
               fetch_whole_view(self, actor, done);
               return;
             }
@@ -354,6 +354,51 @@ void carry_out(Self self, SchedulerCommands commands) {
   }
 }
 
+/// A restarted ClusterActor: follow the new one, and tell it again the releases its
+/// predecessor may not have carried out. Each watched actor serves one cluster.
+void on_cluster_actor_down(Self self, const caf::down_msg& down) {
+  auto& actors = self->state.cluster_actors;
+  const auto lost = std::find_if(actors.begin(), actors.end(),
+                                 [&](const auto& entry) { return entry.second == down.source; });
+  if (lost == actors.end()) {
+    return;
+  }
+  const std::string cluster = lost->first;
+  actors.erase(lost);
+  self->state.core->views().lose(cluster);
+  subscribe(self, cluster);
+  carry_out(self, self->state.core->on_cluster_actor_lost(cluster, self->clock().now()));
+  if (auto recent = self->state.recent_releases.extract(cluster); !recent.empty()) {
+    v1::ReleaseOrder again;
+    again.set_cluster_id(cluster);
+    again.mutable_placement_ids()->Add(recent.mapped().begin(), recent.mapped().end());
+    send_release(self, std::move(again), kReleaseTries);  // held until resubscribed
+  }
+}
+
+caf::result<v1::SchedulingDecision> on_submit(Self self, const std::string& id,
+                                              model::SchedulingRequestSpec& spec) {
+  auto& state = self->state;
+  const uint64_t ticket = ++state.tickets;
+  // Read before the promise is made: making it takes the sender out of the message.
+  if (const auto sender = caf::actor_cast<DecisionListenerActor>(self->current_sender())) {
+    state.submitters[id] = sender;
+  }
+  auto promise = self->make_response_promise<v1::SchedulingDecision>();
+  state.waiting.emplace(ticket, promise);
+  carry_out(self, state.core->submit(id, std::move(spec), ticket, self->clock().now()));
+  return promise;
+}
+
+/// A cluster that joined the hub; one already known keeps its health and copy.
+void on_join(Self self, const v1::ClusterRegistration& registration) {
+  policy::ClusterInfo info = info_of(registration);
+  const std::string id = info.id;
+  if (self->state.core->views().add(std::move(info))) {
+    subscribe(self, id);
+  }
+}
+
 SchedulerActor::behavior_type scheduler(Self self, ClusterDirectoryActor directory,
                                         std::vector<policy::ClusterInfo> clusters,
                                         policy::Policy policy, SchedulerSettings settings,
@@ -367,49 +412,20 @@ SchedulerActor::behavior_type scheduler(Self self, ClusterDirectoryActor directo
   log_stray_errors(self, "scheduler");
   for (auto& info : clusters) {
     const std::string id = info.id;
-    self->state.core->add_cluster(std::move(info));
+    self->state.core->views().add(std::move(info));
     subscribe(self, id);
   }
-  self->set_down_handler([=](caf::down_msg& down) {
-    // A restarted ClusterActor: follow the new one. Each watched actor serves one cluster.
-    auto& actors = self->state.cluster_actors;
-    const auto lost = std::find_if(actors.begin(), actors.end(),
-                                   [&](const auto& entry) { return entry.second == down.source; });
-    if (lost == actors.end()) {
-      return;
-    }
-    const std::string cluster = lost->first;
-    actors.erase(lost);
-    self->state.core->lose_cluster(cluster);
-    subscribe(self, cluster);
-    carry_out(self, self->state.core->on_cluster_actor_lost(cluster, self->clock().now()));
-    if (auto recent = self->state.recent_releases.extract(cluster); !recent.empty()) {
-      v1::ReleaseOrder again;
-      again.set_cluster_id(cluster);
-      again.mutable_placement_ids()->Add(recent.mapped().begin(), recent.mapped().end());
-      send_release(self, std::move(again), kReleaseTries);  // held until resubscribed
-    }
-  });
+  self->set_down_handler([=](caf::down_msg& down) { on_cluster_actor_down(self, down); });
   return {
-      [=](submit_atom, const std::string& id,
-          model::SchedulingRequestSpec& spec) -> caf::result<v1::SchedulingDecision> {
-        auto& state = self->state;
-        const uint64_t ticket = ++state.tickets;
-        // Read before the promise is made: making it takes the sender out of the message.
-        if (const auto sender = caf::actor_cast<DecisionListenerActor>(self->current_sender())) {
-          state.submitters[id] = sender;
-        }
-        auto promise = self->make_response_promise<v1::SchedulingDecision>();
-        state.waiting.emplace(ticket, promise);
-        carry_out(self, state.core->submit(id, std::move(spec), ticket, self->clock().now()));
-        return promise;
+      [=](submit_atom, const std::string& id, model::SchedulingRequestSpec& spec) {
+        return on_submit(self, id, spec);
       },
       [=](summary_atom) -> caf::result<v1::SchedulerSummary> {
         return self->state.core->summary(self->clock().now());
       },
       [=](const messages::ViewFeed& feed) { on_feed(self, feed); },
       [=](health_atom, const std::string& id, bool healthy) {
-        self->state.core->set_healthy(id, healthy);
+        self->state.core->views().set_healthy(id, healthy);
         carry_out(self, self->state.core->advance(self->clock().now()));
       },
       [=](const v1::RefusedPlacement& refused) {
@@ -423,14 +439,7 @@ SchedulerActor::behavior_type scheduler(Self self, ClusterDirectoryActor directo
         carry_out(self, self->state.core->on_settled(
                             {settled.placement_ids().begin(), settled.placement_ids().end()}));
       },
-      [=](join_atom, const v1::ClusterRegistration& registration) {
-        // A cluster that joined the hub; one already known keeps its health and copy.
-        policy::ClusterInfo info = info_of(registration);
-        const std::string id = info.id;
-        if (self->state.core->add_cluster(std::move(info))) {
-          subscribe(self, id);
-        }
-      },
+      [=](join_atom, const v1::ClusterRegistration& registration) { on_join(self, registration); },
       [=](subscribe_atom, const std::string& id) { subscribe(self, id); },
       [=](process_atom) {
         self->state.advance_pending = false;

@@ -16,7 +16,7 @@
 
 namespace unisched::actors {
 
-v1::QuotaPlacement SchedulerState::quota_placement(const LocalCluster& local,
+v1::QuotaPlacement SchedulerState::quota_placement(const SchedulerViews::Cluster& local,
                                                    const policy::ReplicaPlacement& placement,
                                                    const std::string& placement_id,
                                                    const model::SchedulingRequestSpec& spec) const {

@@ -87,75 +87,6 @@ SchedulerState::SchedulerState(policy::Policy policy, SchedulerSettings settings
 
 SchedulerState::~SchedulerState() = default;
 
-bool SchedulerState::add_cluster(policy::ClusterInfo info) {
-  const std::string id = info.id;
-  auto [entry, added] = clusters_.try_emplace(id);
-  info.healthy = added ? info.healthy : entry->second.info.healthy;
-  entry->second.info = std::move(info);
-  candidates_current_ = false;
-  return added;
-}
-
-void SchedulerState::set_healthy(const std::string& cluster, bool healthy) {
-  if (auto found = clusters_.find(cluster); found != clusters_.end()) {
-    found->second.info.healthy = healthy;
-  }
-}
-
-bool SchedulerState::replace_view(const model::ViewRevision& whole) {
-  const auto found = clusters_.find(whole.cluster_id);
-  if (found == clusters_.end() || !whole.whole) {
-    return false;
-  }
-  LocalCluster& local = found->second;
-  model::ClusterView fresh;
-  if (fresh.apply(whole.changes, model::Allocation::MayExceed)) {
-    return false;
-  }
-  fresh.set_resources(whole.resources.value_or(model::ClusterResources{}));
-  local.view = std::move(fresh);
-  local.revision = whole.revision;
-  candidates_current_ = candidates_current_ && local.subscribed;
-  local.subscribed = true;
-  return true;
-}
-
-SchedulerState::FeedResult SchedulerState::apply_feed(const model::ViewRevision& changes) {
-  const auto found = clusters_.find(changes.cluster_id);
-  if (found == clusters_.end() || changes.whole) {
-    return FeedResult::Stale;
-  }
-  LocalCluster& local = found->second;
-  if (changes.revision <= local.revision) {
-    return FeedResult::Stale;  // already have it
-  }
-  if (changes.base_revision != local.revision ||
-      local.view.apply(changes.changes, model::Allocation::MayExceed)) {
-    return FeedResult::NeedsView;
-  }
-  if (changes.resources) {
-    local.view.set_resources(*changes.resources);
-  }
-  local.revision = changes.revision;
-  return FeedResult::Applied;
-}
-
-std::optional<uint64_t> SchedulerState::revision_in_step(const std::string& cluster) const {
-  const auto found = clusters_.find(cluster);
-  if (found == clusters_.end() || !found->second.subscribed) {
-    return std::nullopt;
-  }
-  return found->second.revision;
-}
-
-void SchedulerState::lose_cluster(const std::string& cluster) {
-  if (auto found = clusters_.find(cluster); found != clusters_.end()) {
-    found->second.subscribed = false;
-    candidates_current_ = false;
-    ++found->second.incarnation;
-  }
-}
-
 SchedulerCommands SchedulerState::submit(std::string id, model::SchedulingRequestSpec spec,
                                          uint64_t ticket, Clock::time_point now) {
   summary_.set_requests(summary_.requests() + 1);
@@ -215,15 +146,6 @@ uint64_t SchedulerState::decision_seed(const Work& work) const {
 }
 
 std::optional<policy::Decision> SchedulerState::decide(Work& work) {
-  if (!candidates_current_) {
-    candidates_.clear();
-    for (auto& [id, local] : clusters_) {
-      if (local.subscribed) {
-        candidates_.push_back({&local.info, &local.view});
-      }
-    }
-    candidates_current_ = true;
-  }
   // The replicas still wanted, set on the work's own spec for the decision (a copy of the spec
   // per decision was 2% of a busy scheduler).
   const int64_t wanted = work.spec.replicas;
@@ -240,7 +162,7 @@ std::optional<policy::Decision> SchedulerState::decide(Work& work) {
     avoid.emplace(node.first, node.second);
   }
   policy::Decision decision =
-      policy::decide(work.spec, candidates_, policy_, decision_seed(work), avoid);
+      policy::decide(work.spec, views_.candidates(), policy_, decision_seed(work), avoid);
   work.spec.replicas = wanted;
   if (around_busy && decision.status != policy::DecisionStatus::Placed) {
     return std::nullopt;
@@ -253,12 +175,10 @@ SchedulerCommands SchedulerState::act_on(std::unique_ptr<Work> work,
                                          const policy::Decision& decision, Clock::time_point now) {
   if (decision.placements.empty()) {
     std::vector<std::string> notes;
-    const bool no_view = std::none_of(clusters_.begin(), clusters_.end(),
-                                      [](const auto& entry) { return entry.second.subscribed; });
-    if (no_view) {  // found by `unisched simulate`: such decisions gave no reason
-      notes.push_back(clusters_.empty() ? "no cluster has joined this scheduler"
-                                        : "no cluster's view has reached this scheduler yet (" +
-                                              std::to_string(clusters_.size()) + " joined)");
+    if (!views_.any_in_step()) {  // found by `unisched simulate`: such decisions gave no reason
+      notes.push_back(views_.size() == 0 ? "no cluster has joined this scheduler"
+                                         : "no cluster's view has reached this scheduler yet (" +
+                                               std::to_string(views_.size()) + " joined)");
     }
     const auto status = work->placed.empty() ? Decision::UNSCHEDULABLE : Decision::PARTIALLY_PLACED;
     return finish(std::move(work), status, diagnoses_of(decision), notes, now);
@@ -276,7 +196,7 @@ SchedulerCommands SchedulerState::start_round(std::unique_ptr<Work> work,
   round.partial_diagnoses = diagnoses_of(decision);
   std::map<std::string, v1::CommitRequest> commits;
   for (const auto& placement : decision.placements) {
-    const LocalCluster& local = clusters_.at(placement.cluster);
+    const SchedulerViews::Cluster& local = views_.at(placement.cluster);
     v1::CommitRequest& commit = commits[placement.cluster];
     commit.set_cluster_id(placement.cluster);
     commit.set_request_id(work->request_id);
@@ -346,7 +266,7 @@ SchedulerCommands SchedulerState::on_commit_result(uint64_t round, const std::st
   free_nodes(*open, &cluster);
   SchedulerCommands out;
   if (result == CommitResult::Accepted &&
-      clusters_.at(cluster).incarnation != open->incarnations[cluster]) {
+      views_.at(cluster).incarnation != open->incarnations[cluster]) {
     // Accepted by a ClusterActor that has since gone: its reservation went with it and its
     // order may never reach the cluster. Handled as no answer: released there, decided again
     // (found by `unisched simulate --faults cluster-actor-crash,drop`).
@@ -385,7 +305,7 @@ SchedulerCommands SchedulerState::on_commit_result(uint64_t round, const std::st
 /// and is released (found by `unisched simulate --faults cluster-actor-crash`, seed 983).
 void SchedulerState::forget_accepts_of_lost_cluster_actors(Round& round, SchedulerCommands& out) {
   for (auto it = round.accepted.begin(); it != round.accepted.end();) {
-    if (clusters_.at(*it).incarnation == round.incarnations[*it]) {
+    if (views_.at(*it).incarnation == round.incarnations[*it]) {
       ++it;
       continue;
     }
@@ -407,7 +327,7 @@ void SchedulerState::forget_placed_of_lost_cluster_actors(Round& round, Schedule
   auto kept = std::remove_if(work.placed.begin(), work.placed.end(), [&](const auto& replica) {
     const auto accepted_by = work.placed_incarnations.find(replica.placement_id());
     if (accepted_by == work.placed_incarnations.end() ||
-        clusters_.at(replica.cluster()).incarnation == accepted_by->second) {
+        views_.at(replica.cluster()).incarnation == accepted_by->second) {
       return false;
     }
     work.placed_incarnations.erase(accepted_by);

@@ -1,8 +1,8 @@
-// A SchedulerActor's logic without the actor: the local copies of the clusters' views, the
-// queue, decisions and their commit rounds (one at a time, or several with node-level checks),
-// retries, gang release, placing refused replicas again, and the bookkeeping of what was
-// committed. Plain C++ (no CAF): every method returns the commands the actor then sends (as
-// ClusterState's do), so the protocol is tested without an actor system.
+// A SchedulerActor's logic without the actor: the queue, decisions and their commit rounds (one at
+// a time, or several with node-level checks), retries, gang release, placing refused replicas
+// again, and the bookkeeping of what was committed. Plain C++ (no CAF): every method returns the
+// commands the actor then sends (as ClusterState's do), so the protocol is tested without an actor
+// system.
 //
 // The commit round is explicit. Each outstanding commit ends as accepted, conflict, refused or
 // timed out. A timed-out commit is released at its cluster at once: the release follows the
@@ -30,6 +30,7 @@
 #include <absl/container/node_hash_map.h>
 
 #include "actors/cluster_state.hpp"
+#include "actors/scheduler_views.hpp"
 #include "messages/unisched.pb.h"
 #include "model/view_update.hpp"
 #include "policy/framework.hpp"
@@ -74,7 +75,7 @@ struct RoundMessages {
   /// Send to the quota ledger; report the answer with on_quota_result(round, ...), or TimedOut
   /// when none came in time.
   std::optional<v1::QuotaTakeRequest> quota_take;
-  /// Fetch these clusters' views (replace_view), then call on_refreshed(round).
+  /// Fetch these clusters' views (views().replace), then call on_refreshed(round).
   std::vector<std::string> refresh;
 };
 
@@ -115,20 +116,10 @@ class SchedulerState {
   SchedulerState(const SchedulerState&) = delete;
   SchedulerState& operator=(const SchedulerState&) = delete;
 
-  // --- Clusters -----------------------------------------------------------------------------
-  /// Schedules on this cluster too; keeps what is known of one already added. True when new.
-  bool add_cluster(policy::ClusterInfo info);
-  void set_healthy(const std::string& cluster, bool healthy);
-  /// The cluster's whole view (on subscribing, or refreshed); false when unusable. The view
-  /// holds the node states `whole` shares, as it does those of every change after it.
-  bool replace_view(const model::ViewRevision& whole);
-  enum class FeedResult { Applied, Stale, NeedsView };
-  /// One change of a cluster's view from its feed; NeedsView when out of step (fetch it).
-  FeedResult apply_feed(const model::ViewRevision& changes);
-  /// The cluster's actor is gone: decide without it until its view is replaced again.
-  void lose_cluster(const std::string& cluster);
-  /// The revision of the cluster's copy while its feed keeps it in step; nullopt otherwise.
-  std::optional<uint64_t> revision_in_step(const std::string& cluster) const;
+  // --- Clusters ---------------------------------------------------------------------------
+  /// The copies of the clusters' views it decides on.
+  SchedulerViews& views() { return views_; }
+  const SchedulerViews& views() const { return views_; }
 
   // --- Requests -----------------------------------------------------------------------------
   /// Queues a request; its decision comes back as a reply with `ticket`.
@@ -169,13 +160,6 @@ class SchedulerState {
   size_t deciding() const { return rounds_.size(); }
 
  private:
-  struct LocalCluster {
-    policy::ClusterInfo info;
-    model::ClusterView view;
-    uint64_t revision = 0;  ///< of the cluster's view; each node's is in `view` (revision_of)
-    bool subscribed = false;
-    uint64_t incarnation = 0;  ///< how often its ClusterActor was lost
-  };
   /// One request (or one refused replica of one) on its way to a decision.
   struct Work {
     std::string id;          ///< names its placements: "<id>/<n>"
@@ -244,7 +228,7 @@ class SchedulerState {
   /// Refusals that overtook commits answered since: of these replicas, which were not kept.
   void forget_early_refusals(const std::vector<v1::SchedulingDecision::Replica>& replicas);
   /// What the placement takes of its queue's budget.
-  v1::QuotaPlacement quota_placement(const LocalCluster& local,
+  v1::QuotaPlacement quota_placement(const SchedulerViews::Cluster& local,
                                      const policy::ReplicaPlacement& placement,
                                      const std::string& placement_id,
                                      const model::SchedulingRequestSpec& spec) const;
@@ -287,15 +271,10 @@ class SchedulerState {
 
   policy::Policy policy_;
   SchedulerSettings settings_;
-  std::map<std::string, LocalCluster> clusters_;
+  SchedulerViews views_;
   std::map<std::pair<int64_t, uint64_t>, std::unique_ptr<Work>> queue_;  // (-priority, arrival)
   uint64_t arrivals_ = 0;
   std::map<uint64_t, std::unique_ptr<Round>> rounds_;  // decisions whose commits are in flight
-  // The clusters a decision looks at (the subscribed ones), listed again only after one was
-  // added, subscribed or lost: walking every cluster on each decision was 1.7% of a busy
-  // scheduler at 100 clusters. The entries point into `clusters_`, whose nodes never move.
-  std::vector<policy::ClusterCandidate> candidates_;
-  bool candidates_current_ = false;
   // The nodes of the commits in flight, how many each; hashed: every commit adds and every answer
   // takes, and a decision only walks it into a hashed set.
   absl::flat_hash_map<policy::NodeRef, size_t> busy_nodes_;

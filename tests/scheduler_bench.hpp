@@ -50,8 +50,8 @@ struct Bench {
     }
     BOOST_TEST_REQUIRE((cluster.on_update(update).status == actors::AckStatus::Applied));
     cluster.set_healthy(true);
-    scheduler.add_cluster({id, region, region + "-a", model::MachineType::VirtualMachine, true});
-    BOOST_TEST_REQUIRE(scheduler.replace_view(*cluster.whole_view()));
+    scheduler.views().add({id, region, region + "-a", model::MachineType::VirtualMachine, true});
+    BOOST_TEST_REQUIRE(scheduler.views().replace(*cluster.whole_view()));
   }
 
   /// What the cluster answers to `request`, as the ClusterActor would, and why.
@@ -96,7 +96,7 @@ struct Bench {
       for (const actors::RoundMessages& round : commands.rounds) {
         if (!round.refresh.empty()) {
           for (const std::string& id : round.refresh) {
-            scheduler.replace_view(*clusters.at(id).whole_view());
+            scheduler.views().replace(*clusters.at(id).whole_view());
           }
           next.append(scheduler.on_refreshed(round.round, now));
         }

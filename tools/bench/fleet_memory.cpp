@@ -52,7 +52,7 @@ std::string push_updates(Fleet& fleet) {
     const auto changes = fleet.centre[i]->changes_since(before);
     for (const auto& scheduler : fleet.schedulers) {
       for (const auto& change : changes.value_or(decltype(changes)::value_type{})) {
-        scheduler->apply_feed(*change);
+        scheduler->views().apply_feed(*change);
       }
     }
   }
@@ -111,9 +111,9 @@ FleetMemoryResult fleet_memory(const FleetMemoryParameters& parameters) {
     fleet.schedulers.push_back(
         std::make_unique<actors::SchedulerState>(*policy, actors::SchedulerSettings{}));
     for (const auto& centre : fleet.centre) {
-      fleet.schedulers.back()->add_cluster(
+      fleet.schedulers.back()->views().add(
           {centre->cluster_id(), "", "", model::MachineType::VirtualMachine, true, false});
-      fleet.schedulers.back()->replace_view(*centre->whole_view());
+      fleet.schedulers.back()->views().replace(*centre->whole_view());
     }
   }
   take(result.schedulers);
