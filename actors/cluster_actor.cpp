@@ -303,8 +303,6 @@ v1::ClusterSummary summarize(const Self self) {
   return summary;
 }
 
-/// An update from the agent: applied by the core, then its consequences (settled and refused
-/// placements, subscribers, a snapshot pull after a gap).
 /// The answer to an update over the cluster's rate: nothing taken, send it again after `wait`.
 v1::Ack throttled(Self self, const model::ViewUpdate& update, std::chrono::milliseconds wait) {
   const ClusterState& core = *self->state.core;
@@ -322,6 +320,8 @@ v1::Ack throttled(Self self, const model::ViewUpdate& update, std::chrono::milli
   return ack;
 }
 
+/// An update from the agent: applied by the core, then its consequences (settled and refused
+/// placements, subscribers, a snapshot pull after a gap).
 v1::Ack on_update(Self self, const messages::AgentUpdate& message) {
   ClusterState& core = *self->state.core;
   if (!message.update) {

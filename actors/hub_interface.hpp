@@ -20,7 +20,7 @@ namespace unisched::actors {
 ///   (quotas)                                -> QuotaList (every quota, used and waiting)
 ///   SchedulingDecision                         a scheduler's later change to a decision
 ///   FinishedPlacements                         work that ended: recorded, its quota freed
-///   (resend)                                   its own timer: ask clusters about placements
+///   (reconcile)                                its own timer: ask clusters about placements
 ///                                              no scheduler follows any more
 using HubActor = DecisionListenerActor::extend_with<PlacementListenerActor>::extend<
     caf::replies_to<atoms::register_atom, v1::ClusterRegistration, AgentActor>::with<ClusterActor>,
@@ -31,6 +31,7 @@ using HubActor = DecisionListenerActor::extend_with<PlacementListenerActor>::ext
     caf::replies_to<v1::ManifestSubmission>::with<v1::SubmissionReply>,
     caf::replies_to<atoms::requests_atom>::with<v1::RequestList>,
     caf::replies_to<atoms::requests_atom, std::string, bool>::with<v1::RequestStatus>,
-    caf::replies_to<atoms::quotas_atom>::with<v1::QuotaList>, caf::reacts_to<atoms::resend_atom>>;
+    caf::replies_to<atoms::quotas_atom>::with<v1::QuotaList>,
+    caf::reacts_to<atoms::reconcile_atom>>;
 
 }  // namespace unisched::actors

@@ -147,12 +147,13 @@ CAF_ADD_TYPE_ID(unisched, (unisched::messages::AgentSnapshot))
 // Requests reach schedulers in one process as model types (no wire form yet).
 CAF_ADD_TYPE_ID(unisched, (unisched::model::SchedulingRequestSpec))
 
-// Timers of the agent and the supervisor.
+// Timers of the agent, the supervisor, the ClusterActor (resend) and the hub (reconcile).
 CAF_ADD_ATOM(unisched, unisched::atoms, observe_atom, "observe")
 CAF_ADD_ATOM(unisched, unisched::atoms, push_atom, "push")
 CAF_ADD_ATOM(unisched, unisched::atoms, probe_atom, "probe")
 CAF_ADD_ATOM(unisched, unisched::atoms, retry_atom, "retry")
 CAF_ADD_ATOM(unisched, unisched::atoms, resend_atom, "resend")
+CAF_ADD_ATOM(unisched, unisched::atoms, reconcile_atom, "reconcile")
 // Queries and commands.
 CAF_ADD_ATOM(unisched, unisched::atoms, view_atom, "view")
 CAF_ADD_ATOM(unisched, unisched::atoms, feed_atom, "feed")

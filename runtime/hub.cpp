@@ -333,8 +333,6 @@ caf::result<v1::ClusterList> list_clusters(Self self) {
   return *promise;
 }
 
-/// Manifests from a client: profiles are recorded as declared; valid requests are accepted and
-/// scheduled.
 /// Quotas applied: recorded durably, then put in force at the ledger; refused (with the reason)
 /// when there is no ledger or the record cannot be written.
 void define_quotas(Self self, const std::vector<RequestBook::Declarations::Quota>& quotas,
@@ -362,6 +360,8 @@ void define_quotas(Self self, const std::vector<RequestBook::Declarations::Quota
   }
 }
 
+/// Manifests from a client: profiles are recorded as declared; valid requests are accepted and
+/// scheduled.
 v1::SubmissionReply on_submission(Self self, const v1::ManifestSubmission& submission) {
   std::vector<RequestBook::ToSchedule> work;
   RequestBook::Declarations declared;
@@ -386,9 +386,100 @@ v1::SubmissionReply on_submission(Self self, const v1::ManifestSubmission& submi
   return reply;
 }
 
-actors::HubActor::behavior_type hub(Self self, actors::SupervisorActor supervisor,
-                                    std::vector<actors::SchedulerActor> schedulers,
-                                    HubSettings settings) {
+caf::result<v1::ShardRegistration> on_shard(Self self, const v1::ShardRegistration& shard,
+                                            actors::ShardActor actor) {
+  if (const std::string why = refuse_shard(self->state, shard); !why.empty()) {
+    spdlog::warn("hub: shard refused: {}", why);
+    return messages::make_error(messages::Error::Unauthenticated, why);
+  }
+  v1::ShardRegistration admitted = shard;
+  admitted.clear_token();
+  return self->delegate(self->state.supervisor, shard_atom_v, std::move(admitted),
+                        std::move(actor));
+}
+
+/// The views of one cluster, or of every cluster when `id` is empty.
+caf::result<v1::ClusterViews> on_nodes(Self self, const std::string& id, bool from_agents) {
+  std::vector<std::string> ids;
+  if (id.empty()) {
+    for (const auto& [known, registration] : self->state.clusters) {
+      ids.push_back(known);
+    }
+  } else if (self->state.clusters.count(id) > 0) {
+    ids.push_back(id);
+  } else {
+    return messages::make_error(messages::Error::NotFound, "no cluster " + model::quoted_brief(id));
+  }
+  return collect_views(self, ids, from_agents);
+}
+
+/// A scheduler placed a refused replica again: the request's decision as it now stands.
+void on_changed_decision(Self self, const v1::SchedulingDecision& changed) {
+  if (!from_a_scheduler(self)) {
+    spdlog::warn("hub: a decision of request {} not from a scheduler; dropped",
+                 model::printable(changed.request_id()));
+    return;
+  }
+  // While a refused replica is placed again, the request is its scheduler's again.
+  auto& deciding = self->state.in_flight[caf::actor_cast<caf::actor_addr>(self->current_sender())];
+  if (changed.replacing() > 0) {
+    deciding.insert(changed.request_id());
+  } else {
+    deciding.erase(changed.request_id());
+  }
+  on_decision(self, changed, self->current_sender()->id());
+}
+
+void on_reconcile_message(Self self) {
+  if (self->current_sender() == caf::actor_cast<caf::strong_actor_ptr>(self)) {  // its timer
+    on_reconcile_tick(self);
+  } else {
+    // Each tick sets the next: a peer's ticks would multiply the questions to clusters.
+    spdlog::warn("hub: a reconciliation tick not from the hub itself; dropped");
+  }
+}
+
+caf::result<v1::QuotaList> on_quotas(Self self) {
+  if (!self->state.quota) {
+    return v1::QuotaList{};
+  }
+  // Asked and answered here, not delegated: the ledger's address stays in this process.
+  auto promise = self->make_response_promise<v1::QuotaList>();
+  self->request(self->state.quota, std::chrono::seconds(10), quotas_atom_v)
+      .then([=](v1::QuotaList& list) mutable { promise.deliver(std::move(list)); },
+            [=](caf::error& error) mutable { promise.deliver(std::move(error)); });
+  return promise;
+}
+
+/// Believed only from the supervisor, which checked it came from the cluster's ClusterActor: a
+/// finish frees quota.
+void on_finished(Self self, const v1::FinishedPlacements& finished) {
+  if (self->current_sender() != caf::actor_cast<caf::strong_actor_ptr>(self->state.supervisor)) {
+    spdlog::warn("hub: finished placements for cluster {} not from the supervisor; dropped",
+                 model::printable(finished.cluster_id()));
+    return;
+  }
+  record_finished(self, finished);
+}
+
+/// A request's status now, or with `wait` once it is decided.
+caf::result<v1::RequestStatus> on_request_status(Self self, const std::string& id, bool wait) {
+  const v1::RequestStatus* status = self->state.book->find(id);
+  if (status == nullptr) {
+    return messages::make_error(messages::Error::NotFound, "no request " + model::quoted_brief(id));
+  }
+  if (!wait || (status->phase() != v1::RequestStatus::PENDING &&
+                status->phase() != v1::RequestStatus::QUEUED)) {
+    return *status;
+  }
+  auto promise = self->make_response_promise<v1::RequestStatus>();
+  self->state.waiting.emplace(id, promise);
+  return promise;
+}
+
+/// The hub's state from its settings and its journals, and what a restart left to follow up.
+void start_hub(Self self, actors::SupervisorActor supervisor,
+               std::vector<actors::SchedulerActor> schedulers, HubSettings settings) {
   auto& state = self->state;
   state.supervisor = std::move(supervisor);
   state.schedulers = std::move(schedulers);
@@ -418,104 +509,37 @@ actors::HubActor::behavior_type hub(Self self, actors::SupervisorActor superviso
     self->monitor(scheduler);
   }
   self->set_down_handler([=](caf::down_msg& down) { on_scheduler_down(self, down); });
+}
+
+actors::HubActor::behavior_type hub(Self self, actors::SupervisorActor supervisor,
+                                    std::vector<actors::SchedulerActor> schedulers,
+                                    HubSettings settings) {
+  start_hub(self, std::move(supervisor), std::move(schedulers), std::move(settings));
   return {
       [=](register_atom, const v1::ClusterRegistration& registration, actors::AgentActor agent) {
         return on_register(self, registration, agent);
       },
-      [=](shard_atom, const v1::ShardRegistration& shard,
-          actors::ShardActor actor) -> caf::result<v1::ShardRegistration> {
-        if (const std::string why = refuse_shard(self->state, shard); !why.empty()) {
-          spdlog::warn("hub: shard refused: {}", why);
-          return messages::make_error(messages::Error::Unauthenticated, why);
-        }
-        v1::ShardRegistration admitted = shard;
-        admitted.clear_token();
-        return self->delegate(self->state.supervisor, shard_atom_v, std::move(admitted),
-                              std::move(actor));
+      [=](shard_atom, const v1::ShardRegistration& shard, actors::ShardActor actor) {
+        return on_shard(self, shard, std::move(actor));
       },
       [=](clusters_atom) -> caf::result<v1::ClusterList> { return list_clusters(self); },
-      [=](nodes_atom, const std::string& id, bool from_agents) -> caf::result<v1::ClusterViews> {
-        std::vector<std::string> ids;
-        if (id.empty()) {
-          for (const auto& [known, registration] : self->state.clusters) {
-            ids.push_back(known);
-          }
-        } else if (self->state.clusters.count(id) > 0) {
-          ids.push_back(id);
-        } else {
-          return messages::make_error(messages::Error::NotFound,
-                                      "no cluster " + model::quoted_brief(id));
-        }
-        return collect_views(self, ids, from_agents);
+      [=](nodes_atom, const std::string& id, bool from_agents) {
+        return on_nodes(self, id, from_agents);
       },
       [=](const v1::ManifestSubmission& submission) -> caf::result<v1::SubmissionReply> {
         return on_submission(self, submission);
       },
-      [=](v1::SchedulingDecision& changed) {
-        // A scheduler placed a refused replica again: the request's decision as it now stands.
-        if (from_a_scheduler(self)) {
-          // While a refused replica is placed again, the request is its scheduler's again.
-          auto& deciding =
-              self->state.in_flight[caf::actor_cast<caf::actor_addr>(self->current_sender())];
-          if (changed.replacing() > 0) {
-            deciding.insert(changed.request_id());
-          } else {
-            deciding.erase(changed.request_id());
-          }
-          on_decision(self, changed, self->current_sender()->id());
-        } else {
-          spdlog::warn("hub: a decision of request {} not from a scheduler; dropped",
-                       model::printable(changed.request_id()));
-        }
-      },
+      [=](v1::SchedulingDecision& changed) { on_changed_decision(self, changed); },
       [=](requests_atom) -> caf::result<v1::RequestList> {
         v1::RequestList list = self->state.book->list();
         list.set_reconciling(reconciling(self->state));
         return list;
       },
-      [=](resend_atom) {
-        if (self->current_sender() == caf::actor_cast<caf::strong_actor_ptr>(self)) {  // its timer
-          on_reconcile_tick(self);
-        } else {
-          // Each tick sets the next: a peer's ticks would multiply the questions to clusters.
-          spdlog::warn("hub: a reconciliation tick not from the hub itself; dropped");
-        }
-      },
-      [=](quotas_atom) -> caf::result<v1::QuotaList> {
-        if (!self->state.quota) {
-          return v1::QuotaList{};
-        }
-        // Asked and answered here, not delegated: the ledger's address stays in this process.
-        auto promise = self->make_response_promise<v1::QuotaList>();
-        self->request(self->state.quota, std::chrono::seconds(10), quotas_atom_v)
-            .then([=](v1::QuotaList& list) mutable { promise.deliver(std::move(list)); },
-                  [=](caf::error& error) mutable { promise.deliver(std::move(error)); });
-        return promise;
-      },
-      [=](const v1::FinishedPlacements& finished) {
-        // Believed only from the supervisor, which checked it came from the cluster's
-        // ClusterActor: a finish frees quota.
-        if (self->current_sender() !=
-            caf::actor_cast<caf::strong_actor_ptr>(self->state.supervisor)) {
-          spdlog::warn("hub: finished placements for cluster {} not from the supervisor; dropped",
-                       model::printable(finished.cluster_id()));
-          return;
-        }
-        record_finished(self, finished);
-      },
-      [=](requests_atom, const std::string& id, bool wait) -> caf::result<v1::RequestStatus> {
-        const v1::RequestStatus* status = self->state.book->find(id);
-        if (status == nullptr) {
-          return messages::make_error(messages::Error::NotFound,
-                                      "no request " + model::quoted_brief(id));
-        }
-        if (!wait || (status->phase() != v1::RequestStatus::PENDING &&
-                      status->phase() != v1::RequestStatus::QUEUED)) {
-          return *status;
-        }
-        auto promise = self->make_response_promise<v1::RequestStatus>();
-        self->state.waiting.emplace(id, promise);
-        return promise;
+      [=](reconcile_atom) { on_reconcile_message(self); },
+      [=](quotas_atom) { return on_quotas(self); },
+      [=](const v1::FinishedPlacements& finished) { on_finished(self, finished); },
+      [=](requests_atom, const std::string& id, bool wait) {
+        return on_request_status(self, id, wait);
       },
   };
 }

@@ -115,7 +115,7 @@ void collect_strays(HubSelf self) {
 }  // namespace
 
 void start_reconciling(HubSelf self) {
-  self->delayed_send(self, kReconcileInterval, resend_atom_v);
+  self->delayed_send(self, kReconcileInterval, reconcile_atom_v);
 }
 
 void on_reconcile_tick(HubSelf self) {

@@ -269,7 +269,7 @@ BOOST_AUTO_TEST_CASE(a_peer_of_the_hub_cannot_end_work_change_a_decision_give_up
   decision.set_status(unisched::v1::SchedulingDecision::UNSCHEDULABLE);
   caf::anon_send(*hub_actor, decision);
   // Nor may it set the hub's reconciliation timer going a second time.
-  caf::anon_send(*hub_actor, unisched::atoms::resend_atom_v);
+  caf::anon_send(*hub_actor, unisched::atoms::reconcile_atom_v);
   // Nor, joined as a shard, tell the supervisor to release everything the request placed.
   unisched::v1::ShardRegistration shard;
   shard.set_shard_id("rogue");
