@@ -33,7 +33,7 @@ struct Fleet {
   std::vector<std::shared_ptr<adapters::ClusterAdapter>> adapters;
   std::vector<actors::SchedulerActor> schedulers;
   actors::QuotaActor ledger;  // null: no quotas
-  caf::actor client;
+  WorkloadClientActor client;
   caf::scoped_actor watcher;  // told when an agent dies, to start it again
 
   void stop() {

@@ -3,6 +3,7 @@
 #include <caf/actor_system.hpp>
 #include <caf/event_based_actor.hpp>
 #include <caf/stateful_actor.hpp>
+#include <caf/typed_event_based_actor.hpp>
 
 #include <algorithm>
 #include <map>
@@ -27,7 +28,7 @@ struct ClientData {
   static inline const char* name = "workload_client";
 };
 
-using Self = caf::stateful_actor<ClientData>;
+using Self = WorkloadClientActor::stateful_pointer<ClientData>;
 
 double percentile(std::vector<double> values, double p) {
   if (values.empty()) {
@@ -38,7 +39,7 @@ double percentile(std::vector<double> values, double p) {
   return values[std::min(index, values.size() - 1)];
 }
 
-void record(Self* self, v1::WorkloadReport& book, const v1::SchedulingDecision& decision,
+void record(Self self, v1::WorkloadReport& book, const v1::SchedulingDecision& decision,
             std::chrono::milliseconds runs_for) {
   self->state.latencies_ms.push_back(static_cast<double>(decision.latency_us()) / 1000.0);
   book.set_decided(book.decided() + 1);
@@ -92,7 +93,7 @@ void add_book(v1::WorkloadReport& total, const v1::WorkloadReport& book) {
 /// Each scheduler's book with its queues. A scheduler answers after every decision it sent this
 /// client before (messages between two actors keep their order), so its book as of the answer
 /// plus what it still holds is everything it was given.
-caf::result<v1::WorkloadReport> report(Self* self) {
+caf::result<v1::WorkloadReport> report(Self self) {
   auto promise = std::make_shared<caf::typed_response_promise<v1::WorkloadReport>>(
       self->make_response_promise<v1::WorkloadReport>());
   auto total = std::make_shared<v1::WorkloadReport>();
@@ -135,7 +136,8 @@ caf::result<v1::WorkloadReport> report(Self* self) {
   return *promise;
 }
 
-caf::behavior workload_client(Self* self, std::vector<actors::SchedulerActor> schedulers) {
+WorkloadClientActor::behavior_type workload_client(Self self,
+                                                   std::vector<actors::SchedulerActor> schedulers) {
   self->state.books.resize(schedulers.size());
   self->state.schedulers = std::move(schedulers);
   return {
@@ -174,8 +176,8 @@ caf::behavior workload_client(Self* self, std::vector<actors::SchedulerActor> sc
 
 }  // namespace
 
-caf::actor spawn_workload_client(caf::actor_system& system,
-                                 const std::vector<actors::SchedulerActor>& schedulers) {
+WorkloadClientActor spawn_workload_client(caf::actor_system& system,
+                                          const std::vector<actors::SchedulerActor>& schedulers) {
   return system.spawn(workload_client, schedulers);
 }
 

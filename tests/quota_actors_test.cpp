@@ -21,7 +21,7 @@ namespace {
 /// The scheduling fleet with a quota ledger, and a workload client that finishes placed work
 /// after the time each request says.
 struct QuotaFleet : testing::SchedulingFleet {
-  caf::actor client;
+  runtime::WorkloadClientActor client;
 
   QuotaFleet(const std::vector<std::string>& ids, int scheduler_count,
              std::function<void(const actors::QuotaLedgerEvent&)> observer)

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "actors/quota_actor.hpp"
+#include "runtime/workload_client.hpp"
 #include "tests/eventually.hpp"
 #include "tests/policy_fixtures.hpp"
 
@@ -212,8 +213,9 @@ inline void check_drf_shares(const ContendedShares& shares, int64_t pool_gpus, M
 /// Submits `per_tenant` one-GPU requests of each tenant, interleaved, to a workload client; each
 /// runs for a time drawn from [shortest, longest] ms (scaled, so that deciding stays short beside
 /// running on a slower build) by a seeded generator.
-inline void submit_interleaved(const caf::actor& client, const std::vector<Tenant>& tenants,
-                               int per_tenant, int64_t shortest, int64_t longest) {
+inline void submit_interleaved(const runtime::WorkloadClientActor& client,
+                               const std::vector<Tenant>& tenants, int per_tenant, int64_t shortest,
+                               int64_t longest) {
   std::mt19937_64 random(42);
   std::uniform_int_distribution<int64_t> runs_for(shortest, longest);
   for (int i = 0; i < per_tenant; ++i) {

@@ -143,7 +143,7 @@ BOOST_AUTO_TEST_CASE(racing_schedulers_never_pass_a_quota_on_clusters_hosted_by_
   for (const Tenant& tenant : tenants) {
     centre.harness.ask<v1::QuotaStatus>(centre.ledger, definition_of(tenant, "lab"));
   }
-  const caf::actor client =
+  const runtime::WorkloadClientActor client =
       runtime::spawn_workload_client(*centre.harness.system, centre.schedulers);
   for (const auto& [id, agent] : agents) {
     caf::anon_send(client, bind_atom_v, id, actors::AgentActor{agent});
