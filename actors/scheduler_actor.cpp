@@ -15,6 +15,7 @@
 #include <optional>
 
 #include "actors/commit_deadlines.hpp"
+#include "actors/countdown.hpp"
 #include "actors/stray_errors.hpp"
 #include "messages/caf_types.hpp"
 #include "messages/convert.hpp"
@@ -185,12 +186,9 @@ void catch_up(Self self, const std::string& cluster, const ClusterActor& actor,
 
 /// Brings the copies the core asked for up to date, then lets it decide again.
 void refresh(Self self, uint64_t round, const std::vector<std::string>& clusters) {
-  auto remaining = std::make_shared<size_t>(clusters.size());
-  const auto one_done = [=] {
-    if (--*remaining == 0) {
-      carry_out(self, self->state.core->on_refreshed(round, self->clock().now()));
-    }
-  };
+  const Countdown one_done(clusters.size(), [=] {
+    carry_out(self, self->state.core->on_refreshed(round, self->clock().now()));
+  });
   for (const std::string& id : clusters) {
     const auto actor = self->state.cluster_actors.find(id);
     if (actor == self->state.cluster_actors.end()) {

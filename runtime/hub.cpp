@@ -12,6 +12,7 @@
 #include <optional>
 #include <set>
 
+#include "actors/countdown.hpp"
 #include "actors/stray_errors.hpp"
 #include "messages/caf_types.hpp"
 #include "messages/errors.hpp"
@@ -206,16 +207,7 @@ caf::result<v1::ClusterViews> collect_views(Self self, const std::vector<std::st
   auto promise = std::make_shared<caf::typed_response_promise<v1::ClusterViews>>(
       self->make_response_promise<v1::ClusterViews>());
   auto views = std::make_shared<v1::ClusterViews>();
-  auto waiting = std::make_shared<size_t>(ids.size() * 3);
-  if (ids.empty()) {
-    promise->deliver(*views);
-    return *promise;
-  }
-  const auto answered = [=] {
-    if (--*waiting == 0) {
-      promise->deliver(*views);
-    }
-  };
+  const actors::Countdown answered(ids.size() * 3, [=] { promise->deliver(*views); });
   const auto timeout = std::chrono::seconds(3);
   for (const std::string& id : ids) {
     self->request(self->state.supervisor, timeout, summary_atom_v, id)
@@ -309,16 +301,7 @@ caf::result<v1::ClusterList> list_clusters(Self self) {
       list->add_clusters()->set_cluster_id(id);  // no agent yet: nothing known
     }
   }
-  auto waiting = std::make_shared<size_t>(self->state.clusters.size());
-  if (*waiting == 0) {
-    promise->deliver(*list);
-    return *promise;
-  }
-  const auto one_more = [=] {
-    if (--*waiting == 0) {
-      promise->deliver(*list);
-    }
-  };
+  const actors::Countdown one_more(self->state.clusters.size(), [=] { promise->deliver(*list); });
   for (const auto& [id, registration] : self->state.clusters) {
     const bool view_only = registration.view_only();
     self->request(self->state.supervisor, std::chrono::seconds(2), summary_atom_v, id)

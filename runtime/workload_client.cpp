@@ -1,7 +1,6 @@
 #include "runtime/workload_client.hpp"
 
 #include <caf/actor_system.hpp>
-#include <caf/event_based_actor.hpp>
 #include <caf/stateful_actor.hpp>
 #include <caf/typed_event_based_actor.hpp>
 
@@ -9,6 +8,7 @@
 #include <map>
 #include <memory>
 
+#include "actors/countdown.hpp"
 #include "messages/caf_types.hpp"
 
 namespace unisched::runtime {
@@ -97,15 +97,12 @@ caf::result<v1::WorkloadReport> report(Self self) {
   auto promise = std::make_shared<caf::typed_response_promise<v1::WorkloadReport>>(
       self->make_response_promise<v1::WorkloadReport>());
   auto total = std::make_shared<v1::WorkloadReport>();
-  auto remaining = std::make_shared<size_t>(self->state.schedulers.size());
-  const auto one_done = [=] {
-    if (--*remaining == 0) {
-      total->set_completed(self->state.completed);
-      total->set_latency_p50_ms(percentile(self->state.latencies_ms, 0.50));
-      total->set_latency_p99_ms(percentile(self->state.latencies_ms, 0.99));
-      promise->deliver(*total);
-    }
-  };
+  const actors::Countdown one_done(self->state.schedulers.size(), [=] {
+    total->set_completed(self->state.completed);
+    total->set_latency_p50_ms(percentile(self->state.latencies_ms, 0.50));
+    total->set_latency_p99_ms(percentile(self->state.latencies_ms, 0.99));
+    promise->deliver(*total);
+  });
   for (size_t i = 0; i < self->state.schedulers.size(); ++i) {
     // A scheduler far behind answers late: its queue is what is being asked for.
     self->request(self->state.schedulers[i], std::chrono::seconds(10), summary_atom_v)
@@ -128,10 +125,6 @@ caf::result<v1::WorkloadReport> report(Self self) {
               add_book(*total, book);
               one_done();
             });
-  }
-  if (self->state.schedulers.empty()) {
-    ++*remaining;
-    one_done();
   }
   return *promise;
 }
