@@ -85,7 +85,7 @@ void send_release(Self self, v1::ReleaseOrder release, int tries) {
     self->state.held_releases[cluster].push_back(std::move(release));
     return;
   }
-  self->request(actor->second, std::chrono::seconds(1), release)
+  self->request(actor->second, self->state.settings.release_ack_timeout, release)
       .then(
           [=](v1::Ack&) {
             constexpr size_t kRecentReleases = 512;
@@ -105,12 +105,12 @@ void send_release(Self self, v1::ReleaseOrder release, int tries) {
 
 void subscribe(Self self, const std::string& id) {
   const auto retry = [=](caf::error&) {
-    self->delayed_send(self, std::chrono::milliseconds(100), subscribe_atom_v, id);
+    self->delayed_send(self, self->state.settings.resubscribe_after, subscribe_atom_v, id);
   };
-  self->request(self->state.directory, std::chrono::seconds(2), clusters_atom_v, id)
+  self->request(self->state.directory, self->state.settings.ask_timeout, clusters_atom_v, id)
       .then(
           [=](ClusterActor& cluster_actor) {
-            self->request(cluster_actor, std::chrono::seconds(2), subscribe_atom_v,
+            self->request(cluster_actor, self->state.settings.ask_timeout, subscribe_atom_v,
                           ViewSubscriberActor{caf::actor_cast<SchedulerActor>(self)})
                 .then(
                     [=](messages::ViewFeed& whole) {
@@ -143,13 +143,13 @@ void on_feed(Self self, const messages::ViewFeed& feed) {
       actor == self->state.cluster_actors.end()) {
     return;
   }
-  self->request(actor->second, std::chrono::seconds(2), feed_atom_v)
+  self->request(actor->second, self->state.settings.ask_timeout, feed_atom_v)
       .then([=](messages::ViewFeed& whole) { replace_view(self, whole); });
 }
 
 /// Fetches a cluster's whole view, then calls `done` (also when no view came).
 void fetch_whole_view(Self self, const ClusterActor& actor, std::function<void()> done) {
-  self->request(actor, std::chrono::seconds(2), feed_atom_v)
+  self->request(actor, self->state.settings.ask_timeout, feed_atom_v)
       .then(
           [=](messages::ViewFeed& whole) {
             replace_view(self, whole);
@@ -169,7 +169,7 @@ void catch_up(Self self, const std::string& cluster, const ClusterActor& actor,
     fetch_whole_view(self, actor, std::move(done));
     return;
   }
-  self->request(actor, std::chrono::seconds(2), feed_atom_v, *held)
+  self->request(actor, self->state.settings.ask_timeout, feed_atom_v, *held)
       .then(
           [=](messages::ViewFeed& feed) {
             if (feed.revision && feed.revision->whole) {

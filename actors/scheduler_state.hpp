@@ -54,6 +54,12 @@ struct SchedulerSettings {
   /// would conflict with the first): a decision then leaves alone the nodes that commits in
   /// flight touch, so this scheduler's decisions never conflict with each other.
   size_t max_in_flight = 1;
+  /// The actor's waits: for the directory's or a ClusterActor's answer (a subscription, a view),
+  /// for a release's acknowledgement before it is sent again, and after a failed subscription
+  /// before it tries again.
+  std::chrono::milliseconds ask_timeout{2000};
+  std::chrono::milliseconds release_ack_timeout{1000};
+  std::chrono::milliseconds resubscribe_after{100};
 };
 
 /// How one cluster answered a commit, as the scheduler saw it.
