@@ -79,7 +79,7 @@ void SchedulerCommands::append(SchedulerCommands&& later) {
 }
 
 SchedulerState::SchedulerState(policy::Policy policy, SchedulerSettings settings)
-    : policy_(std::move(policy)), settings_(settings) {
+    : policy_(std::move(policy)), settings_(settings), queue_(settings.max_queue) {
   if (settings_.draw_seed == 0) {
     settings_.draw_seed = std::random_device{}();
   }
@@ -100,20 +100,14 @@ SchedulerCommands SchedulerState::submit(std::string id, model::SchedulingReques
 }
 
 SchedulerCommands SchedulerState::enqueue(std::unique_ptr<Work> work, Clock::time_point now) {
-  if (queue_.size() >= settings_.max_queue) {
+  if (queue_.full()) {
     summary_.set_refused_queue_full(summary_.refused_queue_full() + 1);
     const std::string note = "refused: the scheduler's queue is full (" +
                              std::to_string(queue_.size()) + " requests waiting)";
     return finish(std::move(work), Decision::UNSCHEDULABLE, {}, {note}, now);
   }
-  work->arrival = arrivals_++;
-  requeue(std::move(work));
+  queue_.admit(std::move(work));
   return advance(now);
-}
-
-void SchedulerState::requeue(std::unique_ptr<Work> work) {
-  const auto key = std::make_pair(-work->spec.priority, work->arrival);
-  queue_.emplace(key, std::move(work));
 }
 
 size_t SchedulerState::in_flight_limit() const {
@@ -126,14 +120,11 @@ SchedulerCommands SchedulerState::advance(Clock::time_point now) {
   // A loop, not recursion: a long queue of requests nothing can take is decided in one go.
   SchedulerCommands out;
   while (rounds_.size() < in_flight_limit() && !queue_.empty()) {
-    const auto head = queue_.begin();
-    const std::optional<policy::Decision> decision = decide(*head->second);
+    const std::optional<policy::Decision> decision = decide(*queue_.head());
     if (!decision) {
       break;  // the head waits for the commits in flight; so does everything behind it
     }
-    std::unique_ptr<Work> work = std::move(head->second);
-    queue_.erase(head);
-    out.append(act_on(std::move(work), *decision, now));
+    out.append(act_on(queue_.take_head(), *decision, now));
   }
   return out;
 }
@@ -413,7 +404,7 @@ SchedulerCommands SchedulerState::on_refreshed(uint64_t round, Clock::time_point
   if (const auto decision = decide(*work)) {
     out = act_on(std::move(work), *decision, now);
   } else {
-    requeue(std::move(work));  // decided again when a commit in flight is answered
+    queue_.put_back(std::move(work));  // decided again when a commit in flight is answered
   }
   out.advance_later = rounds_.size() < in_flight_limit() && !queue_.empty();
   return out;
@@ -496,9 +487,9 @@ v1::SchedulerSummary SchedulerState::summary(Clock::time_point now) const {
       oldest = std::min(oldest.value_or(work.submitted), work.submitted);
     }
   };
-  for (const auto& [key, work] : queue_) {
-    count(*work, work->attempts == 0 ? kUndecidedQueued : kUndecidedRetrying);
-  }
+  queue_.visit([&](const Work& work) {
+    count(work, work.attempts == 0 ? kUndecidedQueued : kUndecidedRetrying);
+  });
   for (const auto& [id, round] : rounds_) {
     count(*round->work, round->refreshing ? kUndecidedRetrying : kUndecidedCommitting);
   }

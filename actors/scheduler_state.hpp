@@ -31,6 +31,7 @@
 
 #include "actors/cluster_state.hpp"
 #include "actors/scheduler_views.hpp"
+#include "actors/scheduler_work.hpp"
 #include "messages/unisched.pb.h"
 #include "model/view_update.hpp"
 #include "policy/framework.hpp"
@@ -167,32 +168,7 @@ class SchedulerState {
 
  private:
   /// One request (or one refused replica of one) on its way to a decision.
-  struct Work {
-    std::string id;          ///< names its placements: "<id>/<n>"
-    std::string request_id;  ///< the request it belongs to
-    std::string replaces;    ///< the refused placement it places again; empty for a request
-    std::string refusal;     ///< why its cluster refused `replaces`
-    /// Nodes that refused replicas of its request: the view said they fit, the nodes said no
-    /// (their view is behind), so this work goes elsewhere.
-    std::set<policy::NodeRef> avoid;
-    model::SchedulingRequestSpec spec;
-    uint64_t ticket = 0;  ///< 0: nobody waits for a reply (a replica placed again)
-    Clock::time_point submitted;
-    uint64_t arrival = 0;  ///< its place in the queue among requests of its priority
-    uint32_t attempts = 0;
-    /// Numbers its placements: a request's replicas are <id>/0, <id>/1, ... A commit refused or
-    /// in conflict reserved nothing, so its numbers are used again (`free_replicas`, smallest
-    /// first); one without an answer may have reserved, so its numbers never are: a late release
-    /// of it cannot remove a newer placement of the same name.
-    uint64_t next_replica = 0;
-    std::set<uint64_t> free_replicas;
-    std::vector<v1::SchedulingDecision::Replica> placed;
-    /// By placement id in `placed`: its cluster's ClusterActor incarnation when it accepted.
-    std::map<std::string, uint64_t> placed_incarnations;
-    bool admitted = false;     ///< the ledger admitted it after it waited: it holds budget
-    uint32_t quota_waits = 0;  ///< attempts that ended waiting for quota
-    std::vector<v1::QuotaPlacement> quota_held;  ///< of `placed`
-  };
+  using Work = SchedulerWork;
   struct Round;
   /// A decided request whose placements are not all settled yet.
   struct Tracked {
@@ -272,14 +248,11 @@ class SchedulerState {
   void bound_tracking(SchedulerCommands& out);
   uint64_t decision_seed(const Work& work) const;
   SchedulerCommands enqueue(std::unique_ptr<Work> work, Clock::time_point now);
-  /// Back into the queue where it stood (a decision that waits for the commits in flight).
-  void requeue(std::unique_ptr<Work> work);
 
   policy::Policy policy_;
   SchedulerSettings settings_;
   SchedulerViews views_;
-  std::map<std::pair<int64_t, uint64_t>, std::unique_ptr<Work>> queue_;  // (-priority, arrival)
-  uint64_t arrivals_ = 0;
+  SchedulerQueue queue_;
   std::map<uint64_t, std::unique_ptr<Round>> rounds_;  // decisions whose commits are in flight
   // The nodes of the commits in flight, how many each; hashed: every commit adds and every answer
   // takes, and a decision only walks it into a hashed set.
