@@ -208,7 +208,7 @@ caf::result<v1::ClusterViews> collect_views(Self self, const std::vector<std::st
       self->make_response_promise<v1::ClusterViews>());
   auto views = std::make_shared<v1::ClusterViews>();
   const actors::Countdown answered(ids.size() * 3, [=] { promise->deliver(*views); });
-  const auto timeout = std::chrono::seconds(3);
+  const auto timeout = self->state.timeouts.cluster_views;
   for (const std::string& id : ids) {
     self->request(self->state.supervisor, timeout, summary_atom_v, id)
         .then(
@@ -271,7 +271,8 @@ caf::result<actors::ClusterActor> on_register(Self self,
     return messages::make_error(messages::Error::Unauthenticated, why);
   }
   auto promise = self->make_response_promise<actors::ClusterActor>();
-  self->request(self->state.supervisor, std::chrono::seconds(10), register_atom_v, id, agent)
+  self->request(self->state.supervisor, self->state.timeouts.registration, register_atom_v, id,
+                agent)
       .then(
           [=](actors::ClusterActor& cluster_actor) mutable {
             v1::ClusterRegistration known = registration;
@@ -304,7 +305,7 @@ caf::result<v1::ClusterList> list_clusters(Self self) {
   const actors::Countdown one_more(self->state.clusters.size(), [=] { promise->deliver(*list); });
   for (const auto& [id, registration] : self->state.clusters) {
     const bool view_only = registration.view_only();
-    self->request(self->state.supervisor, std::chrono::seconds(2), summary_atom_v, id)
+    self->request(self->state.supervisor, self->state.timeouts.cluster_summary, summary_atom_v, id)
         .then(
             [=](v1::ClusterSummary& summary) {
               summary.set_view_only(view_only);
@@ -335,7 +336,7 @@ void define_quotas(Self self, const std::vector<RequestBook::Declarations::Quota
           ManifestProblem{source, "SchedulingQuota", quota.metadata.name, refusal}.to_string());
       continue;
     }
-    self->request(self->state.quota, std::chrono::seconds(5), definition)
+    self->request(self->state.quota, self->state.timeouts.quota_definition, definition)
         .then([](v1::QuotaStatus&) {},
               [name = quota.metadata.name](caf::error& error) {
                 spdlog::error("hub: quota {} not put in force: {}", name, to_string(error));
@@ -428,7 +429,7 @@ caf::result<v1::QuotaList> on_quotas(Self self) {
   }
   // Asked and answered here, not delegated: the ledger's address stays in this process.
   auto promise = self->make_response_promise<v1::QuotaList>();
-  self->request(self->state.quota, std::chrono::seconds(10), quotas_atom_v)
+  self->request(self->state.quota, self->state.timeouts.quota_list, quotas_atom_v)
       .then([=](v1::QuotaList& list) mutable { promise.deliver(std::move(list)); },
             [=](caf::error& error) mutable { promise.deliver(std::move(error)); });
   return promise;
@@ -473,6 +474,7 @@ void start_hub(Self self, actors::SupervisorActor supervisor,
   state.quotas = settings.quotas ? settings.quotas : std::make_shared<QuotaBook>();
   state.profiles = settings.profiles ? settings.profiles : std::make_shared<ProfileBook>();
   state.collect_interval = settings.collect_interval;
+  state.timeouts = settings.timeouts;
   for (v1::ClusterRegistration& declared : state.profiles->values()) {
     const std::string id = declared.identity().cluster_id();
     state.declared[id] = std::move(declared);

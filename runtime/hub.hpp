@@ -26,6 +26,19 @@ class ProfileBook;
 class QuotaBook;
 class RequestBook;
 
+/// How long the hub waits for the supervisor and the quota ledger, and how often it reconciles.
+struct HubTimeouts {
+  std::chrono::milliseconds cluster_summary{2000};   ///< each cluster's line of `get clusters`
+  std::chrono::milliseconds cluster_views{3000};     ///< each part of `get nodes`, `describe`
+  std::chrono::milliseconds registration{10000};     ///< an agent's registration
+  std::chrono::milliseconds quota_definition{5000};  ///< putting an applied quota in force
+  std::chrono::milliseconds quota_list{10000};       ///< `get quotas`
+  /// Between two checks of the decided requests no scheduler follows, and how long a cluster
+  /// has to answer a check (or a release it brings).
+  std::chrono::milliseconds reconcile_interval{1000};
+  std::chrono::milliseconds placement_query{3000};
+};
+
 struct HubSettings {
   std::map<std::string, std::string> tokens;        ///< clusterID -> token; empty: none checked
   std::map<std::string, std::string> shard_tokens;  ///< shardID -> token
@@ -41,6 +54,7 @@ struct HubSettings {
   /// How often every cluster is asked what it holds, to release placements no decision holds
   /// (zero: never).
   std::chrono::milliseconds collect_interval{std::chrono::seconds(10)};
+  HubTimeouts timeouts{};
 };
 
 actors::HubActor spawn_hub(caf::actor_system& system, const actors::SupervisorActor& supervisor,

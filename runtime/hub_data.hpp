@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "actors/hub_interface.hpp"
+#include "runtime/hub.hpp"
 #include "runtime/reconciliation.hpp"
 
 namespace unisched::runtime {
@@ -39,6 +40,7 @@ struct HubData {
   std::map<caf::actor_addr, std::set<std::string>> in_flight;  // scheduler -> requests it decides
   Reconciliation reconciliation;  // decided requests no scheduler follows any more
   std::chrono::milliseconds collect_interval{};
+  HubTimeouts timeouts{};
   uint64_t ticks = 0;                    // of the reconciliation timer
   std::map<std::string, size_t> strays;  // cluster -> placements no decision held, last asked
   static inline const char* name = "hub";

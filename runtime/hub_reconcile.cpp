@@ -16,10 +16,6 @@ namespace {
 
 using namespace unisched::atoms;
 
-/// How often the hub asks clusters about placements no scheduler follows.
-constexpr auto kReconcileInterval = std::chrono::seconds(1);
-constexpr auto kAnswerTimeout = std::chrono::seconds(3);
-
 /// Gives up what the reconciliation found will never run (a cluster refused or never received
 /// a placement, and no scheduler places it again).
 void give_up_unreconciled(HubSelf self, const std::vector<Reconciliation::GiveUp>& give_up) {
@@ -38,10 +34,11 @@ void give_up_unreconciled(HubSelf self, const std::vector<Reconciliation::GiveUp
 /// ClusterActor now, a timeout) is asked again next time.
 template <class Then>
 void ask_cluster(HubSelf self, const std::string& cluster, v1::PlacementQuery query, Then then) {
-  self->request(self->state.supervisor, kAnswerTimeout, clusters_atom_v, cluster)
+  self->request(self->state.supervisor, self->state.timeouts.placement_query, clusters_atom_v,
+                cluster)
       .then(
           [=](actors::ClusterActor& cluster_actor) {
-            self->request(cluster_actor, kAnswerTimeout, query)
+            self->request(cluster_actor, self->state.timeouts.placement_query, query)
                 .then([=](v1::PlacementReport& report) { then(cluster_actor, report); },
                       [](caf::error&) {});
           },
@@ -85,45 +82,45 @@ void collect_strays(HubSelf self) {
   for (const auto& [id, registration] : self->state.clusters) {
     v1::PlacementQuery query;
     query.set_list_held(true);
-    ask_cluster(self, id, std::move(query),
-                [=, cluster = id](const actors::ClusterActor& cluster_actor,
-                                  const v1::PlacementReport& report) {
-                  if (!report.synced()) {
-                    return;
-                  }
-                  auto& state = self->state;
-                  const std::vector<std::string> strays = find_strays(
-                      cluster, {report.held().begin(), report.held().end()}, *state.book,
-                      [&](const std::string& request) { return deciding(state, request); });
-                  state.strays[cluster] = strays.size();
-                  if (strays.empty()) {
-                    return;
-                  }
-                  spdlog::warn(
-                      "hub: cluster {} holds {} placements no decision holds (first {}); "
-                      "releasing them",
-                      cluster, strays.size(), strays.front());
-                  v1::ReleaseOrder release;
-                  release.set_cluster_id(cluster);
-                  release.mutable_placement_ids()->Add(strays.begin(), strays.end());
-                  self->request(cluster_actor, kAnswerTimeout, std::move(release))
-                      .then([](v1::Ack&) {}, [](caf::error&) {});  // found again if lost
-                });
+    ask_cluster(
+        self, id, std::move(query),
+        [=, cluster = id](const actors::ClusterActor& cluster_actor,
+                          const v1::PlacementReport& report) {
+          if (!report.synced()) {
+            return;
+          }
+          auto& state = self->state;
+          const std::vector<std::string> strays =
+              find_strays(cluster, {report.held().begin(), report.held().end()}, *state.book,
+                          [&](const std::string& request) { return deciding(state, request); });
+          state.strays[cluster] = strays.size();
+          if (strays.empty()) {
+            return;
+          }
+          spdlog::warn(
+              "hub: cluster {} holds {} placements no decision holds (first {}); "
+              "releasing them",
+              cluster, strays.size(), strays.front());
+          v1::ReleaseOrder release;
+          release.set_cluster_id(cluster);
+          release.mutable_placement_ids()->Add(strays.begin(), strays.end());
+          self->request(cluster_actor, self->state.timeouts.placement_query, std::move(release))
+              .then([](v1::Ack&) {}, [](caf::error&) {});  // found again if lost
+        });
   }
 }
 
 }  // namespace
 
 void start_reconciling(HubSelf self) {
-  self->delayed_send(self, kReconcileInterval, reconcile_atom_v);
+  self->delayed_send(self, self->state.timeouts.reconcile_interval, reconcile_atom_v);
 }
 
 void on_reconcile_tick(HubSelf self) {
   auto& state = self->state;
   reconcile(self);
-  const auto every = std::max<int64_t>(
-      1, state.collect_interval /
-             std::chrono::duration_cast<std::chrono::milliseconds>(kReconcileInterval));
+  const auto every =
+      std::max<int64_t>(1, state.collect_interval / state.timeouts.reconcile_interval);
   if (state.collect_interval.count() > 0 && ++state.ticks % every == 0) {
     collect_strays(self);
   }
