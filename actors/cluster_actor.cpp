@@ -462,8 +462,7 @@ messages::ViewFeed on_subscribe(Self self, ViewSubscriberActor subscriber) {
 /// already where the agent stands (`agent_at`) and no resync is under way.
 caf::result<v1::Ack> on_resync(Self self, std::optional<model::StreamPosition> agent_at) {
   const ClusterState& core = *self->state.core;
-  if (agent_at && core.position().epoch == agent_at->epoch &&
-      core.position().version == agent_at->version && !core.resyncing()) {
+  if (agent_at && core.resync_needless(*agent_at)) {
     return make_ack(core, agent_at->epoch, {AckStatus::Applied, agent_at->version, {}});
   }
   self->state.core->request_resync();
@@ -486,7 +485,7 @@ void on_health(Self self, bool healthy) {
 /// Where the agent stands, as its probe answer said.
 void on_agent_position(Self self, uint64_t epoch, uint64_t version) {
   ClusterState& core = *self->state.core;
-  if (core.position().epoch == epoch && core.position().version == version) {
+  if (core.in_step_with({epoch, version})) {
     self->state.last_confirmed = self->clock().now();
   }
   // Updates refused over the rate since the last report are on their way again, not lost: the

@@ -185,6 +185,15 @@ class ClusterState {
   size_t nodes_left_out() const { return admission_.size(); }
   model::NodeAdmission::News take_left_out_news() { return admission_.take_news(); }
   bool resyncing() const { return resync_ != Resync::Idle; }
+  /// Whether the view is where the agent says it stands (as its probe answer says).
+  bool in_step_with(const model::StreamPosition& agent) const {
+    return position_.epoch == agent.epoch && position_.version == agent.version;
+  }
+  /// Whether a resync asked for now has nothing to do: the view is where the agent stands and
+  /// none is under way.
+  bool resync_needless(const model::StreamPosition& agent) const {
+    return in_step_with(agent) && !resyncing();
+  }
 
  private:
   enum class Resync { Idle, Needed, InFlight };

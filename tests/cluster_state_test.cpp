@@ -176,6 +176,28 @@ BOOST_AUTO_TEST_CASE(a_late_snapshot_or_update_of_an_earlier_run_never_replaces_
   BOOST_TEST(state.counters().rejected == 1u);
 }
 
+BOOST_AUTO_TEST_CASE(a_resync_is_needless_only_in_step_with_the_agent_and_none_under_way) {
+  ClusterState state("c1");
+  state.on_update(update(0, {node_change(model::NodeChangeKind::Add, "n1")}));  // epoch 5, v1
+  struct Case {
+    const char* what;
+    model::StreamPosition agent;
+    bool in_step;
+  };
+  const Case cases[] = {
+      {"where the view is", {5, 1}, true},
+      {"ahead of the view", {5, 2}, false},
+      {"a later run", {6, 1}, false},
+  };
+  for (const Case& c : cases) {
+    BOOST_TEST(state.in_step_with(c.agent) == c.in_step, c.what);
+    BOOST_TEST(state.resync_needless(c.agent) == c.in_step, c.what);
+  }
+  state.request_resync();  // one under way: asking again is not needless
+  BOOST_TEST(state.in_step_with({5, 1}));
+  BOOST_TEST(!state.resync_needless({5, 1}));
+}
+
 BOOST_AUTO_TEST_CASE(subscribers_read_the_views_own_node_states) {
   ClusterState state("c1");
   add_two_nodes_then_update_one(state);
