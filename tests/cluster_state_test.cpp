@@ -31,6 +31,20 @@ model::NodeChange node_change(model::NodeChangeKind kind, const std::string& nam
   return change;
 }
 
+/// The agent's whole state at (epoch, version): these nodes, nothing allocated.
+model::ViewSnapshot snapshot(uint64_t epoch, uint64_t version,
+                             const std::vector<std::string>& nodes) {
+  model::ViewSnapshot whole;
+  whole.cluster_id = "c1";
+  whole.epoch = epoch;
+  whole.version = version;
+  for (const std::string& name : nodes) {
+    whole.nodes.push_back(std::make_shared<const model::NodeState>(
+        node_change(model::NodeChangeKind::Add, name).node));
+  }
+  return whole;
+}
+
 /// Two changes: n1 and n2 added, then n1 updated (300 milli cpu allocated).
 void add_two_nodes_then_update_one(ClusterState& state) {
   BOOST_TEST_REQUIRE((state
@@ -127,13 +141,8 @@ BOOST_AUTO_TEST_CASE(a_pull_that_fails_after_the_agent_started_over_asks_for_not
   state.on_update(update(0, {node_change(model::NodeChangeKind::Add, "n1")}));
   state.request_resync();
   BOOST_TEST(state.take_resync_request());  // a pull is in flight...
-  model::ViewSnapshot started_over;         // ...when the agent pushes its whole state
-  started_over.cluster_id = "c1";
-  started_over.epoch = 6;
-  started_over.version = 1;
-  started_over.nodes = {
-      std::make_shared<const model::NodeState>(node_change(model::NodeChangeKind::Add, "n2").node)};
-  BOOST_TEST(!state.on_snapshot(started_over).has_value());
+  // ...when the agent pushes its whole state.
+  BOOST_TEST(!state.on_snapshot(snapshot(6, 1, {"n2"})).has_value());
   state.on_resync_failed();  // the pull's late failure
   BOOST_TEST(!state.resyncing());
   BOOST_TEST(!state.take_resync_request());
@@ -150,21 +159,11 @@ BOOST_AUTO_TEST_CASE(a_pull_that_fails_after_the_agent_started_over_asks_for_not
 BOOST_AUTO_TEST_CASE(a_late_snapshot_or_update_of_an_earlier_run_never_replaces_the_view) {
   ClusterState state("c1");
   state.on_update(update(0, {node_change(model::NodeChangeKind::Add, "n1")}));  // epoch 5
-  model::ViewSnapshot later_run;
-  later_run.cluster_id = "c1";
-  later_run.epoch = 6;
-  later_run.version = 1;
-  later_run.nodes = {
-      std::make_shared<const model::NodeState>(node_change(model::NodeChangeKind::Add, "n2").node)};
-  BOOST_TEST(!state.on_snapshot(later_run).has_value());
+  BOOST_TEST(!state.on_snapshot(snapshot(6, 1, {"n2"})).has_value());
   BOOST_TEST_REQUIRE(state.view().find("n2") != nullptr);
 
-  model::ViewSnapshot earlier_run = later_run;  // epoch 5, at a version far ahead of 1
-  earlier_run.epoch = 5;
-  earlier_run.version = 40;
-  earlier_run.nodes = {
-      std::make_shared<const model::NodeState>(node_change(model::NodeChangeKind::Add, "n1").node)};
-  BOOST_TEST(!state.on_snapshot(earlier_run).has_value());
+  // Epoch 5, at a version far ahead of 1.
+  BOOST_TEST(!state.on_snapshot(snapshot(5, 40, {"n1"})).has_value());
   BOOST_TEST(state.position().epoch == 6u);
   BOOST_TEST(state.position().version == 1u);
   BOOST_TEST(state.view().find("n2") != nullptr);
