@@ -45,31 +45,15 @@ bool overlaps(const std::string& a, const std::string& b) {
          longer[shorter.size()] == '[';
 }
 
-/// The paths a decoding error speaks for: its own, and for an unknown field with a suggestion,
-/// the suggested field (absent, as the user wrote it under another name).
-std::vector<std::string> undecoded_paths(const FieldError& error) {
-  std::vector<std::string> paths{error.path};
-  const std::string marker = "(did you mean \"";
-  const size_t at = error.detail.find(marker);
-  if (error.type == FieldErrorType::UnknownField && at != std::string::npos) {
-    const size_t begin = at + marker.size();
-    const size_t dot = error.path.rfind('.');
-    paths.push_back((dot == std::string::npos ? std::string() : error.path.substr(0, dot + 1)) +
-                    error.detail.substr(begin, error.detail.find('"', begin) - begin));
-  }
-  return paths;
-}
-
 template <class Kind>
 void finish(Kind decoded, DecodeContext& context, DecodedManifest& out) {
   // Semantic checks run even when some fields did not decode, so that one pass names every
   // problem; but not on a field that did not decode (it holds a stand-in value) nor on what
-  // contains it or lies inside it.
-  std::vector<std::string> undecoded;
+  // contains it or lies inside it, nor on a field a suggestion says was written under another
+  // name.
+  std::vector<std::string> undecoded = context.meant();
   for (const FieldError& error : context.errors()) {
-    for (std::string& path : undecoded_paths(error)) {
-      undecoded.push_back(std::move(path));
-    }
+    undecoded.push_back(error.path);
   }
   for (FieldError& error : validate_and_default(decoded)) {
     const bool about_undecoded =

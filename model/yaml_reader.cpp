@@ -432,6 +432,7 @@ void YamlObject::reject_unknown_fields(const std::string& owner) {
     }
     std::string detail = "not a field of " + where;
     if (const std::string* closest = closest_field(key, asked_)) {
+      context_.note_meant(path_.child(*closest));
       detail += " (did you mean \"" + *closest + "\"?)";
     }
     context_.error(FieldErrorType::UnknownField, path_.child(key), {}, detail, value);

@@ -48,10 +48,15 @@ class DecodeContext {
   int first_line() const { return first_line_; }
 
   FieldErrors& errors() { return errors_; }
+  /// Fields a suggestion named for an unknown key ("gpus" -> spec.resources.accelerators): the
+  /// user likely wrote them under that key, so they are not also missing.
+  void note_meant(const FieldPath& path) { meant_.push_back(path.str()); }
+  const std::vector<std::string>& meant() const { return meant_; }
 
  private:
   int first_line_;
   FieldErrors errors_;
+  std::vector<std::string> meant_;
   std::map<std::string, int> lines_;
 };
 
