@@ -9,6 +9,7 @@ it. At the end every such process is stopped with SIGINT, as Ctrl-C would, and m
 
 Usage: check_tour.py UNISCHED_BINARY SOURCE_DIR
 """
+import ctypes
 import os
 import re
 import shlex
@@ -23,6 +24,13 @@ README_BINARY = "./build/tools/unisched/unisched"
 README_PORT = "4242"
 COMMAND_TIMEOUT_S = 120
 READY_TIMEOUT_S = 30
+
+
+def die_with_the_test():
+    """In the child: SIGTERM when this script dies, even by SIGKILL (a ctest time-out), so no
+    hub or agent outlives the test. PR_SET_PDEATHSIG survives the exec of the command."""
+    pr_set_pdeathsig = 1
+    ctypes.CDLL("libc.so.6", use_errno=True).prctl(pr_set_pdeathsig, signal.SIGTERM)
 
 
 def tour_lines(readme):
@@ -94,7 +102,8 @@ def main():
             if command.endswith("&"):
                 log = open(os.path.join(logs, f"background-{len(running)}.log"), "w")
                 process = subprocess.Popen("exec " + command[:-1], shell=True, cwd=source,
-                                           stdout=log, stderr=subprocess.STDOUT)
+                                           stdout=log, stderr=subprocess.STDOUT,
+                                           preexec_fn=die_with_the_test)
                 running.append((line, process))
                 if " serve " in command:
                     wait_until(lambda: listening(port), "the hub on port " + port)
