@@ -194,7 +194,9 @@ SchedulerCommands SchedulerState::start_round(std::unique_ptr<Work> work,
     commit.set_node_level(settings_.commit_mode == CommitMode::NodeRevisions);
     commit.set_revision(local.revision);
     (*commit.mutable_node_revisions())[placement.node] = local.view.revision_of(placement.node);
-    const std::string placement_id = work->id + "/" + std::to_string(take_replica_number(*work));
+    const uint64_t number = take_replica_number(*work);
+    round.replica_numbers[placement.cluster].push_back(number);
+    const std::string placement_id = work->id + "/" + std::to_string(number);
     messages::to_proto(
         model::Reservation{placement_id, placement.node, placement.cpu_milli,
                            placement.memory_bytes, placement.devices, placement.host_ports,
@@ -270,12 +272,12 @@ SchedulerCommands SchedulerState::on_commit_result(uint64_t round, const std::st
       break;
     case CommitResult::Conflict:
       summary_.set_conflicts(summary_.conflicts() + 1);
-      free_replica_numbers(*open->work, open->replicas.at(cluster));
+      open->free_replica_numbers(cluster);
       open->failed.insert(cluster);
       open->failures.push_back(diagnosis(cluster, "commit", "conflict: " + reason));
       break;
     case CommitResult::Refused:
-      free_replica_numbers(*open->work, open->replicas.at(cluster));
+      open->free_replica_numbers(cluster);
       open->failed.insert(cluster);
       open->failures.push_back(diagnosis(cluster, "commit", reason));
       break;

@@ -198,9 +198,6 @@ class SchedulerState {
   SchedulerCommands start_round(std::unique_ptr<Work> work, const policy::Decision& decision);
   /// The number of the work's next placement (see Work::next_replica).
   static uint64_t take_replica_number(Work& work);
-  /// The numbers of replicas whose commit reserved nothing, free for the next attempt.
-  static void free_replica_numbers(Work& work,
-                                   const std::vector<v1::SchedulingDecision::Replica>& replicas);
   /// The round of `id` if it is in flight.
   Round* find_round(uint64_t id);
   /// Takes the round out of those in flight: its nodes are free again; returns its work.

@@ -2,7 +2,6 @@
 // policy's observers, tracking placements until their cluster settles them, placing refused
 // replicas again, and forgetting what is settled (or, past the bound, the oldest).
 #include <algorithm>
-#include <charconv>
 #include <map>
 #include <stdexcept>
 #include <string_view>
@@ -45,19 +44,6 @@ uint64_t SchedulerState::take_replica_number(Work& work) {
   const uint64_t number = *work.free_replicas.begin();
   work.free_replicas.erase(work.free_replicas.begin());
   return number;
-}
-
-void SchedulerState::free_replica_numbers(Work& work,
-                                          const std::vector<Decision::Replica>& replicas) {
-  for (const auto& replica : replicas) {
-    const std::string& id = replica.placement_id();
-    uint64_t number = 0;
-    const char* digits = id.data() + work.id.size() + 1;
-    if (id.size() > work.id.size() + 1 &&
-        std::from_chars(digits, id.data() + id.size(), number).ec == std::errc()) {
-      work.free_replicas.insert(number);
-    }
-  }
 }
 
 void SchedulerState::observe(const Work& work, const Decision& decision) {
