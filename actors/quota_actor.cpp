@@ -9,6 +9,7 @@
 #include <map>
 
 #include "actors/quota_admission.hpp"
+#include "actors/quota_wire.hpp"
 #include "actors/stray_errors.hpp"
 #include "model/printable.hpp"
 
@@ -27,27 +28,6 @@ struct QuotaData {
 };
 
 using Self = QuotaActor::stateful_pointer<QuotaData>;
-
-ResourceAmounts amounts_of(const google::protobuf::Map<std::string, int64_t>& amounts) {
-  return {amounts.begin(), amounts.end()};
-}
-
-void fill(google::protobuf::Map<std::string, int64_t>& out, const ResourceAmounts& amounts) {
-  for (const auto& [resource, amount] : amounts) {
-    out[resource] = amount;
-  }
-}
-
-QuotaCommit commit_of(const v1::QuotaTakeRequest& take) {
-  QuotaCommit commit;
-  commit.queue = take.queue();
-  for (const auto& placement : take.placements()) {
-    commit.placements[placement.id()] =
-        QuotaPlacement{amounts_of(placement.amounts()), placement.cluster(), placement.region(),
-                       placement.zone(), placement.model()};
-  }
-  return commit;
-}
 
 /// Tells the schedulers of admitted work that budget is held for it.
 void tell_admitted(Self self, const std::vector<std::string>& admitted) {
@@ -134,7 +114,7 @@ void send_revocations(Self self) {
 
 v1::QuotaTakeReply on_take(Self self, const v1::QuotaTakeRequest& request) {
   auto& state = self->state;
-  const QuotaTake take{request.work_id(), request.priority(), commit_of(request)};
+  const QuotaTake take = take_of(request);
   const std::string holder = scheduler_key(self);
   std::vector<std::string> admitted;
   const QuotaTakeResult result = state.admission.take(take, holder, admitted);
@@ -165,7 +145,7 @@ v1::QuotaTakeReply on_take(Self self, const v1::QuotaTakeRequest& request) {
 
 void on_lease_use(Self self, const v1::QuotaLeaseUse& use) {
   const v1::QuotaTakeRequest& request = use.take();
-  const QuotaTake take{request.work_id(), request.priority(), commit_of(request)};
+  const QuotaTake take = take_of(request);
   if (const auto problem = self->state.admission.use_lease(use.lease_id(), take)) {
     spdlog::error("quota: {}", model::printable(*problem));
   }
@@ -227,7 +207,7 @@ void restore(Self self, const v1::QuotaRestore& restored) {
   size_t placements = 0;
   for (const auto& holding : restored.holdings()) {
     placements += static_cast<size_t>(holding.placements_size());
-    self->state.admission.restore(commit_of(holding));
+    self->state.admission.restore(take_of(holding).commit);
   }
   spdlog::info("quota ledger restored: {} quotas, {} placements holding budget",
                restored.quotas_size(), placements);

@@ -5,20 +5,6 @@
 #include <tuple>
 
 namespace unisched::actors {
-namespace {
-
-ResourceAmounts demand_of(const QuotaCommit& commit) {
-  ResourceAmounts sum;
-  for (const auto& [id, placement] : commit.placements) {
-    for (const auto& [resource, amount] : placement.amounts) {
-      sum[resource] += amount;
-    }
-  }
-  return sum;
-}
-
-}  // namespace
-
 std::string QuotaAdmission::group_of(const std::string& queue) const {
   const QuotaSpec* quota = state_.quota_of(queue);
   return quota != nullptr && !quota->cohort.empty() ? "cohort " + quota->cohort : "queue " + queue;
@@ -61,7 +47,7 @@ QuotaTakeResult QuotaAdmission::take(const QuotaTake& take, std::vector<std::str
   }
   const std::string group = group_of(take.commit.queue);
   if (!state_.holds(hold_id(take.work_id)) && group_waits(group)) {
-    enqueue(take, demand_of(take.commit));
+    enqueue(take, demand_of(take.commit.placements));
     const size_t before = admitted.size();
     admit(admitted);
     const auto self = std::find(admitted.begin() + static_cast<std::ptrdiff_t>(before),
@@ -87,7 +73,7 @@ QuotaTakeResult QuotaAdmission::take_or_wait(const QuotaTake& take,
   }
   // Over budget: it waits, and gives back any admission hold for others meanwhile.
   state_.release({hold});
-  enqueue(take, demand_of(take.commit));
+  enqueue(take, demand_of(take.commit.placements));
   waiting_.at(take.work_id).refused_at = state_.revision();
   admit(admitted);
   return {false, false, std::move(refusal->reason), std::nullopt};
@@ -197,7 +183,7 @@ std::optional<QuotaLease> QuotaAdmission::offer_lease(const QuotaTake& take,
       lease_of_.count({holder, queue}) > 0) {
     return std::nullopt;
   }
-  const ResourceAmounts demand = demand_of(take.commit);
+  const ResourceAmounts demand = demand_of(take.commit.placements);
   for (const int64_t takes : {16, 8, 4, 2}) {
     ResourceAmounts slice;
     ResourceAmounts four_slices;  // what must fit for the slice to be at most a quarter left
@@ -270,9 +256,7 @@ QuotaPending QuotaAdmission::pending(const std::string& queue) const {
   }
   for (const auto& [order, work_id] : found->second) {
     ++out.requests;
-    for (const auto& [resource, amount] : waiting_.at(work_id).demand) {
-      out.demand[resource] += amount;
-    }
+    add_to(out.demand, waiting_.at(work_id).demand);
   }
   return out;
 }

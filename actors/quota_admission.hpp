@@ -32,19 +32,6 @@
 
 namespace unisched::actors {
 
-/// One request's (or replica's) take, as its scheduler sends it.
-struct QuotaTake {
-  std::string work_id;  ///< the work deciding; its hold is "<work_id>#admitted"
-  int64_t priority = 0;
-  QuotaCommit commit;
-};
-
-/// Budget held for one scheduler to take from without asking.
-struct QuotaLease {
-  std::string id;
-  ResourceAmounts amounts;  ///< every resource the quota limits, even 0
-};
-
 struct QuotaTakeResult {
   bool taken = false;
   bool refused = false;  ///< not taken and not waiting: a placement id already holds quota

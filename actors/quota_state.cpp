@@ -16,20 +16,6 @@ using model::int128_t;
 
 constexpr int64_t kMaxAmount = std::numeric_limits<int64_t>::max();
 
-int64_t amount_in(const ResourceAmounts& amounts, const std::string& resource,
-                  int64_t otherwise = 0) {
-  const auto found = amounts.find(resource);
-  return found == amounts.end() ? otherwise : found->second;
-}
-
-/// Adds (or takes away) `amounts`, each sum held at the ends of 64 bits rather than wrapping.
-void add_to(ResourceAmounts& sum, const ResourceAmounts& amounts, int64_t sign = 1) {
-  for (const auto& [resource, amount] : amounts) {
-    int64_t& held = sum[resource];
-    held = model::saturated_int64(int128_t{held} + int128_t{sign} * amount);
-  }
-}
-
 bool covers(const QuotaCapSpec& cap, const QuotaPlacement& placement) {
   return (cap.cluster.empty() || cap.cluster == placement.cluster) &&
          (cap.region.empty() || cap.region == placement.region) &&
@@ -196,9 +182,9 @@ ResourceAmounts QuotaState::cap_used(const QuotaSpec& quota, const QuotaCapSpec&
   return sum;
 }
 
-std::optional<std::string> QuotaState::cap_refusal(
-    const QuotaSpec& quota, const std::map<std::string, QuotaPlacement>& placements,
-    const std::set<std::string>& replaced) const {
+std::optional<std::string> QuotaState::cap_refusal(const QuotaSpec& quota,
+                                                   const QuotaPlacements& placements,
+                                                   const std::set<std::string>& replaced) const {
   for (const QuotaCapSpec& cap : quota.caps) {
     ResourceAmounts wanted;
     for (const auto& [id, placement] : placements) {
@@ -229,10 +215,7 @@ std::optional<QuotaRefusal> QuotaState::commit(const QuotaCommit& commit) {
     }
   }
   const std::set<std::string> replaced(commit.replaces.begin(), commit.replaces.end());
-  ResourceAmounts demand;  // net of what the replaced holdings give back
-  for (const auto& [id, placement] : commit.placements) {
-    add_to(demand, placement.amounts);
-  }
+  ResourceAmounts demand = demand_of(commit.placements);  // net of what replaced ones give back
   for (const std::string& id : replaced) {
     if (const auto found = holdings_.find(id); found != holdings_.end()) {
       add_to(demand, found->second.placement.amounts, -1);
@@ -282,22 +265,18 @@ bool QuotaState::take_from_lease(const std::string& id, const QuotaCommit& commi
   if (found == holdings_.end() || !found->second.lease || found->second.queue != commit.queue) {
     return false;
   }
-  ResourceAmounts demand;
   for (const auto& [placement_id, placement] : commit.placements) {
     if (holds(placement_id)) {
       return false;
     }
-    add_to(demand, placement.amounts);
   }
+  const ResourceAmounts demand = demand_of(commit.placements);
   ResourceAmounts& left = found->second.placement.amounts;
-  for (const auto& [resource, held] : left) {
-    if (amount_in(demand, resource) > held) {
-      return false;
-    }
+  if (!charge(left, demand)) {
+    return false;
   }
-  for (auto& [resource, held] : left) {
+  for (const auto& [resource, held] : left) {
     const int64_t moved = amount_in(demand, resource);
-    held -= moved;
     used_[commit.queue][resource] -= moved;
     leased_[commit.queue][resource] -= moved;
   }

@@ -23,13 +23,10 @@
 #include <string>
 #include <vector>
 
+#include "actors/quota_amounts.hpp"
 #include "model/int128.hpp"
 
 namespace unisched::actors {
-
-/// Amounts by resource name: memory in bytes, everything else (cpu, GPU, nvidia.com/gpu) in
-/// milli-units, so a share of a device is counted exactly.
-using ResourceAmounts = std::map<std::string, int64_t>;
 
 /// An amount as people write it: "12", "0.5", "1073741824 bytes".
 std::string amount_text(const std::string& resource, model::int128_t amount);
@@ -52,23 +49,6 @@ struct QuotaSpec {
   std::optional<ResourceAmounts> borrowing_limit;  ///< per resource; absent: up to the pool
   std::optional<ResourceAmounts> lending_limit;    ///< per resource; absent: all of `hard`
   std::vector<QuotaCapSpec> caps;
-};
-
-/// What one placement takes, and where (for the caps).
-struct QuotaPlacement {
-  ResourceAmounts amounts;
-  std::string cluster;
-  std::string region;
-  std::string zone;
-  std::string model;  ///< of the devices it takes; empty: none
-};
-
-/// One request's take of its queue's budget.
-struct QuotaCommit {
-  std::string queue;
-  std::map<std::string, QuotaPlacement> placements;  ///< by placement id
-  /// Holdings this take replaces in the same step (an admission hold turning into placements).
-  std::vector<std::string> replaces;
 };
 
 struct QuotaRefusal {
@@ -151,8 +131,7 @@ class QuotaState {
   int64_t may_borrow(const QuotaSpec& quota, const std::string& resource) const;
   std::optional<std::string> cohort_refusal(const QuotaSpec& quota, const std::string& resource,
                                             int64_t wanted) const;
-  std::optional<std::string> cap_refusal(const QuotaSpec& quota,
-                                         const std::map<std::string, QuotaPlacement>& placements,
+  std::optional<std::string> cap_refusal(const QuotaSpec& quota, const QuotaPlacements& placements,
                                          const std::set<std::string>& replaced) const;
   ResourceAmounts cap_used(const QuotaSpec& quota, const QuotaCapSpec& cap,
                            const std::set<std::string>& excluding) const;

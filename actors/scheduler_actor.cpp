@@ -16,6 +16,7 @@
 
 #include "actors/commit_deadlines.hpp"
 #include "actors/countdown.hpp"
+#include "actors/quota_wire.hpp"
 #include "actors/stray_errors.hpp"
 #include "messages/caf_types.hpp"
 #include "messages/convert.hpp"
@@ -269,14 +270,14 @@ void send_commits(Self self, uint64_t round, std::vector<v1::CommitRequest>& com
 }
 
 /// The ledger's answer to a round's take; no answer in time counts as TimedOut.
-void send_quota_take(Self self, uint64_t round, v1::QuotaTakeRequest take) {
-  const std::string queue = take.queue();
-  self->request(self->state.quota, self->state.settings.commit_timeout, std::move(take))
+void send_quota_take(Self self, uint64_t round, const QuotaTake& take) {
+  const std::string queue = take.commit.queue;
+  self->request(self->state.quota, self->state.settings.commit_timeout, to_wire(take))
       .then(
           [=](v1::QuotaTakeReply& reply) {
             if (!reply.lease_id().empty()) {
-              self->state.core->grant_lease(queue, reply.lease_id(),
-                                            {reply.lease().begin(), reply.lease().end()});
+              self->state.core->grant_lease(
+                  queue, QuotaLease{reply.lease_id(), amounts_of(reply.lease())});
             }
             const QuotaResult result =
                 reply.status() == v1::QuotaTakeReply::TAKEN    ? QuotaResult::Taken
@@ -296,8 +297,8 @@ void send_quota_releases(Self self, SchedulerCommands& commands) {
   if (!self->state.quota) {
     return;
   }
-  for (v1::QuotaLeaseUse& use : commands.quota_lease_uses) {  // before releases of what it took
-    self->send(self->state.quota, std::move(use));
+  for (const QuotaLeaseUse& use : commands.quota_lease_uses) {  // before releases of what it took
+    self->send(self->state.quota, to_wire(use));
   }
   if (!commands.quota_releases.empty()) {
     v1::QuotaRelease release;
@@ -344,7 +345,7 @@ void carry_out(Self self, SchedulerCommands commands) {
   }
   for (RoundMessages& round : commands.rounds) {
     if (round.quota_take) {
-      send_quota_take(self, round.round, std::move(*round.quota_take));
+      send_quota_take(self, round.round, *round.quota_take);
     }
   }
   for (RoundMessages& round : commands.rounds) {

@@ -16,16 +16,14 @@
 
 namespace unisched::actors {
 
-v1::QuotaPlacement SchedulerState::quota_placement(const SchedulerViews::Cluster& local,
-                                                   const policy::ReplicaPlacement& placement,
-                                                   const std::string& placement_id,
-                                                   const model::SchedulingRequestSpec& spec) const {
-  v1::QuotaPlacement out;
-  out.set_id(placement_id);
-  out.set_cluster(local.info.id);
-  out.set_region(local.info.region);
-  out.set_zone(local.info.zone);
-  auto& amounts = *out.mutable_amounts();
+QuotaPlacement SchedulerState::quota_placement(const SchedulerViews::Cluster& local,
+                                               const policy::ReplicaPlacement& placement,
+                                               const model::SchedulingRequestSpec& spec) const {
+  QuotaPlacement out;
+  out.cluster = local.info.id;
+  out.region = local.info.region;
+  out.zone = local.info.zone;
+  ResourceAmounts& amounts = out.amounts;
   if (placement.cpu_milli > 0) {
     amounts["cpu"] = placement.cpu_milli;
   }
@@ -54,9 +52,14 @@ v1::QuotaPlacement SchedulerState::quota_placement(const SchedulerViews::Cluster
     if (!resource.empty()) {
       amounts[resource] += milli;
     }
-    out.set_model(device.model.str());
+    out.model = device.model.str();
   }
   return out;
+}
+
+QuotaTake SchedulerState::quota_take(const Round& round) {
+  const Work& work = *round.work;
+  return QuotaTake{work.id, work.spec.priority, QuotaCommit{work.spec.queue, round.quota, {}}};
 }
 
 SchedulerCommands SchedulerState::send_round(Round& round, std::vector<v1::CommitRequest> commits) {
@@ -64,20 +67,12 @@ SchedulerCommands SchedulerState::send_round(Round& round, std::vector<v1::Commi
   RoundMessages& messages = out.round(round.id);
   if (!round.quota.empty() && !round.quota_taken && !round.quota_pending &&
       !take_from_lease(round, out)) {
-    const Work& work = *round.work;
-    v1::QuotaTakeRequest take;
-    take.set_work_id(work.id);
-    take.set_queue(work.spec.queue);
-    take.set_priority(work.spec.priority);
-    for (const auto& [id, placement] : round.quota) {
-      *take.add_placements() = placement;
-    }
     round.quota_pending = true;
-    messages.quota_take = std::move(take);
+    messages.quota_take = quota_take(round);
     // A queue whose last take had to wait is near its budget: its commits wait for the take,
     // so an over-budget decision never starts work on a cluster only to stop it again. Any
     // other goes out with the take, in one round trip (admitted work holds its budget already).
-    if (tight_queues_.count(work.spec.queue) > 0 && !work.admitted) {
+    if (leases_.tight(round.work->spec.queue) && !round.work->admitted) {
       round.held_commits = std::move(commits);
       return out;
     }
@@ -90,57 +85,31 @@ SchedulerCommands SchedulerState::send_round(Round& round, std::vector<v1::Commi
 }
 
 bool SchedulerState::take_from_lease(Round& round, SchedulerCommands& out) {
-  const Work& work = *round.work;
-  const auto lease = leases_.find(work.spec.queue);
-  if (lease == leases_.end() || work.admitted) {
+  if (round.work->admitted) {
     return false;  // admitted work holds its budget at the ledger: its take replaces that hold
   }
-  std::map<std::string, int64_t> demand;
-  for (const auto& [id, placement] : round.quota) {
-    for (const auto& [resource, amount] : placement.amounts()) {
-      demand[resource] += amount;
-    }
+  const SchedulerLeases::Charge charge =
+      leases_.charge(round.work->spec.queue, demand_of(round.quota));
+  if (charge.spent) {
+    out.quota_releases.push_back(*charge.spent);
   }
-  for (const auto& [resource, left] : lease->second.left) {
-    if (const auto wanted = demand.find(resource);
-        wanted != demand.end() && wanted->second > left) {
-      out.quota_releases.push_back(lease->second.id);  // spent: the ledger may grant another
-      leases_.erase(lease);
-      return false;
-    }
+  if (!charge.charged) {
+    return false;
   }
-  for (auto& [resource, left] : lease->second.left) {
-    const auto wanted = demand.find(resource);
-    left -= wanted == demand.end() ? 0 : wanted->second;
-  }
-  v1::QuotaLeaseUse use;
-  use.set_lease_id(lease->second.id);
-  v1::QuotaTakeRequest& take = *use.mutable_take();
-  take.set_work_id(work.id);
-  take.set_queue(work.spec.queue);
-  take.set_priority(work.spec.priority);
-  for (const auto& [id, placement] : round.quota) {
-    *take.add_placements() = placement;
-  }
-  out.quota_lease_uses.push_back(std::move(use));
+  out.quota_lease_uses.push_back(QuotaLeaseUse{*charge.charged, quota_take(round)});
   round.quota_taken = true;
   summary_.set_quota_lease_takes(summary_.quota_lease_takes() + 1);
   return true;
 }
 
-void SchedulerState::grant_lease(const std::string& queue, std::string lease_id,
-                                 std::map<std::string, int64_t> amounts) {
-  leases_[queue] = Lease{std::move(lease_id), std::move(amounts)};
+void SchedulerState::grant_lease(const std::string& queue, QuotaLease lease) {
+  leases_.grant(queue, std::move(lease));
 }
 
 SchedulerCommands SchedulerState::on_lease_revoked(const std::string& lease_id) {
   SchedulerCommands out;
-  for (auto lease = leases_.begin(); lease != leases_.end(); ++lease) {
-    if (lease->second.id == lease_id) {
-      out.quota_releases.push_back(lease_id);
-      leases_.erase(lease);
-      break;
-    }
+  if (leases_.revoke(lease_id)) {
+    out.quota_releases.push_back(lease_id);
   }
   return out;
 }
@@ -158,13 +127,13 @@ SchedulerCommands SchedulerState::on_quota_result(uint64_t round, QuotaResult re
   switch (result) {
     case QuotaResult::Taken:
       open->quota_taken = true;
-      tight_queues_.erase(queue);
+      leases_.set_tight(queue, false);
       if (!open->held_commits.empty()) {
         return send_round(*open, std::move(open->held_commits));
       }
       return maybe_close(*open, now);
     case QuotaResult::Queued:
-      tight_queues_.insert(queue);
+      leases_.set_tight(queue, true);
       if (!open->held_commits.empty()) {
         return park(*open, reason, now);  // nothing was committed
       }
@@ -266,7 +235,7 @@ void SchedulerState::release_round_quota(Round& round, bool everything, Schedule
         continue;
       }
       if (kept) {
-        round.work->quota_held.push_back(taken->second);
+        round.work->quota_held.insert(*taken);
       } else {
         out.quota_releases.push_back(replica.placement_id());
       }

@@ -45,10 +45,10 @@ struct SchedulerState::Round {
   std::vector<v1::SchedulingDecision::Diagnosis> failures;  // why the failed clusters failed
   bool partial = false;  // the decision placed only some replicas
   std::vector<v1::SchedulingDecision::Diagnosis> partial_diagnoses;
-  bool refreshing = false;                          // waiting for views before deciding again
-  std::map<std::string, v1::QuotaPlacement> quota;  // by placement id: what the round takes
-  std::vector<v1::CommitRequest> held_commits;      // sent once the ledger took the quota
-  bool quota_pending = false;                       // the ledger has not answered yet
+  bool refreshing = false;                      // waiting for views before deciding again
+  QuotaPlacements quota;                        // what the round takes
+  std::vector<v1::CommitRequest> held_commits;  // sent once the ledger took the quota
+  bool quota_pending = false;                   // the ledger has not answered yet
   bool quota_taken = false;
   std::optional<std::string> quota_queued;  // the ledger queued the work: why
   std::vector<policy::NodeRef> busy;        // nodes of commits not answered yet

@@ -1,5 +1,6 @@
 #include "actors/scheduler_state.hpp"
 
+#include "actors/quota_wire.hpp"
 #include "actors/scheduler_round.hpp"
 
 #include <algorithm>
@@ -207,7 +208,7 @@ SchedulerCommands SchedulerState::start_round(std::unique_ptr<Work> work,
     round.busy.emplace_back(placement.cluster, placement.node);
     ++busy_nodes_[round.busy.back()];
     if (settings_.quotas && !work->spec.queue.empty()) {
-      round.quota[placement_id] = quota_placement(local, placement, placement_id, work->spec);
+      round.quota[placement_id] = quota_placement(local, placement, work->spec);
     }
   }
   round.work = std::move(work);
@@ -334,11 +335,7 @@ void SchedulerState::forget_placed_of_lost_cluster_actors(Round& round, Schedule
         diagnosis(cluster, "commit", "its ClusterActor restarted before the request was decided"));
     out.releases.push_back(release_of(cluster, replicas));
     for (const auto& replica : replicas) {
-      const auto held = std::find_if(
-          work.quota_held.begin(), work.quota_held.end(),
-          [&](const v1::QuotaPlacement& quota) { return quota.id() == replica.placement_id(); });
-      if (held != work.quota_held.end()) {
-        work.quota_held.erase(held);
+      if (work.quota_held.erase(replica.placement_id()) > 0) {
         out.quota_releases.push_back(replica.placement_id());
       }
     }
@@ -430,8 +427,8 @@ SchedulerCommands SchedulerState::finish(std::unique_ptr<Work> work, Decision::S
   }
   if (!work->quota_held.empty()) {
     decision.set_queue(work->spec.queue);
-    for (const auto& held : work->quota_held) {
-      *decision.add_quota_placements() = held;
+    for (const auto& [id, held] : work->quota_held) {
+      *decision.add_quota_placements() = to_wire(id, held);
     }
   }
   decision.set_attempts(work->attempts);

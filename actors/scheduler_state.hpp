@@ -30,6 +30,7 @@
 #include <absl/container/node_hash_map.h>
 
 #include "actors/cluster_state.hpp"
+#include "actors/scheduler_leases.hpp"
 #include "actors/scheduler_views.hpp"
 #include "actors/scheduler_work.hpp"
 #include "messages/unisched.pb.h"
@@ -81,7 +82,7 @@ struct RoundMessages {
   std::vector<v1::CommitRequest> commits;
   /// Send to the quota ledger; report the answer with on_quota_result(round, ...), or TimedOut
   /// when none came in time.
-  std::optional<v1::QuotaTakeRequest> quota_take;
+  std::optional<QuotaTake> quota_take;
   /// Fetch these clusters' views (views().replace), then call on_refreshed(round).
   std::vector<std::string> refresh;
 };
@@ -92,7 +93,7 @@ struct SchedulerCommands {
   std::vector<RoundMessages> rounds;
   /// Send to the quota ledger before any release: takes made from leases (their commits are
   /// out already).
-  std::vector<v1::QuotaLeaseUse> quota_lease_uses;
+  std::vector<QuotaLeaseUse> quota_lease_uses;
   /// Send to the quota ledger: holdings to give back, work no longer waiting (its hold too).
   std::vector<std::string> quota_releases;
   std::vector<std::string> quota_withdrawals;
@@ -141,8 +142,7 @@ class SchedulerState {
                                     Clock::time_point now);
   /// The ledger granted a lease of `queue`'s budget with a take: later takes of the queue that
   /// it covers are made here, without a round trip.
-  void grant_lease(const std::string& queue, std::string lease_id,
-                   std::map<std::string, int64_t> amounts);
+  void grant_lease(const std::string& queue, QuotaLease lease);
   /// The ledger wants the lease back: what is left of it is released.
   SchedulerCommands on_lease_revoked(const std::string& lease_id);
   /// The ledger holds budget for this waiting work: decide it again.
@@ -207,10 +207,11 @@ class SchedulerState {
   /// Refusals that overtook commits answered since: of these replicas, which were not kept.
   void forget_early_refusals(const std::vector<v1::SchedulingDecision::Replica>& replicas);
   /// What the placement takes of its queue's budget.
-  v1::QuotaPlacement quota_placement(const SchedulerViews::Cluster& local,
-                                     const policy::ReplicaPlacement& placement,
-                                     const std::string& placement_id,
-                                     const model::SchedulingRequestSpec& spec) const;
+  QuotaPlacement quota_placement(const SchedulerViews::Cluster& local,
+                                 const policy::ReplicaPlacement& placement,
+                                 const model::SchedulingRequestSpec& spec) const;
+  /// The round's take of its queue's budget.
+  static QuotaTake quota_take(const Round& round);
   /// The round's commits go out now; with a ledger and a queue, its take goes first.
   SchedulerCommands send_round(Round& round, std::vector<v1::CommitRequest> commits);
   /// Takes the round's quota from its queue's lease if that covers it; a lease that does not
@@ -255,13 +256,8 @@ class SchedulerState {
   // takes, and a decision only walks it into a hashed set.
   absl::flat_hash_map<policy::NodeRef, size_t> busy_nodes_;
   std::map<std::string, std::unique_ptr<Work>> parked_;  // waiting for quota, by work id
-  std::set<std::string> tight_queues_;                   // queues whose last take had to wait
   std::set<std::string> admitted_early_;                 // work admitted before it was parked
-  struct Lease {
-    std::string id;
-    std::map<std::string, int64_t> left;  // of each resource the quota limits
-  };
-  std::map<std::string, Lease> leases_;  // by queue
+  SchedulerLeases leases_;
   uint64_t rounds_started_ = 0;
   // Hashed: every decision adds to both and every settlement takes from both, at up to
   // max_tracked entries (ordered maps of them were 6% of a busy scheduler). Nodes keep

@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "actors/quota_amounts.hpp"
 #include "messages/unisched.pb.h"
 #include "model/scheduling_request.hpp"
 #include "policy/pipeline.hpp"
@@ -41,9 +42,9 @@ struct SchedulerWork {
   std::vector<v1::SchedulingDecision::Replica> placed;
   /// By placement id in `placed`: its cluster's ClusterActor incarnation when it accepted.
   std::map<std::string, uint64_t> placed_incarnations;
-  bool admitted = false;     ///< the ledger admitted it after it waited: it holds budget
-  uint32_t quota_waits = 0;  ///< attempts that ended waiting for quota
-  std::vector<v1::QuotaPlacement> quota_held;  ///< of `placed`
+  bool admitted = false;       ///< the ledger admitted it after it waited: it holds budget
+  uint32_t quota_waits = 0;    ///< attempts that ended waiting for quota
+  QuotaPlacements quota_held;  ///< of `placed`
 };
 
 /// The work waiting for a decision. One put back (it waits for the commits in flight) keeps its

@@ -132,8 +132,9 @@ BOOST_AUTO_TEST_CASE(a_gang_refused_by_a_cluster_gives_its_quota_back_with_its_r
   SchedulerCommands commands = bench.scheduler.submit("train", gang, 5, bench.now);
   // The ledger takes part in the round: the take goes out with the clusters' commits.
   BOOST_TEST_REQUIRE(only_round(commands).quota_take.has_value());
-  BOOST_TEST(only_round(commands).quota_take->placements_size() == 2);
-  BOOST_TEST(only_round(commands).quota_take->placements(0).amounts().at("cpu") == 3000);
+  BOOST_TEST(only_round(commands).quota_take->commit.placements.size() == 2u);
+  BOOST_TEST(only_round(commands).quota_take->commit.placements.at("train/0").amounts.at("cpu") ==
+             3000);
   BOOST_TEST_REQUIRE(only_round(commands).commits.size() == 2u);
   BOOST_TEST(
       bench.scheduler
@@ -201,7 +202,7 @@ BOOST_AUTO_TEST_CASE(takes_a_lease_covers_skip_the_ledger_and_a_spent_lease_goes
   spec.queue = "team";
   SchedulerCommands first = bench.scheduler.submit("r1", spec, 1, bench.now);
   BOOST_TEST_REQUIRE(only_round(first).quota_take.has_value());
-  bench.scheduler.grant_lease("team", "lease#1", {{"cpu", 2000}, {"GPU", 0}});
+  bench.scheduler.grant_lease("team", {"lease#1", {{"cpu", 2000}, {"GPU", 0}}});
   BOOST_TEST(bench.run(first).replies.size() == 1u);
   // Two takes the lease covers: their commits go out with the take reported after the fact.
   for (const char* id : {"r2", "r3"}) {
@@ -210,8 +211,10 @@ BOOST_AUTO_TEST_CASE(takes_a_lease_covers_skip_the_ledger_and_a_spent_lease_goes
     BOOST_TEST(!only_round(covered).quota_take.has_value());
     BOOST_TEST(only_round(covered).commits.size() == 1u);
     BOOST_TEST_REQUIRE(covered.quota_lease_uses.size() == 1u);
-    BOOST_TEST(covered.quota_lease_uses[0].lease_id() == "lease#1");
-    BOOST_TEST(covered.quota_lease_uses[0].take().placements(0).amounts().at("cpu") == 1000);
+    BOOST_TEST(covered.quota_lease_uses[0].lease_id == "lease#1");
+    const auto& taken = covered.quota_lease_uses[0].take.commit.placements;
+    BOOST_TEST_REQUIRE(taken.size() == 1u);
+    BOOST_TEST(taken.begin()->second.amounts.at("cpu") == 1000);
     const SchedulerCommands placed = bench.run(covered);
     BOOST_TEST_REQUIRE(placed.replies.size() == 1u);
     BOOST_TEST(placed.replies[0].second.quota_placements_size() == 1);  // journalled as any take
@@ -225,7 +228,7 @@ BOOST_AUTO_TEST_CASE(takes_a_lease_covers_skip_the_ledger_and_a_spent_lease_goes
   bench.run(spent);
   BOOST_TEST(bench.scheduler.summary(bench.now).quota_lease_takes() == 2u);
   // A revoked lease is given back once; admitted work never takes from a lease.
-  bench.scheduler.grant_lease("team", "lease#2", {{"cpu", 4000}});
+  bench.scheduler.grant_lease("team", {"lease#2", {{"cpu", 4000}}});
   BOOST_TEST((bench.scheduler.on_lease_revoked("lease#2").quota_releases ==
               std::vector<std::string>{"lease#2"}));
   BOOST_TEST(bench.scheduler.on_lease_revoked("lease#2").quota_releases.empty());
