@@ -180,7 +180,8 @@ SchedulerCommands SchedulerState::maybe_close(Round& round, Clock::time_point no
 SchedulerCommands SchedulerState::park(Round& round, const std::string& reason,
                                        Clock::time_point now) {
   for (const auto& [cluster, replicas] : round.replicas) {
-    forget_early_refusals(replicas);  // none is kept: each is released or was never reserved
+    tracking_.forget_early_refusals(
+        replicas);  // none is kept: each is released or was never reserved
   }
   std::unique_ptr<Work> work = end_round(round);
   summary_.set_quota_queued(summary_.quota_queued() + 1);

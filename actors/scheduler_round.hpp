@@ -12,26 +12,6 @@
 
 namespace unisched::actors {
 
-inline v1::SchedulingDecision::Diagnosis diagnosis(std::string cluster, std::string plugin,
-                                                   std::string reason) {
-  v1::SchedulingDecision::Diagnosis out;
-  out.set_cluster(std::move(cluster));
-  out.set_plugin(std::move(plugin));
-  out.set_reason(std::move(reason));
-  return out;
-}
-
-/// Drops these replicas' reservations at their cluster.
-inline v1::ReleaseOrder release_of(const std::string& cluster,
-                                   const std::vector<v1::SchedulingDecision::Replica>& replicas) {
-  v1::ReleaseOrder release;
-  release.set_cluster_id(cluster);
-  for (const auto& replica : replicas) {
-    release.add_placement_ids(replica.placement_id());
-  }
-  return release;
-}
-
 /// The commits of one decision, in flight.
 struct SchedulerState::Round {
   uint64_t id = 0;

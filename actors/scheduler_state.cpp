@@ -25,62 +25,13 @@ std::vector<Decision::Diagnosis> diagnoses_of(const policy::Decision& decision) 
   return out;
 }
 
-/// Moves every element of `from` to the end of `to` (the messages hold strings and protobufs:
-/// a copy would allocate them again).
-template <class T>
-void move_to_end(std::vector<T>& from, std::vector<T>& to) {
-  if (to.empty()) {
-    to = std::move(from);
-    return;
-  }
-  to.insert(to.end(), std::make_move_iterator(from.begin()), std::make_move_iterator(from.end()));
-}
-
 }  // namespace
 
-Decision::Replica replica_of(const std::string& placement_id,
-                             const policy::ReplicaPlacement& placement) {
-  Decision::Replica replica;
-  replica.set_placement_id(placement_id);
-  replica.set_cluster(placement.cluster);
-  replica.set_node(placement.node);
-  replica.mutable_devices()->Add(placement.devices.begin(), placement.devices.end());
-  replica.mutable_device_milli()->Add(placement.device_milli.begin(), placement.device_milli.end());
-  return replica;
-}
-
-RoundMessages& SchedulerCommands::round(uint64_t id) {
-  const auto found = std::find_if(rounds.begin(), rounds.end(), [&](const RoundMessages& messages) {
-    return messages.round == id;
-  });
-  if (found != rounds.end()) {
-    return *found;
-  }
-  rounds.push_back(RoundMessages{id, {}, {}, {}});
-  return rounds.back();
-}
-
-void SchedulerCommands::append(SchedulerCommands&& later) {
-  for (RoundMessages& messages : later.rounds) {
-    RoundMessages& mine = round(messages.round);
-    move_to_end(messages.commits, mine.commits);
-    if (messages.quota_take) {
-      mine.quota_take = std::move(messages.quota_take);
-    }
-    move_to_end(messages.refresh, mine.refresh);
-  }
-  move_to_end(later.quota_lease_uses, quota_lease_uses);
-  move_to_end(later.quota_releases, quota_releases);
-  move_to_end(later.quota_withdrawals, quota_withdrawals);
-  move_to_end(later.releases, releases);
-  move_to_end(later.replies, replies);
-  move_to_end(later.updates, updates);
-  move_to_end(later.forgotten, forgotten);
-  advance_later = advance_later || later.advance_later;
-}
-
 SchedulerState::SchedulerState(policy::Policy policy, SchedulerSettings settings)
-    : policy_(std::move(policy)), settings_(settings), queue_(settings.max_queue) {
+    : policy_(std::move(policy)),
+      settings_(settings),
+      queue_(settings.max_queue),
+      tracking_(settings.max_tracked, settings.quotas) {
   if (settings_.draw_seed == 0) {
     settings_.draw_seed = std::random_device{}();
   }
@@ -195,7 +146,7 @@ SchedulerCommands SchedulerState::start_round(std::unique_ptr<Work> work,
     commit.set_node_level(settings_.commit_mode == CommitMode::NodeRevisions);
     commit.set_revision(local.revision);
     (*commit.mutable_node_revisions())[placement.node] = local.view.revision_of(placement.node);
-    const uint64_t number = take_replica_number(*work);
+    const uint64_t number = work->take_replica_number();
     round.replica_numbers[placement.cluster].push_back(number);
     const std::string placement_id = work->id + "/" + std::to_string(number);
     messages::to_proto(
@@ -242,12 +193,6 @@ std::unique_ptr<SchedulerState::Work> SchedulerState::end_round(Round& round) {
   std::unique_ptr<Work> work = std::move(round.work);
   rounds_.erase(round.id);  // `round` is gone from here on
   return work;
-}
-
-void SchedulerState::forget_early_refusals(const std::vector<Decision::Replica>& replicas) {
-  for (const auto& replica : replicas) {
-    refused_early_.erase(replica.placement_id());
-  }
 }
 
 SchedulerCommands SchedulerState::on_commit_result(uint64_t round, const std::string& cluster,
@@ -369,7 +314,7 @@ SchedulerCommands SchedulerState::close_round(Round& round, Clock::time_point no
   for (const auto& [cluster, replicas] : round.replicas) {
     if (all_or_nothing ||
         std::find(round.accepted.begin(), round.accepted.end(), cluster) == round.accepted.end()) {
-      forget_early_refusals(replicas);  // released, or never reserved
+      tracking_.forget_early_refusals(replicas);  // released, or never reserved
     }
   }
   if (round.failed.empty()) {
@@ -476,7 +421,8 @@ void SchedulerState::count_latency(double seconds) {
 v1::SchedulerSummary SchedulerState::summary(Clock::time_point now) const {
   v1::SchedulerSummary summary = summary_;
   summary.set_waiting(queue_.size());
-  summary.set_tracked(tracked_.size());
+  summary.set_tracked(tracking_.size());
+  summary.set_forgotten_unsettled(tracking_.forgotten_unsettled());
   summary.set_waiting_for_quota(parked_.size());
   auto& undecided = *summary.mutable_undecided_by_reason();
   std::optional<Clock::time_point> oldest;

@@ -1,23 +1,21 @@
-// A SchedulerActor's logic without the actor: the queue, decisions and their commit rounds (one at
-// a time, or several with node-level checks), retries, gang release, placing refused replicas
-// again, and the bookkeeping of what was committed. Plain C++ (no CAF): every method returns the
-// commands the actor then sends (as ClusterState's do), so the protocol is tested without an actor
-// system.
+// A SchedulerActor's logic without the actor: decisions and their commit rounds (one at a time,
+// or several with node-level checks), retries, and the ledger's part in a round. Plain C++ (no
+// CAF): every method returns the commands the actor then sends (SchedulerCommands), so the
+// protocol is tested without an actor system. It holds its collaborators, each tested alone: the
+// copies of the clusters' views (SchedulerViews), the queue (SchedulerQueue), its quota leases
+// (SchedulerLeases) and the decided work (SchedulerTracking).
 //
 // The commit round is explicit. Each outstanding commit ends as accepted, conflict, refused or
 // timed out. A timed-out commit is released at its cluster at once: the release follows the
 // commit on the same link, so a cluster that did reserve it (and whose answer was lost or late)
 // undoes it, and one that never saw it ignores it. No reservation outlives its request.
 //
-// Memory is bounded: at most `max_queue` requests wait (more are refused, and counted); a
-// request is tracked after its decision only until its cluster has settled every placement (so
-// a refused replica can be placed again), and at most `max_tracked` requests are tracked (the
-// oldest is forgotten first, and counted).
+// Memory is bounded: at most `max_queue` requests wait (more are refused, and counted), and at
+// most `max_tracked` decided requests are tracked (SchedulerTracking).
 #pragma once
 
 #include <chrono>
 #include <cstdint>
-#include <deque>
 #include <map>
 #include <memory>
 #include <optional>
@@ -26,11 +24,11 @@
 #include <vector>
 
 #include <absl/container/flat_hash_map.h>
-#include <absl/container/flat_hash_set.h>
-#include <absl/container/node_hash_map.h>
 
 #include "actors/cluster_state.hpp"
+#include "actors/scheduler_commands.hpp"
 #include "actors/scheduler_leases.hpp"
+#include "actors/scheduler_tracking.hpp"
 #include "actors/scheduler_views.hpp"
 #include "actors/scheduler_work.hpp"
 #include "messages/unisched.pb.h"
@@ -69,51 +67,6 @@ enum class CommitResult { Accepted, Conflict, Refused, TimedOut };
 
 /// How the quota ledger answered a take.
 enum class QuotaResult { Taken, Queued, Refused, TimedOut };
-
-/// The decision's record of one placement (as its scheduler and a direct replay report it).
-v1::SchedulingDecision::Replica replica_of(const std::string& placement_id,
-                                           const policy::ReplicaPlacement& placement);
-
-/// What one decision's commit round sends.
-struct RoundMessages {
-  uint64_t round = 0;
-  /// Send each to its cluster (cluster_id); report the answer with on_commit_result(round,
-  /// cluster, ...), or TimedOut when none came in time.
-  std::vector<v1::CommitRequest> commits;
-  /// Send to the quota ledger; report the answer with on_quota_result(round, ...), or TimedOut
-  /// when none came in time.
-  std::optional<QuotaTake> quota_take;
-  /// Fetch these clusters' views (views().replace), then call on_refreshed(round).
-  std::vector<std::string> refresh;
-};
-
-/// What the actor sends after a call.
-struct SchedulerCommands {
-  /// The rounds that started or moved on, in order.
-  std::vector<RoundMessages> rounds;
-  /// Send to the quota ledger before any release: takes made from leases (their commits are
-  /// out already).
-  std::vector<QuotaLeaseUse> quota_lease_uses;
-  /// Send to the quota ledger: holdings to give back, work no longer waiting (its hold too).
-  std::vector<std::string> quota_releases;
-  std::vector<std::string> quota_withdrawals;
-  /// Send each to its cluster.
-  std::vector<v1::ReleaseOrder> releases;
-  /// Answers to submissions: the ticket given to submit(), and its decision.
-  std::vector<std::pair<uint64_t, v1::SchedulingDecision>> replies;
-  /// A decision that changed after it was answered (a refused replica placed again): tell the
-  /// request's submitter.
-  std::vector<v1::SchedulingDecision> updates;
-  /// Requests no longer tracked: their submitters need not be remembered.
-  std::vector<std::string> forgotten;
-  /// A decision ended and requests wait: call advance() once the messages already waiting have
-  /// been handled, so the next decision sees the view changes that arrived meanwhile.
-  bool advance_later = false;
-
-  void append(SchedulerCommands&& later);
-  /// The messages of round `id`, added if this holds none yet.
-  RoundMessages& round(uint64_t id);
-};
 
 class SchedulerState {
  public:
@@ -163,27 +116,13 @@ class SchedulerState {
   v1::SchedulerSummary summary(Clock::time_point now) const;
   size_t waiting() const { return queue_.size(); }
   size_t waiting_for_quota() const { return parked_.size(); }
-  size_t tracked() const { return tracked_.size(); }
+  size_t tracked() const { return tracking_.size(); }
   size_t deciding() const { return rounds_.size(); }
 
  private:
   /// One request (or one refused replica of one) on its way to a decision.
   using Work = SchedulerWork;
   struct Round;
-  /// A decided request whose placements are not all settled yet.
-  struct Tracked {
-    model::SchedulingRequestSpec spec;
-    /// The decision as last sent, encoded: only a refusal or a lost cluster reads it again, and
-    /// copying (then destroying) the message was 3.5% of a two-scheduler run (issue 21).
-    std::string decision_bytes;
-    v1::SchedulingDecision decision() const;
-    void keep(const v1::SchedulingDecision& decision);
-    absl::flat_hash_set<std::string> unsettled;
-    size_t replacing = 0;                  ///< its refused replicas being placed again
-    std::set<policy::NodeRef> refused_on;  ///< nodes that refused its replicas
-    bool gang_released = false;            ///< a gang given up after a replica found no place
-  };
-
   /// The work's decision on the local views; nullopt when it must wait for the commits in flight
   /// (it did not place everything while their nodes were left alone).
   std::optional<policy::Decision> decide(Work& work);
@@ -196,16 +135,12 @@ class SchedulerState {
   void forget_accepts_of_lost_cluster_actors(Round& round, SchedulerCommands& out);
   void forget_placed_of_lost_cluster_actors(Round& round, SchedulerCommands& out);
   SchedulerCommands start_round(std::unique_ptr<Work> work, const policy::Decision& decision);
-  /// The number of the work's next placement (see Work::next_replica).
-  static uint64_t take_replica_number(Work& work);
   /// The round of `id` if it is in flight.
   Round* find_round(uint64_t id);
   /// Takes the round out of those in flight: its nodes are free again; returns its work.
   std::unique_ptr<Work> end_round(Round& round);
   /// Its cluster answered (or the round ended): decisions may use these nodes again.
   void free_nodes(Round& round, const std::string* cluster);
-  /// Refusals that overtook commits answered since: of these replicas, which were not kept.
-  void forget_early_refusals(const std::vector<v1::SchedulingDecision::Replica>& replicas);
   /// What the placement takes of its queue's budget.
   QuotaPlacement quota_placement(const SchedulerViews::Cluster& local,
                                  const policy::ReplicaPlacement& placement,
@@ -238,12 +173,6 @@ class SchedulerState {
   /// Places again the replicas of `decision` whose refusal came before the decision was made.
   void place_refused_early(const v1::SchedulingDecision& decision, SchedulerCommands& out,
                            Clock::time_point now);
-  void forget_if_settled(const std::string& request_id, SchedulerCommands& out);
-  /// Releases the replicas of `decision` at their clusters (and their quota) and stops tracking
-  /// them.
-  void release_replicas(const v1::SchedulingDecision& decision, SchedulerCommands& out);
-  void give_up_gang(Tracked& tracked, v1::SchedulingDecision& decision, SchedulerCommands& out);
-  void bound_tracking(SchedulerCommands& out);
   uint64_t decision_seed(const Work& work) const;
   SchedulerCommands enqueue(std::unique_ptr<Work> work, Clock::time_point now);
 
@@ -259,13 +188,7 @@ class SchedulerState {
   std::set<std::string> admitted_early_;                 // work admitted before it was parked
   SchedulerLeases leases_;
   uint64_t rounds_started_ = 0;
-  // Hashed: every decision adds to both and every settlement takes from both, at up to
-  // max_tracked entries (ordered maps of them were 6% of a busy scheduler). Nodes keep
-  // references to a Tracked valid while others come and go; nothing depends on their order.
-  absl::node_hash_map<std::string, Tracked> tracked_;  // request id -> what was decided
-  std::deque<std::string> tracked_order_;              // oldest first
-  absl::flat_hash_map<std::string, std::string> placement_request_;  // placement id -> request
-  std::map<std::string, std::string> refused_early_;  // of open rounds: placement -> reason
+  SchedulerTracking tracking_;
   v1::SchedulerSummary summary_;
 };
 

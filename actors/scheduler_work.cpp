@@ -2,6 +2,15 @@
 
 namespace unisched::actors {
 
+uint64_t SchedulerWork::take_replica_number() {
+  if (free_replicas.empty()) {
+    return next_replica++;
+  }
+  const uint64_t number = *free_replicas.begin();
+  free_replicas.erase(free_replicas.begin());
+  return number;
+}
+
 void SchedulerQueue::admit(std::unique_ptr<SchedulerWork> work) {
   work->arrival = arrivals_++;
   put_back(std::move(work));

@@ -39,6 +39,8 @@ struct SchedulerWork {
   /// of it cannot remove a newer placement of the same name.
   uint64_t next_replica = 0;
   std::set<uint64_t> free_replicas;
+  /// The number of its next placement: the smallest free one, else a new one.
+  uint64_t take_replica_number();
   std::vector<v1::SchedulingDecision::Replica> placed;
   /// By placement id in `placed`: its cluster's ClusterActor incarnation when it accepted.
   std::map<std::string, uint64_t> placed_incarnations;

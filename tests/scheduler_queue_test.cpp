@@ -68,4 +68,15 @@ BOOST_AUTO_TEST_CASE(work_put_back_keeps_its_place_and_the_queue_is_bounded) {
   BOOST_TEST(queue.size() == 3u);
 }
 
+BOOST_AUTO_TEST_CASE(a_works_placements_take_the_smallest_free_number_else_a_new_one) {
+  SchedulerWork work;
+  BOOST_TEST(work.take_replica_number() == 0u);
+  BOOST_TEST(work.take_replica_number() == 1u);
+  BOOST_TEST(work.take_replica_number() == 2u);
+  work.free_replicas = {2, 0};  // a refused commit named these: they were never reserved
+  BOOST_TEST(work.take_replica_number() == 0u);
+  BOOST_TEST(work.take_replica_number() == 2u);
+  BOOST_TEST(work.take_replica_number() == 3u);
+}
+
 BOOST_AUTO_TEST_SUITE_END()
