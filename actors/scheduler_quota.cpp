@@ -8,7 +8,6 @@
 // cluster or the request names one; with where it is, for the quota's caps.
 #include "actors/scheduler_state.hpp"
 
-#include "actors/scheduler_round.hpp"
 #include "model/accelerator_names.hpp"
 
 #include <algorithm>
@@ -117,7 +116,7 @@ SchedulerCommands SchedulerState::on_lease_revoked(const std::string& lease_id) 
 SchedulerCommands SchedulerState::on_quota_result(uint64_t round, QuotaResult result,
                                                   const std::string& reason,
                                                   Clock::time_point now) {
-  Round* const open = find_round(round);
+  Round* const open = rounds_.find(round);
   if (open == nullptr || !open->quota_pending) {
     return {};  // an answer to a round that is over
   }
@@ -159,7 +158,7 @@ SchedulerCommands SchedulerState::on_quota_result(uint64_t round, QuotaResult re
 }
 
 SchedulerCommands SchedulerState::maybe_close(Round& round, Clock::time_point now) {
-  if (!round.outstanding.empty() || round.quota_pending) {
+  if (!round.answered()) {
     return {};
   }
   SchedulerCommands out;
@@ -183,7 +182,7 @@ SchedulerCommands SchedulerState::park(Round& round, const std::string& reason,
     tracking_.forget_early_refusals(
         replicas);  // none is kept: each is released or was never reserved
   }
-  std::unique_ptr<Work> work = end_round(round);
+  std::unique_ptr<Work> work = rounds_.end(round);
   summary_.set_quota_queued(summary_.quota_queued() + 1);
   ++work->quota_waits;
   SchedulerCommands out;
@@ -211,10 +210,7 @@ SchedulerCommands SchedulerState::on_admitted(const std::string& work_id, Clock:
   const auto found = parked_.find(work_id);
   if (found == parked_.end()) {
     SchedulerCommands out;
-    const bool deciding = std::any_of(rounds_.begin(), rounds_.end(), [&](const auto& open) {
-      return open.second->work->id == work_id;
-    });
-    if (deciding) {
+    if (rounds_.deciding(work_id)) {
       admitted_early_.insert(work_id);  // queued, and admitted before its clusters answered
     } else {
       out.quota_withdrawals.push_back(work_id);  // nothing here waits for it: give it back
@@ -225,23 +221,6 @@ SchedulerCommands SchedulerState::on_admitted(const std::string& work_id, Clock:
   parked_.erase(found);
   work->admitted = true;
   return enqueue(std::move(work), now);
-}
-
-void SchedulerState::release_round_quota(Round& round, bool everything, SchedulerCommands& out) {
-  for (const auto& [cluster, replicas] : round.replicas) {
-    const bool kept = !everything && round.failed.count(cluster) == 0;
-    for (const auto& replica : replicas) {
-      const auto taken = round.quota.find(replica.placement_id());
-      if (taken == round.quota.end()) {
-        continue;
-      }
-      if (kept) {
-        round.work->quota_held.insert(*taken);
-      } else {
-        out.quota_releases.push_back(replica.placement_id());
-      }
-    }
-  }
 }
 
 }  // namespace unisched::actors

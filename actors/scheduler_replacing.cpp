@@ -3,7 +3,6 @@
 // too), and what a lost ClusterActor or a settled placement changes.
 #include <utility>
 
-#include "actors/scheduler_round.hpp"
 #include "actors/scheduler_state.hpp"
 #include "policy/demand.hpp"
 

@@ -1,7 +1,6 @@
 #include "actors/scheduler_state.hpp"
 
 #include "actors/quota_wire.hpp"
-#include "actors/scheduler_round.hpp"
 
 #include <algorithm>
 #include <random>
@@ -95,13 +94,14 @@ std::optional<policy::Decision> SchedulerState::decide(Work& work) {
   work.spec.replicas = wanted - static_cast<int64_t>(work.placed.size());
   // A node a commit in flight touches has changed by the time this commit would arrive, so this
   // decision leaves it alone; should that leave replicas without a place, it waits instead.
-  const bool around_busy = !busy_nodes_.empty();
+  const auto& busy_nodes = rounds_.busy_nodes();
+  const bool around_busy = !busy_nodes.empty();
   policy::NodeKeys avoid;
-  avoid.reserve(work.avoid.size() + busy_nodes_.size());
+  avoid.reserve(work.avoid.size() + busy_nodes.size());
   for (const auto& [cluster, node] : work.avoid) {
     avoid.emplace(cluster, node);
   }
-  for (const auto& [node, commits] : busy_nodes_) {
+  for (const auto& [node, commits] : busy_nodes) {
     avoid.emplace(node.first, node.second);
   }
   policy::Decision decision =
@@ -129,12 +129,10 @@ SchedulerCommands SchedulerState::act_on(std::unique_ptr<Work> work,
   return start_round(std::move(work), decision);
 }
 
-SchedulerCommands SchedulerState::start_round(std::unique_ptr<Work> work,
+SchedulerCommands SchedulerState::start_round(std::unique_ptr<Work> started,
                                               const policy::Decision& decision) {
-  auto started = std::make_unique<Round>();
-  Round& round = *started;
-  round.id = ++rounds_started_;
-  rounds_.emplace(round.id, std::move(started));
+  Round& round = rounds_.open(std::move(started));
+  Work& work = *round.work;
   round.partial = decision.status == policy::DecisionStatus::PartiallyPlaced;
   round.partial_diagnoses = diagnoses_of(decision);
   std::map<std::string, v1::CommitRequest> commits;
@@ -142,27 +140,25 @@ SchedulerCommands SchedulerState::start_round(std::unique_ptr<Work> work,
     const SchedulerViews::Cluster& local = views_.at(placement.cluster);
     v1::CommitRequest& commit = commits[placement.cluster];
     commit.set_cluster_id(placement.cluster);
-    commit.set_request_id(work->request_id);
+    commit.set_request_id(work.request_id);
     commit.set_node_level(settings_.commit_mode == CommitMode::NodeRevisions);
     commit.set_revision(local.revision);
     (*commit.mutable_node_revisions())[placement.node] = local.view.revision_of(placement.node);
-    const uint64_t number = work->take_replica_number();
+    const uint64_t number = work.take_replica_number();
     round.replica_numbers[placement.cluster].push_back(number);
-    const std::string placement_id = work->id + "/" + std::to_string(number);
+    const std::string placement_id = work.id + "/" + std::to_string(number);
     messages::to_proto(
         model::Reservation{placement_id, placement.node, placement.cpu_milli,
                            placement.memory_bytes, placement.devices, placement.host_ports,
-                           placement.device_milli, work->spec.pod_template},
+                           placement.device_milli, work.spec.pod_template},
         *commit.add_placements());
     round.replicas[placement.cluster].push_back(replica_of(placement_id, placement));
     round.incarnations[placement.cluster] = local.incarnation;
-    round.busy.emplace_back(placement.cluster, placement.node);
-    ++busy_nodes_[round.busy.back()];
-    if (settings_.quotas && !work->spec.queue.empty()) {
-      round.quota[placement_id] = quota_placement(local, placement, work->spec);
+    rounds_.mark_busy(round, {placement.cluster, placement.node});
+    if (settings_.quotas && !work.spec.queue.empty()) {
+      round.quota[placement_id] = quota_placement(local, placement, work.spec);
     }
   }
-  round.work = std::move(work);
   std::vector<v1::CommitRequest> to_send;
   for (auto& [cluster, commit] : commits) {
     to_send.push_back(std::move(commit));
@@ -170,40 +166,14 @@ SchedulerCommands SchedulerState::start_round(std::unique_ptr<Work> work,
   return send_round(round, std::move(to_send));
 }
 
-SchedulerState::Round* SchedulerState::find_round(uint64_t id) {
-  const auto found = rounds_.find(id);
-  return found == rounds_.end() ? nullptr : found->second.get();
-}
-
-void SchedulerState::free_nodes(Round& round, const std::string* cluster) {
-  const auto freed = std::stable_partition(
-      round.busy.begin(), round.busy.end(),
-      [&](const policy::NodeRef& node) { return cluster != nullptr && node.first != *cluster; });
-  for (auto node = freed; node != round.busy.end(); ++node) {
-    const auto count = busy_nodes_.find(*node);
-    if (count != busy_nodes_.end() && --count->second == 0) {
-      busy_nodes_.erase(count);
-    }
-  }
-  round.busy.erase(freed, round.busy.end());
-}
-
-std::unique_ptr<SchedulerState::Work> SchedulerState::end_round(Round& round) {
-  free_nodes(round, nullptr);
-  std::unique_ptr<Work> work = std::move(round.work);
-  rounds_.erase(round.id);  // `round` is gone from here on
-  return work;
-}
-
 SchedulerCommands SchedulerState::on_commit_result(uint64_t round, const std::string& cluster,
                                                    CommitResult result, const std::string& reason,
                                                    Clock::time_point now) {
-  Round* const open = find_round(round);
+  Round* const open = rounds_.find(round);
   if (open == nullptr || open->outstanding.erase(cluster) == 0) {
     return {};  // an answer to a round that is over
   }
-  free_nodes(*open, &cluster);
-  SchedulerCommands out;
+  rounds_.free_nodes(*open, &cluster);
   if (result == CommitResult::Accepted &&
       views_.at(cluster).incarnation != open->incarnations[cluster]) {
     // Accepted by a ClusterActor that has since gone: its reservation went with it and its
@@ -211,116 +181,32 @@ SchedulerCommands SchedulerState::on_commit_result(uint64_t round, const std::st
     // (found by `unisched simulate --faults cluster-actor-crash,drop`).
     result = CommitResult::TimedOut;
   }
-  switch (result) {
-    case CommitResult::Accepted:
-      summary_.set_commits(summary_.commits() + 1);
-      open->accepted.push_back(cluster);
-      break;
-    case CommitResult::Conflict:
-      summary_.set_conflicts(summary_.conflicts() + 1);
-      open->free_replica_numbers(cluster);
-      open->failed.insert(cluster);
-      open->failures.push_back(diagnosis(cluster, "commit", "conflict: " + reason));
-      break;
-    case CommitResult::Refused:
-      open->free_replica_numbers(cluster);
-      open->failed.insert(cluster);
-      open->failures.push_back(diagnosis(cluster, "commit", reason));
-      break;
-    case CommitResult::TimedOut:
-      // The cluster may have reserved it: release it there (a no-op if it never did).
-      summary_.set_commits_timed_out(summary_.commits_timed_out() + 1);
-      open->failed.insert(cluster);
-      open->failures.push_back(diagnosis(cluster, "commit", "no answer in time: " + reason));
-      out.releases.push_back(release_of(cluster, open->replicas.at(cluster)));
-      break;
+  if (result == CommitResult::Accepted) {
+    summary_.set_commits(summary_.commits() + 1);
+  } else if (result == CommitResult::Conflict) {
+    summary_.set_conflicts(summary_.conflicts() + 1);
+  } else if (result == CommitResult::TimedOut) {
+    summary_.set_commits_timed_out(summary_.commits_timed_out() + 1);
   }
+  SchedulerCommands out;
+  open->record(cluster, result, reason, out);
   out.append(maybe_close(*open, now));
   return out;
-}
-
-/// A ClusterActor that accepted its commit and went away before the round closed took the
-/// reservation with it, and its order may never reach the cluster: that cluster counts as failed
-/// and is released (found by `unisched simulate --faults cluster-actor-crash`, seed 983).
-void SchedulerState::forget_accepts_of_lost_cluster_actors(Round& round, SchedulerCommands& out) {
-  for (auto it = round.accepted.begin(); it != round.accepted.end();) {
-    if (views_.at(*it).incarnation == round.incarnations[*it]) {
-      ++it;
-      continue;
-    }
-    round.failed.insert(*it);
-    round.failures.push_back(
-        diagnosis(*it, "commit", "its ClusterActor restarted before the round was decided"));
-    out.releases.push_back(release_of(*it, round.replicas.at(*it)));
-    it = round.accepted.erase(it);
-  }
-}
-
-/// The same for replicas an earlier round of this work kept (a request placed over several
-/// rounds): their ClusterActor went away meanwhile, so they are released and decided again
-/// (found by `unisched simulate`, seed 9587 with agent and ClusterActor crashes: such replicas
-/// stayed in the decision and never ran).
-void SchedulerState::forget_placed_of_lost_cluster_actors(Round& round, SchedulerCommands& out) {
-  Work& work = *round.work;
-  std::map<std::string, std::vector<Decision::Replica>> lost;
-  auto kept = std::remove_if(work.placed.begin(), work.placed.end(), [&](const auto& replica) {
-    const auto accepted_by = work.placed_incarnations.find(replica.placement_id());
-    if (accepted_by == work.placed_incarnations.end() ||
-        views_.at(replica.cluster()).incarnation == accepted_by->second) {
-      return false;
-    }
-    work.placed_incarnations.erase(accepted_by);
-    lost[replica.cluster()].push_back(replica);
-    return true;
-  });
-  work.placed.erase(kept, work.placed.end());
-  for (const auto& [cluster, replicas] : lost) {
-    round.failed.insert(cluster);
-    round.failures.push_back(
-        diagnosis(cluster, "commit", "its ClusterActor restarted before the request was decided"));
-    out.releases.push_back(release_of(cluster, replicas));
-    for (const auto& replica : replicas) {
-      if (work.quota_held.erase(replica.placement_id()) > 0) {
-        out.quota_releases.push_back(replica.placement_id());
-      }
-    }
-  }
 }
 
 SchedulerCommands SchedulerState::close_round(Round& round, Clock::time_point now) {
   Work& work = *round.work;
   SchedulerCommands out;
-  forget_accepts_of_lost_cluster_actors(round, out);
-  forget_placed_of_lost_cluster_actors(round, out);
-  // A gang keeps nothing unless everything held; nothing is kept without its quota either.
-  const bool all_or_nothing =
-      (work.spec.distribution.gang && !round.failed.empty()) || round.failed.count("quota") > 0;
+  round.fail_lost_cluster_actors(views_, out);
+  const bool all_or_nothing = round.all_or_nothing();
   if (round.quota_taken) {
-    release_round_quota(round, all_or_nothing, out);
+    round.settle_quota(all_or_nothing, out);
   }
-  for (const std::string& cluster : round.accepted) {
-    auto& replicas = round.replicas.at(cluster);
-    if (all_or_nothing) {
-      out.releases.push_back(release_of(cluster, replicas));
-    } else {
-      for (const auto& replica : replicas) {
-        work.placed_incarnations[replica.placement_id()] = round.incarnations[cluster];
-      }
-      // Moved: nothing reads an accepting cluster's replicas from the round after this.
-      work.placed.insert(work.placed.end(), std::make_move_iterator(replicas.begin()),
-                         std::make_move_iterator(replicas.end()));
-    }
-  }
-  for (const auto& [cluster, replicas] : round.replicas) {
-    if (all_or_nothing ||
-        std::find(round.accepted.begin(), round.accepted.end(), cluster) == round.accepted.end()) {
-      tracking_.forget_early_refusals(replicas);  // released, or never reserved
-    }
-  }
+  tracking_.forget_early_refusals(round.keep_accepted(all_or_nothing, out));
   if (round.failed.empty()) {
     const auto status = round.partial ? Decision::PARTIALLY_PLACED : Decision::PLACED;
     const auto diagnoses = std::move(round.partial_diagnoses);
-    out.append(finish(end_round(round), status, diagnoses, {}, now));
+    out.append(finish(rounds_.end(round), status, diagnoses, {}, now));
     return out;
   }
   // Attempts that ended waiting for quota are not retries: the wait was no failure.
@@ -331,7 +217,7 @@ SchedulerCommands SchedulerState::close_round(Round& round, Clock::time_point no
     return out;
   }
   const auto diagnoses = std::move(round.failures);
-  std::unique_ptr<Work> done = end_round(round);
+  std::unique_ptr<Work> done = rounds_.end(round);
   const auto status = done->placed.empty() ? Decision::UNSCHEDULABLE : Decision::PARTIALLY_PLACED;
   std::string note = "gave up after " + std::to_string(done->attempts) + " attempts";
   out.append(finish(std::move(done), status, diagnoses, {std::move(note)}, now));
@@ -339,11 +225,11 @@ SchedulerCommands SchedulerState::close_round(Round& round, Clock::time_point no
 }
 
 SchedulerCommands SchedulerState::on_refreshed(uint64_t round, Clock::time_point now) {
-  Round* const open = find_round(round);
+  Round* const open = rounds_.find(round);
   if (open == nullptr || !open->refreshing) {
     return {};
   }
-  std::unique_ptr<Work> work = end_round(*open);
+  std::unique_ptr<Work> work = rounds_.end(*open);
   SchedulerCommands out;
   if (const auto decision = decide(*work)) {
     out = act_on(std::move(work), *decision, now);
@@ -435,9 +321,9 @@ v1::SchedulerSummary SchedulerState::summary(Clock::time_point now) const {
   queue_.visit([&](const Work& work) {
     count(work, work.attempts == 0 ? kUndecidedQueued : kUndecidedRetrying);
   });
-  for (const auto& [id, round] : rounds_) {
-    count(*round->work, round->refreshing ? kUndecidedRetrying : kUndecidedCommitting);
-  }
+  rounds_.visit([&](const Round& round) {
+    count(*round.work, round.refreshing ? kUndecidedRetrying : kUndecidedCommitting);
+  });
   for (const auto& [id, work] : parked_) {
     count(*work, kUndecidedWaitingForQuota);
   }

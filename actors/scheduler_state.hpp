@@ -23,11 +23,10 @@
 #include <string>
 #include <vector>
 
-#include <absl/container/flat_hash_map.h>
-
 #include "actors/cluster_state.hpp"
 #include "actors/scheduler_commands.hpp"
 #include "actors/scheduler_leases.hpp"
+#include "actors/scheduler_rounds.hpp"
 #include "actors/scheduler_tracking.hpp"
 #include "actors/scheduler_views.hpp"
 #include "actors/scheduler_work.hpp"
@@ -61,9 +60,6 @@ struct SchedulerSettings {
   std::chrono::milliseconds release_ack_timeout{1000};
   std::chrono::milliseconds resubscribe_after{100};
 };
-
-/// How one cluster answered a commit, as the scheduler saw it.
-enum class CommitResult { Accepted, Conflict, Refused, TimedOut };
 
 /// How the quota ledger answered a take.
 enum class QuotaResult { Taken, Queued, Refused, TimedOut };
@@ -122,7 +118,7 @@ class SchedulerState {
  private:
   /// One request (or one refused replica of one) on its way to a decision.
   using Work = SchedulerWork;
-  struct Round;
+  using Round = CommitRound;
   /// The work's decision on the local views; nullopt when it must wait for the commits in flight
   /// (it did not place everything while their nodes were left alone).
   std::optional<policy::Decision> decide(Work& work);
@@ -132,15 +128,7 @@ class SchedulerState {
   size_t in_flight_limit() const;
   /// Counts a request's decision latency in the summary's histogram.
   void count_latency(double seconds);
-  void forget_accepts_of_lost_cluster_actors(Round& round, SchedulerCommands& out);
-  void forget_placed_of_lost_cluster_actors(Round& round, SchedulerCommands& out);
   SchedulerCommands start_round(std::unique_ptr<Work> work, const policy::Decision& decision);
-  /// The round of `id` if it is in flight.
-  Round* find_round(uint64_t id);
-  /// Takes the round out of those in flight: its nodes are free again; returns its work.
-  std::unique_ptr<Work> end_round(Round& round);
-  /// Its cluster answered (or the round ended): decisions may use these nodes again.
-  void free_nodes(Round& round, const std::string* cluster);
   /// What the placement takes of its queue's budget.
   QuotaPlacement quota_placement(const SchedulerViews::Cluster& local,
                                  const policy::ReplicaPlacement& placement,
@@ -156,8 +144,6 @@ class SchedulerState {
   SchedulerCommands maybe_close(Round& round, Clock::time_point now);
   /// The work waits for quota: parked until the ledger admits it.
   SchedulerCommands park(Round& round, const std::string& reason, Clock::time_point now);
-  /// Gives back the quota of the round's replicas on clusters that did not keep them.
-  void release_round_quota(Round& round, bool everything, SchedulerCommands& out);
   SchedulerCommands close_round(Round& round, Clock::time_point now);
   /// Ends the work: its decision, its counts, its tracking.
   SchedulerCommands finish(std::unique_ptr<Work> work, v1::SchedulingDecision::Status status,
@@ -180,14 +166,10 @@ class SchedulerState {
   SchedulerSettings settings_;
   SchedulerViews views_;
   SchedulerQueue queue_;
-  std::map<uint64_t, std::unique_ptr<Round>> rounds_;  // decisions whose commits are in flight
-  // The nodes of the commits in flight, how many each; hashed: every commit adds and every answer
-  // takes, and a decision only walks it into a hashed set.
-  absl::flat_hash_map<policy::NodeRef, size_t> busy_nodes_;
+  SchedulerRounds rounds_;                               // decisions whose commits are in flight
   std::map<std::string, std::unique_ptr<Work>> parked_;  // waiting for quota, by work id
   std::set<std::string> admitted_early_;                 // work admitted before it was parked
   SchedulerLeases leases_;
-  uint64_t rounds_started_ = 0;
   SchedulerTracking tracking_;
   v1::SchedulerSummary summary_;
 };
