@@ -62,9 +62,12 @@ std::string refuse_shard(const HubData& state, const v1::ShardRegistration& shar
 
 }  // namespace
 
+namespace {
+
+/// Answers whoever waits for the request's decision, once it is one.
 void answer_waiting(Self self, const std::string& id) {
   auto& state = self->state;
-  const v1::RequestStatus* status = state.book->find(id);
+  const v1::RequestStatus* status = state.requests->book().find(id);
   if (status == nullptr || status->phase() == v1::RequestStatus::QUEUED) {
     return;  // not decided yet: whoever waits for the decision waits on
   }
@@ -75,19 +78,40 @@ void answer_waiting(Self self, const std::string& id) {
   state.waiting.erase(first, last);
 }
 
-namespace {
+/// Has every cluster release what these given-up requests placed.
+void release_given_up(Self self, HubCommands::GivenUp given_up) {
+  v1::GivenUpRequests message;
+  message.mutable_request_ids()->Add(std::make_move_iterator(given_up.ids.begin()),
+                                     std::make_move_iterator(given_up.ids.end()));
+  message.set_reason(std::move(given_up.reason));
+  self->send(self->state.supervisor, std::move(message));
+}
 
-/// `decider`: the scheduler's actor id.
-void on_decision(Self self, const v1::SchedulingDecision& decision, caf::actor_id decider) {
-  auto& state = self->state;
-  state.book->decide(decision);
-  if (const v1::RequestStatus* status = state.book->find(decision.request_id())) {
-    state.reconciliation.decided(*status, decider);
+const actors::SchedulerActor* scheduler_of(Self self, uint64_t id) {
+  for (const actors::SchedulerActor& scheduler : self->state.schedulers) {
+    if (scheduler.id() == id) {
+      return &scheduler;
+    }
   }
-  answer_waiting(self, decision.request_id());
-  if (state.book->journal_failed()) {
-    spdlog::error("hub: the request journal cannot be written; decisions survive no restart");
+  return nullptr;
+}
+
+/// Asks the scheduler for the request's decision and hands its answer to the request rules.
+void submit(Self self, uint64_t scheduler_id, RequestBook::ToSchedule work) {
+  const actors::SchedulerActor* scheduler = scheduler_of(self, scheduler_id);
+  if (scheduler == nullptr) {
+    carry_out(self, self->state.requests->not_decided(scheduler_id, work.id, "it stopped"));
+    return;
   }
+  const std::string id = work.id;
+  self->request(*scheduler, caf::infinite, submit_atom_v, std::move(work.id), std::move(work.spec))
+      .then(
+          [=](v1::SchedulingDecision& decision) {
+            carry_out(self, self->state.requests->decided(scheduler_id, decision));
+          },
+          [=](caf::error& error) {
+            carry_out(self, self->state.requests->not_decided(scheduler_id, id, to_string(error)));
+          });
 }
 
 bool from_a_scheduler(Self self) {
@@ -98,55 +122,29 @@ bool from_a_scheduler(Self self) {
                      });
 }
 
-void schedule(Self self, RequestBook::ToSchedule work) {
-  auto& state = self->state;
-  if (state.schedulers.empty()) {
-    return;
-  }
-  const actors::SchedulerActor& scheduler =
-      state.schedulers[state.next_scheduler++ % state.schedulers.size()];
-  const std::string id = work.id;
-  const caf::actor_addr deciding = scheduler.address();
-  state.in_flight[deciding].insert(id);
-  self->request(scheduler, caf::infinite, submit_atom_v, work.id, work.spec)
-      .then(
-          [=](v1::SchedulingDecision& decision) {
-            self->state.in_flight[deciding].erase(id);
-            on_decision(self, decision, deciding.id());
-          },
-          [=](caf::error& error) {
-            self->state.in_flight[deciding].erase(id);
-            v1::SchedulingDecision failed;
-            failed.set_request_id(id);
-            failed.set_status(v1::SchedulingDecision::UNSCHEDULABLE);
-            failed.add_reasons("scheduler: " + to_string(error));
-            on_decision(self, failed, deciding.id());
-          });
-}
-
 }  // namespace
 
-void release_given_up(Self self, std::vector<std::string> ids, const std::string& reason) {
-  if (ids.empty()) {
-    return;
+void carry_out(Self self, HubCommands commands) {
+  if (commands.journal_failed) {
+    spdlog::error("hub: the request journal cannot be written; decisions survive no restart");
   }
-  v1::GivenUpRequests given_up;
-  given_up.mutable_request_ids()->Add(std::make_move_iterator(ids.begin()),
-                                      std::make_move_iterator(ids.end()));
-  given_up.set_reason(reason);
-  self->send(self->state.supervisor, std::move(given_up));
+  for (const std::string& id : commands.answers) {
+    answer_waiting(self, id);
+  }
+  for (HubCommands::GivenUp& given_up : commands.given_up) {
+    spdlog::error("hub: {} requests are LOST ({}); what they placed is released",
+                  given_up.ids.size(), given_up.reason);
+    release_given_up(self, std::move(given_up));
+  }
+  for (auto& [scheduler, work] : commands.submissions) {
+    submit(self, scheduler, std::move(work));
+  }
 }
 
 void record_finished(Self self, const v1::FinishedPlacements& finished) {
   auto& state = self->state;
-  for (const std::string& id :
-       state.book->finish(finished.cluster_id(),
-                          {finished.placement_ids().begin(), finished.placement_ids().end()})) {
-    const v1::RequestStatus* status = state.book->find(id);
-    if (status != nullptr && status->phase() == v1::RequestStatus::FINISHED) {
-      state.reconciliation.forget(id);
-    }
-  }
+  state.requests->finished(finished.cluster_id(),
+                           {finished.placement_ids().begin(), finished.placement_ids().end()});
   if (state.quota) {
     self->send(state.quota, finished);
   }
@@ -154,50 +152,16 @@ void record_finished(Self self, const v1::FinishedPlacements& finished) {
 
 namespace {
 
-/// A scheduler stopped: the requests it was deciding will get no answer. They are given up as
-/// LOST and what it placed for them is released (found by `unisched simulate --faults
-/// scheduler-crash`: it ran on). Found by `unisched simulate --faults scheduler-crash,drop`: such
-/// requests stayed PENDING for ever.
-void lose_undecided(Self self, const caf::down_msg& down) {
-  auto& state = self->state;
-  const auto deciding = state.in_flight.find(down.source);
-  if (deciding == state.in_flight.end()) {
-    return;
-  }
-  const std::set<std::string> ids = std::move(deciding->second);
-  state.in_flight.erase(deciding);
-  spdlog::error("hub: a scheduler stopped ({}) while deciding {} requests; they are LOST",
-                to_string(down.reason), ids.size());
-  std::vector<std::string> lost;
-  for (const std::string& id : ids) {
-    if (state.book->lose(id,
-                         "its scheduler stopped before deciding it (or while placing a refused "
-                         "replica again); what it placed is released; submit it again under a "
-                         "new name")) {
-      state.reconciliation.forget(id);
-      answer_waiting(self, id);
-      lost.push_back(id);
-    }
-  }
-  release_given_up(self, std::move(lost), "their scheduler stopped");
-}
-
-/// A scheduler stopped: it takes no more work, what it was deciding is lost, and what it decided
-/// is followed by the hub until it runs (found by `unisched simulate --faults
-/// scheduler-crash,cluster-actor-crash`: orders a restarted ClusterActor forgot never ran).
+/// A scheduler stopped: it takes no more work; the request rules say what becomes of its work.
 void on_scheduler_down(Self self, const caf::down_msg& down) {
   auto& state = self->state;
+  spdlog::warn("hub: a scheduler stopped: {}", to_string(down.reason));
   state.schedulers.erase(std::remove_if(state.schedulers.begin(), state.schedulers.end(),
                                         [&](const actors::SchedulerActor& scheduler) {
                                           return scheduler.address() == down.source;
                                         }),
                          state.schedulers.end());
-  lose_undecided(self, down);
-  for (const std::string& id : state.reconciliation.scheduler_stopped(down.source.id())) {
-    if (const v1::RequestStatus* status = state.book->find(id)) {
-      state.reconciliation.follow(*status);
-    }
-  }
+  carry_out(self, state.requests->scheduler_stopped(down.source.id()));
 }
 
 /// Collects, for each of `ids`, the cluster's view, summary and home into one ClusterViews.
@@ -349,7 +313,7 @@ void define_quotas(Self self, const std::vector<RequestBook::Declarations::Quota
 v1::SubmissionReply on_submission(Self self, const v1::ManifestSubmission& submission) {
   std::vector<RequestBook::ToSchedule> work;
   RequestBook::Declarations declared;
-  v1::SubmissionReply reply = self->state.book->submit(submission, work, declared);
+  v1::SubmissionReply reply = self->state.requests->book().submit(submission, work, declared);
   for (const auto& profile : declared.profiles) {
     const v1::ClusterRegistration registration = declared_registration(profile);
     if (!self->state.profiles->record(registration)) {
@@ -364,9 +328,7 @@ v1::SubmissionReply on_submission(Self self, const v1::ManifestSubmission& submi
   spdlog::info("hub: {}: {} requests accepted, {} profiles, {} quotas, {} problems",
                submission.source(), work.size(), declared.profiles.size(), reply.quotas(),
                reply.problems_size());
-  for (auto& request : work) {
-    schedule(self, std::move(request));
-  }
+  carry_out(self, self->state.requests->schedule(std::move(work)));
   return reply;
 }
 
@@ -404,14 +366,7 @@ void on_changed_decision(Self self, const v1::SchedulingDecision& changed) {
                  model::printable(changed.request_id()));
     return;
   }
-  // While a refused replica is placed again, the request is its scheduler's again.
-  auto& deciding = self->state.in_flight[caf::actor_cast<caf::actor_addr>(self->current_sender())];
-  if (changed.replacing() > 0) {
-    deciding.insert(changed.request_id());
-  } else {
-    deciding.erase(changed.request_id());
-  }
-  on_decision(self, changed, self->current_sender()->id());
+  carry_out(self, self->state.requests->changed(self->current_sender()->id(), changed));
 }
 
 void on_reconcile_message(Self self) {
@@ -448,7 +403,7 @@ void on_finished(Self self, const v1::FinishedPlacements& finished) {
 
 /// A request's status now, or with `wait` once it is decided.
 caf::result<v1::RequestStatus> on_request_status(Self self, const std::string& id, bool wait) {
-  const v1::RequestStatus* status = self->state.book->find(id);
+  const v1::RequestStatus* status = self->state.requests->book().find(id);
   if (status == nullptr) {
     return messages::make_error(messages::Error::NotFound, "no request " + model::quoted_brief(id));
   }
@@ -469,7 +424,12 @@ void start_hub(Self self, actors::SupervisorActor supervisor,
   state.schedulers = std::move(schedulers);
   state.tokens = std::move(settings.tokens);
   state.shard_tokens = std::move(settings.shard_tokens);
-  state.book = settings.book ? settings.book : std::make_shared<RequestBook>();
+  std::vector<uint64_t> scheduler_ids;
+  for (const actors::SchedulerActor& scheduler : state.schedulers) {
+    scheduler_ids.push_back(scheduler.id());
+  }
+  state.requests = std::make_unique<HubRequests>(
+      settings.book ? settings.book : std::make_shared<RequestBook>(), std::move(scheduler_ids));
   state.quota = std::move(settings.quota);
   state.quotas = settings.quotas ? settings.quotas : std::make_shared<QuotaBook>();
   state.profiles = settings.profiles ? settings.profiles : std::make_shared<ProfileBook>();
@@ -480,15 +440,7 @@ void start_hub(Self self, actors::SupervisorActor supervisor,
     state.declared[id] = std::move(declared);
   }
   actors::log_stray_errors(self, "hub");
-  // Requests recovered as LOST may have placements running from before the restart.
-  release_given_up(self, state.book->lost_ids(), "recovered as LOST after a restart");
-  // Requests recovered as placed: orders for them may have been lost with the old centre.
-  const v1::RequestList recovered = state.book->list();
-  for (const v1::RequestStatus& status : recovered.requests()) {
-    if (status.recovered()) {
-      state.reconciliation.follow(status);
-    }
-  }
+  carry_out(self, state.requests->start());
   start_reconciling(self);
   for (const actors::SchedulerActor& scheduler : state.schedulers) {
     self->monitor(scheduler);
@@ -516,7 +468,7 @@ actors::HubActor::behavior_type hub(Self self, actors::SupervisorActor superviso
       },
       [=](v1::SchedulingDecision& changed) { on_changed_decision(self, changed); },
       [=](requests_atom) -> caf::result<v1::RequestList> {
-        v1::RequestList list = self->state.book->list();
+        v1::RequestList list = self->state.requests->book().list();
         list.set_reconciling(reconciling(self->state));
         return list;
       },

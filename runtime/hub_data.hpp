@@ -16,29 +16,26 @@
 
 #include "actors/hub_interface.hpp"
 #include "runtime/hub.hpp"
-#include "runtime/reconciliation.hpp"
+#include "runtime/hub_requests.hpp"
 
 namespace unisched::runtime {
 
 class ProfileBook;
 class QuotaBook;
-class RequestBook;
 
 struct HubData {
   actors::SupervisorActor supervisor;
   std::vector<actors::SchedulerActor> schedulers;
-  size_t next_scheduler = 0;
+  /// The rules for requests: which scheduler decides each, what each is deciding, the book.
+  std::unique_ptr<HubRequests> requests;
   std::map<std::string, std::string> tokens;
   std::map<std::string, std::string> shard_tokens;
   std::map<std::string, v1::ClusterRegistration> clusters;  // registered with an agent
   std::map<std::string, v1::ClusterRegistration> declared;  // applied profiles
-  std::shared_ptr<RequestBook> book;
   actors::QuotaActor quota;
   std::shared_ptr<QuotaBook> quotas;
   std::shared_ptr<ProfileBook> profiles;
   std::multimap<std::string, caf::typed_response_promise<v1::RequestStatus>> waiting;
-  std::map<caf::actor_addr, std::set<std::string>> in_flight;  // scheduler -> requests it decides
-  Reconciliation reconciliation;  // decided requests no scheduler follows any more
   std::chrono::milliseconds collect_interval{};
   HubTimeouts timeouts{};
   uint64_t ticks = 0;                    // of the reconciliation timer
@@ -48,10 +45,8 @@ struct HubData {
 
 using HubSelf = actors::HubActor::stateful_pointer<HubData>;
 
-/// Answers whoever waits for the request's decision, once it is one.
-void answer_waiting(HubSelf self, const std::string& id);
-/// Has every cluster release what these given-up requests placed.
-void release_given_up(HubSelf self, std::vector<std::string> ids, const std::string& reason);
+/// Carries out what the request rules decided: submissions, answers, releases.
+void carry_out(HubSelf self, HubCommands commands);
 
 /// Records that these placements' work ended (the book, the quota ledger).
 void record_finished(HubSelf self, const v1::FinishedPlacements& finished);

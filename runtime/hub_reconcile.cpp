@@ -19,15 +19,10 @@ using namespace unisched::atoms;
 /// Gives up what the reconciliation found will never run (a cluster refused or never received
 /// a placement, and no scheduler places it again).
 void give_up_unreconciled(HubSelf self, const std::vector<Reconciliation::GiveUp>& give_up) {
-  std::vector<std::string> lost;
   for (const Reconciliation::GiveUp& request : give_up) {
-    if (self->state.book->lose(request.request_id, request.reason)) {
-      spdlog::warn("hub: request {} is LOST: {}", request.request_id, request.reason);
-      answer_waiting(self, request.request_id);
-      lost.push_back(request.request_id);
-    }
+    spdlog::warn("hub: request {} will never run: {}", request.request_id, request.reason);
   }
-  release_given_up(self, std::move(lost), "a placement of theirs will never run");
+  carry_out(self, self->state.requests->give_up(give_up));
 }
 
 /// Asks `cluster`'s ClusterActor `query` and hands its answer to `then`; no answer (no
@@ -47,14 +42,14 @@ void ask_cluster(HubSelf self, const std::string& cluster, v1::PlacementQuery qu
 
 /// Asks each cluster about the placements the reconciliation follows.
 void reconcile(HubSelf self) {
-  for (auto& [cluster, asked] : self->state.reconciliation.questions()) {
+  for (auto& [cluster, asked] : self->state.requests->reconciliation().questions()) {
     v1::PlacementQuery query;
     query.mutable_placement_ids()->Add(asked.begin(), asked.end());
     ask_cluster(self, cluster, std::move(query),
                 [=, cluster = cluster, asked = asked](const actors::ClusterActor&,
                                                       const v1::PlacementReport& report) {
                   Reconciliation::Outcome outcome =
-                      self->state.reconciliation.on_report(cluster, asked, report);
+                      self->state.requests->reconciliation().on_report(cluster, asked, report);
                   spdlog::debug(
                       "hub: cluster {} ({}) on {} placements no scheduler follows: "
                       "{} ended, {} requests given up",
@@ -72,11 +67,6 @@ void reconcile(HubSelf self) {
   }
 }
 
-bool deciding(const HubData& state, const std::string& request) {
-  return std::any_of(state.in_flight.begin(), state.in_flight.end(),
-                     [&](const auto& scheduler) { return scheduler.second.count(request) > 0; });
-}
-
 /// Asks every cluster what it holds and releases what no decision holds there.
 void collect_strays(HubSelf self) {
   for (const auto& [id, registration] : self->state.clusters) {
@@ -90,9 +80,9 @@ void collect_strays(HubSelf self) {
             return;
           }
           auto& state = self->state;
-          const std::vector<std::string> strays =
-              find_strays(cluster, {report.held().begin(), report.held().end()}, *state.book,
-                          [&](const std::string& request) { return deciding(state, request); });
+          const std::vector<std::string> strays = find_strays(
+              cluster, {report.held().begin(), report.held().end()}, state.requests->book(),
+              [&](const std::string& request) { return state.requests->deciding(request); });
           state.strays[cluster] = strays.size();
           if (strays.empty()) {
             return;
@@ -128,7 +118,7 @@ void on_reconcile_tick(HubSelf self) {
 }
 
 uint64_t reconciling(const HubData& state) {
-  uint64_t count = state.reconciliation.followed_requests();
+  uint64_t count = state.requests->reconciliation().followed_requests();
   for (const auto& [cluster, strays] : state.strays) {
     count += strays;
   }
