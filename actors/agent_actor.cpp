@@ -9,10 +9,10 @@
 #include <optional>
 #include <vector>
 
-#include "actors/agent_state.hpp"
 #include "actors/left_out_log.hpp"
 #include "actors/snapshot_transfer.hpp"
 #include "actors/stray_errors.hpp"
+#include "cores/agent_state.hpp"
 #include "messages/caf_types.hpp"
 #include "messages/convert.hpp"
 #include "messages/snapshot_parts.hpp"

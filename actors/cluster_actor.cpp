@@ -10,11 +10,11 @@
 #include <map>
 #include <optional>
 
-#include "actors/cluster_state.hpp"
-#include "actors/cluster_summary.hpp"
 #include "actors/left_out_log.hpp"
 #include "actors/snapshot_transfer.hpp"
 #include "actors/stray_errors.hpp"
+#include "cores/cluster_state.hpp"
+#include "cores/cluster_summary.hpp"
 #include "messages/caf_types.hpp"
 #include "messages/convert.hpp"
 #include "messages/snapshot_parts.hpp"

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "actors/snapshot_transfer.hpp"
-#include "actors/supervisor_state.hpp"
+#include "cores/supervisor_state.hpp"
 #include "messages/caf_types.hpp"
 #include "messages/errors.hpp"
 #include "messages/snapshot_parts.hpp"

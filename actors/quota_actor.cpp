@@ -8,9 +8,9 @@
 
 #include <map>
 
-#include "actors/quota_admission.hpp"
-#include "actors/quota_wire.hpp"
 #include "actors/stray_errors.hpp"
+#include "cores/quota_admission.hpp"
+#include "cores/quota_wire.hpp"
 #include "model/printable.hpp"
 
 namespace unisched::actors {

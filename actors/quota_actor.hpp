@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "actors/quota_interface.hpp"
-#include "actors/quota_state.hpp"
+#include "cores/quota_state.hpp"
 
 namespace unisched::actors {
 

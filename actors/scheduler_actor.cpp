@@ -14,10 +14,10 @@
 #include <memory>
 #include <optional>
 
-#include "actors/commit_deadlines.hpp"
 #include "actors/countdown.hpp"
-#include "actors/quota_wire.hpp"
 #include "actors/stray_errors.hpp"
+#include "cores/commit_deadlines.hpp"
+#include "cores/quota_wire.hpp"
 #include "messages/caf_types.hpp"
 #include "messages/convert.hpp"
 

@@ -13,10 +13,10 @@
 #include <optional>
 #include <set>
 
-#include "actors/recent_ids.hpp"
 #include "actors/snapshot_transfer.hpp"
 #include "actors/stray_errors.hpp"
-#include "actors/supervisor_state.hpp"
+#include "cores/recent_ids.hpp"
+#include "cores/supervisor_state.hpp"
 #include "messages/caf_types.hpp"
 #include "messages/convert.hpp"
 #include "messages/errors.hpp"

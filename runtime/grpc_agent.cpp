@@ -9,8 +9,8 @@
 #include <sstream>
 #include <thread>
 
-#include "actors/agent_state.hpp"
 #include "actors/left_out_log.hpp"
+#include "cores/agent_state.hpp"
 #include "messages/convert.hpp"
 #include "messages/snapshot_parts.hpp"
 #include "messages/unisched.grpc.pb.h"

@@ -33,7 +33,7 @@ std::string presented_token(const grpc::ServerContext* context) {
   return call_metadata(context, "x-cluster-token");
 }
 
-GrpcClusters::GrpcClusters(caf::actor_system& system, actors::HubActor hub,
+GrpcClusters::GrpcClusters(caf::actor_system& system, runtime::HubActor hub,
                            std::map<std::string, std::string> tokens,
                            actors::GrpcAgentSettings agent)
     : system_(system), hub_(std::move(hub)), tokens_(std::move(tokens)), agent_(agent) {}

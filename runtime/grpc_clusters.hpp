@@ -16,9 +16,9 @@
 #include <string>
 
 #include "actors/grpc_agent_proxy.hpp"
-#include "actors/hub_interface.hpp"
 #include "messages/snapshot_parts.hpp"
 #include "messages/unisched.pb.h"
+#include "runtime/hub_interface.hpp"
 
 namespace unisched::runtime {
 
@@ -30,7 +30,7 @@ class GrpcClusters {
  public:
   /// `tokens`: clusterID -> token, empty when none are checked. `agent.view_only` marks every
   /// cluster of this service as one that takes no placements.
-  GrpcClusters(caf::actor_system& system, actors::HubActor hub,
+  GrpcClusters(caf::actor_system& system, runtime::HubActor hub,
                std::map<std::string, std::string> tokens, actors::GrpcAgentSettings agent);
   ~GrpcClusters();
   GrpcClusters(const GrpcClusters&) = delete;
@@ -67,7 +67,7 @@ class GrpcClusters {
                                 actors::GrpcAgentProxyActor& out);
 
   caf::actor_system& system_;
-  actors::HubActor hub_;
+  runtime::HubActor hub_;
   std::map<std::string, std::string> tokens_;
   actors::GrpcAgentSettings agent_;
   std::mutex mutex_;

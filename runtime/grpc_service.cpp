@@ -35,7 +35,7 @@ using grpc::StatusCode;
 
 class MetadataService final : public v1::ClusterMetadataService::Service {
  public:
-  MetadataService(caf::actor_system& system, actors::HubActor hub,
+  MetadataService(caf::actor_system& system, runtime::HubActor hub,
                   const GrpcServiceSettings& settings, std::shared_ptr<GrpcStreamGuard> streams)
       : system_(system),
         hub_(hub),
@@ -160,7 +160,7 @@ class MetadataService final : public v1::ClusterMetadataService::Service {
 
  private:
   caf::actor_system& system_;
-  actors::HubActor hub_;
+  runtime::HubActor hub_;
   GrpcClusters clusters_;
   std::shared_ptr<GrpcStreamGuard> streams_;
 };
@@ -217,7 +217,7 @@ class Server final : public GrpcMetadataServer {
 }  // namespace
 
 std::unique_ptr<GrpcMetadataServer> GrpcMetadataServer::start(
-    caf::actor_system& system, const actors::HubActor& hub, const Endpoint& endpoint,
+    caf::actor_system& system, const runtime::HubActor& hub, const Endpoint& endpoint,
     const TlsFiles& tls, const GrpcServiceSettings& settings, std::string& error) {
   auto creds = credentials(tls, error);
   if (!creds) {

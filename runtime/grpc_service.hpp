@@ -37,7 +37,7 @@ class GrpcMetadataServer {
   /// Serves at `endpoint` (port 0: any free port) until destroyed or shut down; null with
   /// `error` set when it cannot.
   static std::unique_ptr<GrpcMetadataServer> start(caf::actor_system& system,
-                                                   const actors::HubActor& hub,
+                                                   const runtime::HubActor& hub,
                                                    const Endpoint& endpoint, const TlsFiles& tls,
                                                    const GrpcServiceSettings& settings,
                                                    std::string& error);

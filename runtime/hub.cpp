@@ -448,9 +448,9 @@ void start_hub(Self self, actors::SupervisorActor supervisor,
   self->set_down_handler([=](caf::down_msg& down) { on_scheduler_down(self, down); });
 }
 
-actors::HubActor::behavior_type hub(Self self, actors::SupervisorActor supervisor,
-                                    std::vector<actors::SchedulerActor> schedulers,
-                                    HubSettings settings) {
+runtime::HubActor::behavior_type hub(Self self, actors::SupervisorActor supervisor,
+                                     std::vector<actors::SchedulerActor> schedulers,
+                                     HubSettings settings) {
   start_hub(self, std::move(supervisor), std::move(schedulers), std::move(settings));
   return {
       [=](register_atom, const v1::ClusterRegistration& registration, actors::AgentActor agent) {
@@ -483,9 +483,9 @@ actors::HubActor::behavior_type hub(Self self, actors::SupervisorActor superviso
 
 }  // namespace
 
-actors::HubActor spawn_hub(caf::actor_system& system, const actors::SupervisorActor& supervisor,
-                           const std::vector<actors::SchedulerActor>& schedulers,
-                           const HubSettings& settings) {
+runtime::HubActor spawn_hub(caf::actor_system& system, const actors::SupervisorActor& supervisor,
+                            const std::vector<actors::SchedulerActor>& schedulers,
+                            const HubSettings& settings) {
   return system.spawn(hub, supervisor, schedulers, settings);
 }
 

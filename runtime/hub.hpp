@@ -2,7 +2,7 @@
 // clusters and shards offer to host ClusterActors through it; clients submit requests and read
 // the clusters, nodes and requests through it.
 //
-// Its protocol is HubActor (actors/hub_interface.hpp). With tokens configured, a cluster's
+// Its protocol is HubActor (runtime/hub_interface.hpp). With tokens configured, a cluster's
 // registration must carry the cluster's token, or it is refused and logged; a shard joins with
 // shard tokens configured by its own token, with only cluster tokens never, and with neither
 // (an open hub) always. The list of clusters includes applied profiles whose agent has not
@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "actors/hub_interface.hpp"
+#include "runtime/hub_interface.hpp"
 
 namespace unisched::runtime {
 
@@ -57,8 +57,8 @@ struct HubSettings {
   HubTimeouts timeouts{};
 };
 
-actors::HubActor spawn_hub(caf::actor_system& system, const actors::SupervisorActor& supervisor,
-                           const std::vector<actors::SchedulerActor>& schedulers,
-                           const HubSettings& settings);
+runtime::HubActor spawn_hub(caf::actor_system& system, const actors::SupervisorActor& supervisor,
+                            const std::vector<actors::SchedulerActor>& schedulers,
+                            const HubSettings& settings);
 
 }  // namespace unisched::runtime

@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "actors/hub_interface.hpp"
 #include "runtime/hub.hpp"
+#include "runtime/hub_interface.hpp"
 #include "runtime/hub_requests.hpp"
 
 namespace unisched::runtime {
@@ -43,7 +43,7 @@ struct HubData {
   static inline const char* name = "hub";
 };
 
-using HubSelf = actors::HubActor::stateful_pointer<HubData>;
+using HubSelf = runtime::HubActor::stateful_pointer<HubData>;
 
 /// Carries out what the request rules decided: submissions, answers, releases.
 void carry_out(HubSelf self, HubCommands commands);

@@ -10,7 +10,7 @@
 namespace unisched::runtime {
 
 int stay_joined(caf::actor_system& system, const Endpoint& hub, const TlsFiles& tls,
-                const std::function<bool(const actors::HubActor& hub, bool first)>& join) {
+                const std::function<bool(const runtime::HubActor& hub, bool first)>& join) {
   std::string error;
   const auto first = connect(system, hub, tls, error);
   if (!first) {

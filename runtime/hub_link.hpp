@@ -20,7 +20,7 @@ namespace unisched::runtime {
 /// attempt, whose failure should be reported) and keeps it joined. Returns 1 when the first
 /// connection or join fails, 0 after a stop signal.
 int stay_joined(caf::actor_system& system, const Endpoint& hub, const TlsFiles& tls,
-                const std::function<bool(const actors::HubActor& hub, bool first)>& join);
+                const std::function<bool(const runtime::HubActor& hub, bool first)>& join);
 
 /// stay_joined() where joining is asking the hub `request...` and a `Reply` is the answer.
 /// `who` names the joiner in messages ("cluster t4-useast"): a refusal of the first attempt
@@ -28,7 +28,7 @@ int stay_joined(caf::actor_system& system, const Endpoint& hub, const TlsFiles& 
 template <class Reply, class... Ts>
 int stay_joined(caf::actor_system& system, const Endpoint& hub, const TlsFiles& tls,
                 const std::string& who, const Ts&... request) {
-  return stay_joined(system, hub, tls, [&](const actors::HubActor& hub_actor, bool first) {
+  return stay_joined(system, hub, tls, [&](const runtime::HubActor& hub_actor, bool first) {
     caf::scoped_actor self{system};
     bool joined = false;
     self->request(hub_actor, std::chrono::seconds(15), request...)

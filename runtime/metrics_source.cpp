@@ -22,7 +22,7 @@ std::optional<Answer> ask(caf::scoped_actor& self, const Actor& actor,
 
 }  // namespace
 
-HubMetricsInput collect_hub_metrics(caf::actor_system& system, const actors::HubActor& hub,
+HubMetricsInput collect_hub_metrics(caf::actor_system& system, const runtime::HubActor& hub,
                                     const std::vector<actors::SchedulerActor>& schedulers,
                                     std::chrono::milliseconds patience) {
   caf::scoped_actor self{system};
@@ -53,7 +53,7 @@ std::optional<v1::AgentSummary> collect_agent_summary(caf::actor_system& system,
   return ask<v1::AgentSummary>(self, agent, patience, summary_atom_v);
 }
 
-StatusInput collect_status(caf::actor_system& system, const actors::HubActor& hub,
+StatusInput collect_status(caf::actor_system& system, const runtime::HubActor& hub,
                            const std::vector<actors::SchedulerActor>& schedulers,
                            std::chrono::milliseconds patience) {
   StatusInput status;

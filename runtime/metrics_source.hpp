@@ -10,15 +10,15 @@
 #include <vector>
 
 #include "actors/agent_actor.hpp"
-#include "actors/hub_interface.hpp"
 #include "actors/shard_interface.hpp"
+#include "runtime/hub_interface.hpp"
 #include "runtime/hub_metrics.hpp"
 #include "runtime/status_json.hpp"
 
 namespace unisched::runtime {
 
 /// Each actor gets `patience` to answer; one that does not is counted in missing_sources.
-HubMetricsInput collect_hub_metrics(caf::actor_system& system, const actors::HubActor& hub,
+HubMetricsInput collect_hub_metrics(caf::actor_system& system, const runtime::HubActor& hub,
                                     const std::vector<actors::SchedulerActor>& schedulers,
                                     std::chrono::milliseconds patience);
 
@@ -33,7 +33,7 @@ std::optional<v1::AgentSummary> collect_agent_summary(caf::actor_system& system,
                                                       std::chrono::milliseconds patience);
 
 /// The metrics' input, the hub's requests and its quotas.
-StatusInput collect_status(caf::actor_system& system, const actors::HubActor& hub,
+StatusInput collect_status(caf::actor_system& system, const runtime::HubActor& hub,
                            const std::vector<actors::SchedulerActor>& schedulers,
                            std::chrono::milliseconds patience);
 

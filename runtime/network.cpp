@@ -108,7 +108,7 @@ std::optional<uint16_t> publish_handle(caf::actor_system& system, const Handle& 
 
 }  // namespace
 
-std::optional<uint16_t> publish(caf::actor_system& system, const actors::HubActor& actor,
+std::optional<uint16_t> publish(caf::actor_system& system, const runtime::HubActor& actor,
                                 const Endpoint& endpoint, const TlsFiles& tls, std::string& error) {
   return publish_handle(system, actor, endpoint, tls, error);
 }
@@ -118,12 +118,12 @@ std::optional<uint16_t> publish(caf::actor_system& system, const actors::ShardAc
   return publish_handle(system, actor, endpoint, tls, error);
 }
 
-std::optional<actors::HubActor> connect(caf::actor_system& system, const Endpoint& endpoint,
-                                        const TlsFiles& tls, std::string& error) {
+std::optional<runtime::HubActor> connect(caf::actor_system& system, const Endpoint& endpoint,
+                                         const TlsFiles& tls, std::string& error) {
   auto actor =
       tls.enabled()
-          ? caf::openssl::remote_actor<actors::HubActor>(system, endpoint.host, endpoint.port)
-          : system.middleman().remote_actor<actors::HubActor>(endpoint.host, endpoint.port);
+          ? caf::openssl::remote_actor<runtime::HubActor>(system, endpoint.host, endpoint.port)
+          : system.middleman().remote_actor<runtime::HubActor>(endpoint.host, endpoint.port);
   if (!actor) {
     error = system.render(actor.error());
     return std::nullopt;

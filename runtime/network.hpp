@@ -10,7 +10,7 @@
 #include <optional>
 #include <string>
 
-#include "actors/hub_interface.hpp"
+#include "runtime/hub_interface.hpp"
 
 namespace unisched::runtime {
 
@@ -45,15 +45,15 @@ std::unique_ptr<caf::actor_system> make_networked_system(caf::actor_system_confi
 
 /// Publishes `actor` at `endpoint` (port 0: any free port) with its interface, which the other
 /// side checks as it connects; the port in use, or an error text.
-std::optional<uint16_t> publish(caf::actor_system& system, const actors::HubActor& actor,
+std::optional<uint16_t> publish(caf::actor_system& system, const runtime::HubActor& actor,
                                 const Endpoint& endpoint, const TlsFiles& tls, std::string& error);
 std::optional<uint16_t> publish(caf::actor_system& system, const actors::ShardActor& actor,
                                 const Endpoint& endpoint, const TlsFiles& tls, std::string& error);
 
 /// The hub published at `endpoint`, or nullopt with an error text (also when what is published
 /// there is not a hub of this protocol).
-std::optional<actors::HubActor> connect(caf::actor_system& system, const Endpoint& endpoint,
-                                        const TlsFiles& tls, std::string& error);
+std::optional<runtime::HubActor> connect(caf::actor_system& system, const Endpoint& endpoint,
+                                         const TlsFiles& tls, std::string& error);
 
 /// Opens a connection to the node at `endpoint` (HOST:PORT) in the background. CAF routes
 /// messages over a direct connection when there is one, so this moves traffic to actors of that

@@ -7,8 +7,8 @@
 #include <map>
 #include <memory>
 
-#include "actors/scheduler_state.hpp"
 #include "adapters/gpu_trace_workload.hpp"
+#include "cores/scheduler_state.hpp"
 #include "model/reservation.hpp"
 #include "policy/demand.hpp"
 #include "policy/pipeline.hpp"

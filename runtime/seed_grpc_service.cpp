@@ -40,7 +40,7 @@ struct StepOutcome {
 
 class SeedMetadataService final : public ::ClusterMetadataService::Service {
  public:
-  SeedMetadataService(caf::actor_system& system, const actors::HubActor& hub,
+  SeedMetadataService(caf::actor_system& system, const runtime::HubActor& hub,
                       const GrpcServiceSettings& settings, std::shared_ptr<GrpcStreamGuard> streams)
       : system_(system),
         hub_(hub),
@@ -306,7 +306,7 @@ class SeedMetadataService final : public ::ClusterMetadataService::Service {
   }
 
   caf::actor_system& system_;
-  actors::HubActor hub_;
+  runtime::HubActor hub_;
   GrpcClusters clusters_;
   std::shared_ptr<GrpcStreamGuard> streams_;
   std::mutex mutex_;
@@ -316,7 +316,7 @@ class SeedMetadataService final : public ::ClusterMetadataService::Service {
 }  // namespace
 
 std::unique_ptr<grpc::Service> make_seed_metadata_service(
-    caf::actor_system& system, const actors::HubActor& hub, const GrpcServiceSettings& settings,
+    caf::actor_system& system, const runtime::HubActor& hub, const GrpcServiceSettings& settings,
     std::shared_ptr<GrpcStreamGuard> streams) {
   return std::make_unique<SeedMetadataService>(system, hub, settings, std::move(streams));
 }

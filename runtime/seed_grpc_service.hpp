@@ -28,7 +28,7 @@ namespace unisched::runtime {
 
 /// `streams`: the limits its update streams share with the other service of the server.
 std::unique_ptr<grpc::Service> make_seed_metadata_service(caf::actor_system& system,
-                                                          const actors::HubActor& hub,
+                                                          const runtime::HubActor& hub,
                                                           const GrpcServiceSettings& settings,
                                                           std::shared_ptr<GrpcStreamGuard> streams);
 

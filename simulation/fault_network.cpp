@@ -7,7 +7,7 @@
 
 #include <vector>
 
-#include "actors/hub_interface.hpp"
+#include "runtime/hub_interface.hpp"
 
 namespace unisched::simulation {
 namespace {

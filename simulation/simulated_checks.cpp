@@ -26,7 +26,7 @@ void SimulatedSystem::submit(const std::vector<SimulatedRequest>& batch) {
   v1::ManifestSubmission submission;
   submission.set_source(absl::StrCat("batch-", ++submissions_, ".yaml"));
   submission.set_manifest(absl::StrJoin(documents, "---\n"));
-  const actors::HubActor hub = centre_->hub;
+  const runtime::HubActor hub = centre_->hub;
   system_->spawn([=](caf::event_based_actor* self) {
     self->request(hub, std::chrono::seconds(5), submission)
         .then(

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "actors/agent_actor.hpp"
-#include "actors/hub_interface.hpp"
+#include "runtime/hub_interface.hpp"
 #include "simulation/fault_network.hpp"
 #include "simulation/observed_cluster.hpp"
 #include "simulation/simulation_run.hpp"
@@ -80,7 +80,7 @@ class SimulatedSystem {
   struct Centre {
     actors::SupervisorActor supervisor;
     std::vector<actors::SchedulerActor> schedulers;
-    actors::HubActor hub;
+    runtime::HubActor hub;
   };
 
   template <class Reply, class Handle, class... Ts>

@@ -1,4 +1,4 @@
-#include "actors/cluster_state.hpp"
+#include "cores/cluster_state.hpp"
 
 #include <boost/test/unit_test.hpp>
 

@@ -1,4 +1,4 @@
-#include "actors/commit_deadlines.hpp"
+#include "cores/commit_deadlines.hpp"
 
 #include <boost/test/unit_test.hpp>
 

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "actors/agent_state.hpp"
-#include "actors/cluster_state.hpp"
+#include "cores/agent_state.hpp"
+#include "cores/cluster_state.hpp"
 #include "tests/simulation_fixtures.hpp"
 
 namespace unisched::testing {

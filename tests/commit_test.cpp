@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <random>
 
-#include "actors/agent_state.hpp"
-#include "actors/cluster_state.hpp"
+#include "cores/agent_state.hpp"
+#include "cores/cluster_state.hpp"
 #include "policy/pipeline.hpp"
 #include "tests/commit_fixtures.hpp"
 #include "tests/policy_fixtures.hpp"

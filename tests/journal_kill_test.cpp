@@ -38,7 +38,7 @@ std::string request_yaml(const std::string& name) {
 }
 
 /// Sends one submission per name at once and records what each reply accepted.
-caf::behavior submitter(caf::event_based_actor* self, actors::HubActor hub,
+caf::behavior submitter(caf::event_based_actor* self, runtime::HubActor hub,
                         std::vector<std::string> names, std::shared_ptr<Acknowledged> acked) {
   for (const std::string& name : names) {
     v1::ManifestSubmission submission;
@@ -60,7 +60,7 @@ caf::behavior submitter(caf::event_based_actor* self, actors::HubActor hub,
 struct JournalledHub {
   ScratchDirectory& dir;
   std::unique_ptr<ChildProcess> process;
-  std::optional<actors::HubActor> actor;
+  std::optional<runtime::HubActor> actor;
 
   void start(ActorHarness& harness, int life) {
     process = std::make_unique<ChildProcess>(

@@ -4,8 +4,8 @@
 #include <deque>
 #include <random>
 
-#include "actors/agent_state.hpp"
-#include "actors/cluster_state.hpp"
+#include "cores/agent_state.hpp"
+#include "cores/cluster_state.hpp"
 #include "messages/convert.hpp"
 #include "tests/simulation_fixtures.hpp"
 

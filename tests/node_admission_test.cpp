@@ -5,8 +5,8 @@
 
 #include <boost/test/unit_test.hpp>
 
-#include "actors/agent_state.hpp"
-#include "actors/cluster_state.hpp"
+#include "cores/agent_state.hpp"
+#include "cores/cluster_state.hpp"
 #include "messages/convert.hpp"
 #include "messages/snapshot_parts.hpp"
 #include "model/cluster_view.hpp"

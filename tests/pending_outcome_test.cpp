@@ -7,7 +7,7 @@
 #include <map>
 #include <utility>
 
-#include "actors/agent_state.hpp"
+#include "cores/agent_state.hpp"
 #include "tests/simulation_fixtures.hpp"
 
 using namespace unisched;

@@ -1,7 +1,7 @@
 // Quota admission without actors: work over its budget waits with a reason and is admitted when
 // budget returns, holding it until its take replaces the hold; waiting work of a cohort is served
 // by weighted dominant resource fairness, never overtaken, and a large request is not starved.
-#include "actors/quota_admission.hpp"
+#include "cores/quota_admission.hpp"
 
 #include <boost/test/unit_test.hpp>
 

@@ -1,6 +1,6 @@
 // The quota module's one sum and one charge: what placements take together, and charging a take
 // to budget set aside (the ledger's leases and a scheduler's copy of them count with these).
-#include "actors/quota_amounts.hpp"
+#include "cores/quota_amounts.hpp"
 
 #include <boost/test/unit_test.hpp>
 

@@ -4,7 +4,7 @@
 // soon as work of the cohort waits or the quota changes. No limit can be passed through a lease.
 #include <boost/test/unit_test.hpp>
 
-#include "actors/quota_admission.hpp"
+#include "cores/quota_admission.hpp"
 
 using namespace unisched::actors;
 

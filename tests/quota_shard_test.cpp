@@ -34,7 +34,7 @@ struct ObservedHub {
   actors::SupervisorActor supervisor;
   actors::QuotaActor ledger;
   std::vector<actors::SchedulerActor> schedulers;
-  actors::HubActor hub;
+  runtime::HubActor hub;
   uint16_t port = 0;
 
   ObservedHub(int scheduler_count, std::function<void(const actors::QuotaLedgerEvent&)> observer) {

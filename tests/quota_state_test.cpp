@@ -2,7 +2,7 @@
 // nothing for a gang, holds replaced in the same step, idempotent release, caps by region and
 // model, borrowing and lending in a cohort, and the order dominant resource fairness serves
 // queues in.
-#include "actors/quota_state.hpp"
+#include "cores/quota_state.hpp"
 
 #include <boost/test/unit_test.hpp>
 

@@ -5,8 +5,8 @@
 #include <boost/test/unit_test.hpp>
 #include <memory>
 
-#include "actors/agent_state.hpp"
-#include "actors/cluster_state.hpp"
+#include "cores/agent_state.hpp"
+#include "cores/cluster_state.hpp"
 #include "runtime/reconciliation.hpp"
 #include "runtime/request_book.hpp"
 #include "tests/commit_fixtures.hpp"

@@ -9,8 +9,8 @@
 #include <utility>
 #include <vector>
 
-#include "actors/cluster_state.hpp"
-#include "actors/scheduler_state.hpp"
+#include "cores/cluster_state.hpp"
+#include "cores/scheduler_state.hpp"
 #include "messages/convert.hpp"
 #include "policy/framework.hpp"
 #include "tests/policy_fixtures.hpp"

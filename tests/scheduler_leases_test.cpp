@@ -1,6 +1,6 @@
 // SchedulerLeases: a scheduler's copy of the budget the ledger set aside for it, charged without
 // a round trip, and the queues whose last take had to wait.
-#include "actors/scheduler_leases.hpp"
+#include "cores/scheduler_leases.hpp"
 
 #include <boost/test/unit_test.hpp>
 

@@ -1,5 +1,5 @@
 // SchedulerQueue: the work a scheduler decides next, by priority and then arrival.
-#include "actors/scheduler_work.hpp"
+#include "cores/scheduler_work.hpp"
 
 #include <boost/test/unit_test.hpp>
 

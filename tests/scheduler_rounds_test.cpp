@@ -1,6 +1,6 @@
 // CommitRound and SchedulerRounds: the commits of a decision in flight, what each answer does to
 // the round, what a closing round keeps, and the nodes the commits in flight touch.
-#include "actors/scheduler_rounds.hpp"
+#include "cores/scheduler_rounds.hpp"
 
 #include <boost/test/unit_test.hpp>
 

@@ -1,8 +1,8 @@
-// The scheduler's logic without actors (actors/scheduler_state): the commit round, timeouts that
+// The scheduler's logic without actors (cores/scheduler_state): the commit round, timeouts that
 // leave no reservation behind, gangs, refused replicas placed again, bounds, repeatable draws.
 // ClusterStates stand in for the ClusterActors, so what a commit or a release does at the
 // cluster is checked too.
-#include "actors/scheduler_state.hpp"
+#include "cores/scheduler_state.hpp"
 
 #include <algorithm>
 #include <boost/test/unit_test.hpp>

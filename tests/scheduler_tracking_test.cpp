@@ -1,6 +1,6 @@
 // SchedulerTracking: decided work remembered until its clusters settle it, refused replicas
 // handed back to be placed again, gangs given up, and the bound on what is remembered.
-#include "actors/scheduler_tracking.hpp"
+#include "cores/scheduler_tracking.hpp"
 
 #include <boost/test/unit_test.hpp>
 

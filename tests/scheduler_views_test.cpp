@@ -1,6 +1,6 @@
 // SchedulerViews: a scheduler's copies of the clusters' views, kept in step with each
 // ClusterActor's feed by the one version rule (model/version_gate).
-#include "actors/scheduler_views.hpp"
+#include "cores/scheduler_views.hpp"
 
 #include <boost/test/unit_test.hpp>
 

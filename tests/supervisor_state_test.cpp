@@ -1,6 +1,6 @@
-// The supervisor's lifecycle rules without actors (actors/supervisor_state): table-driven runs
+// The supervisor's lifecycle rules without actors (cores/supervisor_state): table-driven runs
 // of probe answers and misses, resyncs, lost and returning agents, restarted ClusterActors.
-#include "actors/supervisor_state.hpp"
+#include "cores/supervisor_state.hpp"
 
 #include <boost/test/unit_test.hpp>
 

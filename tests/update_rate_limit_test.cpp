@@ -1,7 +1,7 @@
-// A cluster's update rate limit (actors/update_rate_limit): token buckets with a sticky refusal.
+// A cluster's update rate limit (cores/update_rate_limit): token buckets with a sticky refusal.
 #include <boost/test/unit_test.hpp>
 
-#include "actors/update_rate_limit.hpp"
+#include "cores/update_rate_limit.hpp"
 
 using namespace unisched::actors;
 using std::chrono::milliseconds;

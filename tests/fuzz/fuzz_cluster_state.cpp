@@ -7,7 +7,7 @@
 #include <map>
 #include <set>
 
-#include "actors/cluster_state.hpp"
+#include "cores/cluster_state.hpp"
 #include "messages/convert.hpp"
 #include "messages/snapshot_parts.hpp"
 #include "tests/fuzz/fuzz_check.hpp"

@@ -4,10 +4,10 @@
 #include <memory>
 #include <vector>
 
-#include "actors/agent_state.hpp"
-#include "actors/cluster_state.hpp"
-#include "actors/scheduler_state.hpp"
 #include "adapters/simulated_cluster.hpp"
+#include "cores/agent_state.hpp"
+#include "cores/cluster_state.hpp"
+#include "cores/scheduler_state.hpp"
 #include "policy/framework.hpp"
 #include "tools/bench/fixtures.hpp"
 #include "tools/bench/heap.hpp"

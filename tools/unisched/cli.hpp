@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "actors/update_rate_limit.hpp"
+#include "cores/update_rate_limit.hpp"
 
 namespace unisched::cli {
 

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "actors/hub_interface.hpp"
+#include "runtime/hub_interface.hpp"
 #include "tools/unisched/cli.hpp"
 
 namespace google::protobuf {
@@ -26,7 +26,7 @@ std::vector<Flag> hub_client_flags();
 struct HubConnection {
   caf::actor_system_config config;
   std::unique_ptr<caf::actor_system> system;
-  actors::HubActor hub;
+  runtime::HubActor hub;
 };
 
 /// Connects to the hub named by --hub (default 127.0.0.1:4242); prints why not and returns null.

@@ -263,7 +263,7 @@ grpc_door(const runtime::Endpoint& endpoint) {
   return
       [endpoint](caf::actor_system& system, const actors::SupervisorActor& supervisor,
                  const std::vector<actors::SchedulerActor>& schedulers) -> std::function<void()> {
-        const actors::HubActor hub = runtime::spawn_hub(system, supervisor, schedulers, {});
+        const runtime::HubActor hub = runtime::spawn_hub(system, supervisor, schedulers, {});
         std::string problem;
         std::shared_ptr<runtime::GrpcMetadataServer> server = runtime::GrpcMetadataServer::start(
             system, hub, endpoint, runtime::TlsFiles{}, runtime::GrpcServiceSettings{}, problem);

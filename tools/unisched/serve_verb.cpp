@@ -210,7 +210,7 @@ std::vector<actors::SchedulerActor> spawn_schedulers(caf::actor_system& system,
 }
 
 /// The gRPC door, when --grpc asks for it; false after printing why it cannot open.
-bool open_grpc(caf::actor_system& system, const actors::HubActor& hub, const ServeOptions& options,
+bool open_grpc(caf::actor_system& system, const runtime::HubActor& hub, const ServeOptions& options,
                std::unique_ptr<runtime::GrpcMetadataServer>& out) {
   if (!options.grpc) {
     return true;
@@ -232,7 +232,7 @@ bool open_grpc(caf::actor_system& system, const actors::HubActor& hub, const Ser
 
 /// The metrics port and status page, when --metrics asks for them; false after printing why
 /// it cannot open.
-bool open_metrics(caf::actor_system& system, const actors::HubActor& hub,
+bool open_metrics(caf::actor_system& system, const runtime::HubActor& hub,
                   const std::vector<actors::SchedulerActor>& schedulers,
                   const ServeOptions& options, std::unique_ptr<runtime::StatusServer>& out) {
   if (!options.metrics) {
@@ -277,7 +277,7 @@ int run_serve(const ParsedArgs& args) {
   restore_ledger(ledger, *quotas, *book);
   const std::vector<actors::SchedulerActor> schedulers =
       spawn_schedulers(*system, supervisor, ledger, *options);
-  const actors::HubActor hub = runtime::spawn_hub(
+  const runtime::HubActor hub = runtime::spawn_hub(
       *system, supervisor, schedulers,
       {options->tokens.by_id, options->shard_tokens.by_id, book, ledger, quotas, profiles});
   caf::anon_send(supervisor, atoms::bind_atom_v, actors::PlacementListenerActor{hub});

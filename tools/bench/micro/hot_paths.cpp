@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "actors/cluster_state.hpp"
+#include "cores/cluster_state.hpp"
 #include "messages/convert.hpp"
 #include "messages/node_wire.hpp"
 #include "messages/snapshot_parts.hpp"

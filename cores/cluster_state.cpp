@@ -1,0 +1,594 @@
+#include "cores/cluster_state.hpp"
+
+#include <absl/container/btree_map.h>
+#include <absl/container/btree_set.h>
+
+#include <algorithm>
+#include <string_view>
+#include <unordered_set>
+
+#include "model/printable.hpp"
+
+namespace unisched::actors {
+
+const char* describe(AckStatus status) {
+  switch (status) {
+    case AckStatus::Applied:
+      return "applied";
+    case AckStatus::Duplicate:
+      return "duplicate";
+    case AckStatus::Gap:
+      return "gap";
+    case AckStatus::Rejected:
+      return "rejected";
+  }
+  return "unknown";
+}
+
+UpdateOutcome ClusterState::on_update(model::ViewUpdate update) {
+  if (update.cluster_id != cluster_id_) {
+    ++counters_.rejected;
+    return {AckStatus::Rejected, position_.version,
+            "update for cluster \"" + update.cluster_id + "\" sent to \"" + cluster_id_ + "\""};
+  }
+  confirm_ended(update.finished_placements, update.refused_placements);
+  placements_.note_outcomes(update.finished_placements, update.refused_placements);
+  switch (model::judge_update(position_, update.epoch, update.base_version, update.version)) {
+    case model::UpdateVerdict::Malformed:
+      ++counters_.rejected;
+      return {AckStatus::Rejected, position_.version,
+              "version " + std::to_string(update.version) + " of epoch " +
+                  std::to_string(update.epoch) + " does not follow base version " +
+                  std::to_string(update.base_version)};
+    case model::UpdateVerdict::Stale:
+      ++counters_.rejected;
+      return {AckStatus::Rejected, position_.version,
+              "epoch " + std::to_string(update.epoch) + " is older than epoch " +
+                  std::to_string(position_.epoch) +
+                  " of the view: an update of an earlier run of the agent"};
+    case model::UpdateVerdict::Duplicate:
+      ++counters_.duplicates;
+      return {AckStatus::Duplicate, position_.version, {}};
+    case model::UpdateVerdict::Gap:
+      if (stash_.size() < kStashLength) {
+        stash_.push_back(std::move(update));
+      }
+      if (resync_ == Resync::Idle) {
+        ++counters_.gaps;
+        start_resync();
+      }
+      return {AckStatus::Gap, position_.version, {}};
+    case model::UpdateVerdict::Apply:
+      break;
+  }
+  UpdateOutcome outcome = apply(update);
+  if (outcome.status == AckStatus::Applied) {
+    replay_stash();
+    outcome.version = position_.version;
+  }
+  return outcome;
+}
+
+UpdateOutcome ClusterState::reject_update(std::string reason) {
+  ++counters_.rejected;
+  return {AckStatus::Rejected, position_.version, std::move(reason)};
+}
+
+void ClusterState::settle(ReservationHoldings& holdings, const std::vector<std::string>& applied,
+                          const std::vector<std::pair<std::string, std::string>>& refused,
+                          const std::vector<std::string>& finished, std::set<std::string>& touched,
+                          ReservationHoldings::Undo* undo) {
+  // A finished placement ran: its reservation is settled even when the report that it was
+  // applied was lost (found by `unisched simulate --faults partition`).
+  for (const auto* ids : {&applied, &finished}) {
+    for (const std::string& id : *ids) {
+      if (auto node = holdings.erase(id, undo)) {
+        touched.insert(std::move(*node));
+      }
+    }
+  }
+  for (const auto& [id, reason] : refused) {
+    if (auto node = holdings.erase(id, undo)) {
+      touched.insert(std::move(*node));
+    }
+  }
+  // An order that overtook its request's give-up ran: it is released with the next resend.
+  for (const std::string& id : applied) {
+    if (given_up_.contains(model::request_of_placement(id))) {
+      releasing_.emplace(id, 1);
+    }
+  }
+}
+
+std::vector<model::SharedNodeChange> ClusterState::seen_changes(
+    model::ViewUpdate& update, std::set<std::string>& touched,
+    std::vector<std::pair<std::string, std::string>>& lost, ReservationHoldings::Undo& undo) {
+  // What schedulers see change: each node once (names are unique in an update, and a touched
+  // node is one the update does not change).
+  std::vector<model::SharedNodeChange> effective;
+  effective.reserve(update.changes.size() + touched.size());
+  for (model::SharedNodeChange& change : update.changes) {
+    const std::string& name = change.node->name;
+    const bool settled_here = touched.erase(name) > 0;
+    if (change.kind == model::NodeChangeKind::Remove) {
+      for (std::string& id : holdings_.erase_on(name, &undo)) {
+        lost.emplace_back(std::move(id), "node " + name + " left the cluster");
+      }
+      holdings_.drop_truth(name, &undo);
+      effective.push_back(std::move(change));
+      continue;
+    }
+    model::SharedNodeChange seen{change.kind, change.node};
+    if (holdings_.holds_on(name)) {
+      holdings_.set_truth(name, change.node, &undo);
+      seen.node = holdings_.effective(change.node);
+    } else {
+      holdings_.drop_truth(name, &undo);
+    }
+    // A reservation carried out: the agent's state is what the view already holds. The view
+    // takes the agent's state at the same revision, so no decision taken on it conflicts.
+    if (!(settled_here && seen.kind == model::NodeChangeKind::Update &&
+          view_.hold_equal(seen.node))) {
+      effective.push_back(std::move(seen));
+    }
+  }
+  for (const std::string& name : touched) {  // settled without a change of the node itself
+    const auto truth = holdings_.truth(name);
+    if (truth == nullptr) {
+      continue;
+    }
+    effective.push_back({model::NodeChangeKind::Update, holdings_.effective(truth)});
+    if (!holdings_.holds_on(name)) {
+      holdings_.drop_truth(name, &undo);
+    }
+  }
+  std::sort(effective.begin(), effective.end(),
+            [](const model::SharedNodeChange& a, const model::SharedNodeChange& b) {
+              return a.node->name < b.node->name;
+            });
+  return effective;
+}
+
+std::optional<std::string> ClusterState::resolve_usage(model::ViewUpdate& update) const {
+  update.changes.reserve(update.changes.size() + update.usage_changes.size());
+  for (const model::NodeUsage& usage : update.usage_changes) {
+    auto truth = holdings_.truth(usage.name);
+    if (truth == nullptr) {
+      truth = view_.shared(usage.name);
+    }
+    if (truth == nullptr) {
+      return "node_deltas: usage of node \"" + usage.name + "\": cluster \"" + cluster_id_ +
+             "\" has no such node (send its whole state with ADD)";
+    }
+    auto node = std::make_shared<model::NodeState>(*truth);
+    if (auto problem = model::apply_usage(usage, *node)) {
+      return "node_deltas: " + *problem;
+    }
+    update.changes.push_back({model::NodeChangeKind::Update, std::move(node)});
+  }
+  update.usage_changes.clear();
+  return std::nullopt;
+}
+
+UpdateOutcome ClusterState::apply(model::ViewUpdate& update) {
+  const auto reject = [&](std::string reason) -> UpdateOutcome {
+    ++counters_.rejected;
+    return {AckStatus::Rejected, position_.version, std::move(reason)};
+  };
+  admission_.admit(update, [this](const std::string& name) { return view_.find(name) != nullptr; });
+  if (auto problem = resolve_usage(update)) {
+    return reject(std::move(*problem));
+  }
+  std::unordered_set<std::string_view> names;
+  names.reserve(update.changes.size());
+  for (const model::SharedNodeChange& change : update.changes) {
+    if (!names.insert(change.node->name).second) {
+      return reject("node " + model::quoted_brief(change.node->name) +
+                    " changes twice in one update");
+    }
+    // Admission judged every named node; one without a name cannot be left out by name.
+    if (change.kind != model::NodeChangeKind::Remove && change.node->name.empty()) {
+      return reject(model::check_node(*change.node)->to_string());
+    }
+  }
+  // Nothing changes unless the whole update applies: what the holdings change is put back.
+  ReservationHoldings::Undo undo;
+  std::set<std::string> touched;
+  settle(holdings_, update.applied_placements, update.refused_placements,
+         update.finished_placements, touched, &undo);
+  std::vector<std::pair<std::string, std::string>> lost;
+  std::vector<model::SharedNodeChange> effective = seen_changes(update, touched, lost, undo);
+  const model::StreamPosition before = position_;
+  position_ = {update.epoch, update.version};
+  // An update schedulers would see nothing of (an agent confirming what was reserved) is no
+  // new revision: a decision taken on the reserved state still commits.
+  const bool seen = !effective.empty() || update.resources.has_value();
+  if (auto problem = seen ? publish(std::move(effective), update.resources) : std::nullopt) {
+    position_ = before;
+    holdings_.restore(std::move(undo));
+    return reject(problem->to_string());
+  }
+  placements_.note_running(update.applied_placements);
+  placements_.note_outcomes({}, lost);
+  counters_.placements_confirmed += update.applied_placements.size();
+  counters_.placements_refused += update.refused_placements.size() + lost.size();
+  refused_.insert(refused_.end(), update.refused_placements.begin(),
+                  update.refused_placements.end());
+  refused_.insert(refused_.end(), lost.begin(), lost.end());
+  ++counters_.updates_applied;
+  counters_.deltas_applied += update.changes.size();
+  return {AckStatus::Applied, position_.version, {}};
+}
+
+std::optional<model::ViewProblem> ClusterState::publish(
+    std::vector<model::SharedNodeChange> changes,
+    const std::optional<model::ClusterResources>& resources) {
+  // Each state is shared, not copied: the agent that published it (in this process), the view,
+  // the log and every subscriber in this process hold the same one.
+  auto entry = std::make_shared<model::ViewRevision>();
+  entry->cluster_id = cluster_id_;
+  entry->epoch = position_.epoch;
+  entry->base_revision = revision_;
+  entry->revision = revision_ + 1;
+  entry->changes = std::move(changes);
+  for (model::SharedNodeChange& change : entry->changes) {
+    change.revision = entry->revision;
+  }
+  if (auto problem = view_.apply(entry->changes, model::Allocation::MayExceed)) {
+    return problem;
+  }
+  if (resources) {
+    view_.set_resources(*resources);
+  }
+  ++revision_;
+  entry->resources = resources;
+  // A change too large for the log (a listing) is not kept in it: whoever is behind it needs
+  // the whole view anyway.
+  if (entry->changes.size() > log_node_budget()) {
+    log_.clear();
+    log_changes_ = 0;
+    return std::nullopt;
+  }
+  log_changes_ += entry->changes.size();
+  log_.push_back(std::move(entry));
+  trim_log();
+  return std::nullopt;
+}
+
+size_t ClusterState::log_node_budget() const {
+  return std::max(kChangeLogNodes, view_.size() / 8);
+}
+
+void ClusterState::trim_log() {
+  while (!log_.empty() && (log_.size() > kChangeLogLength || log_changes_ > log_node_budget())) {
+    log_changes_ -= log_.front()->changes.size();
+    log_.pop_front();
+  }
+}
+
+void ClusterState::replay_stash() {
+  // Held-back updates that now follow in order are applied; older ones are dropped.
+  bool progressed = true;
+  while (progressed && !stash_.empty()) {
+    progressed = false;
+    for (auto it = stash_.begin(); it != stash_.end();) {
+      const auto verdict = model::judge_update(position_, it->epoch, it->base_version, it->version);
+      if (verdict == model::UpdateVerdict::Apply) {
+        apply(*it);  // takes its changes over; it is dropped next
+        it = stash_.erase(it);
+        progressed = true;
+      } else if (verdict != model::UpdateVerdict::Gap) {
+        it = stash_.erase(it);
+      } else {
+        ++it;
+      }
+    }
+  }
+}
+
+void ClusterState::start_resync() {
+  if (resync_ == Resync::Idle) {
+    resync_ = Resync::Needed;
+  }
+}
+
+void ClusterState::request_resync() {
+  start_resync();
+}
+
+bool ClusterState::take_resync_request() {
+  if (resync_ != Resync::Needed) {
+    return false;
+  }
+  resync_ = Resync::InFlight;
+  return true;
+}
+
+std::optional<std::string> ClusterState::on_snapshot(model::ViewSnapshot snapshot) {
+  if (snapshot.cluster_id != cluster_id_) {
+    resync_ = Resync::Needed;
+    return "snapshot of cluster \"" + snapshot.cluster_id + "\" sent to \"" + cluster_id_ + "\"";
+  }
+  confirm_ended(snapshot.finished_placements, snapshot.refused_placements);
+  placements_.note_outcomes(snapshot.finished_placements, snapshot.refused_placements);
+  if (!model::snapshot_is_current(position_, snapshot.epoch, snapshot.version)) {
+    // Updates already carried the view past this snapshot, or it is of an earlier run.
+    resync_ = Resync::Idle;
+    replay_stash();
+    return std::nullopt;
+  }
+  admission_.admit(snapshot);
+  for (const auto& node : snapshot.nodes) {
+    if (node->name.empty()) {  // admission judged every named node
+      resync_ = Resync::Needed;
+      return model::check_node(*node)->to_string();
+    }
+  }
+  ReservationHoldings next = holdings_;  // a resync copies every node anyway
+  std::set<std::string> touched;
+  settle(next, snapshot.applied_placements, snapshot.refused_placements,
+         snapshot.finished_placements, touched, nullptr);
+  std::vector<std::pair<std::string, std::string>> lost;
+  if (!next.empty()) {
+    std::unordered_set<std::string_view> present;
+    present.reserve(snapshot.nodes.size());
+    for (const auto& node : snapshot.nodes) {
+      present.insert(node->name);
+    }
+    std::vector<std::string> gone;
+    for (const model::Reservation* reservation : next.in_id_order()) {
+      if (present.count(reservation->node) == 0) {
+        gone.push_back(reservation->id);
+      }
+    }
+    for (std::string& id : gone) {
+      const auto node = next.erase(id);
+      lost.emplace_back(std::move(id), "node " + *node + " left the cluster");
+    }
+  }
+  next.clear_truth();
+  std::vector<std::shared_ptr<const model::NodeState>> effective;
+  effective.reserve(snapshot.nodes.size());
+  for (auto& node : snapshot.nodes) {
+    if (next.holds_on(node->name)) {
+      next.set_truth(node->name, node);
+      effective.push_back(next.effective(node));
+    } else {
+      effective.push_back(std::move(node));
+    }
+  }
+  if (auto problem = view_.replace(effective, snapshot.resources, model::Allocation::MayExceed)) {
+    resync_ = Resync::Needed;
+    return problem->to_string();
+  }
+  holdings_ = std::move(next);
+  placements_.replace_running(snapshot.applied_placements);
+  placements_.note_outcomes({}, lost);
+  // Refusals the snapshot repeats (the update that told them may be lost: found by `unisched
+  // simulate`); the actor hands back only those it still has a committer for, once.
+  refused_.insert(refused_.end(), snapshot.refused_placements.begin(),
+                  snapshot.refused_placements.end());
+  refused_.insert(refused_.end(), lost.begin(), lost.end());
+  counters_.placements_refused += lost.size();
+  position_ = {snapshot.epoch, snapshot.version};
+  ++revision_;
+  view_.visit_nodes([&](const model::NodeState& node) {  // `effective` was moved out
+    view_.set_revision(node.name, revision_);
+    return true;
+  });
+  ++counters_.resyncs;
+  resync_ = Resync::Idle;
+  lagging_.reset();
+  log_.clear();  // subscribers behind this point need the whole view
+  log_changes_ = 0;
+  replay_stash();
+  return std::nullopt;
+}
+
+void ClusterState::on_resync_failed() {
+  // Only a pull still in flight failed: a snapshot the agent pushed meanwhile may have settled it.
+  if (resync_ == Resync::InFlight) {
+    resync_ = Resync::Needed;
+  }
+}
+
+void ClusterState::on_agent_position(uint64_t epoch, uint64_t version) {
+  const bool behind = epoch != position_.epoch || version > position_.version;
+  if (!behind) {
+    lagging_.reset();
+    return;
+  }
+  // Behind what an earlier report already said: those updates are not just in flight.
+  const bool still_lagging = lagging_ && lagging_->epoch == epoch &&
+                             (epoch != position_.epoch || lagging_->version > position_.version);
+  if (still_lagging && resync_ == Resync::Idle) {
+    ++counters_.gaps;
+    start_resync();
+  }
+  lagging_ = model::StreamPosition{epoch, version};
+}
+
+bool ClusterState::set_healthy(bool healthy) {
+  if (healthy == healthy_) {
+    return false;
+  }
+  healthy_ = healthy;
+  ++counters_.health_transitions;
+  return true;
+}
+
+CommitOutcome ClusterState::commit(Commit commit, CommitMode mode) {
+  const auto refuse = [&](std::string reason) {
+    return CommitOutcome{CommitStatus::Refused, std::move(reason), revision_};
+  };
+  const auto conflict = [&](std::string reason) {
+    ++counters_.conflicts;
+    return CommitOutcome{CommitStatus::Conflict, std::move(reason), revision_};
+  };
+  if (!healthy_) {
+    return refuse("cluster " + cluster_id_ + " is not healthy");
+  }
+  if (given_up_.contains(commit.request_id)) {
+    return refuse("request " + commit.request_id + " was given up");
+  }
+  if (committed_before(commit)) {
+    // The same commit again (duplicated on the way): answered as the first was, or a scheduler
+    // whose first answer was lost would take a conflict and leave the placements orphaned
+    // (found by `unisched simulate --faults duplicate,drop`).
+    return CommitOutcome{CommitStatus::Accepted, "already committed", revision_};
+  }
+  if (mode == CommitMode::ClusterRevision && commit.revision != revision_) {
+    return conflict("decided at revision " + std::to_string(commit.revision) + ", the view is at " +
+                    std::to_string(revision_));
+  }
+  // The nodes as they will be, each copied once into the state the view then holds, in name
+  // order (a batch in name order names each node once: the view checks it without a map), each
+  // beside the state held now (the truth the holdings keep for a node they did not hold on).
+  struct NodeAfterCommit {
+    std::shared_ptr<model::NodeState> after;
+    const std::shared_ptr<const model::NodeState>* before = nullptr;
+  };
+  absl::btree_map<std::string_view, NodeAfterCommit> after_commit;
+  absl::btree_set<std::string_view> ids;
+  for (const model::Reservation& reservation : commit.reservations) {
+    const model::ClusterView::HeldState held = view_.held(reservation.node);
+    if (mode == CommitMode::NodeRevisions) {
+      const auto expected = commit.node_revisions.find(reservation.node);
+      if (expected == commit.node_revisions.end()) {
+        return refuse("the commit names no revision for node " + reservation.node);
+      }
+      if (held.revision == 0 || held.revision != expected->second) {  // 0: no such node
+        return conflict("node " + reservation.node + " changed since revision " +
+                        std::to_string(expected->second));
+      }
+    }
+    if (holdings_.contains(reservation.id)) {
+      return refuse("placement " + reservation.id + " is already reserved");
+    }
+    if (!ids.insert(reservation.id).second) {
+      return refuse("placement " + reservation.id + " appears twice in the commit");
+    }
+    if (held.state == nullptr) {
+      return refuse("no node " + reservation.node);
+    }
+    NodeAfterCommit& node = after_commit[reservation.node];
+    if (node.after == nullptr) {
+      node = {std::make_shared<model::NodeState>(**held.state), held.state};
+    }
+    if (auto why = model::reservation_conflict(*node.after, reservation)) {
+      return refuse(*why);
+    }
+    model::apply_reservation(*node.after, reservation, +1);
+  }
+  std::vector<model::SharedNodeChange> changes;
+  changes.reserve(after_commit.size());
+  for (auto& [name, node] : after_commit) {
+    if (!holdings_.holds_on(node.after->name)) {
+      holdings_.set_truth(node.after->name, *node.before);
+    }
+    changes.push_back({model::NodeChangeKind::Update, std::move(node.after)});
+  }
+  note_committed(commit);
+  for (model::Reservation& reservation : commit.reservations) {
+    holdings_.add(std::move(reservation));
+  }
+  publish(std::move(changes), std::nullopt);  // cannot fail: every node exists and may exceed
+  ++counters_.commits;
+  return {CommitStatus::Accepted, {}, revision_};
+}
+
+void ClusterState::release(const std::vector<std::string>& reservation_ids) {
+  std::set<std::string> touched;
+  for (const std::string& id : reservation_ids) {
+    releasing_.emplace(id, 0);
+    if (auto node = holdings_.erase(id)) {
+      touched.insert(std::move(*node));
+    }
+  }
+  std::vector<model::SharedNodeChange> changes;
+  for (const std::string& name : touched) {
+    const auto truth = holdings_.truth(name);
+    if (truth == nullptr) {
+      continue;
+    }
+    changes.push_back({model::NodeChangeKind::Update, holdings_.effective(truth)});
+    if (!holdings_.holds_on(name)) {
+      holdings_.drop_truth(name);
+    }
+  }
+  if (!changes.empty()) {
+    publish(std::move(changes), std::nullopt);
+  }
+}
+
+std::vector<std::pair<std::string, std::string>> ClusterState::take_refused_placements() {
+  std::vector<std::pair<std::string, std::string>> refused;
+  refused.swap(refused_);
+  return refused;
+}
+
+std::optional<std::vector<std::shared_ptr<const model::ViewRevision>>> ClusterState::changes_since(
+    uint64_t revision) const {
+  std::vector<std::shared_ptr<const model::ViewRevision>> changes;
+  if (revision >= revision_) {
+    return changes;
+  }
+  if (log_.empty() || log_.front()->base_revision > revision) {
+    return std::nullopt;
+  }
+  const auto& last = log_.back();
+  // One change behind, the common case, needs no search.
+  if (revision >= last->base_revision && revision < last->revision) {
+    changes.push_back(last);
+    return changes;
+  }
+  // The log is in revision order: the subscriber's place in it is found, not walked to (each
+  // change was a walk of up to kChangeLogLength entries, per subscriber).
+  const auto after =
+      std::upper_bound(log_.begin(), log_.end(), revision,
+                       [](uint64_t seen, const auto& entry) { return seen < entry->revision; });
+  changes.assign(after, log_.end());
+  return changes;
+}
+
+model::ViewSnapshot ClusterState::snapshot() const {
+  model::ViewSnapshot snapshot;
+  snapshot.cluster_id = cluster_id_;
+  snapshot.epoch = position_.epoch;
+  snapshot.version = revision_;
+  snapshot.nodes.reserve(view_.size());
+  view_.visit_held([&](const std::shared_ptr<const model::NodeState>& node, uint64_t revision) {
+    snapshot.nodes.push_back(node);
+    snapshot.node_revisions.emplace_hint(snapshot.node_revisions.end(), node->name, revision);
+  });
+  snapshot.resources = view_.resources();
+  snapshot.agent_version = position_.version;
+  return snapshot;
+}
+
+std::shared_ptr<const model::ViewRevision> ClusterState::catch_up(uint64_t held) const {
+  if (!log_.empty()) {
+    const auto& last = log_.back();
+    if (last->revision == revision_ && held >= last->base_revision && held <= last->revision) {
+      return last;
+    }
+  }
+  return whole_view();
+}
+
+std::shared_ptr<const model::ViewRevision> ClusterState::whole_view() const {
+  auto whole = std::make_shared<model::ViewRevision>();
+  whole->cluster_id = cluster_id_;
+  whole->epoch = position_.epoch;
+  whole->whole = true;
+  whole->revision = revision_;
+  whole->agent_version = position_.version;
+  whole->changes.reserve(view_.size());
+  view_.visit_held([&](const std::shared_ptr<const model::NodeState>& node, uint64_t revision) {
+    whole->changes.push_back({model::NodeChangeKind::Add, node, revision});
+  });
+  whole->resources = view_.resources();
+  return whole;
+}
+
+}  // namespace unisched::actors

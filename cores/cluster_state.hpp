@@ -1,0 +1,259 @@
+// A ClusterActor's logic without the actor: the versioned view of one cluster, the version rule
+// for every update, resync bookkeeping, reservations with compare-and-set commits, and counters.
+// Plain C++, so the protocol can be tested deterministically; actors/cluster_actor wraps it.
+//
+// Two numbers order things. The *position* (epoch, version) is where the view stands in its
+// agent's stream. The *revision* counts every change of the view schedulers see: the agent's
+// truth plus reservations not yet confirmed. Commits compare-and-set on revisions: the cluster's
+// (the seed's rule) or, finer, those of only the nodes a commit touches.
+#pragma once
+
+#include <deque>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "cores/placement_ledger.hpp"
+#include "cores/recent_ids.hpp"
+#include "cores/reservation_holdings.hpp"
+#include "model/cluster_view.hpp"
+#include "model/node_admission.hpp"
+#include "model/reservation.hpp"
+#include "model/version_gate.hpp"
+#include "model/view_revision.hpp"
+#include "model/view_update.hpp"
+
+namespace unisched::actors {
+
+enum class AckStatus {
+  Applied,    ///< the update is in the view
+  Duplicate,  ///< already had it; ignored
+  Gap,        ///< something before it is missing; a full snapshot is being pulled
+  Rejected,   ///< malformed or inconsistent; the view is unchanged
+};
+
+const char* describe(AckStatus status);
+
+struct UpdateOutcome {
+  AckStatus status = AckStatus::Applied;
+  uint64_t version = 0;  ///< the version the view holds afterwards
+  std::string error;     ///< why it was rejected
+};
+
+enum class CommitMode {
+  ClusterRevision,  ///< the whole cluster must be at the revision decided on
+  NodeRevisions,    ///< only the nodes the commit touches must be unchanged
+};
+
+struct Commit {
+  std::string request_id;
+  uint64_t revision = 0;                           ///< ClusterRevision mode
+  std::map<std::string, uint64_t> node_revisions;  ///< NodeRevisions mode: every touched node
+  std::vector<model::Reservation> reservations;
+};
+
+enum class CommitStatus {
+  Accepted,  ///< reserved; the agent is told to carry it out
+  Conflict,  ///< the view changed since the decision: refresh and decide again
+  Refused,   ///< cannot be taken at all (unhealthy cluster, unknown node, does not fit)
+};
+
+struct CommitOutcome {
+  CommitStatus status = CommitStatus::Accepted;
+  std::string reason;
+  uint64_t revision = 0;  ///< the view's revision afterwards
+};
+
+struct ClusterCounters {
+  uint64_t updates_applied = 0;
+  uint64_t deltas_applied = 0;
+  uint64_t duplicates = 0;
+  uint64_t gaps = 0;      ///< detected gaps (each starts a resync)
+  uint64_t resyncs = 0;   ///< full snapshots applied
+  uint64_t rejected = 0;  ///< updates refused as malformed or inconsistent
+  uint64_t health_transitions = 0;
+  uint64_t commits = 0;    ///< commits accepted
+  uint64_t conflicts = 0;  ///< commits refused by compare-and-set
+  uint64_t placements_confirmed = 0;
+  uint64_t placements_refused = 0;  ///< by the cluster, after a commit
+};
+
+class ClusterState {
+ public:
+  /// How many view changes are kept for subscribers that ask for changes since a revision: at
+  /// most this many revisions, holding at most an eighth of the view's nodes in node changes
+  /// (but always kChangeLogNodes). A subscriber further behind gets the whole view, which costs
+  /// no more than replaying that much.
+  static constexpr size_t kChangeLogLength = 256;
+  static constexpr size_t kChangeLogNodes = 1024;
+  /// How many updates are held back while a snapshot is being pulled.
+  static constexpr size_t kStashLength = 4096;
+
+  explicit ClusterState(std::string cluster_id) : cluster_id_(std::move(cluster_id)) {}
+
+  UpdateOutcome on_update(model::ViewUpdate update);
+
+  /// Counts an update refused before it could be applied (unreadable, or from a sender that
+  /// does not speak for the cluster).
+  UpdateOutcome reject_update(std::string reason);
+
+  /// True exactly once for each resync that is needed and not yet started: the caller then
+  /// pulls a snapshot and reports it with on_snapshot() or on_resync_failed().
+  bool take_resync_request();
+
+  /// Asks for a full resync (a returning agent, a restarted actor).
+  void request_resync();
+
+  /// Applies a pulled snapshot if it is current and valid, then replays held-back updates.
+  /// Returns the reason when it cannot be applied (the resync is then needed again). Taken by
+  /// value: the view takes the nodes over, so a caller done with the snapshot moves it in.
+  std::optional<std::string> on_snapshot(model::ViewSnapshot snapshot);
+
+  /// The pull failed (no answer); the resync is needed again.
+  void on_resync_failed();
+
+  /// An agent reported its position (e.g. answering a probe). A version the view lacks that is
+  /// still lacking at the next report means the last updates were lost: resync.
+  void on_agent_position(uint64_t epoch, uint64_t version);
+
+  /// Returns true when the health changed.
+  bool set_healthy(bool healthy);
+
+  /// Reserves a commit's placements if the revisions it was decided on still hold (and keeps
+  /// its reservations: pass it moved when done with it).
+  CommitOutcome commit(Commit commit, CommitMode mode);
+
+  /// Drops reservations (a gang that could not be committed everywhere).
+  void release(const std::vector<std::string>& reservation_ids);
+
+  /// Gives these requests up (LOST at the hub): drops their reservations as release() does,
+  /// refuses their commits from now on, releases any placement of theirs the agent reports
+  /// running, and has the agent release every placement of theirs (take_resend() sends that
+  /// again for kReleaseResends healthy periods: the agent does not confirm it).
+  void give_up(const std::vector<std::string>& request_ids);
+  bool given_up(const std::string& request_id) const { return given_up_.contains(request_id); }
+
+  /// What to send the agent again: orders of reservations it has not confirmed for a whole
+  /// resend period, and releases it has not confirmed (the agent reports a released placement
+  /// finished). Orders and releases may be lost on the way; the agent ignores repeats. A
+  /// release is given up after kReleaseResends tries (its placement then never ran there).
+  struct Resend {
+    std::vector<model::Reservation> orders;
+    std::vector<std::string> releases;
+    std::vector<std::string> released_requests;  ///< given up: every placement of theirs
+  };
+  Resend take_resend();
+  static constexpr int kReleaseResends = 20;
+
+  enum class PlacementState { Unknown, Pending, Running, Ended, Refused };
+  /// What became of a placement here: reserved and not carried out yet, running, ended or
+  /// refused lately (as the agent reported), or unknown.
+  PlacementState placement_state(const std::string& placement_id) const;
+  /// Every placement reserved or running here.
+  std::vector<std::string> held_placements() const;
+  /// Whether the view holds what the agent reported (not started, not resyncing): only then
+  /// does an unknown placement mean this cluster never got its order.
+  bool synced() const { return position_.version > 0 && resync_ == Resync::Idle; }
+
+  /// Placements the cluster refused since the last call, with reasons (to place again).
+  std::vector<std::pair<std::string, std::string>> take_refused_placements();
+
+  /// View changes after `revision`, oldest first; nullopt when they are no longer kept (the
+  /// subscriber needs the whole view then). Their node states are the view's own, shared.
+  std::optional<std::vector<std::shared_ptr<const model::ViewRevision>>> changes_since(
+      uint64_t revision) const;
+
+  /// The view schedulers see, at the current revision (version = revision), copied out.
+  model::ViewSnapshot snapshot() const;
+  /// The same view sharing the view's node states: what subscribers in this process start from.
+  std::shared_ptr<const model::ViewRevision> whole_view() const;
+  /// What a subscriber whose copy is at `held` lacks: the view's last change when the copy is at
+  /// it or one change behind it (a subscriber's feed brings it anyway), else the whole view.
+  std::shared_ptr<const model::ViewRevision> catch_up(uint64_t held) const;
+
+  const std::string& cluster_id() const { return cluster_id_; }
+  const model::ClusterView& view() const { return view_; }
+  model::StreamPosition position() const { return position_; }
+  uint64_t revision() const { return revision_; }
+  size_t reservations() const { return holdings_.size(); }
+  const ClusterCounters& counters() const { return counters_; }
+  bool healthy() const { return healthy_; }
+  /// Nodes the view leaves out (their records unusable), and those left out since the last call.
+  size_t nodes_left_out() const { return admission_.size(); }
+  model::NodeAdmission::News take_left_out_news() { return admission_.take_news(); }
+  bool resyncing() const { return resync_ != Resync::Idle; }
+  /// Whether the view is where the agent says it stands (as its probe answer says).
+  bool in_step_with(const model::StreamPosition& agent) const {
+    return position_.epoch == agent.epoch && position_.version == agent.version;
+  }
+  /// Whether a resync asked for now has nothing to do: the view is where the agent stands and
+  /// none is under way.
+  bool resync_needless(const model::StreamPosition& agent) const {
+    return in_step_with(agent) && !resyncing();
+  }
+
+ private:
+  enum class Resync { Idle, Needed, InFlight };
+
+  /// Takes the update's node changes over.
+  UpdateOutcome apply(model::ViewUpdate& update);
+  /// Turns each usage change of the update into a change of the node's whole state: the usage
+  /// put on the state the agent last sent (not on the view, which holds reservations on top).
+  /// Why not, when a usage names no node here or does not fit its node.
+  std::optional<std::string> resolve_usage(model::ViewUpdate& update) const;
+  /// Applies node changes to the view and records them as one new revision.
+  std::optional<model::ViewProblem> publish(
+      std::vector<model::SharedNodeChange> changes,
+      const std::optional<model::ClusterResources>& resources);
+  void trim_log();
+  size_t log_node_budget() const;
+  /// The update's node changes as schedulers see them (reservations held on top), sorted by
+  /// name; the truths behind them go into the holdings. Settled nodes left in `touched` are
+  /// seen too; a settled node whose state the view already holds (by value) is left out, and
+  /// the view holds the update's state for it from then on.
+  std::vector<model::SharedNodeChange> seen_changes(
+      model::ViewUpdate& update, std::set<std::string>& touched,
+      std::vector<std::pair<std::string, std::string>>& lost, ReservationHoldings::Undo& undo);
+  /// Drops the reservations the agent settled; their nodes go into `touched`.
+  void settle(ReservationHoldings& holdings, const std::vector<std::string>& applied,
+              const std::vector<std::pair<std::string, std::string>>& refused,
+              const std::vector<std::string>& finished, std::set<std::string>& touched,
+              ReservationHoldings::Undo* undo);
+  void start_resync();
+  /// Whether every placement of `commit` was accepted here before (a repeated commit).
+  bool committed_before(const Commit& commit) const;
+  void note_committed(const Commit& commit);
+  static constexpr size_t kCommitsRemembered = 4096;
+  /// The agent reported these placements ended or refused: their releases are confirmed.
+  void confirm_ended(const std::vector<std::string>& finished,
+                     const std::vector<std::pair<std::string, std::string>>& refused);
+  void replay_stash();
+
+  std::string cluster_id_;
+  // Truth plus reservations. No policy reads it (schedulers decide on views of their own), so
+  // it keeps no scheduling indexes.
+  model::ClusterView view_{model::ViewIndexes::NamesOnly};
+  model::StreamPosition position_;
+  uint64_t revision_ = 0;         // the view's; each node's is held with it (view_.revision_of)
+  ReservationHoldings holdings_;  // truth plus these is view_
+  PlacementLedger placements_;
+  std::vector<std::pair<std::string, std::string>> refused_;
+  std::map<std::string, int> order_ages_;    // reservation id -> resend periods unconfirmed
+  std::map<std::string, int> releasing_;     // released placement id -> resend periods unconfirmed
+  RecentIds committed_{kCommitsRemembered};  // placements accepted lately
+  RecentIds given_up_{kCommitsRemembered};   // requests whose commits are refused
+  std::map<std::string, int> releasing_requests_;  // given-up request -> healthy periods sent
+  ClusterCounters counters_;
+  model::NodeAdmission admission_;
+  bool healthy_ = false;  // healthy only once the supervisor says so
+  Resync resync_ = Resync::Idle;
+  std::deque<model::ViewUpdate> stash_;
+  std::deque<std::shared_ptr<const model::ViewRevision>> log_;  // shared with the readers
+  size_t log_changes_ = 0;                                      // node changes in log_
+  std::optional<model::StreamPosition> lagging_;  // a position an agent reported ahead of us
+};
+
+}  // namespace unisched::actors

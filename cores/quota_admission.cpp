@@ -1,0 +1,274 @@
+#include "cores/quota_admission.hpp"
+
+#include <algorithm>
+#include <optional>
+#include <tuple>
+
+namespace unisched::actors {
+std::string QuotaAdmission::group_of(const std::string& queue) const {
+  const QuotaSpec* quota = state_.quota_of(queue);
+  return quota != nullptr && !quota->cohort.empty() ? "cohort " + quota->cohort : "queue " + queue;
+}
+
+bool QuotaAdmission::group_waits(const std::string& group) const {
+  for (const auto& [queue, work] : by_queue_) {
+    if (!work.empty() && group_of(queue) == group) {
+      return true;
+    }
+  }
+  return false;
+}
+
+void QuotaAdmission::put(QuotaSpec spec, std::vector<std::string>& admitted) {
+  const std::string queue = spec.queue;
+  revoke_leases(group_of(queue));  // its limits change: leases were cut from the old ones
+  state_.put(std::move(spec));
+  revoke_leases(group_of(queue));
+  admit(admitted);
+}
+
+void QuotaAdmission::enqueue(const QuotaTake& take, const ResourceAmounts& demand) {
+  Waiting& entry = waiting_[take.work_id];
+  entry.queue = take.commit.queue;
+  entry.demand = demand;
+  entry.order = {-take.priority, arrivals_++};
+  by_queue_[entry.queue].insert({entry.order, take.work_id});
+  revoke_leases(group_of(entry.queue));  // budget held for leases should serve it
+}
+
+QuotaTakeResult QuotaAdmission::take(const QuotaTake& take, std::vector<std::string>& admitted) {
+  if (waiting(take.work_id)) {
+    return {false, false, "already waiting for quota", std::nullopt};
+  }
+  for (const auto& [id, placement] : take.commit.placements) {
+    if (state_.holds(id)) {
+      return {false, true, "placement " + id + " already holds quota", std::nullopt};
+    }
+  }
+  const std::string group = group_of(take.commit.queue);
+  if (!state_.holds(hold_id(take.work_id)) && group_waits(group)) {
+    enqueue(take, demand_of(take.commit.placements));
+    const size_t before = admitted.size();
+    admit(admitted);
+    const auto self = std::find(admitted.begin() + static_cast<std::ptrdiff_t>(before),
+                                admitted.end(), take.work_id);
+    if (self == admitted.end()) {
+      return {false, false, "waiting behind earlier work of " + group, std::nullopt};
+    }
+    admitted.erase(self);  // first in line and it fits: it takes its budget at once
+  }
+  return take_or_wait(take, admitted);
+}
+
+QuotaTakeResult QuotaAdmission::take_or_wait(const QuotaTake& take,
+                                             std::vector<std::string>& admitted) {
+  const std::string hold = hold_id(take.work_id);
+  QuotaCommit commit = take.commit;
+  if (state_.holds(hold)) {
+    commit.replaces.push_back(hold);
+  }
+  auto refusal = state_.commit(commit);
+  if (!refusal) {
+    return {true, false, {}, std::nullopt};
+  }
+  // Over budget: it waits, and gives back any admission hold for others meanwhile.
+  state_.release({hold});
+  enqueue(take, demand_of(take.commit.placements));
+  waiting_.at(take.work_id).refused_at = state_.revision();
+  admit(admitted);
+  return {false, false, std::move(refusal->reason), std::nullopt};
+}
+
+void QuotaAdmission::release(const std::vector<std::string>& ids,
+                             std::vector<std::string>& admitted) {
+  forget_leases(ids);
+  if (state_.release(ids)) {
+    admit(admitted);
+  }
+}
+
+void QuotaAdmission::withdraw(const std::string& work_id, std::vector<std::string>& admitted) {
+  if (const auto found = waiting_.find(work_id); found != waiting_.end()) {
+    by_queue_[found->second.queue].erase({found->second.order, work_id});
+    waiting_.erase(found);
+  }
+  state_.release({hold_id(work_id)});
+  admit(admitted);
+}
+
+void QuotaAdmission::admit(std::vector<std::string>& admitted) {
+  std::set<std::string> groups;
+  for (const auto& [queue, work] : by_queue_) {
+    if (!work.empty()) {
+      groups.insert(group_of(queue));
+    }
+  }
+  for (const std::string& group : groups) {
+    while (admit_one(group, admitted)) {
+    }
+  }
+}
+
+std::optional<std::string> QuotaAdmission::next_in(const std::string& group) const {
+  // Lowest weighted dominant share (with the head's demand) first; then the earliest head.
+  std::optional<std::tuple<double, std::pair<int64_t, uint64_t>, std::string>> best;
+  for (const auto& [queue, work] : by_queue_) {
+    if (work.empty() || group_of(queue) != group) {
+      continue;
+    }
+    const Waiting& head = waiting_.at(work.begin()->second);
+    if (state_.over_own_limit(queue, head.demand) ||
+        (head.refused_at == state_.revision() && !state_.refusal(queue, head.demand))) {
+      continue;  // it may not use more whatever is lent, or a cap refused it at this very state
+    }
+    auto key = std::make_tuple(state_.weighted_share(queue, head.demand), work.begin()->first,
+                               work.begin()->second);
+    if (!best || key < *best) {
+      best = std::move(key);
+    }
+  }
+  // Work that was first in line and did not fit keeps its place until it fits, unless a queue
+  // now holds less than its queue does: without that, a queue of small requests (each first by
+  // share with its small demand) could keep a large one waiting for ever.
+  if (const auto reserved = reserved_.find(group);
+      reserved != reserved_.end() && waiting(reserved->second)) {
+    const Waiting& kept = waiting_.at(reserved->second);
+    if (!state_.over_own_limit(kept.queue, kept.demand) &&
+        (!best || state_.weighted_share(waiting_.at(std::get<2>(*best)).queue) >=
+                      state_.weighted_share(kept.queue))) {
+      return reserved->second;
+    }
+  }
+  if (!best) {
+    return std::nullopt;
+  }
+  return std::get<2>(*best);
+}
+
+bool QuotaAdmission::admit_one(const std::string& group, std::vector<std::string>& admitted) {
+  const std::optional<std::string> next = next_in(group);
+  if (!next) {
+    return false;
+  }
+  const std::string work_id = *next;
+  const Waiting& work = waiting_.at(work_id);
+  QuotaCommit hold;
+  hold.queue = work.queue;
+  hold.placements[hold_id(work_id)].amounts = work.demand;
+  if (state_.commit(hold)) {
+    reserved_[group] = work_id;  // it waits for lent budget: nothing of its cohort goes first
+    return false;
+  }
+  by_queue_.at(work.queue).erase({work.order, work_id});
+  waiting_.erase(work_id);
+  reserved_.erase(group);
+  admitted.push_back(work_id);
+  return true;
+}
+
+QuotaTakeResult QuotaAdmission::take(const QuotaTake& take, const std::string& holder,
+                                     std::vector<std::string>& admitted) {
+  QuotaTakeResult result = this->take(take, admitted);
+  if (result.taken && !holder.empty()) {
+    result.lease = offer_lease(take, holder);
+  }
+  return result;
+}
+
+std::optional<QuotaLease> QuotaAdmission::offer_lease(const QuotaTake& take,
+                                                      const std::string& holder) {
+  const std::string& queue = take.commit.queue;
+  const QuotaSpec* quota = state_.quota_of(queue);
+  if (quota == nullptr || !quota->caps.empty() || group_waits(group_of(queue)) ||
+      lease_of_.count({holder, queue}) > 0) {
+    return std::nullopt;
+  }
+  const ResourceAmounts demand = demand_of(take.commit.placements);
+  for (const int64_t takes : {16, 8, 4, 2}) {
+    ResourceAmounts slice;
+    ResourceAmounts four_slices;  // what must fit for the slice to be at most a quarter left
+    for (const auto& [resource, hard] : quota->hard) {
+      const auto wanted = demand.find(resource);
+      slice[resource] = takes * (wanted == demand.end() ? 0 : wanted->second);
+      four_slices[resource] = 4 * slice[resource];
+    }
+    if (state_.refusal(queue, four_slices)) {
+      continue;
+    }
+    QuotaLease lease{"lease#" + std::to_string(++lease_count_), slice};
+    if (!state_.lease(lease.id, queue, slice)) {
+      return std::nullopt;
+    }
+    leases_[lease.id] = Lease{holder, queue};
+    lease_of_[{holder, queue}] = lease.id;
+    return lease;
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> QuotaAdmission::use_lease(const std::string& lease_id,
+                                                     const QuotaTake& take) {
+  if (state_.take_from_lease(lease_id, take.commit)) {
+    return std::nullopt;
+  }
+  if (state_.commit(take.commit)) {
+    state_.restore(take.commit);  // its work runs: counted over the limits rather than lost
+    return "lease " + lease_id + " did not cover work " + take.work_id +
+           ", which is held over its queue's limits";
+  }
+  return "lease " + lease_id + " did not cover work " + take.work_id +
+         ", which was taken from the budget instead";
+}
+
+void QuotaAdmission::holder_gone(const std::string& holder, std::vector<std::string>& admitted) {
+  std::vector<std::string> ids;
+  for (const auto& [id, lease] : leases_) {
+    if (lease.holder == holder) {
+      ids.push_back(id);
+    }
+  }
+  release(ids, admitted);
+}
+
+void QuotaAdmission::revoke_leases(const std::string& group) {
+  for (auto& [id, lease] : leases_) {
+    if (!lease.revoked && group_of(lease.queue) == group) {
+      lease.revoked = true;
+      revocations_.push_back({lease.holder, id});
+    }
+  }
+}
+
+void QuotaAdmission::forget_leases(const std::vector<std::string>& ids) {
+  for (const std::string& id : ids) {
+    if (const auto found = leases_.find(id); found != leases_.end()) {
+      lease_of_.erase({found->second.holder, found->second.queue});
+      leases_.erase(found);
+    }
+  }
+}
+
+QuotaPending QuotaAdmission::pending(const std::string& queue) const {
+  QuotaPending out;
+  const auto found = by_queue_.find(queue);
+  if (found == by_queue_.end()) {
+    return out;
+  }
+  for (const auto& [order, work_id] : found->second) {
+    ++out.requests;
+    add_to(out.demand, waiting_.at(work_id).demand);
+  }
+  return out;
+}
+
+std::set<std::string> QuotaAdmission::waiting_queues() const {
+  std::set<std::string> out;
+  for (const auto& [queue, work] : by_queue_) {
+    if (!work.empty()) {
+      out.insert(queue);
+    }
+  }
+  return out;
+}
+
+}  // namespace unisched::actors

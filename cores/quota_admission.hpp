@@ -1,0 +1,144 @@
+// Quota admission, plain C++: the ledger (QuotaState) and the work waiting for budget, served by
+// weighted dominant resource fairness. The QuotaActor is a thin shell around one.
+//
+// Work over its budget waits (phase QUEUED) instead of failing. When budget comes back (work
+// finished, a placement was refused or released, a quota grew), waiting work is admitted in
+// fair order: the queue with the lowest weighted dominant share first, within a queue by
+// priority, then arrival. Admission holds the work's demand under "<work>#admitted", so the
+// budget cannot be taken by others while its scheduler decides where it goes; its take replaces
+// the hold in one step. Work that is not waiting never overtakes waiting work of its cohort (it
+// queues behind it), and when the most deserving queue's head waits for lent budget, nothing
+// else of its cohort is admitted before it: a large request is not starved by small ones.
+// There is no preemption: budget lent out returns only as its borrowers finish.
+//
+// Leases take the ledger out of the commit round while a queue is far from its limits. A take
+// of a queue whose quota has no caps, while nobody of its cohort waits, may come back with a
+// lease: a slice of the headroom (up to 16 such takes, never more than a quarter of what is
+// left) held for that scheduler, which then takes from it on its own and tells the ledger after
+// the fact (use_lease). The lease is budget held like any placement, so no limit can be passed
+// through it. As soon as work of the cohort has to wait, or the quota changes, the ledger asks
+// for its leases back (revocations); it keeps holding each until its scheduler gives it back,
+// after the takes it already sent, so every take from a lease finds its budget there.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "cores/quota_state.hpp"
+
+namespace unisched::actors {
+
+struct QuotaTakeResult {
+  bool taken = false;
+  bool refused = false;  ///< not taken and not waiting: a placement id already holds quota
+  std::string reason;    ///< why it waits: the quota and resource, or the work it waits behind
+  std::optional<QuotaLease> lease;  ///< granted with the take
+};
+
+/// The ledger wants this lease back from its holder.
+struct QuotaRevocation {
+  std::string holder;
+  std::string lease_id;
+};
+
+/// The work waiting in one queue, and what it waits for.
+struct QuotaPending {
+  size_t requests = 0;
+  ResourceAmounts demand;
+};
+
+class QuotaAdmission {
+ public:
+  static std::string hold_id(const std::string& work_id) { return work_id + "#admitted"; }
+
+  /// Adds or replaces a quota; waiting work it now lets in is admitted (appended to `admitted`).
+  void put(QuotaSpec spec, std::vector<std::string>& admitted);
+
+  /// Takes the budget now (replacing the work's admission hold), or queues the work; refuses
+  /// a take naming a placement that holds quota already (ids are unique per request). Work
+  /// admitted meanwhile is appended to `admitted` (never the work itself: first in line and
+  /// fitting, it takes its budget at once).
+  QuotaTakeResult take(const QuotaTake& take, std::vector<std::string>& admitted);
+  /// take(), and when taken a lease for `holder` (a scheduler) if the queue is far from its
+  /// limits, nobody of its cohort waits and the holder has none of the queue yet.
+  QuotaTakeResult take(const QuotaTake& take, const std::string& holder,
+                       std::vector<std::string>& admitted);
+
+  /// Moves a take out of its holder's lease. When the lease cannot cover it (a holder that
+  /// miscounted: never in this protocol), the take is held anyway, limits unchecked, since its
+  /// work was committed already; the reason is returned.
+  std::optional<std::string> use_lease(const std::string& lease_id, const QuotaTake& take);
+
+  /// Gives back the leases of a holder that is gone.
+  void holder_gone(const std::string& holder, std::vector<std::string>& admitted);
+
+  /// The leases to ask back since the last call.
+  std::vector<QuotaRevocation> take_revocations() { return std::move(revocations_); }
+
+  /// Gives back what these holdings hold, then admits waiting work in fair order.
+  void release(const std::vector<std::string>& ids, std::vector<std::string>& admitted);
+
+  /// The work no longer waits (its scheduler gave it up); its hold, if any, is given back.
+  void withdraw(const std::string& work_id, std::vector<std::string>& admitted);
+
+  /// Holds what decided work held before a restart, limits unchecked (it runs already).
+  void restore(const QuotaCommit& commit) { state_.restore(commit); }
+
+  /// See QuotaState::set_queues_require_quota.
+  void set_queues_require_quota(bool required) { state_.set_queues_require_quota(required); }
+
+  QuotaPending pending(const std::string& queue) const;
+  /// The queues with work waiting now.
+  std::set<std::string> waiting_queues() const;
+  bool waiting(const std::string& work_id) const { return waiting_.count(work_id) > 0; }
+  const QuotaState& ledger() const { return state_; }
+
+ private:
+  struct Waiting {
+    std::string queue;
+    ResourceAmounts demand;
+    std::pair<int64_t, uint64_t> order;  // (-priority, arrival)
+    uint64_t refused_at = 0;             // the ledger revision it was last refused at
+  };
+
+  /// The cohort's name, or the queue's own name when it has none: who waits behind whom.
+  std::string group_of(const std::string& queue) const;
+  void enqueue(const QuotaTake& take, const ResourceAmounts& demand);
+  QuotaTakeResult take_or_wait(const QuotaTake& take, std::vector<std::string>& admitted);
+  void admit(std::vector<std::string>& admitted);
+  /// The work of `group` to admit next: the one kept in line, or the head of the most deserving
+  /// queue that may take more.
+  std::optional<std::string> next_in(const std::string& group) const;
+  /// Admits that work if it fits; false when there is none or it does not fit yet.
+  bool admit_one(const std::string& group, std::vector<std::string>& admitted);
+  /// Whether any work of the queue's group waits.
+  bool group_waits(const std::string& group) const;
+  std::optional<QuotaLease> offer_lease(const QuotaTake& take, const std::string& holder);
+  /// Asks back every lease of the group's queues (once each).
+  void revoke_leases(const std::string& group);
+  /// Forgets the leases among `ids` (given back).
+  void forget_leases(const std::vector<std::string>& ids);
+
+  struct Lease {
+    std::string holder;
+    std::string queue;
+    bool revoked = false;
+  };
+
+  QuotaState state_;
+  std::map<std::string, Waiting> waiting_;  // by work id
+  std::map<std::string, std::set<std::pair<std::pair<int64_t, uint64_t>, std::string>>>
+      by_queue_;                                 // queue -> its waiting work, in serving order
+  std::map<std::string, std::string> reserved_;  // group -> work first in line that did not fit
+  uint64_t arrivals_ = 0;
+  std::map<std::string, Lease> leases_;                                  // by lease id
+  std::map<std::pair<std::string, std::string>, std::string> lease_of_;  // (holder, queue) -> id
+  std::vector<QuotaRevocation> revocations_;
+  uint64_t lease_count_ = 0;
+};
+
+}  // namespace unisched::actors

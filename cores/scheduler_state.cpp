@@ -1,0 +1,336 @@
+#include "cores/scheduler_state.hpp"
+
+#include "cores/quota_wire.hpp"
+
+#include <algorithm>
+#include <random>
+
+#include "messages/convert.hpp"
+#include "messages/latency_buckets.hpp"
+#include "messages/undecided_reasons.hpp"
+#include "policy/pipeline.hpp"
+#include "policy/splitmix.hpp"
+
+namespace unisched::actors {
+namespace {
+
+using Decision = v1::SchedulingDecision;
+
+std::vector<Decision::Diagnosis> diagnoses_of(const policy::Decision& decision) {
+  std::vector<Decision::Diagnosis> out;
+  for (const auto& found : decision.diagnoses) {
+    out.push_back(diagnosis(found.cluster, found.plugin, found.reason));
+  }
+  return out;
+}
+
+}  // namespace
+
+SchedulerState::SchedulerState(policy::Policy policy, SchedulerSettings settings)
+    : policy_(std::move(policy)),
+      settings_(settings),
+      queue_(settings.max_queue),
+      tracking_(settings.max_tracked, settings.quotas) {
+  if (settings_.draw_seed == 0) {
+    settings_.draw_seed = std::random_device{}();
+  }
+}
+
+SchedulerState::~SchedulerState() = default;
+
+SchedulerCommands SchedulerState::submit(std::string id, model::SchedulingRequestSpec spec,
+                                         uint64_t ticket, Clock::time_point now) {
+  summary_.set_requests(summary_.requests() + 1);
+  auto work = std::make_unique<Work>();
+  work->request_id = id;
+  work->id = std::move(id);
+  work->spec = std::move(spec);
+  work->ticket = ticket;
+  work->submitted = now;
+  return enqueue(std::move(work), now);
+}
+
+SchedulerCommands SchedulerState::enqueue(std::unique_ptr<Work> work, Clock::time_point now) {
+  if (queue_.full()) {
+    summary_.set_refused_queue_full(summary_.refused_queue_full() + 1);
+    const std::string note = "refused: the scheduler's queue is full (" +
+                             std::to_string(queue_.size()) + " requests waiting)";
+    return finish(std::move(work), Decision::UNSCHEDULABLE, {}, {note}, now);
+  }
+  queue_.admit(std::move(work));
+  return advance(now);
+}
+
+size_t SchedulerState::in_flight_limit() const {
+  return settings_.commit_mode == CommitMode::NodeRevisions
+             ? std::max<size_t>(1, settings_.max_in_flight)
+             : 1;
+}
+
+SchedulerCommands SchedulerState::advance(Clock::time_point now) {
+  // A loop, not recursion: a long queue of requests nothing can take is decided in one go.
+  SchedulerCommands out;
+  while (rounds_.size() < in_flight_limit() && !queue_.empty()) {
+    const std::optional<policy::Decision> decision = decide(*queue_.head());
+    if (!decision) {
+      break;  // the head waits for the commits in flight; so does everything behind it
+    }
+    out.append(act_on(queue_.take_head(), *decision, now));
+  }
+  return out;
+}
+
+uint64_t SchedulerState::decision_seed(const Work& work) const {
+  // From the request alone: it draws the same whatever the scheduler decided before it, and a
+  // retry after a conflict (a local copy that was behind) decides on the refreshed view exactly
+  // as a first attempt on that view would, so a run repeats whatever the timing.
+  return policy::decision_seed(settings_.draw_seed, work.id);
+}
+
+std::optional<policy::Decision> SchedulerState::decide(Work& work) {
+  // The replicas still wanted, set on the work's own spec for the decision (a copy of the spec
+  // per decision was 2% of a busy scheduler).
+  const int64_t wanted = work.spec.replicas;
+  work.spec.replicas = wanted - static_cast<int64_t>(work.placed.size());
+  // A node a commit in flight touches has changed by the time this commit would arrive, so this
+  // decision leaves it alone; should that leave replicas without a place, it waits instead.
+  const auto& busy_nodes = rounds_.busy_nodes();
+  const bool around_busy = !busy_nodes.empty();
+  policy::NodeKeys avoid;
+  avoid.reserve(work.avoid.size() + busy_nodes.size());
+  for (const auto& [cluster, node] : work.avoid) {
+    avoid.emplace(cluster, node);
+  }
+  for (const auto& [node, commits] : busy_nodes) {
+    avoid.emplace(node.first, node.second);
+  }
+  policy::Decision decision =
+      policy::decide(work.spec, views_.candidates(), policy_, decision_seed(work), avoid);
+  work.spec.replicas = wanted;
+  if (around_busy && decision.status != policy::DecisionStatus::Placed) {
+    return std::nullopt;
+  }
+  ++work.attempts;
+  return decision;
+}
+
+SchedulerCommands SchedulerState::act_on(std::unique_ptr<Work> work,
+                                         const policy::Decision& decision, Clock::time_point now) {
+  if (decision.placements.empty()) {
+    std::vector<std::string> notes;
+    if (!views_.any_in_step()) {  // found by `unisched simulate`: such decisions gave no reason
+      notes.push_back(views_.size() == 0 ? "no cluster has joined this scheduler"
+                                         : "no cluster's view has reached this scheduler yet (" +
+                                               std::to_string(views_.size()) + " joined)");
+    }
+    const auto status = work->placed.empty() ? Decision::UNSCHEDULABLE : Decision::PARTIALLY_PLACED;
+    return finish(std::move(work), status, diagnoses_of(decision), notes, now);
+  }
+  return start_round(std::move(work), decision);
+}
+
+SchedulerCommands SchedulerState::start_round(std::unique_ptr<Work> started,
+                                              const policy::Decision& decision) {
+  Round& round = rounds_.open(std::move(started));
+  Work& work = *round.work;
+  round.partial = decision.status == policy::DecisionStatus::PartiallyPlaced;
+  round.partial_diagnoses = diagnoses_of(decision);
+  std::map<std::string, v1::CommitRequest> commits;
+  for (const auto& placement : decision.placements) {
+    const SchedulerViews::Cluster& local = views_.at(placement.cluster);
+    v1::CommitRequest& commit = commits[placement.cluster];
+    commit.set_cluster_id(placement.cluster);
+    commit.set_request_id(work.request_id);
+    commit.set_node_level(settings_.commit_mode == CommitMode::NodeRevisions);
+    commit.set_revision(local.revision);
+    (*commit.mutable_node_revisions())[placement.node] = local.view.revision_of(placement.node);
+    const uint64_t number = work.take_replica_number();
+    round.replica_numbers[placement.cluster].push_back(number);
+    const std::string placement_id = work.id + "/" + std::to_string(number);
+    messages::to_proto(
+        model::Reservation{placement_id, placement.node, placement.cpu_milli,
+                           placement.memory_bytes, placement.devices, placement.host_ports,
+                           placement.device_milli, work.spec.pod_template},
+        *commit.add_placements());
+    round.replicas[placement.cluster].push_back(replica_of(placement_id, placement));
+    round.incarnations[placement.cluster] = local.incarnation;
+    rounds_.mark_busy(round, {placement.cluster, placement.node});
+    if (settings_.quotas && !work.spec.queue.empty()) {
+      round.quota[placement_id] = quota_placement(local, placement, work.spec);
+    }
+  }
+  std::vector<v1::CommitRequest> to_send;
+  for (auto& [cluster, commit] : commits) {
+    to_send.push_back(std::move(commit));
+  }
+  return send_round(round, std::move(to_send));
+}
+
+SchedulerCommands SchedulerState::on_commit_result(uint64_t round, const std::string& cluster,
+                                                   CommitResult result, const std::string& reason,
+                                                   Clock::time_point now) {
+  Round* const open = rounds_.find(round);
+  if (open == nullptr || open->outstanding.erase(cluster) == 0) {
+    return {};  // an answer to a round that is over
+  }
+  rounds_.free_nodes(*open, &cluster);
+  if (result == CommitResult::Accepted &&
+      views_.at(cluster).incarnation != open->incarnations[cluster]) {
+    // Accepted by a ClusterActor that has since gone: its reservation went with it and its
+    // order may never reach the cluster. Handled as no answer: released there, decided again
+    // (found by `unisched simulate --faults cluster-actor-crash,drop`).
+    result = CommitResult::TimedOut;
+  }
+  if (result == CommitResult::Accepted) {
+    summary_.set_commits(summary_.commits() + 1);
+  } else if (result == CommitResult::Conflict) {
+    summary_.set_conflicts(summary_.conflicts() + 1);
+  } else if (result == CommitResult::TimedOut) {
+    summary_.set_commits_timed_out(summary_.commits_timed_out() + 1);
+  }
+  SchedulerCommands out;
+  open->record(cluster, result, reason, out);
+  out.append(maybe_close(*open, now));
+  return out;
+}
+
+SchedulerCommands SchedulerState::close_round(Round& round, Clock::time_point now) {
+  Work& work = *round.work;
+  SchedulerCommands out;
+  round.fail_lost_cluster_actors(views_, out);
+  const bool all_or_nothing = round.all_or_nothing();
+  if (round.quota_taken) {
+    round.settle_quota(all_or_nothing, out);
+  }
+  tracking_.forget_early_refusals(round.keep_accepted(all_or_nothing, out));
+  if (round.failed.empty()) {
+    const auto status = round.partial ? Decision::PARTIALLY_PLACED : Decision::PLACED;
+    const auto diagnoses = std::move(round.partial_diagnoses);
+    out.append(finish(rounds_.end(round), status, diagnoses, {}, now));
+    return out;
+  }
+  // Attempts that ended waiting for quota are not retries: the wait was no failure.
+  if (work.attempts - work.quota_waits <= static_cast<uint32_t>(settings_.max_retries)) {
+    summary_.set_retries(summary_.retries() + 1);
+    round.refreshing = true;
+    out.round(round.id).refresh.assign(round.failed.begin(), round.failed.end());
+    return out;
+  }
+  const auto diagnoses = std::move(round.failures);
+  std::unique_ptr<Work> done = rounds_.end(round);
+  const auto status = done->placed.empty() ? Decision::UNSCHEDULABLE : Decision::PARTIALLY_PLACED;
+  std::string note = "gave up after " + std::to_string(done->attempts) + " attempts";
+  out.append(finish(std::move(done), status, diagnoses, {std::move(note)}, now));
+  return out;
+}
+
+SchedulerCommands SchedulerState::on_refreshed(uint64_t round, Clock::time_point now) {
+  Round* const open = rounds_.find(round);
+  if (open == nullptr || !open->refreshing) {
+    return {};
+  }
+  std::unique_ptr<Work> work = rounds_.end(*open);
+  SchedulerCommands out;
+  if (const auto decision = decide(*work)) {
+    out = act_on(std::move(work), *decision, now);
+  } else {
+    queue_.put_back(std::move(work));  // decided again when a commit in flight is answered
+  }
+  out.advance_later = rounds_.size() < in_flight_limit() && !queue_.empty();
+  return out;
+}
+
+SchedulerCommands SchedulerState::finish(std::unique_ptr<Work> work, Decision::Status status,
+                                         const std::vector<Decision::Diagnosis>& diagnoses,
+                                         std::vector<std::string> notes, Clock::time_point now) {
+  Decision decision;
+  decision.set_request_id(work->id);
+  decision.set_status(status);
+  for (auto& replica : work->placed) {  // the work ends here
+    *decision.add_replicas() = std::move(replica);
+  }
+  for (const auto& found : diagnoses) {
+    *decision.add_diagnoses() = found;
+    decision.add_reasons(found.cluster() + ": " + found.plugin() + ": " + found.reason());
+  }
+  for (std::string& note : notes) {
+    decision.add_reasons(std::move(note));
+  }
+  if (!work->quota_held.empty()) {
+    decision.set_queue(work->spec.queue);
+    for (const auto& [id, held] : work->quota_held) {
+      *decision.add_quota_placements() = to_wire(id, held);
+    }
+  }
+  decision.set_attempts(work->attempts);
+  decision.set_latency_us(
+      std::chrono::duration_cast<std::chrono::microseconds>(now - work->submitted).count());
+  if (work->replaces.empty()) {
+    count_latency(std::chrono::duration<double>(now - work->submitted).count());
+  }
+  SchedulerCommands out;
+  if (work->admitted) {  // its admission hold goes, if the take did not replace it
+    out.quota_withdrawals.push_back(work->id);
+  }
+  if (!work->replaces.empty()) {
+    replace_replica(*work, decision, out, now);
+  } else {
+    switch (status) {
+      case Decision::PLACED:
+        summary_.set_placed(summary_.placed() + 1);
+        break;
+      case Decision::PARTIALLY_PLACED:
+        summary_.set_partially_placed(summary_.partially_placed() + 1);
+        break;
+      default:
+        summary_.set_unschedulable(summary_.unschedulable() + 1);
+    }
+    if (decision.replicas_size() > 0) {
+      track(*work, decision, out, now);
+    }
+    if (work->ticket != 0) {
+      out.replies.emplace_back(work->ticket, std::move(decision));
+    }
+  }
+  return out;
+}
+
+void SchedulerState::count_latency(double seconds) {
+  if (summary_.decision_latency_buckets_size() == 0) {
+    summary_.mutable_decision_latency_buckets()->Resize(kLatencyBoundsSeconds.size() + 1, 0);
+  }
+  const int bucket = static_cast<int>(latency_bucket(seconds));
+  summary_.set_decision_latency_buckets(bucket, summary_.decision_latency_buckets(bucket) + 1);
+  summary_.set_decision_latency_seconds_sum(summary_.decision_latency_seconds_sum() + seconds);
+}
+
+v1::SchedulerSummary SchedulerState::summary(Clock::time_point now) const {
+  v1::SchedulerSummary summary = summary_;
+  summary.set_waiting(queue_.size());
+  summary.set_tracked(tracking_.size());
+  summary.set_forgotten_unsettled(tracking_.forgotten_unsettled());
+  summary.set_waiting_for_quota(parked_.size());
+  auto& undecided = *summary.mutable_undecided_by_reason();
+  std::optional<Clock::time_point> oldest;
+  const auto count = [&](const Work& work, const char* reason) {
+    if (work.ticket != 0) {  // a request someone waits for, not a replica placed again
+      ++undecided[reason];
+      oldest = std::min(oldest.value_or(work.submitted), work.submitted);
+    }
+  };
+  queue_.visit([&](const Work& work) {
+    count(work, work.attempts == 0 ? kUndecidedQueued : kUndecidedRetrying);
+  });
+  rounds_.visit([&](const Round& round) {
+    count(*round.work, round.refreshing ? kUndecidedRetrying : kUndecidedCommitting);
+  });
+  for (const auto& [id, work] : parked_) {
+    count(*work, kUndecidedWaitingForQuota);
+  }
+  if (oldest) {
+    summary.set_oldest_undecided_seconds(std::chrono::duration<double>(now - *oldest).count());
+  }
+  return summary;
+}
+
+}  // namespace unisched::actors

@@ -1,0 +1,177 @@
+// A SchedulerActor's logic without the actor: decisions and their commit rounds (one at a time,
+// or several with node-level checks), retries, and the ledger's part in a round. Plain C++ (no
+// CAF): every method returns the commands the actor then sends (SchedulerCommands), so the
+// protocol is tested without an actor system. It holds its collaborators, each tested alone: the
+// copies of the clusters' views (SchedulerViews), the queue (SchedulerQueue), its quota leases
+// (SchedulerLeases) and the decided work (SchedulerTracking).
+//
+// The commit round is explicit. Each outstanding commit ends as accepted, conflict, refused or
+// timed out. A timed-out commit is released at its cluster at once: the release follows the
+// commit on the same link, so a cluster that did reserve it (and whose answer was lost or late)
+// undoes it, and one that never saw it ignores it. No reservation outlives its request.
+//
+// Memory is bounded: at most `max_queue` requests wait (more are refused, and counted), and at
+// most `max_tracked` decided requests are tracked (SchedulerTracking).
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "cores/cluster_state.hpp"
+#include "cores/scheduler_commands.hpp"
+#include "cores/scheduler_leases.hpp"
+#include "cores/scheduler_rounds.hpp"
+#include "cores/scheduler_tracking.hpp"
+#include "cores/scheduler_views.hpp"
+#include "cores/scheduler_work.hpp"
+#include "messages/unisched.pb.h"
+#include "model/view_update.hpp"
+#include "policy/framework.hpp"
+#include "policy/pipeline.hpp"
+
+namespace unisched::actors {
+
+struct SchedulerSettings {
+  CommitMode commit_mode = CommitMode::ClusterRevision;
+  int max_retries = 5;
+  std::chrono::milliseconds commit_timeout{2000};
+  /// Seeds each decision's draws (with the request id); 0: a seed of its own.
+  uint64_t draw_seed = 0;
+  size_t max_queue = 10'000;
+  size_t max_tracked = 10'000;
+  /// A quota ledger takes part in every commit round of a request with a queue (its take comes
+  /// first; the clusters' commits follow only once it is taken).
+  bool quotas = false;
+  /// Decisions whose commits may be in flight at once. More than one only with node-level
+  /// checks (every commit changes a cluster's revision, so a second decision on the same copy
+  /// would conflict with the first): a decision then leaves alone the nodes that commits in
+  /// flight touch, so this scheduler's decisions never conflict with each other.
+  size_t max_in_flight = 1;
+  /// The actor's waits: for the directory's or a ClusterActor's answer (a subscription, a view),
+  /// for a release's acknowledgement before it is sent again, and after a failed subscription
+  /// before it tries again.
+  std::chrono::milliseconds ask_timeout{2000};
+  std::chrono::milliseconds release_ack_timeout{1000};
+  std::chrono::milliseconds resubscribe_after{100};
+};
+
+/// How the quota ledger answered a take.
+enum class QuotaResult { Taken, Queued, Refused, TimedOut };
+
+class SchedulerState {
+ public:
+  using Clock = std::chrono::steady_clock;
+
+  SchedulerState(policy::Policy policy, SchedulerSettings settings);
+  ~SchedulerState();
+  SchedulerState(const SchedulerState&) = delete;
+  SchedulerState& operator=(const SchedulerState&) = delete;
+
+  // --- Clusters ---------------------------------------------------------------------------
+  /// The copies of the clusters' views it decides on.
+  SchedulerViews& views() { return views_; }
+  const SchedulerViews& views() const { return views_; }
+
+  // --- Requests -----------------------------------------------------------------------------
+  /// Queues a request; its decision comes back as a reply with `ticket`.
+  SchedulerCommands submit(std::string id, model::SchedulingRequestSpec spec, uint64_t ticket,
+                           Clock::time_point now);
+  /// Starts the next decisions while fewer than max_in_flight are (after clusters change, say).
+  SchedulerCommands advance(Clock::time_point now);
+  SchedulerCommands on_commit_result(uint64_t round, const std::string& cluster,
+                                     CommitResult result, const std::string& reason,
+                                     Clock::time_point now);
+  SchedulerCommands on_quota_result(uint64_t round, QuotaResult result, const std::string& reason,
+                                    Clock::time_point now);
+  /// The ledger granted a lease of `queue`'s budget with a take: later takes of the queue that
+  /// it covers are made here, without a round trip.
+  void grant_lease(const std::string& queue, QuotaLease lease);
+  /// The ledger wants the lease back: what is left of it is released.
+  SchedulerCommands on_lease_revoked(const std::string& lease_id);
+  /// The ledger holds budget for this waiting work: decide it again.
+  SchedulerCommands on_admitted(const std::string& work_id, Clock::time_point now);
+  /// The views asked for by `refresh` are in (or could not be fetched): decide again.
+  SchedulerCommands on_refreshed(uint64_t round, Clock::time_point now);
+  /// The cluster could not carry a committed placement out: place that replica again.
+  SchedulerCommands on_refused_placement(const std::string& placement_id, const std::string& reason,
+                                         Clock::time_point now);
+  /// The cluster's ClusterActor went away: it forgot the placements the cluster had not
+  /// confirmed yet, and an order for one may have been lost with it, so none may ever run. Each
+  /// is released there (should its order still arrive, the release ends it) and placed again.
+  SchedulerCommands on_cluster_actor_lost(const std::string& cluster, Clock::time_point now);
+  /// The cluster carried these placements out: nothing more will come of them.
+  SchedulerCommands on_settled(const std::vector<std::string>& placement_ids);
+
+  /// Its counters, and the requests not decided yet at `now` by where they wait.
+  v1::SchedulerSummary summary(Clock::time_point now) const;
+  size_t waiting() const { return queue_.size(); }
+  size_t waiting_for_quota() const { return parked_.size(); }
+  size_t tracked() const { return tracking_.size(); }
+  size_t deciding() const { return rounds_.size(); }
+
+ private:
+  /// One request (or one refused replica of one) on its way to a decision.
+  using Work = SchedulerWork;
+  using Round = CommitRound;
+  /// The work's decision on the local views; nullopt when it must wait for the commits in flight
+  /// (it did not place everything while their nodes were left alone).
+  std::optional<policy::Decision> decide(Work& work);
+  /// Finishes the work that nothing could take, or starts its commit round.
+  SchedulerCommands act_on(std::unique_ptr<Work> work, const policy::Decision& decision,
+                           Clock::time_point now);
+  size_t in_flight_limit() const;
+  /// Counts a request's decision latency in the summary's histogram.
+  void count_latency(double seconds);
+  SchedulerCommands start_round(std::unique_ptr<Work> work, const policy::Decision& decision);
+  /// What the placement takes of its queue's budget.
+  QuotaPlacement quota_placement(const SchedulerViews::Cluster& local,
+                                 const policy::ReplicaPlacement& placement,
+                                 const model::SchedulingRequestSpec& spec) const;
+  /// The round's take of its queue's budget.
+  static QuotaTake quota_take(const Round& round);
+  /// The round's commits go out now; with a ledger and a queue, its take goes first.
+  SchedulerCommands send_round(Round& round, std::vector<v1::CommitRequest> commits);
+  /// Takes the round's quota from its queue's lease if that covers it; a lease that does not
+  /// is given back (released into `out`).
+  bool take_from_lease(Round& round, SchedulerCommands& out);
+  /// Closes the round once every cluster and the ledger answered.
+  SchedulerCommands maybe_close(Round& round, Clock::time_point now);
+  /// The work waits for quota: parked until the ledger admits it.
+  SchedulerCommands park(Round& round, const std::string& reason, Clock::time_point now);
+  SchedulerCommands close_round(Round& round, Clock::time_point now);
+  /// Ends the work: its decision, its counts, its tracking.
+  SchedulerCommands finish(std::unique_ptr<Work> work, v1::SchedulingDecision::Status status,
+                           const std::vector<v1::SchedulingDecision::Diagnosis>& diagnoses,
+                           std::vector<std::string> notes, Clock::time_point now);
+  /// Tells the policy's observers of the replicas `decision` placed.
+  void observe(const Work& work, const v1::SchedulingDecision& decision);
+  /// Keeps what `decision` placed until it settles, taking the spec of `work` (which ends).
+  void track(Work& work, const v1::SchedulingDecision& decision, SchedulerCommands& out,
+             Clock::time_point now);
+  void replace_replica(const Work& work, const v1::SchedulingDecision& decision,
+                       SchedulerCommands& out, Clock::time_point now);
+  /// Places again the replicas of `decision` whose refusal came before the decision was made.
+  void place_refused_early(const v1::SchedulingDecision& decision, SchedulerCommands& out,
+                           Clock::time_point now);
+  uint64_t decision_seed(const Work& work) const;
+  SchedulerCommands enqueue(std::unique_ptr<Work> work, Clock::time_point now);
+
+  policy::Policy policy_;
+  SchedulerSettings settings_;
+  SchedulerViews views_;
+  SchedulerQueue queue_;
+  SchedulerRounds rounds_;                               // decisions whose commits are in flight
+  std::map<std::string, std::unique_ptr<Work>> parked_;  // waiting for quota, by work id
+  std::set<std::string> admitted_early_;                 // work admitted before it was parked
+  SchedulerLeases leases_;
+  SchedulerTracking tracking_;
+  v1::SchedulerSummary summary_;
+};
+
+}  // namespace unisched::actors
