@@ -31,8 +31,7 @@ struct ClusterEntry {
   std::string id;
   AgentActor agent;
   ClusterActor cluster_actor;
-  std::string home;         // the shard hosting its ClusterActor; empty: the supervisor's own node
-  bool agent_gone = false;  // the registered agent exited: a new one may take its place
+  std::string home;  // the shard hosting its ClusterActor; empty: the supervisor's own node
 };
 
 /// A process hosting ClusterActors for the supervisor (unisched shard).
@@ -185,11 +184,7 @@ void adopt(Self self, ClusterEntry& entry, ClusterActor cluster_actor, const std
 void start_cluster_actor(Self self, const std::string& id,
                          std::function<void(const ClusterActor&)> started) {
   ClusterEntry& entry = self->state.clusters.at(id);
-  std::set<std::string> shards;
-  for (const auto& [name, shard] : self->state.shards) {
-    shards.insert(name);
-  }
-  const std::optional<std::string> home = SupervisorState::choose_home(shards, id);
+  const std::optional<std::string> home = self->state.core->home_of(id);
   const auto owner = caf::actor_cast<caf::strong_actor_ptr>(self);
   if (!home) {
     adopt(self, entry,
@@ -211,6 +206,7 @@ void start_cluster_actor(Self self, const std::string& id,
             spdlog::warn("shard {} could not host cluster {} ({}); trying the next home", shard, id,
                          to_string(error));
             self->state.shards.erase(shard);
+            self->state.core->drop_shard(shard);
             start_cluster_actor(self, id, started);
           });
 }
@@ -219,7 +215,6 @@ void start_cluster_actor(Self self, const std::string& id,
 /// and the cluster counts as healthy once its view is known to match the agent.
 ClusterActor readmit(Self self, ClusterEntry& entry, AgentActor agent) {
   entry.agent = std::move(agent);
-  entry.agent_gone = false;
   self->monitor(entry.agent);
   self->send(entry.agent, bind_atom_v, ClusterIngestActor{entry.cluster_actor},
              endpoint_of(self->state, entry));
@@ -234,6 +229,7 @@ void on_down(Self self, const caf::down_msg& down) {
       // Its ClusterActors report their own down messages; each is restarted on a new home.
       spdlog::warn("shard {} lost ({}); re-homing its {} clusters", shard->first,
                    to_string(down.reason), shard->second.clusters);
+      self->state.core->drop_shard(shard->first);
       self->state.shards.erase(shard);
       return;
     }
@@ -253,7 +249,6 @@ void on_down(Self self, const caf::down_msg& down) {
       return;
     }
     if (down.source == entry.agent) {
-      entry.agent_gone = true;
       carry_out(self, self->state.core->on_agent_lost(id, to_string(down.reason)));
       return;
     }
@@ -286,30 +281,28 @@ const ClusterEntry* running(const SupervisorData& state, const std::string& id,
 /// (or one whose agent exited) new agent is readmitted; the registered agent registering again is
 /// bound again; another agent cannot register a live cluster.
 caf::result<ClusterActor> on_register(Self self, const std::string& id, AgentActor agent) {
-  const auto known = self->state.clusters.find(id);
-  if (known != self->state.clusters.end() && known->second.agent == agent &&
-      known->second.cluster_actor && !known->second.agent_gone) {
-    // The same agent again: our answer, or the bind that followed it, was lost on the way (a
-    // link cut off and healed). Bound once more, it pushes what it holds (seed 7949).
-    self->send(agent, bind_atom_v, ClusterIngestActor{known->second.cluster_actor},
-               endpoint_of(self->state, known->second));
-    return known->second.cluster_actor;
-  }
-  if (known != self->state.clusters.end()) {
-    // Lost, or its agent gone while the ClusterActor restarted (the lifecycle then moved on
-    // to resyncing): found by `unisched simulate --faults agent-crash,cluster-actor-crash`.
-    if (self->state.core->state(id) != Lifecycle::Lost && !known->second.agent_gone) {
+  auto& state = self->state;
+  const auto known = state.clusters.find(id);
+  const bool same_agent = known != state.clusters.end() && known->second.agent == agent;
+  const bool running = known != state.clusters.end() && known->second.cluster_actor;
+  switch (state.core->admission(id, same_agent, running)) {
+    case SupervisorState::Admission::BindAgain:
+      self->send(agent, bind_atom_v, ClusterIngestActor{known->second.cluster_actor},
+                 endpoint_of(state, known->second));
+      return known->second.cluster_actor;
+    case SupervisorState::Admission::AlreadyRegistered:
       return messages::make_error(messages::Error::AlreadyRegistered,
                                   "cluster \"" + id + "\" is already registered");
-    }
-    if (!known->second.cluster_actor) {
+    case SupervisorState::Admission::BeingRehomed:
       return messages::make_error(messages::Error::Unavailable,
                                   "cluster \"" + id + "\" is being re-homed; try again");
-    }
-    return readmit(self, known->second, std::move(agent));
+    case SupervisorState::Admission::Readmit:
+      return readmit(self, known->second, std::move(agent));
+    case SupervisorState::Admission::New:
+      break;
   }
-  self->state.core->add(id);
-  ClusterEntry& entry = self->state.clusters[id];
+  state.core->add(id);
+  ClusterEntry& entry = state.clusters[id];
   entry.id = id;
   entry.agent = std::move(agent);
   self->monitor(entry.agent);
@@ -335,6 +328,7 @@ caf::result<v1::ShardRegistration> on_shard(Self self, const v1::ShardRegistrati
   // Sent before any spawn request (same sender, so in order): the shard obeys only us.
   self->send(actor, bind_atom_v);
   self->state.shards[shard.shard_id()] = Shard{std::move(actor), shard.endpoint(), 0};
+  self->state.core->add_shard(shard.shard_id());
   spdlog::info("shard {} joined at {}; it hosts clusters registered from now on", shard.shard_id(),
                shard.endpoint());
   return shard;

@@ -26,6 +26,26 @@ bool SupervisorState::add(const std::string& cluster) {
   return clusters_.try_emplace(cluster).second;
 }
 
+SupervisorState::Admission SupervisorState::admission(const std::string& cluster, bool same_agent,
+                                                      bool cluster_actor_running) const {
+  const auto found = clusters_.find(cluster);
+  if (found == clusters_.end()) {
+    return Admission::New;
+  }
+  const Entry& entry = found->second;
+  if (same_agent && cluster_actor_running && !entry.agent_gone) {
+    // Our answer, or the bind that followed it, was lost on the way (a link cut off and
+    // healed). Bound once more, the agent pushes what it holds (seed 7949).
+    return Admission::BindAgain;
+  }
+  // Lost, or its agent gone while the ClusterActor restarted (the lifecycle then moved on to
+  // resyncing): found by `unisched simulate --faults agent-crash,cluster-actor-crash`.
+  if (entry.state != Lifecycle::Lost && !entry.agent_gone) {
+    return Admission::AlreadyRegistered;
+  }
+  return cluster_actor_running ? Admission::Readmit : Admission::BeingRehomed;
+}
+
 Lifecycle SupervisorState::state(const std::string& cluster) const {
   const auto found = clusters_.find(cluster);
   return found == clusters_.end() ? Lifecycle::Lost : found->second.state;
@@ -167,6 +187,7 @@ SupervisorCommands SupervisorState::on_agent_lost(const std::string& cluster,
   if (found == clusters_.end()) {
     return out;
   }
+  found->second.agent_gone = true;
   transition(cluster, found->second, Lifecycle::Lost, "agent exited: " + reason, out);
   out.push_back(set_health(cluster, false));
   return out;
@@ -179,6 +200,7 @@ SupervisorCommands SupervisorState::on_agent_returned(const std::string& cluster
     return out;
   }
   found->second.misses = 0;
+  found->second.agent_gone = false;
   // The next probe tells where the agent stands: in step with the view, it resumes where it
   // left off; otherwise (a new run, missed updates) the view is rebuilt from a snapshot.
   transition(cluster, found->second, Lifecycle::Registering, "agent registered again", out);

@@ -50,6 +50,19 @@ class SupervisorState {
  public:
   explicit SupervisorState(int max_misses) : max_misses_(max_misses) {}
 
+  /// What an agent's registration of a cluster comes to.
+  enum class Admission {
+    New,                ///< an unknown cluster: add() it and start its ClusterActor
+    BindAgain,          ///< its registered agent again (the answer or the bind was lost)
+    Readmit,            ///< its agent was lost or exited: the new agent takes its place
+    AlreadyRegistered,  ///< another agent while the registered one lives: refused
+    BeingRehomed,       ///< its ClusterActor is starting on a new home: try again
+  };
+  /// `same_agent`: the registering agent is the one registered; `cluster_actor_running`: its
+  /// ClusterActor runs (is not being started on a new home).
+  Admission admission(const std::string& cluster, bool same_agent,
+                      bool cluster_actor_running) const;
+
   /// A new cluster, registering. False when it is known already.
   bool add(const std::string& cluster);
   bool knows(const std::string& cluster) const { return clusters_.count(cluster) > 0; }
@@ -74,6 +87,15 @@ class SupervisorState {
   /// Its ClusterActor was restarted on a new home: rebuilt from a full snapshot.
   SupervisorCommands on_cluster_actor_restarted(const std::string& cluster);
 
+  /// A shard offers to host ClusterActors started from now on. False when it is known.
+  bool add_shard(const std::string& shard) { return shards_.insert(shard).second; }
+  /// A shard is gone, or could not host a cluster: no ClusterActor starts there any more.
+  void drop_shard(const std::string& shard) { shards_.erase(shard); }
+  /// Where the cluster's ClusterActor starts: its shard by choose_home; nullopt: this node (no
+  /// shard is left).
+  std::optional<std::string> home_of(const std::string& cluster) const {
+    return choose_home(shards_, cluster);
+  }
   /// The shard that hosts `cluster` (highest random weight: losing a shard moves only its
   /// clusters); nullopt when there is no shard.
   static std::optional<std::string> choose_home(const std::set<std::string>& shards,
@@ -83,6 +105,7 @@ class SupervisorState {
   struct Entry {
     Lifecycle state = Lifecycle::Registering;
     int misses = 0;
+    bool agent_gone = false;  // its registered agent exited: a new one may take its place
   };
   void transition(const std::string& cluster, Entry& entry, Lifecycle next, std::string why,
                   SupervisorCommands& out);
@@ -92,6 +115,7 @@ class SupervisorState {
 
   int max_misses_;
   std::map<std::string, Entry> clusters_;
+  std::set<std::string> shards_;
 };
 
 }  // namespace unisched::actors

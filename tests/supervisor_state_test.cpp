@@ -173,4 +173,66 @@ BOOST_AUTO_TEST_CASE(homes_move_only_the_lost_shards_clusters) {
   BOOST_TEST(used.size() == 3u);  // spread over every shard
 }
 
+BOOST_AUTO_TEST_CASE(a_registration_is_judged_by_who_registers_and_where_the_cluster_stands) {
+  using Admission = SupervisorState::Admission;
+  struct Case {
+    const char* what;
+    bool known;
+    bool agent_lost;
+    bool agent_returned;
+    bool same_agent;
+    bool running;
+    Admission admission;
+  };
+  const Case cases[] = {
+      {"a new cluster", false, false, false, false, false, Admission::New},
+      {"its agent again, answer lost", true, false, false, true, true, Admission::BindAgain},
+      {"another agent of a live cluster", true, false, false, false, true,
+       Admission::AlreadyRegistered},
+      {"a new agent after the old one exited", true, true, false, false, true, Admission::Readmit},
+      {"the old agent's run again after it exited", true, true, false, true, true,
+       Admission::Readmit},
+      {"its ClusterActor is moving to a new home", true, true, false, false, false,
+       Admission::BeingRehomed},
+      {"readmitted: live again", true, true, true, false, true, Admission::AlreadyRegistered},
+  };
+  for (const Case& c : cases) {
+    BOOST_TEST_CONTEXT(c.what) {
+      SupervisorState core(3);
+      if (c.known) {
+        core.add("a");
+        core.on_probe_answer("a", {1, 1});
+      }
+      if (c.agent_lost) {
+        core.on_agent_lost("a", "gone");
+      }
+      if (c.agent_returned) {
+        core.on_agent_returned("a");
+      }
+      BOOST_TEST((core.admission("a", c.same_agent, c.running) == c.admission));
+    }
+  }
+  // An agent gone while its ClusterActor restarted: the lifecycle moved on, the agent did not.
+  SupervisorState core(3);
+  core.add("a");
+  core.on_agent_lost("a", "gone");
+  core.on_cluster_actor_restarted("a");
+  BOOST_TEST((core.state("a") != Lifecycle::Lost));
+  BOOST_TEST((core.admission("a", false, true) == SupervisorState::Admission::Readmit));
+}
+
+BOOST_AUTO_TEST_CASE(a_shard_that_fails_is_dropped_and_the_next_home_is_chosen) {
+  SupervisorState core(3);
+  BOOST_TEST(!core.home_of("a").has_value());  // no shard: the supervisor's own node
+  BOOST_TEST(core.add_shard("s1"));
+  BOOST_TEST(core.add_shard("s2"));
+  BOOST_TEST(!core.add_shard("s1"));
+  const std::string first = *core.home_of("a");
+  core.drop_shard(first);
+  const std::string second = *core.home_of("a");
+  BOOST_TEST(second != first);
+  core.drop_shard(second);
+  BOOST_TEST(!core.home_of("a").has_value());
+}
+
 BOOST_AUTO_TEST_SUITE_END()
