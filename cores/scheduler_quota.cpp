@@ -14,10 +14,19 @@
 #include <string>
 
 namespace unisched::actors {
+namespace {
 
-QuotaPlacement SchedulerState::quota_placement(const SchedulerViews::Cluster& local,
-                                               const policy::ReplicaPlacement& placement,
-                                               const model::SchedulingRequestSpec& spec) const {
+/// The round's take of its queue's budget.
+QuotaTake quota_take(const CommitRound& round) {
+  const SchedulerWork& work = *round.work;
+  return QuotaTake{work.id, work.spec.priority, QuotaCommit{work.spec.queue, round.quota, {}}};
+}
+
+}  // namespace
+
+QuotaPlacement quota_placement_of(const SchedulerViews::Cluster& local,
+                                  const policy::ReplicaPlacement& placement,
+                                  const model::SchedulingRequestSpec& spec) {
   QuotaPlacement out;
   out.cluster = local.info.id;
   out.region = local.info.region;
@@ -54,11 +63,6 @@ QuotaPlacement SchedulerState::quota_placement(const SchedulerViews::Cluster& lo
     out.model = device.model.str();
   }
   return out;
-}
-
-QuotaTake SchedulerState::quota_take(const Round& round) {
-  const Work& work = *round.work;
-  return QuotaTake{work.id, work.spec.priority, QuotaCommit{work.spec.queue, round.quota, {}}};
 }
 
 SchedulerCommands SchedulerState::send_round(Round& round, std::vector<v1::CommitRequest> commits) {
@@ -172,7 +176,7 @@ SchedulerCommands SchedulerState::maybe_close(Round& round, Clock::time_point no
     return out;
   }
   out.append(close_round(round, now));
-  out.advance_later = rounds_.size() < in_flight_limit() && !queue_.empty();
+  out.advance_later = rounds_.size() < settings_.in_flight_limit() && !queue_.empty();
   return out;
 }
 

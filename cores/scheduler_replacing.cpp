@@ -8,21 +8,27 @@
 
 namespace unisched::actors {
 
-void SchedulerState::observe(const Work& work, const v1::SchedulingDecision& decision) {
-  if (policy_.observers.empty()) {
+namespace {
+
+/// Tells the policy's observers of the replicas `decision` placed.
+void observe(const policy::Policy& policy, const SchedulerWork& work,
+             const v1::SchedulingDecision& decision) {
+  if (policy.observers.empty()) {
     return;
   }
   const policy::ReplicaDemand demand = policy::demand_of(work.spec);
   for (const auto& replica : decision.replicas()) {
-    for (const auto& observer : policy_.observers) {
+    for (const auto& observer : policy.observers) {
       observer->placed(replica.cluster(), replica.node(), demand);
     }
   }
 }
 
+}  // namespace
+
 void SchedulerState::track(Work& work, const v1::SchedulingDecision& decision,
                            SchedulerCommands& out, Clock::time_point now) {
-  observe(work, decision);
+  observe(policy_, work, decision);
   out.append(tracking_.track(work.request_id, std::move(work.spec), decision));
   place_refused_early(decision, out, now);
 }
@@ -32,7 +38,7 @@ void SchedulerState::replace_replica(const Work& work, const v1::SchedulingDecis
   SchedulerTracking::Replaced replaced = tracking_.replaced(work, placed);
   out.append(std::move(replaced.commands));
   if (replaced.kept) {
-    observe(work, placed);
+    observe(policy_, work, placed);
     place_refused_early(placed, out, now);
   }
 }

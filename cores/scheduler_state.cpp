@@ -24,6 +24,16 @@ std::vector<Decision::Diagnosis> diagnoses_of(const policy::Decision& decision) 
   return out;
 }
 
+/// Counts a request's decision latency in the summary's histogram.
+void count_latency(v1::SchedulerSummary& summary, double seconds) {
+  if (summary.decision_latency_buckets_size() == 0) {
+    summary.mutable_decision_latency_buckets()->Resize(kLatencyBoundsSeconds.size() + 1, 0);
+  }
+  const int bucket = static_cast<int>(latency_bucket(seconds));
+  summary.set_decision_latency_buckets(bucket, summary.decision_latency_buckets(bucket) + 1);
+  summary.set_decision_latency_seconds_sum(summary.decision_latency_seconds_sum() + seconds);
+}
+
 }  // namespace
 
 SchedulerState::SchedulerState(policy::Policy policy, SchedulerSettings settings)
@@ -61,16 +71,10 @@ SchedulerCommands SchedulerState::enqueue(std::unique_ptr<Work> work, Clock::tim
   return advance(now);
 }
 
-size_t SchedulerState::in_flight_limit() const {
-  return settings_.commit_mode == CommitMode::NodeRevisions
-             ? std::max<size_t>(1, settings_.max_in_flight)
-             : 1;
-}
-
 SchedulerCommands SchedulerState::advance(Clock::time_point now) {
   // A loop, not recursion: a long queue of requests nothing can take is decided in one go.
   SchedulerCommands out;
-  while (rounds_.size() < in_flight_limit() && !queue_.empty()) {
+  while (rounds_.size() < settings_.in_flight_limit() && !queue_.empty()) {
     const std::optional<policy::Decision> decision = decide(*queue_.head());
     if (!decision) {
       break;  // the head waits for the commits in flight; so does everything behind it
@@ -78,13 +82,6 @@ SchedulerCommands SchedulerState::advance(Clock::time_point now) {
     out.append(act_on(queue_.take_head(), *decision, now));
   }
   return out;
-}
-
-uint64_t SchedulerState::decision_seed(const Work& work) const {
-  // From the request alone: it draws the same whatever the scheduler decided before it, and a
-  // retry after a conflict (a local copy that was behind) decides on the refreshed view exactly
-  // as a first attempt on that view would, so a run repeats whatever the timing.
-  return policy::decision_seed(settings_.draw_seed, work.id);
 }
 
 std::optional<policy::Decision> SchedulerState::decide(Work& work) {
@@ -104,8 +101,11 @@ std::optional<policy::Decision> SchedulerState::decide(Work& work) {
   for (const auto& [node, commits] : busy_nodes) {
     avoid.emplace(node.first, node.second);
   }
-  policy::Decision decision =
-      policy::decide(work.spec, views_.candidates(), policy_, decision_seed(work), avoid);
+  // Seeded from the request alone: it draws the same whatever the scheduler decided before it,
+  // and a retry after a conflict (a local copy that was behind) decides on the refreshed view
+  // exactly as a first attempt on that view would, so a run repeats whatever the timing.
+  const uint64_t seed = policy::decision_seed(settings_.draw_seed, work.id);
+  policy::Decision decision = policy::decide(work.spec, views_.candidates(), policy_, seed, avoid);
   work.spec.replicas = wanted;
   if (around_busy && decision.status != policy::DecisionStatus::Placed) {
     return std::nullopt;
@@ -156,7 +156,7 @@ SchedulerCommands SchedulerState::start_round(std::unique_ptr<Work> started,
     round.incarnations[placement.cluster] = local.incarnation;
     rounds_.mark_busy(round, {placement.cluster, placement.node});
     if (settings_.quotas && !work.spec.queue.empty()) {
-      round.quota[placement_id] = quota_placement(local, placement, work.spec);
+      round.quota[placement_id] = quota_placement_of(local, placement, work.spec);
     }
   }
   std::vector<v1::CommitRequest> to_send;
@@ -236,7 +236,7 @@ SchedulerCommands SchedulerState::on_refreshed(uint64_t round, Clock::time_point
   } else {
     queue_.put_back(std::move(work));  // decided again when a commit in flight is answered
   }
-  out.advance_later = rounds_.size() < in_flight_limit() && !queue_.empty();
+  out.advance_later = rounds_.size() < settings_.in_flight_limit() && !queue_.empty();
   return out;
 }
 
@@ -266,7 +266,7 @@ SchedulerCommands SchedulerState::finish(std::unique_ptr<Work> work, Decision::S
   decision.set_latency_us(
       std::chrono::duration_cast<std::chrono::microseconds>(now - work->submitted).count());
   if (work->replaces.empty()) {
-    count_latency(std::chrono::duration<double>(now - work->submitted).count());
+    count_latency(summary_, std::chrono::duration<double>(now - work->submitted).count());
   }
   SchedulerCommands out;
   if (work->admitted) {  // its admission hold goes, if the take did not replace it
@@ -293,15 +293,6 @@ SchedulerCommands SchedulerState::finish(std::unique_ptr<Work> work, Decision::S
     }
   }
   return out;
-}
-
-void SchedulerState::count_latency(double seconds) {
-  if (summary_.decision_latency_buckets_size() == 0) {
-    summary_.mutable_decision_latency_buckets()->Resize(kLatencyBoundsSeconds.size() + 1, 0);
-  }
-  const int bucket = static_cast<int>(latency_bucket(seconds));
-  summary_.set_decision_latency_buckets(bucket, summary_.decision_latency_buckets(bucket) + 1);
-  summary_.set_decision_latency_seconds_sum(summary_.decision_latency_seconds_sum() + seconds);
 }
 
 v1::SchedulerSummary SchedulerState::summary(Clock::time_point now) const {

@@ -14,6 +14,7 @@
 // most `max_tracked` decided requests are tracked (SchedulerTracking).
 #pragma once
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <map>
@@ -59,10 +60,20 @@ struct SchedulerSettings {
   std::chrono::milliseconds ask_timeout{2000};
   std::chrono::milliseconds release_ack_timeout{1000};
   std::chrono::milliseconds resubscribe_after{100};
+
+  /// Decisions whose commits may be in flight at once, as the commit mode allows.
+  size_t in_flight_limit() const {
+    return commit_mode == CommitMode::NodeRevisions ? std::max<size_t>(1, max_in_flight) : 1;
+  }
 };
 
 /// How the quota ledger answered a take.
 enum class QuotaResult { Taken, Queued, Refused, TimedOut };
+
+/// What a placement on `local` takes of its queue's budget (cores/scheduler_quota.cpp).
+QuotaPlacement quota_placement_of(const SchedulerViews::Cluster& local,
+                                  const policy::ReplicaPlacement& placement,
+                                  const model::SchedulingRequestSpec& spec);
 
 class SchedulerState {
  public:
@@ -125,16 +136,7 @@ class SchedulerState {
   /// Finishes the work that nothing could take, or starts its commit round.
   SchedulerCommands act_on(std::unique_ptr<Work> work, const policy::Decision& decision,
                            Clock::time_point now);
-  size_t in_flight_limit() const;
-  /// Counts a request's decision latency in the summary's histogram.
-  void count_latency(double seconds);
   SchedulerCommands start_round(std::unique_ptr<Work> work, const policy::Decision& decision);
-  /// What the placement takes of its queue's budget.
-  QuotaPlacement quota_placement(const SchedulerViews::Cluster& local,
-                                 const policy::ReplicaPlacement& placement,
-                                 const model::SchedulingRequestSpec& spec) const;
-  /// The round's take of its queue's budget.
-  static QuotaTake quota_take(const Round& round);
   /// The round's commits go out now; with a ledger and a queue, its take goes first.
   SchedulerCommands send_round(Round& round, std::vector<v1::CommitRequest> commits);
   /// Takes the round's quota from its queue's lease if that covers it; a lease that does not
@@ -149,8 +151,6 @@ class SchedulerState {
   SchedulerCommands finish(std::unique_ptr<Work> work, v1::SchedulingDecision::Status status,
                            const std::vector<v1::SchedulingDecision::Diagnosis>& diagnoses,
                            std::vector<std::string> notes, Clock::time_point now);
-  /// Tells the policy's observers of the replicas `decision` placed.
-  void observe(const Work& work, const v1::SchedulingDecision& decision);
   /// Keeps what `decision` placed until it settles, taking the spec of `work` (which ends).
   void track(Work& work, const v1::SchedulingDecision& decision, SchedulerCommands& out,
              Clock::time_point now);
@@ -159,7 +159,6 @@ class SchedulerState {
   /// Places again the replicas of `decision` whose refusal came before the decision was made.
   void place_refused_early(const v1::SchedulingDecision& decision, SchedulerCommands& out,
                            Clock::time_point now);
-  uint64_t decision_seed(const Work& work) const;
   SchedulerCommands enqueue(std::unique_ptr<Work> work, Clock::time_point now);
 
   policy::Policy policy_;
