@@ -1,5 +1,5 @@
-// The quota accounting core (seed 3.2), plain C++ like ClusterState: each queue's budget over
-// cpu, memory and any extended resource, what its placements hold, and cohorts whose members
+// The quota accounting core (design document 3.2), plain C++ like ClusterState: each queue's budget
+// over cpu, memory and any extended resource, what its placements hold, and cohorts whose members
 // lend their unused budget to each other, as Kueue's ClusterQueues do.
 //
 // A take is a conditional increment, checked and applied in one step, all or nothing (a gang

@@ -1,6 +1,6 @@
-// SchedulingQuota (scheduling.cluster.io/v1): a queue's budget across every cluster, as seed 3.2
-// asks of the resource model. Named apart from core ResourceQuota, whose meaning (one namespace
-// of one cluster) it does not share.
+// SchedulingQuota (scheduling.cluster.io/v1): a queue's budget across every cluster, as design
+// document 3.2 asks of the resource model. Named apart from core ResourceQuota, whose meaning (one
+// namespace of one cluster) it does not share.
 //
 //   spec:
 //     queue: team-a              # required: the requests whose spec.queue is this

@@ -20,10 +20,10 @@
 #include "messages/errors.hpp"
 #include "messages/unisched.grpc.pb.h"
 #include "model/printable.hpp"
+#include "runtime/design_grpc_service.hpp"
 #include "runtime/grpc_calls.hpp"
 #include "runtime/grpc_clusters.hpp"
 #include "runtime/grpc_interceptor.hpp"
-#include "runtime/seed_grpc_service.hpp"
 
 namespace unisched::runtime {
 namespace {
@@ -228,7 +228,7 @@ std::unique_ptr<GrpcMetadataServer> GrpcMetadataServer::start(
   auto streams = std::make_shared<GrpcStreamGuard>(settings.streams, settings.tokens);
   std::vector<std::unique_ptr<grpc::Service>> services;
   services.push_back(std::make_unique<MetadataService>(system, hub, settings, streams));
-  services.push_back(make_seed_metadata_service(system, hub, settings, streams));
+  services.push_back(make_design_metadata_service(system, hub, settings, streams));
   grpc::ServerBuilder builder;
   int port = 0;
   builder.AddListeningPort(endpoint.host + ":" + std::to_string(endpoint.port), creds, &port);

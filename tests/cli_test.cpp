@@ -57,7 +57,7 @@ BOOST_AUTO_TEST_CASE(shipped_examples_all_validate) {
 }
 
 BOOST_AUTO_TEST_CASE(the_seeds_example_validates_and_keeps_its_words) {
-  const std::string seed = kSource + "/config/profiles/seed-example.yaml";
+  const std::string seed = kSource + "/config/profiles/design-example.yaml";
   const auto checked = run("validate -f " + seed);
   BOOST_TEST(checked.exit_code == 0, checked.err);
   BOOST_TEST(checked.out.find("ClusterResourceProfile/cluster-a-gpu-profile valid") !=

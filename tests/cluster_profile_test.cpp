@@ -17,7 +17,7 @@ using unisched::testing::with;
 namespace {
 
 const std::string kSeedExample =
-    std::string(UNISCHED_SOURCE_DIR) + "/config/profiles/seed-example.yaml";
+    std::string(UNISCHED_SOURCE_DIR) + "/config/profiles/design-example.yaml";
 
 const std::string kBase = R"(apiVersion: scheduling.cluster.io/v1
 kind: ClusterResourceProfile

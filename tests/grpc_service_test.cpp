@@ -27,7 +27,7 @@ std::string grpc_address(const Hub& hub) {
   return unisched::testing::printed_grpc_address(*hub.process);
 }
 
-const std::string kSeedProto = std::string(UNISCHED_SOURCE_DIR) + "/messages/seed_metadata.proto";
+const std::string kSeedProto = std::string(UNISCHED_SOURCE_DIR) + "/messages/design_metadata.proto";
 const std::string kDefinedHere = "// ---- Defined here";
 
 /// The .proto a team would write from the design document: the seed's IDL exactly as section
@@ -53,7 +53,7 @@ std::string proto_from_the_seed(const unisched::testing::ScratchDirectory& dir) 
   const std::string idl = seed.substr(begin, end - begin);
   // Our copy carries the same text, byte for byte.
   BOOST_TEST(ours.find(idl) != std::string::npos,
-             "messages/seed_metadata.proto differs from the seed");
+             "messages/design_metadata.proto differs from the seed");
   return dir.write("seed_from_the_document.proto",
                    "syntax = \"proto3\";\n\n" + idl + "\n\n" + definitions);
 }
@@ -267,7 +267,7 @@ BOOST_AUTO_TEST_CASE(a_client_generated_from_the_seeds_text_joins_as_a_view_only
   Hub hub(0, {"--grpc", "127.0.0.1:0", "--cluster-tokens", tokens});
   const std::string steps = run_node_client(
       dir,
-      "seed_client.js " + grpc_address(hub) + " " + proto + " " + UNISCHED_SOURCE_DIR +
+      "design_client.js " + grpc_address(hub) + " " + proto + " " + UNISCHED_SOURCE_DIR +
           "/messages seed-cluster 0123456789abcdef0123 quiet-cluster fedcba9876543210fedc",
       60);
   for (const char* step :
@@ -299,14 +299,14 @@ BOOST_AUTO_TEST_CASE(a_client_generated_from_the_seeds_text_joins_as_a_view_only
 
 // The seed's door over a cluster's update rate: the stream ends RESOURCE_EXHAUSTED with nothing
 // taken, and the agent that streams the same version again loses nothing.
-BOOST_AUTO_TEST_CASE(a_seed_client_over_its_update_rate_is_refused_whole_and_resumes) {
+BOOST_AUTO_TEST_CASE(a_design_client_over_its_update_rate_is_refused_whole_and_resumes) {
   unisched::testing::ScratchDirectory dir;
   const std::string proto = proto_from_the_seed(dir);
   const std::string tokens = dir.write("tokens", "seed-cluster 0123456789abcdef0123\n");
   Hub hub(0, {"--grpc", "127.0.0.1:0", "--cluster-tokens", tokens, "--cluster-update-rate", "10"});
   const std::string steps = run_node_client(
       dir,
-      "seed_client.js " + grpc_address(hub) + " " + proto + " " + UNISCHED_SOURCE_DIR +
+      "design_client.js " + grpc_address(hub) + " " + proto + " " + UNISCHED_SOURCE_DIR +
           "/messages seed-cluster 0123456789abcdef0123 none none throttled",
       120);
   BOOST_TEST(steps.find("every version applied up to 40") != std::string::npos, steps);

@@ -1,14 +1,14 @@
 // Protobuf bytes into the model, as they arrive over CAF and gRPC (messages/convert and
-// messages/seed_convert). The first byte picks the message: unisched.v1 IncrementalUpdate,
-// ClusterSnapshot or Placement, or the seed's IncrementalUpdate as a first or a later update.
-// Whatever the bytes, decoding either refuses with a reason or gives a value whose wire form
-// decodes again to the same wire form. IncrementalUpdate bytes are also read by the direct reader
-// of node changes, which must agree with the generated parser whenever it reads them at all.
+// messages/design_convert). The first byte picks the message: unisched.v1 IncrementalUpdate,
+// ClusterSnapshot or Placement, or the design document's IncrementalUpdate as a first or a later
+// update. Whatever the bytes, decoding either refuses with a reason or gives a value whose wire
+// form decodes again to the same wire form. IncrementalUpdate bytes are also read by the direct
+// reader of node changes, which must agree with the generated parser whenever it reads them at all.
 #include <google/protobuf/util/message_differencer.h>
 
 #include "messages/convert.hpp"
+#include "messages/design_convert.hpp"
 #include "messages/node_wire.hpp"
-#include "messages/seed_convert.hpp"
 #include "tests/fuzz/fuzz_check.hpp"
 
 namespace {
@@ -105,9 +105,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (!wire.ParseFromArray(bytes, length))
       return 0;
     if (kind == 3) {
-      check_seed(messages::seed_start(wire, 1));
+      check_seed(messages::design_start(wire, 1));
     } else {
-      check_seed(messages::seed_update(wire, 1));
+      check_seed(messages::design_update(wire, 1));
     }
   }
   return 0;

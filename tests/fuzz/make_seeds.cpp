@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "messages/seed_metadata.pb.h"
+#include "messages/design_metadata.pb.h"
 #include "messages/snapshot_parts.hpp"
 #include "messages/unisched.pb.h"
 #include "runtime/journal.hpp"
@@ -109,7 +109,7 @@ v1::Placement placement(const std::string& id, const std::string& node) {
   return out;
 }
 
-::IncrementalUpdate seed_update(int64_t version) {
+::IncrementalUpdate design_update(int64_t version) {
   ::IncrementalUpdate out;
   out.set_clusterid("fuzz");
   out.set_version(version);
@@ -138,8 +138,8 @@ void proto_convert_seeds(const fs::path& dir) {
   write(dir, "update-usage", tagged(0, usage_update(2, "node-a").SerializeAsString()));
   write(dir, "snapshot", tagged(1, snapshot().SerializeAsString()));
   write(dir, "placement", tagged(2, placement("train/0", "node-a").SerializeAsString()));
-  write(dir, "seed-start", tagged(3, seed_update(1).SerializeAsString()));
-  write(dir, "seed-update", tagged(4, seed_update(2).SerializeAsString()));
+  write(dir, "seed-start", tagged(3, design_update(1).SerializeAsString()));
+  write(dir, "seed-update", tagged(4, design_update(2).SerializeAsString()));
 }
 
 void cluster_state_seeds(const fs::path& dir) {

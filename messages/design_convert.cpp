@@ -1,4 +1,4 @@
-#include "messages/seed_convert.hpp"
+#include "messages/design_convert.hpp"
 
 #include <absl/strings/match.h>
 
@@ -33,14 +33,15 @@ std::optional<v1::HealthState> known_health(const std::string& text) {
   return std::nullopt;
 }
 
-/// The seed's free-text health as a state: text it does not name says nothing (unknown). The
-/// seed's IDL makes it a string, so agents written from it send what they like ("Healthy").
+/// The design document's free-text health as a state: text it does not name says nothing (unknown).
+/// The design document's IDL makes it a string, so agents written from it send what they like
+/// ("Healthy").
 v1::HealthState health_of(const std::string& text) {
   return known_health(text).value_or(v1::HEALTH_UNKNOWN);
 }
 
-/// `from` read as `to`: the seed's node and resource messages have the field numbers and types
-/// of unisched.v1's (a test checks), so their bytes mean the same.
+/// `from` read as `to`: the design document's node and resource messages have the field numbers and
+/// types of unisched.v1's (a test checks), so their bytes mean the same.
 void same_bytes(const google::protobuf::Message& from, google::protobuf::Message& to) {
   to.ParseFromString(from.SerializeAsString());
 }
@@ -53,8 +54,8 @@ std::string too_many(const ::IncrementalUpdate& update) {
 
 }  // namespace
 
-model::Expected<v1::ClusterSnapshot, std::string> seed_start(const ::IncrementalUpdate& update,
-                                                             uint64_t epoch) {
+model::Expected<v1::ClusterSnapshot, std::string> design_start(const ::IncrementalUpdate& update,
+                                                               uint64_t epoch) {
   if (std::string refusal = too_many(update); !refusal.empty()) {
     return refusal;
   }
@@ -77,8 +78,8 @@ model::Expected<v1::ClusterSnapshot, std::string> seed_start(const ::Incremental
   return snapshot;
 }
 
-model::Expected<v1::IncrementalUpdate, std::string> seed_update(const ::IncrementalUpdate& update,
-                                                                uint64_t epoch) {
+model::Expected<v1::IncrementalUpdate, std::string> design_update(const ::IncrementalUpdate& update,
+                                                                  uint64_t epoch) {
   if (std::string refusal = too_many(update); !refusal.empty()) {
     return refusal;
   }
@@ -100,7 +101,7 @@ model::Expected<v1::IncrementalUpdate, std::string> seed_update(const ::Incremen
   return out;
 }
 
-std::optional<std::string> unknown_seed_health(const std::string& text) {
+std::optional<std::string> unknown_design_health(const std::string& text) {
   if (known_health(text)) {
     return std::nullopt;
   }
@@ -109,7 +110,7 @@ std::optional<std::string> unknown_seed_health(const std::string& text) {
          "taken as UNKNOWN";
 }
 
-::ClusterSnapshot seed_snapshot(const v1::ClusterSnapshot& view) {
+::ClusterSnapshot design_snapshot(const v1::ClusterSnapshot& view) {
   ::ClusterSnapshot out;
   out.set_clusterid(view.cluster_id());
   out.set_version(static_cast<int64_t>(view.agent_version()));
@@ -120,7 +121,7 @@ std::optional<std::string> unknown_seed_health(const std::string& text) {
   return out;
 }
 
-::HealthStatus seed_health(const v1::HealthStatus& status, int64_t version) {
+::HealthStatus design_health(const v1::HealthStatus& status, int64_t version) {
   ::HealthStatus out;
   out.set_clusterid(status.cluster_id());
   out.set_status(status.state() == v1::HEALTH_UNKNOWN ? "UNKNOWN"

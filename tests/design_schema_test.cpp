@@ -1,11 +1,11 @@
-// The seed's messages (messages/seed_metadata.proto) carry nodes and cluster resources with the
-// field numbers and types of unisched.proto, so the centre reads their bytes as its own.
+// The design document's messages (messages/design_metadata.proto) carry nodes and cluster resources
+// with the field numbers and types of unisched.proto, so the centre reads their bytes as its own.
 #include <google/protobuf/descriptor.h>
 #include <boost/test/unit_test.hpp>
 
 #include <string>
 
-#include "messages/seed_convert.hpp"
+#include "messages/design_convert.hpp"
 
 using google::protobuf::Descriptor;
 using google::protobuf::EnumDescriptor;
@@ -13,22 +13,22 @@ using google::protobuf::FieldDescriptor;
 
 namespace {
 
-/// Every value of the seed's enum is one of ours, under its number and name.
-void expect_within_enum(const EnumDescriptor& ours, const EnumDescriptor& seed) {
-  for (int i = 0; i < seed.value_count(); ++i) {
-    const auto* match = ours.FindValueByNumber(seed.value(i)->number());
-    BOOST_TEST((match != nullptr && match->name() == seed.value(i)->name()),
-               ours.full_name() << " lacks " << seed.value(i)->name());
+/// Every value of the design document's enum is one of ours, under its number and name.
+void expect_within_enum(const EnumDescriptor& ours, const EnumDescriptor& design) {
+  for (int i = 0; i < design.value_count(); ++i) {
+    const auto* match = ours.FindValueByNumber(design.value(i)->number());
+    BOOST_TEST((match != nullptr && match->name() == design.value(i)->name()),
+               ours.full_name() << " lacks " << design.value(i)->name());
   }
 }
 
-/// Every field of `seed` is in `ours` under its number, of its type and cardinality, and
+/// Every field of `design` is in `ours` under its number, of its type and cardinality, and
 /// nested messages and enums match the same way. Ours may say more (a node's usage alone, op
-/// USAGE), which a seed agent never sends.
-void expect_within_wire(const Descriptor& ours, const Descriptor& seed) {
-  BOOST_TEST(seed.field_count() <= ours.field_count(), seed.full_name());
-  for (int i = 0; i < seed.field_count(); ++i) {
-    const FieldDescriptor& field = *seed.field(i);
+/// USAGE), which an agent written from the design document never sends.
+void expect_within_wire(const Descriptor& ours, const Descriptor& design) {
+  BOOST_TEST(design.field_count() <= ours.field_count(), design.full_name());
+  for (int i = 0; i < design.field_count(); ++i) {
+    const FieldDescriptor& field = *design.field(i);
     const FieldDescriptor* match = ours.FindFieldByNumber(field.number());
     BOOST_TEST_REQUIRE(match != nullptr, ours.full_name() << " lacks field " << field.number());
     BOOST_TEST(match->type() == field.type(), field.full_name());
@@ -44,7 +44,7 @@ void expect_within_wire(const Descriptor& ours, const Descriptor& seed) {
 
 }  // namespace
 
-BOOST_AUTO_TEST_SUITE(seed_schema)
+BOOST_AUTO_TEST_SUITE(design_schema)
 
 BOOST_AUTO_TEST_CASE(seed_nodes_and_resources_have_our_wire_form) {
   expect_within_wire(*unisched::v1::NodeDelta::descriptor(), *::NodeDelta::descriptor());
@@ -76,35 +76,35 @@ BOOST_AUTO_TEST_CASE(an_update_is_read_as_ours_and_malformed_ones_are_named) {
   device.set_resource("nvidia.com/gpu");
   device.set_interconnect(::Device::NVLINK);
   device.set_linkgeneration(4);
-  const auto start = unisched::messages::seed_start(update, 7);
+  const auto start = unisched::messages::design_start(update, 7);
   BOOST_TEST_REQUIRE(start.has_value());
   BOOST_TEST(start->epoch() == 7u);
   BOOST_TEST(start->nodes(0).allocatable_cpu_milli() == 8000);
   BOOST_TEST(start->nodes(0).accelerators(0).interconnect() == unisched::v1::NVLINK);
   BOOST_TEST(start->nodes(0).accelerators(0).link_generation() == 4);
   update.set_version(2);
-  const auto next = unisched::messages::seed_update(update, 7);
+  const auto next = unisched::messages::design_update(update, 7);
   BOOST_TEST_REQUIRE(next.has_value());
   BOOST_TEST((next->base_version() == 1u && next->version() == 2u));
   BOOST_TEST(next->node_deltas(0).op() == unisched::v1::NodeDelta::ADD);
-  // healthStatus is free text in the seed's IDL: known states match without case, and other
-  // text is UNKNOWN with a warning, never a refused update (issue 66, item 7).
+  // healthStatus is free text in the design document's IDL: known states match without case, and
+  // other text is UNKNOWN with a warning, never a refused update (issue 66, item 7).
   for (const auto& [text, state] : std::vector<std::pair<std::string, unisched::v1::HealthState>>{
            {"Healthy", unisched::v1::HEALTHY},
            {"degraded", unisched::v1::DEGRADED},
            {"GREAT", unisched::v1::HEALTH_UNKNOWN},
            {"", unisched::v1::HEALTH_UNKNOWN}}) {
     update.set_healthstatus(text);
-    const auto read = unisched::messages::seed_update(update, 7);
+    const auto read = unisched::messages::design_update(update, 7);
     BOOST_TEST_REQUIRE(read.has_value(), text);
     BOOST_TEST(read->health_status().state() == state, text);
-    BOOST_TEST(unisched::messages::unknown_seed_health(text).has_value() == (text == "GREAT"));
+    BOOST_TEST(unisched::messages::unknown_design_health(text).has_value() == (text == "GREAT"));
   }
-  BOOST_TEST(unisched::messages::unknown_seed_health("GREAT").value().find("taken as UNKNOWN") !=
+  BOOST_TEST(unisched::messages::unknown_design_health("GREAT").value().find("taken as UNKNOWN") !=
              std::string::npos);
   update.set_healthstatus("HEALTHY");
   delta.set_op(::NodeDelta::REMOVE);
-  BOOST_TEST(unisched::messages::seed_start(update, 8).error().find("nodeDeltas[0].op") == 0u);
+  BOOST_TEST(unisched::messages::design_start(update, 8).error().find("nodeDeltas[0].op") == 0u);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -1,4 +1,4 @@
-#include "runtime/seed_grpc_service.hpp"
+#include "runtime/design_grpc_service.hpp"
 
 #include <spdlog/spdlog.h>
 
@@ -8,9 +8,9 @@
 #include <string>
 
 #include "messages/caf_types.hpp"
+#include "messages/design_convert.hpp"
+#include "messages/design_metadata.grpc.pb.h"
 #include "messages/errors.hpp"
-#include "messages/seed_convert.hpp"
-#include "messages/seed_metadata.grpc.pb.h"
 #include "runtime/grpc_calls.hpp"
 #include "runtime/grpc_clusters.hpp"
 
@@ -23,8 +23,9 @@ using grpc::Status;
 using grpc::StatusCode;
 
 /// Where the centre stands with a cluster of this door: the agent's run as the door numbers it
-/// (the seed has no epochs) and the last version applied; whether a stream of it is open.
-struct SeedPosition {
+/// (the design document has no epochs) and the last version applied; whether a stream of it is
+/// open.
+struct DesignPosition {
   uint64_t epoch = 0;  ///< 0: the cluster has not started (no version 1 yet)
   uint64_t version = 0;
   bool streaming = false;
@@ -38,10 +39,11 @@ struct StepOutcome {
   std::string detail;
 };
 
-class SeedMetadataService final : public ::ClusterMetadataService::Service {
+class DesignMetadataService final : public ::ClusterMetadataService::Service {
  public:
-  SeedMetadataService(caf::actor_system& system, const runtime::HubActor& hub,
-                      const GrpcServiceSettings& settings, std::shared_ptr<GrpcStreamGuard> streams)
+  DesignMetadataService(caf::actor_system& system, const runtime::HubActor& hub,
+                        const GrpcServiceSettings& settings,
+                        std::shared_ptr<GrpcStreamGuard> streams)
       : system_(system),
         hub_(hub),
         clusters_(system, hub, settings.tokens, view_only(settings)),
@@ -59,7 +61,7 @@ class SeedMetadataService final : public ::ClusterMetadataService::Service {
     actors::GrpcAgentProxyActor proxy;
     int64_t applied = 0;
     struct Release {  // the stream's claim on its cluster, given back however the call ends
-      SeedMetadataService* service;
+      DesignMetadataService* service;
       const std::string* cluster;
       ~Release() { service->end_stream(*cluster); }
     } release{this, &cluster};
@@ -105,7 +107,7 @@ class SeedMetadataService final : public ::ClusterMetadataService::Service {
     if (Status viewed = clusters_.view_of(context, cluster, view); !viewed.ok()) {
       return viewed;
     }
-    *reply = messages::seed_snapshot(view);
+    *reply = messages::design_snapshot(view);
     return Status::OK;
   }
 
@@ -115,7 +117,7 @@ class SeedMetadataService final : public ::ClusterMetadataService::Service {
     if (Status known = known_cluster(context, cluster); !known.ok()) {
       return known;
     }
-    const SeedPosition held = position(cluster);
+    const DesignPosition held = position(cluster);
     v1::HealthProbe heartbeat;
     heartbeat.set_cluster_id(cluster);
     heartbeat.set_epoch(held.epoch);
@@ -126,7 +128,7 @@ class SeedMetadataService final : public ::ClusterMetadataService::Service {
     if (!status) {
       return status_of(error);
     }
-    *reply = messages::seed_health(*status, static_cast<int64_t>(held.version));
+    *reply = messages::design_health(*status, static_cast<int64_t>(held.version));
     return Status::OK;
   }
 
@@ -146,7 +148,7 @@ class SeedMetadataService final : public ::ClusterMetadataService::Service {
     }
     {
       std::lock_guard<std::mutex> guard(mutex_);
-      SeedPosition& held = positions_[cluster];
+      DesignPosition& held = positions_[cluster];
       if (held.streaming) {
         return Status(StatusCode::ABORTED, "another stream of cluster \"" + cluster +
                                                "\" is open: one stream per cluster at a time");
@@ -173,27 +175,27 @@ class SeedMetadataService final : public ::ClusterMetadataService::Service {
     }
   }
 
-  SeedPosition position(const std::string& cluster) {
+  DesignPosition position(const std::string& cluster) {
     std::lock_guard<std::mutex> guard(mutex_);
     const auto found = positions_.find(cluster);
-    return found == positions_.end() ? SeedPosition{} : found->second;
+    return found == positions_.end() ? DesignPosition{} : found->second;
   }
 
   /// A warning when the cluster's agent sends healthStatus text that names no state, once for
   /// each new such text (an agent repeats it in every update).
   void note_health(const std::string& cluster, const std::string& text) {
-    const auto unknown = messages::unknown_seed_health(text);
+    const auto unknown = messages::unknown_design_health(text);
     std::lock_guard<std::mutex> guard(mutex_);
-    SeedPosition& held = positions_[cluster];
+    DesignPosition& held = positions_[cluster];
     if (unknown && held.unknown_health != text) {
-      spdlog::warn("grpc (seed): cluster {}: {}", cluster, *unknown);
+      spdlog::warn("grpc (design): cluster {}: {}", cluster, *unknown);
     }
     held.unknown_health = unknown ? text : std::string();
   }
 
   void set_position(const std::string& cluster, uint64_t epoch, uint64_t version) {
     std::lock_guard<std::mutex> guard(mutex_);
-    SeedPosition& held = positions_[cluster];
+    DesignPosition& held = positions_[cluster];
     held.epoch = epoch;
     held.version = version;
   }
@@ -209,7 +211,7 @@ class SeedMetadataService final : public ::ClusterMetadataService::Service {
   StepOutcome apply(const ServerContext* context, const actors::GrpcAgentProxyActor& proxy,
                     ::IncrementalUpdate& update) {
     const std::string cluster = update.clusterid();
-    const SeedPosition held = position(cluster);
+    const DesignPosition held = position(cluster);
     const int64_t version = update.version();
     const std::string holds = "the centre holds version " + std::to_string(held.version);
     if (version < 1) {
@@ -244,7 +246,7 @@ class SeedMetadataService final : public ::ClusterMetadataService::Service {
                          ::IncrementalUpdate& update, uint64_t epoch) {
     const std::string cluster = update.clusterid();
     note_health(cluster, update.healthstatus());
-    auto snapshot = messages::seed_start(update, epoch);
+    auto snapshot = messages::design_start(update, epoch);
     if (!snapshot) {
       return {Status(StatusCode::INVALID_ARGUMENT, snapshot.error()), std::nullopt, {}};
     }
@@ -260,7 +262,7 @@ class SeedMetadataService final : public ::ClusterMetadataService::Service {
     const std::string cluster = update.clusterid();
     const auto version = static_cast<uint64_t>(update.version());
     note_health(cluster, update.healthstatus());
-    auto converted = messages::seed_update(update, epoch);
+    auto converted = messages::design_update(update, epoch);
     if (!converted) {
       return {Status(StatusCode::INVALID_ARGUMENT, converted.error()), std::nullopt, {}};
     }
@@ -282,7 +284,8 @@ class SeedMetadataService final : public ::ClusterMetadataService::Service {
         return {};
       case v1::Ack::REJECTED:
         return {Status(StatusCode::INVALID_ARGUMENT, ack->error()), std::nullopt, {}};
-      case v1::Ack::THROTTLED:  // nothing taken: the seed's agent streams again from its version
+      case v1::Ack::THROTTLED:  // nothing taken: the design document's agent streams again from its
+                                // version
         return {Status(StatusCode::RESOURCE_EXHAUSTED, ack->error()), std::nullopt, {}};
       default:  // the centre lost the thread (its view was restarted): it needs the whole state
         set_position(cluster, epoch, ack->version());
@@ -300,7 +303,7 @@ class SeedMetadataService final : public ::ClusterMetadataService::Service {
     reply.set_updatesapplied(applied);
     reply.set_detail(detail);
     if (status != ::Ack::APPLIED) {
-      spdlog::info("grpc (seed): cluster {}: stream ended, {}: {}", cluster,
+      spdlog::info("grpc (design): cluster {}: stream ended, {}: {}", cluster,
                    ::Ack::Status_Name(status), detail);
     }
   }
@@ -310,15 +313,15 @@ class SeedMetadataService final : public ::ClusterMetadataService::Service {
   GrpcClusters clusters_;
   std::shared_ptr<GrpcStreamGuard> streams_;
   std::mutex mutex_;
-  std::map<std::string, SeedPosition> positions_;
+  std::map<std::string, DesignPosition> positions_;
 };
 
 }  // namespace
 
-std::unique_ptr<grpc::Service> make_seed_metadata_service(
+std::unique_ptr<grpc::Service> make_design_metadata_service(
     caf::actor_system& system, const runtime::HubActor& hub, const GrpcServiceSettings& settings,
     std::shared_ptr<GrpcStreamGuard> streams) {
-  return std::make_unique<SeedMetadataService>(system, hub, settings, std::move(streams));
+  return std::make_unique<DesignMetadataService>(system, hub, settings, std::move(streams));
 }
 
 }  // namespace unisched::runtime

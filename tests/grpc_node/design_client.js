@@ -1,7 +1,7 @@
-// An agent written from the design document alone: the seed's ClusterMetadataService (section
+// An agent written from the design document alone: the design document's ClusterMetadataService (section
 // 3.4) as printed, plus the definitions of the messages it leaves undefined, loaded by the
 // official @grpc/proto-loader and spoken by @grpc/grpc-js.
-// Usage: node seed_client.js HOST:PORT PROTO_FILE INCLUDE_DIR CLUSTER TOKEN OTHER_CLUSTER OTHER_TOKEN [throttled]
+// Usage: node design_client.js HOST:PORT PROTO_FILE INCLUDE_DIR CLUSTER TOKEN OTHER_CLUSTER OTHER_TOKEN [throttled]
 // Prints one line per step ("ok STEP ..."); exits 1 on a failure. With "throttled" it only pushes
 // faster than a hub started with a low --cluster-update-rate allows.
 'use strict';
@@ -14,9 +14,9 @@ const definition = protoLoader.loadSync(protoFile, {
   keepCase: true, longs: String, enums: String, defaults: true, oneofs: true,
   includeDirs: [includeDir],
 });
-// No package in the seed's text: the service is at the root, /ClusterMetadataService/...
-const seed = grpc.loadPackageDefinition(definition);
-const client = new seed.ClusterMetadataService(address, grpc.credentials.createInsecure());
+// No package in the design document's text: the service is at the root, /ClusterMetadataService/...
+const design = grpc.loadPackageDefinition(definition);
+const client = new design.ClusterMetadataService(address, grpc.credentials.createInsecure());
 
 function bearer(value = token) {
   const metadata = new grpc.Metadata();
@@ -49,7 +49,7 @@ const rest = () => [
   update(3, [{ op: 'ADD', node: node('n3', 500) }], { healthStatus: 'HEALTHY' }),
 ];
 
-// Client streaming, as the seed prints it: every update goes out, one Ack comes back.
+// Client streaming, as the design document prints it: every update goes out, one Ack comes back.
 function push(updates, metadata = bearer()) {
   return new Promise((resolve) => {
     const call = client.PushIncrementalUpdates(metadata, { deadline: deadline() },
