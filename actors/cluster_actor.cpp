@@ -13,6 +13,7 @@
 #include "actors/left_out_log.hpp"
 #include "actors/snapshot_transfer.hpp"
 #include "actors/stray_errors.hpp"
+#include "actors/until_acknowledged.hpp"
 #include "cores/cluster_state.hpp"
 #include "cores/cluster_summary.hpp"
 #include "messages/caf_types.hpp"
@@ -120,19 +121,6 @@ void notify_subscribers(Self self) {
   }
 }
 
-/// Tells a scheduler of a refusal until it acknowledges (found by `unisched simulate`: a lost
-/// refusal left a request PLACED whose replica never ran).
-void tell_refusal(Self self, const CommitterActor& committer, const v1::RefusedPlacement& refused,
-                  int tries) {
-  self->request(committer, std::chrono::seconds(1), refused)
-      .then([](v1::Ack&) {},
-            [=](caf::error&) {
-              if (tries > 1) {
-                tell_refusal(self, committer, refused, tries - 1);
-              }
-            });
-}
-
 /// Tells the schedulers whose placements the cluster refused, so they place them again.
 void hand_back_refusals(Self self) {
   for (const auto& [id, reason] : self->state.core->take_refused_placements()) {
@@ -143,8 +131,16 @@ void hand_back_refusals(Self self) {
     v1::RefusedPlacement refused;
     refused.set_id(id);
     refused.set_reason(reason);
+    // Until it acknowledges (found by `unisched simulate`: a lost refusal left a request PLACED
+    // whose replica never ran).
     constexpr int kRefusalTries = 10;
-    tell_refusal(self, committer->second, refused, kRefusalTries);
+    const CommitterActor scheduler = committer->second;
+    send_until_acknowledged(
+        self, refused, AckRetry{kRefusalTries, self->state.settings.refusal_ack_timeout},
+        [scheduler](const v1::RefusedPlacement&) {
+          return std::optional<CommitterActor>{scheduler};
+        },
+        [](const v1::RefusedPlacement&) {});
     self->state.committers.erase(committer);
   }
 }

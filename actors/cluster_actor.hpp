@@ -26,6 +26,8 @@ struct ClusterActorSettings {
   std::chrono::milliseconds retry_backoff{200};  ///< pause before pulling again after a failure
   /// How often orders and releases the agent has not confirmed are sent again.
   std::chrono::milliseconds resend_interval{500};
+  /// How long a scheduler may take to acknowledge a refusal before it is told again.
+  std::chrono::milliseconds refusal_ack_timeout{1000};
   /// The most the agent may push: over it, updates are answered THROTTLED with a wait.
   UpdateRateLimits update_limits{kDefaultUpdatesPerSecond, kDefaultNodeChangesPerSecond};
   /// Far above what a cluster's changes need (a 5,000-node cluster whose nodes all change every

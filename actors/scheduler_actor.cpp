@@ -16,6 +16,7 @@
 
 #include "actors/countdown.hpp"
 #include "actors/stray_errors.hpp"
+#include "actors/until_acknowledged.hpp"
 #include "cores/commit_deadlines.hpp"
 #include "cores/quota_wire.hpp"
 #include "messages/caf_types.hpp"
@@ -79,29 +80,28 @@ constexpr int kReleaseTries = 10;
 /// Sends a release to its cluster until the ClusterActor acknowledges it (found by `unisched
 /// simulate --faults drop`: a lost release left a placement running that no decision held).
 /// While the cluster's ClusterActor is being restarted, held until the new one is subscribed.
-void send_release(Self self, v1::ReleaseOrder release, int tries) {
-  const std::string cluster = release.cluster_id();
-  const auto actor = self->state.cluster_actors.find(cluster);
-  if (actor == self->state.cluster_actors.end()) {
-    self->state.held_releases[cluster].push_back(std::move(release));
-    return;
-  }
-  self->request(actor->second, self->state.settings.release_ack_timeout, release)
-      .then(
-          [=](v1::Ack&) {
-            constexpr size_t kRecentReleases = 512;
-            auto& recent = self->state.recent_releases[cluster];
-            recent.insert(recent.end(), release.placement_ids().begin(),
-                          release.placement_ids().end());
-            while (recent.size() > kRecentReleases) {
-              recent.pop_front();
-            }
-          },
-          [=](caf::error&) {
-            if (tries > 1) {
-              send_release(self, release, tries - 1);
-            }
-          });
+/// Releases at the cluster until its ClusterActor acknowledges; while this scheduler has no
+/// ClusterActor of the cluster, the release is held until it subscribes again.
+void send_release(Self self, v1::ReleaseOrder release) {
+  const auto receiver = [self](const v1::ReleaseOrder& order) -> std::optional<ClusterActor> {
+    const auto actor = self->state.cluster_actors.find(order.cluster_id());
+    if (actor == self->state.cluster_actors.end()) {
+      self->state.held_releases[order.cluster_id()].push_back(order);
+      return std::nullopt;
+    }
+    return actor->second;
+  };
+  const auto acknowledged = [self](const v1::ReleaseOrder& order) {
+    constexpr size_t kRecentReleases = 512;
+    auto& recent = self->state.recent_releases[order.cluster_id()];
+    recent.insert(recent.end(), order.placement_ids().begin(), order.placement_ids().end());
+    while (recent.size() > kRecentReleases) {
+      recent.pop_front();
+    }
+  };
+  send_until_acknowledged(self, std::move(release),
+                          AckRetry{kReleaseTries, self->state.settings.release_ack_timeout},
+                          receiver, acknowledged);
 }
 
 void subscribe(Self self, const std::string& id) {
@@ -118,7 +118,7 @@ void subscribe(Self self, const std::string& id) {
                       self->state.cluster_actors[id] = cluster_actor;
                       self->monitor(cluster_actor);
                       for (v1::ReleaseOrder& held : self->state.held_releases[id]) {
-                        send_release(self, std::move(held), kReleaseTries);
+                        send_release(self, std::move(held));
                       }
                       self->state.held_releases.erase(id);
                       replace_view(self, whole);
@@ -317,7 +317,7 @@ void carry_out(Self self, SchedulerCommands commands) {
   auto& state = self->state;
   send_quota_releases(self, commands);
   for (v1::ReleaseOrder& release : commands.releases) {
-    send_release(self, std::move(release), kReleaseTries);
+    send_release(self, std::move(release));
   }
   for (auto& [ticket, decision] : commands.replies) {
     if (auto promise = state.waiting.find(ticket); promise != state.waiting.end()) {
@@ -371,7 +371,7 @@ void on_cluster_actor_down(Self self, const caf::down_msg& down) {
     v1::ReleaseOrder again;
     again.set_cluster_id(cluster);
     again.mutable_placement_ids()->Add(recent.mapped().begin(), recent.mapped().end());
-    send_release(self, std::move(again), kReleaseTries);  // held until resubscribed
+    send_release(self, std::move(again));  // held until resubscribed
   }
 }
 

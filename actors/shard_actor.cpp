@@ -10,6 +10,7 @@
 #include <memory>
 #include <vector>
 
+#include "actors/countdown.hpp"
 #include "messages/caf_types.hpp"
 #include "messages/errors.hpp"
 
@@ -26,19 +27,7 @@ struct ShardData {
 
 using Self = ShardActor::stateful_pointer<ShardData>;
 
-/// The hosted clusters' summaries as they answer; the reply once the last has (or timed out).
-struct SummaryGather {
-  caf::typed_response_promise<v1::ClusterList> promise;
-  v1::ClusterList list;
-  size_t waiting = 0;
-  void one_done() {
-    if (--waiting == 0) {
-      promise.deliver(list);
-    }
-  }
-};
-
-ShardActor::behavior_type shard(Self self, ClusterActorSettings settings) {
+ShardActor::behavior_type shard(Self self, ShardSettings settings) {
   // The hosted ClusterActors stop with their supervisor, but a shard that is told to stop takes
   // them down itself: its process cannot end while they live.
   self->set_exit_handler([=](caf::exit_msg& exit) {
@@ -69,33 +58,32 @@ ShardActor::behavior_type shard(Self self, ClusterActorSettings settings) {
                                       return actor->getf(caf::abstract_actor::is_terminated_flag);
                                     }),
                      hosted.end());
-        hosted.push_back(spawn_cluster_actor(self->system(), cluster_id, agent, owner, settings));
+        hosted.push_back(
+            spawn_cluster_actor(self->system(), cluster_id, agent, owner, settings.cluster));
         return hosted.back();
       },
       [=](clusters_atom) -> caf::result<v1::ClusterList> {
-        auto gather = std::make_shared<SummaryGather>();
-        gather->promise = self->make_response_promise<v1::ClusterList>();
-        gather->waiting = self->state.hosted.size();
-        if (gather->waiting == 0) {
-          gather->promise.deliver(v1::ClusterList{});
-        }
+        auto promise = std::make_shared<caf::typed_response_promise<v1::ClusterList>>(
+            self->make_response_promise<v1::ClusterList>());
+        auto list = std::make_shared<v1::ClusterList>();
+        const Countdown one_more(self->state.hosted.size(), [=] { promise->deliver(*list); });
         for (const ClusterActor& hosted : self->state.hosted) {
-          self->request(hosted, std::chrono::seconds(2), summary_atom_v)
+          self->request(hosted, settings.summary_timeout, summary_atom_v)
               .then(
-                  [gather](v1::ClusterSummary& summary) {
-                    *gather->list.add_clusters() = std::move(summary);
-                    gather->one_done();
+                  [=](v1::ClusterSummary& summary) {
+                    *list->add_clusters() = std::move(summary);
+                    one_more();
                   },
-                  [gather](caf::error&) { gather->one_done(); });
+                  [=](caf::error&) { one_more(); });
         }
-        return gather->promise;
+        return *promise;
       },
   };
 }
 
 }  // namespace
 
-ShardActor spawn_shard_actor(caf::actor_system& system, const ClusterActorSettings& settings) {
+ShardActor spawn_shard_actor(caf::actor_system& system, const ShardSettings& settings) {
   return system.spawn(shard, settings);
 }
 

@@ -9,11 +9,20 @@
 
 #include <caf/fwd.hpp>
 
+#include <chrono>
+
 #include "actors/cluster_actor.hpp"
 #include "actors/shard_interface.hpp"
 
 namespace unisched::actors {
 
-ShardActor spawn_shard_actor(caf::actor_system& system, const ClusterActorSettings& settings);
+/// A shard's settings: those of the ClusterActors it hosts, and how long it waits for each one's
+/// summary when asked for its clusters.
+struct ShardSettings {
+  ClusterActorSettings cluster;
+  std::chrono::milliseconds summary_timeout{2000};
+};
+
+ShardActor spawn_shard_actor(caf::actor_system& system, const ShardSettings& settings);
 
 }  // namespace unisched::actors

@@ -97,7 +97,9 @@ int run_shard(const ParsedArgs& args) {
   if (!system) {
     return 1;
   }
-  const actors::ShardActor shard = actors::spawn_shard_actor(*system, cluster_settings);
+  actors::ShardSettings shard_settings;
+  shard_settings.cluster = cluster_settings;
+  const actors::ShardActor shard = actors::spawn_shard_actor(*system, shard_settings);
   const auto port = runtime::publish(*system, shard, *listen, tls, error);
   if (!port) {
     std::fprintf(stderr, "error: cannot listen on %s: %s\n", listen->to_string().c_str(),
