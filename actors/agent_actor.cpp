@@ -12,7 +12,7 @@
 #include "actors/left_out_log.hpp"
 #include "actors/snapshot_transfer.hpp"
 #include "actors/stray_errors.hpp"
-#include "cores/agent_state.hpp"
+#include "cores/agent_core.hpp"
 #include "messages/caf_types.hpp"
 #include "messages/convert.hpp"
 #include "messages/snapshot_parts.hpp"
@@ -22,8 +22,8 @@ namespace {
 
 using namespace unisched::atoms;
 
-struct AgentActorData {
-  std::optional<AgentState> core;
+struct AgentActorState {
+  std::optional<AgentCore> core;
   ClusterIngestActor cluster_actor;
   AgentSettings settings;
   bool online = true;
@@ -33,7 +33,7 @@ struct AgentActorData {
   static inline const char* name = "agent_actor";
 };
 
-using Self = LocalAgentActor::stateful_pointer<AgentActorData>;
+using Self = LocalAgentActor::stateful_pointer<AgentActorState>;
 
 void hold_throttled(Self self, messages::AgentUpdate update, uint32_t retry_after_ms);
 
@@ -96,7 +96,7 @@ void send_throttled_again(Self self) {
 /// After a relist the agent's state goes whole, as an agent that starts over sends it: the
 /// centre replaces its view instead of reading the relist as one more change.
 void push_snapshot(Self self) {
-  AgentState& core = *self->state.core;
+  AgentCore& core = *self->state.core;
   spdlog::info("agent {}: the cluster was listed again; pushing a full snapshot at version {}",
                core.cluster_id(), core.version());
   push_snapshot_parts(self, self->state.cluster_actor, self->state.settings.push_timeout,
@@ -137,7 +137,7 @@ void bind(Self self, ClusterIngestActor cluster_actor) {
 
 /// Reads what changed in the cluster, tells of nodes it leaves out, and observes again later.
 void observe(Self self) {
-  AgentState& core = *self->state.core;
+  AgentCore& core = *self->state.core;
   core.observe();
   warn_left_out("agent " + core.cluster_id(), core.take_left_out_news(), core.nodes_left_out());
   self->delayed_send(self, self->state.settings.observe_interval, observe_atom_v);
@@ -164,7 +164,7 @@ caf::result<v1::HealthStatus> answer_probe(Self self, const v1::HealthProbe& pro
   if (!self->state.online) {
     return self->make_response_promise<v1::HealthStatus>();  // never answered
   }
-  const AgentState& core = *self->state.core;
+  const AgentCore& core = *self->state.core;
   v1::HealthStatus status;
   status.set_cluster_id(core.cluster_id());
   const std::string trouble = self->state.core->adapter().trouble();

@@ -1,4 +1,4 @@
-// Metadata agent actor: sits beside its cluster, owns the adapter (through cores/agent_state),
+// Metadata agent actor: sits beside its cluster, owns the adapter (through cores/agent_core),
 // observes it every observe interval and pushes coalesced incremental updates to the cluster's
 // ClusterActor every push interval.
 //

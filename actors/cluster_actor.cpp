@@ -14,7 +14,7 @@
 #include "actors/snapshot_transfer.hpp"
 #include "actors/stray_errors.hpp"
 #include "actors/until_acknowledged.hpp"
-#include "cores/cluster_state.hpp"
+#include "cores/cluster_core.hpp"
 #include "cores/cluster_summary.hpp"
 #include "messages/caf_types.hpp"
 #include "messages/convert.hpp"
@@ -31,8 +31,8 @@ struct Subscriber {
   uint64_t revision = 0;  // the last revision of the view it was sent
 };
 
-struct ClusterActorData {
-  std::optional<ClusterState> core;
+struct ClusterActorState {
+  std::optional<ClusterCore> core;
   AgentActor agent;
   caf::strong_actor_ptr owner;               // the supervisor: the only one that may bind
   PlacementListenerActor finished_listener;  // null: nobody follows finished work
@@ -48,9 +48,9 @@ struct ClusterActorData {
   static inline const char* name = "cluster_actor";
 };
 
-using Self = ClusterActor::stateful_pointer<ClusterActorData>;
+using Self = ClusterActor::stateful_pointer<ClusterActorState>;
 
-v1::PlacementReport report_placements(const ClusterState& core, const v1::PlacementQuery& query) {
+v1::PlacementReport report_placements(const ClusterCore& core, const v1::PlacementQuery& query) {
   v1::PlacementReport report;
   report.set_synced(core.synced());
   if (query.list_held()) {
@@ -60,19 +60,19 @@ v1::PlacementReport report_placements(const ClusterState& core, const v1::Placem
   }
   for (const std::string& id : query.placement_ids()) {
     switch (core.placement_state(id)) {
-      case ClusterState::PlacementState::Pending:
+      case ClusterCore::PlacementState::Pending:
         report.add_states(v1::PlacementReport::PENDING);
         break;
-      case ClusterState::PlacementState::Running:
+      case ClusterCore::PlacementState::Running:
         report.add_states(v1::PlacementReport::RUNNING);
         break;
-      case ClusterState::PlacementState::Ended:
+      case ClusterCore::PlacementState::Ended:
         report.add_states(v1::PlacementReport::ENDED);
         break;
-      case ClusterState::PlacementState::Refused:
+      case ClusterCore::PlacementState::Refused:
         report.add_states(v1::PlacementReport::REFUSED);
         break;
-      case ClusterState::PlacementState::Unknown:
+      case ClusterCore::PlacementState::Unknown:
         report.add_states(v1::PlacementReport::UNKNOWN);
         break;
     }
@@ -80,7 +80,7 @@ v1::PlacementReport report_placements(const ClusterState& core, const v1::Placem
   return report;
 }
 
-v1::Ack make_ack(const ClusterState& core, uint64_t epoch, const UpdateOutcome& outcome) {
+v1::Ack make_ack(const ClusterCore& core, uint64_t epoch, const UpdateOutcome& outcome) {
   v1::Ack ack;
   ack.set_cluster_id(core.cluster_id());
   ack.set_epoch(epoch);
@@ -105,7 +105,7 @@ v1::Ack make_ack(const ClusterState& core, uint64_t epoch, const UpdateOutcome& 
 
 /// Brings every subscriber up to the view's revision: the changes it missed, or the whole view.
 void notify_subscribers(Self self) {
-  const ClusterState& core = *self->state.core;
+  const ClusterCore& core = *self->state.core;
   for (Subscriber& subscriber : self->state.subscribers) {
     if (subscriber.revision == core.revision()) {
       continue;
@@ -194,13 +194,13 @@ struct SnapshotPlacements {
 };
 
 /// Tells of nodes the view newly leaves out, each once.
-void warn_left_out(ClusterState& core) {
+void warn_left_out(ClusterCore& core) {
   actors::warn_left_out("cluster " + core.cluster_id(), core.take_left_out_news(),
                         core.nodes_left_out());
 }
 
 /// Offers `snapshot` to the view, which holds its node states; the reason when it was refused.
-std::optional<std::string> take_snapshot(ClusterState& core, model::ViewSnapshot snapshot,
+std::optional<std::string> take_snapshot(ClusterCore& core, model::ViewSnapshot snapshot,
                                          SnapshotPlacements& placements) {
   placements = {snapshot.applied_placements, snapshot.finished_placements};
   auto problem = core.on_snapshot(std::move(snapshot));
@@ -221,7 +221,7 @@ void after_snapshot(Self self, const SnapshotPlacements& placements) {
 }
 
 void on_snapshot(Self self, model::ViewSnapshot snapshot) {
-  ClusterState& core = *self->state.core;
+  ClusterCore& core = *self->state.core;
   SnapshotPlacements placements;
   auto problem = take_snapshot(core, std::move(snapshot), placements);
   if (problem) {
@@ -238,7 +238,7 @@ void on_snapshot(Self self, model::ViewSnapshot snapshot) {
 /// The agent's whole state, pushed rather than pulled (an agent that starts over): applied once
 /// its last part arrived, answered with the position it gave the view or why it was refused.
 v1::Ack on_pushed_snapshot(Self self, const messages::AgentSnapshot& pushed) {
-  ClusterState& core = *self->state.core;
+  ClusterCore& core = *self->state.core;
   const uint64_t epoch = pushed.snapshot ? pushed.snapshot->epoch : 0;
   auto taken = self->state.pushed_parts.add(pushed);
   if (!taken || !taken.value()) {
@@ -301,7 +301,7 @@ v1::ClusterSummary summarize(const Self self) {
 
 /// The answer to an update over the cluster's rate: nothing taken, send it again after `wait`.
 v1::Ack throttled(Self self, const model::ViewUpdate& update, std::chrono::milliseconds wait) {
-  const ClusterState& core = *self->state.core;
+  const ClusterCore& core = *self->state.core;
   const UpdateRateLimits& limits = self->state.settings.update_limits;
   v1::Ack ack;
   ack.set_cluster_id(core.cluster_id());
@@ -319,7 +319,7 @@ v1::Ack throttled(Self self, const model::ViewUpdate& update, std::chrono::milli
 /// An update from the agent: applied by the core, then its consequences (settled and refused
 /// placements, subscribers, a snapshot pull after a gap).
 v1::Ack on_update(Self self, const messages::AgentUpdate& message) {
-  ClusterState& core = *self->state.core;
+  ClusterCore& core = *self->state.core;
   if (!message.update) {
     return make_ack(core, 0, core.reject_update("an update must carry its position"));
   }
@@ -365,7 +365,7 @@ v1::Ack on_update(Self self, const messages::AgentUpdate& message) {
 /// A scheduler's commit: reserved by compare-and-set; an accepted one is ordered from the agent
 /// and its committer remembered, to hear of it when it is settled or refused.
 v1::CommitReply on_commit(Self self, v1::CommitRequest& request) {
-  ClusterState& core = *self->state.core;
+  ClusterCore& core = *self->state.core;
   Commit commit;
   commit.request_id = request.request_id();
   commit.revision = request.revision();
@@ -419,7 +419,7 @@ void on_release(Self self, const v1::ReleaseOrder& order) {
 
 /// Sends the agent again what it has not confirmed: it may have been lost on the way.
 void resend_unconfirmed(Self self) {
-  ClusterState::Resend resend = self->state.core->take_resend();
+  ClusterCore::Resend resend = self->state.core->take_resend();
   if (!self->state.agent) {
     return;
   }
@@ -457,7 +457,7 @@ messages::ViewFeed on_subscribe(Self self, ViewSubscriberActor subscriber) {
 /// A resync the supervisor asks for, answered once the view is pulled; at once when the view is
 /// already where the agent stands (`agent_at`) and no resync is under way.
 caf::result<v1::Ack> on_resync(Self self, std::optional<model::StreamPosition> agent_at) {
-  const ClusterState& core = *self->state.core;
+  const ClusterCore& core = *self->state.core;
   if (agent_at && core.resync_needless(*agent_at)) {
     return make_ack(core, agent_at->epoch, {AckStatus::Applied, agent_at->version, {}});
   }
@@ -480,7 +480,7 @@ void on_health(Self self, bool healthy) {
 
 /// Where the agent stands, as its probe answer said.
 void on_agent_position(Self self, uint64_t epoch, uint64_t version) {
-  ClusterState& core = *self->state.core;
+  ClusterCore& core = *self->state.core;
   if (core.in_step_with({epoch, version})) {
     self->state.last_confirmed = self->clock().now();
   }

@@ -1,4 +1,4 @@
-// ClusterActor: one per cluster, holding its versioned view (cores/cluster_state) and talking.
+// ClusterActor: one per cluster, holding its versioned view (cores/cluster_core) and talking.
 // Its messages are typed in actors/cluster_interface.hpp. What they set in motion:
 // - a pushed snapshot (an agent that starts over) is applied at once unless older than the view;
 // - a subscriber gets the view now (version = the view's revision), then every change of the

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "actors/snapshot_transfer.hpp"
-#include "cores/supervisor_state.hpp"
+#include "cores/supervisor_core.hpp"
 #include "messages/caf_types.hpp"
 #include "messages/errors.hpp"
 #include "messages/snapshot_parts.hpp"
@@ -20,7 +20,7 @@ namespace {
 using namespace unisched::atoms;
 using Clock = std::chrono::steady_clock;
 
-struct ProxyData {
+struct ProxyState {
   std::string cluster_id;
   GrpcAgentSettings settings;
   ClusterIngestActor cluster_actor;
@@ -38,7 +38,7 @@ struct ProxyData {
   static inline const char* name = "grpc_agent_proxy";
 };
 
-using Self = GrpcAgentProxyActor::stateful_pointer<ProxyData>;
+using Self = GrpcAgentProxyActor::stateful_pointer<ProxyState>;
 
 void heard(Self self, uint64_t epoch, uint64_t version) {
   auto& state = self->state;

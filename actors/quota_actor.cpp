@@ -18,7 +18,7 @@ namespace {
 
 using namespace unisched::atoms;
 
-struct QuotaData {
+struct QuotaActorState {
   QuotaAdmission admission;
   QuotaActorSettings settings;
   std::map<std::string, AdmissionListenerActor> waiting;     // work id -> its scheduler
@@ -27,7 +27,7 @@ struct QuotaData {
   static inline const char* name = "quota";
 };
 
-using Self = QuotaActor::stateful_pointer<QuotaData>;
+using Self = QuotaActor::stateful_pointer<QuotaActorState>;
 
 /// Tells the schedulers of admitted work that budget is held for it.
 void tell_admitted(Self self, const std::vector<std::string>& admitted) {
@@ -65,7 +65,7 @@ void release(Self self, const std::vector<std::string>& ids) {
 
 /// Frees what ended work held, believing a cluster only about placements on it.
 void release_finished(Self self, const v1::FinishedPlacements& finished) {
-  const QuotaState& ledger = self->state.admission.ledger();
+  const QuotaLedger& ledger = self->state.admission.ledger();
   std::vector<std::string> ended;
   size_t elsewhere = 0;
   for (const std::string& id : finished.placement_ids()) {
@@ -173,7 +173,7 @@ void on_scheduler_down(Self self, const caf::down_msg& down) {
   tell_admitted(self, admitted);
 }
 
-v1::QuotaStatus status_of(const QuotaData& state, const v1::QuotaDefinition& definition) {
+v1::QuotaStatus status_of(const QuotaActorState& state, const v1::QuotaDefinition& definition) {
   v1::QuotaStatus status;
   *status.mutable_quota() = definition;
   const QuotaUsage usage = state.admission.ledger().usage(definition.queue());

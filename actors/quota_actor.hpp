@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "actors/quota_interface.hpp"
-#include "cores/quota_state.hpp"
+#include "cores/quota_ledger.hpp"
 
 namespace unisched::actors {
 

@@ -26,12 +26,12 @@ namespace unisched::actors {
 namespace {
 
 using namespace unisched::atoms;
-using Clock = SchedulerState::Clock;
+using Clock = SchedulerCore::Clock;
 
-struct SchedulerData {
+struct SchedulerActorState {
   ClusterDirectoryActor directory;
   QuotaActor quota;  // null: no ledger
-  std::optional<SchedulerState> core;
+  std::optional<SchedulerCore> core;
   SchedulerSettings settings;
   // Looked up on every view change, commit and answer; never walked in an order that matters.
   absl::flat_hash_map<std::string, ClusterActor> cluster_actors;  // subscribed ones
@@ -50,7 +50,7 @@ struct SchedulerData {
   static inline const char* name = "scheduler";
 };
 
-using Self = SchedulerActor::stateful_pointer<SchedulerData>;
+using Self = SchedulerActor::stateful_pointer<SchedulerActorState>;
 
 void carry_out(Self self, SchedulerCommands commands);
 

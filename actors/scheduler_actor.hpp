@@ -2,7 +2,7 @@
 // Several may run at once on the same clusters: correctness comes only from the ClusterActors'
 // compare-and-set, never from a lock shared between schedulers.
 //
-// A thin shell over SchedulerState (cores/scheduler_state.hpp), which holds the logic: it
+// A thin shell over SchedulerCore (cores/scheduler_core.hpp), which holds the logic: it
 // subscribes to every cluster's ClusterActor, feeds the core each view change, and sends what
 // the core returns (commits, releases, answers, updated decisions).
 //
@@ -17,7 +17,7 @@
 #include "actors/quota_interface.hpp"
 #include "actors/scheduler_interface.hpp"
 #include "actors/supervisor_interface.hpp"
-#include "cores/scheduler_state.hpp"
+#include "cores/scheduler_core.hpp"
 #include "policy/framework.hpp"
 
 namespace unisched::actors {

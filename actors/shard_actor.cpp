@@ -19,13 +19,13 @@ namespace {
 
 using namespace unisched::atoms;
 
-struct ShardData {
+struct ShardState {
   caf::strong_actor_ptr supervisor;  // the only one that may start ClusterActors here
   std::vector<ClusterActor> hosted;
   static inline const char* name = "shard";
 };
 
-using Self = ShardActor::stateful_pointer<ShardData>;
+using Self = ShardActor::stateful_pointer<ShardState>;
 
 ShardActor::behavior_type shard(Self self, ShardSettings settings) {
   // The hosted ClusterActors stop with their supervisor, but a shard that is told to stop takes

@@ -16,7 +16,7 @@
 #include "actors/snapshot_transfer.hpp"
 #include "actors/stray_errors.hpp"
 #include "cores/recent_ids.hpp"
-#include "cores/supervisor_state.hpp"
+#include "cores/supervisor_core.hpp"
 #include "messages/caf_types.hpp"
 #include "messages/convert.hpp"
 #include "messages/errors.hpp"
@@ -44,9 +44,9 @@ struct Shard {
 /// How many given-up requests a ClusterActor started later is told of.
 constexpr size_t kGivenUpRemembered = 4096;
 
-struct SupervisorData {
+struct SupervisorActorState {
   SupervisorSettings settings;
-  std::optional<SupervisorState> core;  // each cluster's lifecycle
+  std::optional<SupervisorCore> core;  // each cluster's lifecycle
   std::map<std::string, ClusterEntry> clusters;
   std::map<std::string, Shard> shards;
   uint64_t probe_sequence = 0;
@@ -55,7 +55,7 @@ struct SupervisorData {
   static inline const char* name = "supervisor";
 };
 
-using Self = SupervisorActor::stateful_pointer<SupervisorData>;
+using Self = SupervisorActor::stateful_pointer<SupervisorActorState>;
 
 /// Tells a ClusterActor to release every placement of these given-up requests.
 void send_given_up(Self self, const ClusterEntry& entry, const std::deque<std::string>& ids) {
@@ -156,7 +156,7 @@ void probe_all(Self self) {
   }
 }
 
-std::string endpoint_of(const SupervisorData& state, const ClusterEntry& entry) {
+std::string endpoint_of(const SupervisorActorState& state, const ClusterEntry& entry) {
   const auto shard = state.shards.find(entry.home);
   return shard == state.shards.end() ? std::string() : shard->second.endpoint;
 }
@@ -256,7 +256,8 @@ void on_down(Self self, const caf::down_msg& down) {
 }
 
 /// The entry of cluster `id`, or null with `problem` set when there is none.
-const ClusterEntry* known(const SupervisorData& state, const std::string& id, caf::error& problem) {
+const ClusterEntry* known(const SupervisorActorState& state, const std::string& id,
+                          caf::error& problem) {
   const auto found = state.clusters.find(id);
   if (found == state.clusters.end()) {
     problem = messages::make_error(messages::Error::NotFound, "no cluster \"" + id + "\"");
@@ -266,7 +267,7 @@ const ClusterEntry* known(const SupervisorData& state, const std::string& id, ca
 }
 
 /// As known(), and also null while the cluster's ClusterActor is being started on a new home.
-const ClusterEntry* running(const SupervisorData& state, const std::string& id,
+const ClusterEntry* running(const SupervisorActorState& state, const std::string& id,
                             caf::error& problem) {
   const ClusterEntry* entry = known(state, id, problem);
   if (entry != nullptr && !entry->cluster_actor) {
@@ -286,19 +287,19 @@ caf::result<ClusterActor> on_register(Self self, const std::string& id, AgentAct
   const bool same_agent = known != state.clusters.end() && known->second.agent == agent;
   const bool running = known != state.clusters.end() && known->second.cluster_actor;
   switch (state.core->admission(id, same_agent, running)) {
-    case SupervisorState::Admission::BindAgain:
+    case SupervisorCore::Admission::BindAgain:
       self->send(agent, bind_atom_v, ClusterIngestActor{known->second.cluster_actor},
                  endpoint_of(state, known->second));
       return known->second.cluster_actor;
-    case SupervisorState::Admission::AlreadyRegistered:
+    case SupervisorCore::Admission::AlreadyRegistered:
       return messages::make_error(messages::Error::AlreadyRegistered,
                                   "cluster \"" + id + "\" is already registered");
-    case SupervisorState::Admission::BeingRehomed:
+    case SupervisorCore::Admission::BeingRehomed:
       return messages::make_error(messages::Error::Unavailable,
                                   "cluster \"" + id + "\" is being re-homed; try again");
-    case SupervisorState::Admission::Readmit:
+    case SupervisorCore::Admission::Readmit:
       return readmit(self, known->second, std::move(agent));
-    case SupervisorState::Admission::New:
+    case SupervisorCore::Admission::New:
       break;
   }
   state.core->add(id);

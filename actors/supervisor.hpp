@@ -4,7 +4,7 @@
 // It monitors every ClusterActor and restarts one that dies, rebuilding it from a full snapshot;
 // the ClusterActors stop with the supervisor, wherever they run.
 //
-// Each cluster's lifecycle (cores/supervisor_state.hpp, which holds the rules) is logged at
+// Each cluster's lifecycle (cores/supervisor_core.hpp, which holds the rules) is logged at
 // every transition.
 //
 // Its protocol is SupervisorActor (actors/supervisor_interface.hpp). Clusters that start after
@@ -20,7 +20,7 @@
 
 #include "actors/cluster_actor.hpp"
 #include "actors/supervisor_interface.hpp"
-#include "cores/supervisor_state.hpp"
+#include "cores/supervisor_core.hpp"
 
 namespace unisched::actors {
 

@@ -1,15 +1,15 @@
-// ClusterState's answers to a network that loses, repeats and reorders (cores/cluster_state.hpp):
+// ClusterCore's answers to a network that loses, repeats and reorders (cores/cluster_core.hpp):
 // orders and releases the agent has not confirmed are sent again, a commit that arrives twice is
 // accepted once, what a given-up request placed is released wherever it shows up, and what
 // became of a placement is told to the hub that lost track of it.
 #include <algorithm>
 
-#include "cores/cluster_state.hpp"
+#include "cores/cluster_core.hpp"
 #include "model/reservation.hpp"
 
 namespace unisched::actors {
 
-ClusterState::PlacementState ClusterState::placement_state(const std::string& placement_id) const {
+ClusterCore::PlacementState ClusterCore::placement_state(const std::string& placement_id) const {
   if (holdings_.contains(placement_id)) {
     return PlacementState::Pending;
   }
@@ -26,7 +26,7 @@ ClusterState::PlacementState ClusterState::placement_state(const std::string& pl
   return PlacementState::Unknown;
 }
 
-std::vector<std::string> ClusterState::held_placements() const {
+std::vector<std::string> ClusterCore::held_placements() const {
   std::vector<std::string> held = placements_.running_in_order();
   for (const model::Reservation* reservation : holdings_.in_id_order()) {
     held.push_back(reservation->id);
@@ -34,8 +34,8 @@ std::vector<std::string> ClusterState::held_placements() const {
   return held;
 }
 
-void ClusterState::confirm_ended(const std::vector<std::string>& finished,
-                                 const std::vector<std::pair<std::string, std::string>>& refused) {
+void ClusterCore::confirm_ended(const std::vector<std::string>& finished,
+                                const std::vector<std::pair<std::string, std::string>>& refused) {
   for (const std::string& id : finished) {
     releasing_.erase(id);
   }
@@ -44,19 +44,19 @@ void ClusterState::confirm_ended(const std::vector<std::string>& finished,
   }
 }
 
-bool ClusterState::committed_before(const Commit& commit) const {
+bool ClusterCore::committed_before(const Commit& commit) const {
   return !commit.reservations.empty() &&
          std::all_of(commit.reservations.begin(), commit.reservations.end(),
                      [&](const model::Reservation& r) { return committed_.contains(r.id); });
 }
 
-void ClusterState::note_committed(const Commit& commit) {
+void ClusterCore::note_committed(const Commit& commit) {
   for (const model::Reservation& reservation : commit.reservations) {
     committed_.insert(reservation.id);
   }
 }
 
-void ClusterState::give_up(const std::vector<std::string>& request_ids) {
+void ClusterCore::give_up(const std::vector<std::string>& request_ids) {
   // Matched against these requests, not the remembered ones (there may be more of them).
   const std::set<std::string> requests(request_ids.begin(), request_ids.end());
   std::vector<std::string> held;
@@ -72,7 +72,7 @@ void ClusterState::give_up(const std::vector<std::string>& request_ids) {
   release(held);
 }
 
-ClusterState::Resend ClusterState::take_resend() {
+ClusterCore::Resend ClusterCore::take_resend() {
   Resend resend;
   std::map<std::string, int> ages;
   for (const model::Reservation* reservation : holdings_.in_id_order()) {

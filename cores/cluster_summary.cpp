@@ -4,7 +4,7 @@
 
 namespace unisched::actors {
 
-v1::ClusterSummary summarize(const ClusterState& core) {
+v1::ClusterSummary summarize(const ClusterCore& core) {
   const ClusterCounters& counters = core.counters();
   v1::ClusterSummary summary;
   summary.set_cluster_id(core.cluster_id());

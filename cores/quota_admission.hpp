@@ -1,4 +1,4 @@
-// Quota admission, plain C++: the ledger (QuotaState) and the work waiting for budget, served by
+// Quota admission, plain C++: the ledger (QuotaLedger) and the work waiting for budget, served by
 // weighted dominant resource fairness. The QuotaActor is a thin shell around one.
 //
 // Work over its budget waits (phase QUEUED) instead of failing. When budget comes back (work
@@ -28,7 +28,7 @@
 #include <string>
 #include <vector>
 
-#include "cores/quota_state.hpp"
+#include "cores/quota_ledger.hpp"
 
 namespace unisched::actors {
 
@@ -88,14 +88,14 @@ class QuotaAdmission {
   /// Holds what decided work held before a restart, limits unchecked (it runs already).
   void restore(const QuotaCommit& commit) { state_.restore(commit); }
 
-  /// See QuotaState::set_queues_require_quota.
+  /// See QuotaLedger::set_queues_require_quota.
   void set_queues_require_quota(bool required) { state_.set_queues_require_quota(required); }
 
   QuotaPending pending(const std::string& queue) const;
   /// The queues with work waiting now.
   std::set<std::string> waiting_queues() const;
   bool waiting(const std::string& work_id) const { return waiting_.count(work_id) > 0; }
-  const QuotaState& ledger() const { return state_; }
+  const QuotaLedger& ledger() const { return state_; }
 
  private:
   struct Waiting {
@@ -129,7 +129,7 @@ class QuotaAdmission {
     bool revoked = false;
   };
 
-  QuotaState state_;
+  QuotaLedger state_;
   std::map<std::string, Waiting> waiting_;  // by work id
   std::map<std::string, std::set<std::pair<std::pair<int64_t, uint64_t>, std::string>>>
       by_queue_;                                 // queue -> its waiting work, in serving order

@@ -1,5 +1,5 @@
 // What quota counts, and the one way a take is summed and charged against budget set aside:
-// the ledger (QuotaState), its admission (QuotaAdmission) and every scheduler's leases
+// the ledger (QuotaLedger), its admission (QuotaAdmission) and every scheduler's leases
 // (SchedulerLeases) count with these types and functions, so they cannot disagree on what a
 // placement takes. Plain C++ (no CAF, no protobuf; quota_wire converts).
 #pragma once

@@ -1,6 +1,6 @@
 // What a scheduler's core asks its actor to send: the messages of each commit round, releases,
 // quota takes and releases, and the decisions to answer with. Every call into the core
-// (SchedulerState and its collaborators) returns these; the actor carries them out.
+// (SchedulerCore and its collaborators) returns these; the actor carries them out.
 #pragma once
 
 #include <cstdint>

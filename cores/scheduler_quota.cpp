@@ -1,4 +1,4 @@
-// SchedulerState and the quota ledger: what a placement takes of its queue's budget, and the
+// SchedulerCore and the quota ledger: what a placement takes of its queue's budget, and the
 // ledger's part in a commit round (the take, its answer, parking work that waits for quota and
 // deciding it again once admitted). README ("Quotas across clusters") gives the protocol.
 //
@@ -6,7 +6,7 @@
 // a device takes its share) under their kind ("GPU": every GPU, whatever its vendor or naming,
 // so no device escapes a quota) and under their resource name ("nvidia.com/gpu") where the
 // cluster or the request names one; with where it is, for the quota's caps.
-#include "cores/scheduler_state.hpp"
+#include "cores/scheduler_core.hpp"
 
 #include "model/accelerator_names.hpp"
 
@@ -65,7 +65,7 @@ QuotaPlacement quota_placement_of(const SchedulerViews::Cluster& local,
   return out;
 }
 
-SchedulerCommands SchedulerState::send_round(Round& round, std::vector<v1::CommitRequest> commits) {
+SchedulerCommands SchedulerCore::send_round(Round& round, std::vector<v1::CommitRequest> commits) {
   SchedulerCommands out;
   RoundMessages& messages = out.round(round.id);
   if (!round.quota.empty() && !round.quota_taken && !round.quota_pending &&
@@ -87,7 +87,7 @@ SchedulerCommands SchedulerState::send_round(Round& round, std::vector<v1::Commi
   return out;
 }
 
-bool SchedulerState::take_from_lease(Round& round, SchedulerCommands& out) {
+bool SchedulerCore::take_from_lease(Round& round, SchedulerCommands& out) {
   if (round.work->admitted) {
     return false;  // admitted work holds its budget at the ledger: its take replaces that hold
   }
@@ -105,11 +105,11 @@ bool SchedulerState::take_from_lease(Round& round, SchedulerCommands& out) {
   return true;
 }
 
-void SchedulerState::grant_lease(const std::string& queue, QuotaLease lease) {
+void SchedulerCore::grant_lease(const std::string& queue, QuotaLease lease) {
   leases_.grant(queue, std::move(lease));
 }
 
-SchedulerCommands SchedulerState::on_lease_revoked(const std::string& lease_id) {
+SchedulerCommands SchedulerCore::on_lease_revoked(const std::string& lease_id) {
   SchedulerCommands out;
   if (leases_.revoke(lease_id)) {
     out.quota_releases.push_back(lease_id);
@@ -117,9 +117,8 @@ SchedulerCommands SchedulerState::on_lease_revoked(const std::string& lease_id) 
   return out;
 }
 
-SchedulerCommands SchedulerState::on_quota_result(uint64_t round, QuotaResult result,
-                                                  const std::string& reason,
-                                                  Clock::time_point now) {
+SchedulerCommands SchedulerCore::on_quota_result(uint64_t round, QuotaResult result,
+                                                 const std::string& reason, Clock::time_point now) {
   Round* const open = rounds_.find(round);
   if (open == nullptr || !open->quota_pending) {
     return {};  // an answer to a round that is over
@@ -161,7 +160,7 @@ SchedulerCommands SchedulerState::on_quota_result(uint64_t round, QuotaResult re
   return out;
 }
 
-SchedulerCommands SchedulerState::maybe_close(Round& round, Clock::time_point now) {
+SchedulerCommands SchedulerCore::maybe_close(Round& round, Clock::time_point now) {
   if (!round.answered()) {
     return {};
   }
@@ -180,8 +179,8 @@ SchedulerCommands SchedulerState::maybe_close(Round& round, Clock::time_point no
   return out;
 }
 
-SchedulerCommands SchedulerState::park(Round& round, const std::string& reason,
-                                       Clock::time_point now) {
+SchedulerCommands SchedulerCore::park(Round& round, const std::string& reason,
+                                      Clock::time_point now) {
   for (const auto& [cluster, replicas] : round.replicas) {
     tracking_.forget_early_refusals(
         replicas);  // none is kept: each is released or was never reserved
@@ -210,7 +209,7 @@ SchedulerCommands SchedulerState::park(Round& round, const std::string& reason,
   return out;
 }
 
-SchedulerCommands SchedulerState::on_admitted(const std::string& work_id, Clock::time_point now) {
+SchedulerCommands SchedulerCore::on_admitted(const std::string& work_id, Clock::time_point now) {
   const auto found = parked_.find(work_id);
   if (found == parked_.end()) {
     SchedulerCommands out;

@@ -1,9 +1,9 @@
-// SchedulerState and its decided work (SchedulerTracking): telling the policy's observers what
+// SchedulerCore and its decided work (SchedulerTracking): telling the policy's observers what
 // was placed, placing refused replicas again (those whose refusal overtook the commit's answer
 // too), and what a lost ClusterActor or a settled placement changes.
 #include <utility>
 
-#include "cores/scheduler_state.hpp"
+#include "cores/scheduler_core.hpp"
 #include "policy/demand.hpp"
 
 namespace unisched::actors {
@@ -26,15 +26,15 @@ void observe(const policy::Policy& policy, const SchedulerWork& work,
 
 }  // namespace
 
-void SchedulerState::track(Work& work, const v1::SchedulingDecision& decision,
-                           SchedulerCommands& out, Clock::time_point now) {
+void SchedulerCore::track(Work& work, const v1::SchedulingDecision& decision,
+                          SchedulerCommands& out, Clock::time_point now) {
   observe(policy_, work, decision);
   out.append(tracking_.track(work.request_id, std::move(work.spec), decision));
   place_refused_early(decision, out, now);
 }
 
-void SchedulerState::replace_replica(const Work& work, const v1::SchedulingDecision& placed,
-                                     SchedulerCommands& out, Clock::time_point now) {
+void SchedulerCore::replace_replica(const Work& work, const v1::SchedulingDecision& placed,
+                                    SchedulerCommands& out, Clock::time_point now) {
   SchedulerTracking::Replaced replaced = tracking_.replaced(work, placed);
   out.append(std::move(replaced.commands));
   if (replaced.kept) {
@@ -43,8 +43,8 @@ void SchedulerState::replace_replica(const Work& work, const v1::SchedulingDecis
   }
 }
 
-void SchedulerState::place_refused_early(const v1::SchedulingDecision& decision,
-                                         SchedulerCommands& out, Clock::time_point now) {
+void SchedulerCore::place_refused_early(const v1::SchedulingDecision& decision,
+                                        SchedulerCommands& out, Clock::time_point now) {
   // All taken out first: placing one again may start a round, which forgets the refusals kept
   // for the round before (found by `unisched simulate`, seed 2843: the second of two refused
   // replicas stayed in the decision and never ran).
@@ -53,9 +53,9 @@ void SchedulerState::place_refused_early(const v1::SchedulingDecision& decision,
   }
 }
 
-SchedulerCommands SchedulerState::on_refused_placement(const std::string& placement_id,
-                                                       const std::string& reason,
-                                                       Clock::time_point now) {
+SchedulerCommands SchedulerCore::on_refused_placement(const std::string& placement_id,
+                                                      const std::string& reason,
+                                                      Clock::time_point now) {
   SchedulerTracking::Refusal refusal = tracking_.refuse(placement_id, reason, now);
   if (!refusal.again) {
     // The refusal overtook the commit's answer (found by `unisched simulate --faults reorder`):
@@ -77,8 +77,8 @@ SchedulerCommands SchedulerState::on_refused_placement(const std::string& placem
   return out;
 }
 
-SchedulerCommands SchedulerState::on_cluster_actor_lost(const std::string& cluster,
-                                                        Clock::time_point now) {
+SchedulerCommands SchedulerCore::on_cluster_actor_lost(const std::string& cluster,
+                                                       Clock::time_point now) {
   const std::vector<std::string> unsettled = tracking_.unsettled_on(cluster);
   SchedulerCommands out;
   if (unsettled.empty()) {
@@ -95,7 +95,7 @@ SchedulerCommands SchedulerState::on_cluster_actor_lost(const std::string& clust
   return out;
 }
 
-SchedulerCommands SchedulerState::on_settled(const std::vector<std::string>& placement_ids) {
+SchedulerCommands SchedulerCore::on_settled(const std::vector<std::string>& placement_ids) {
   return tracking_.settle(placement_ids);
 }
 

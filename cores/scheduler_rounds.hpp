@@ -1,6 +1,6 @@
 // A scheduler's commit rounds: the commits of each decision in flight, how each cluster (and the
 // quota ledger) answered, and the nodes those commits touch, which other decisions leave alone
-// meanwhile. Plain C++ (no CAF); SchedulerState opens and closes them.
+// meanwhile. Plain C++ (no CAF); SchedulerCore opens and closes them.
 #pragma once
 
 #include <cstdint>

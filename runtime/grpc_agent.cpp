@@ -10,7 +10,7 @@
 #include <thread>
 
 #include "actors/left_out_log.hpp"
-#include "cores/agent_state.hpp"
+#include "cores/agent_core.hpp"
 #include "messages/convert.hpp"
 #include "messages/snapshot_parts.hpp"
 #include "messages/unisched.grpc.pb.h"
@@ -208,7 +208,7 @@ class GrpcAgent {
     }
   }
 
-  actors::AgentState core_;
+  actors::AgentCore core_;
   GrpcAgentOptions options_;
   std::unique_ptr<v1::ClusterMetadataService::Stub> stub_;
   uint64_t heartbeats_ = 0;

@@ -1,5 +1,5 @@
 // The metadata agent over gRPC (`unisched agent --transport grpc`): the same agent logic
-// (cores/agent_state) as the CAF agent, speaking ClusterMetadataService as any non-C++ agent
+// (cores/agent_core) as the CAF agent, speaking ClusterMetadataService as any non-C++ agent
 // would. It dials out only: updates go up one stream, one in flight (each waits for its Ack);
 // placement orders come back on the Acks; a gap ends the stream and is answered with a full
 // snapshot; heartbeats tell the centre it is alive and whether a snapshot is wanted. A lost

@@ -18,7 +18,7 @@
 #include "messages/errors.hpp"
 #include "model/names.hpp"
 #include "model/printable.hpp"
-#include "runtime/hub_data.hpp"
+#include "runtime/hub_state.hpp"
 #include "runtime/manifest_loader.hpp"
 #include "runtime/quota_book.hpp"
 #include "runtime/reconciliation.hpp"
@@ -42,7 +42,7 @@ v1::ClusterRegistration declared_registration(const model::ClusterResourceProfil
   return registration;
 }
 
-std::string refuse_cluster(const HubData& state, const v1::ClusterIdentity& who) {
+std::string refuse_cluster(const HubState& state, const v1::ClusterIdentity& who) {
   if (state.tokens.empty()) {
     return {};
   }
@@ -51,7 +51,7 @@ std::string refuse_cluster(const HubData& state, const v1::ClusterIdentity& who)
 
 /// A shard holds the authoritative view of every cluster placed on it, so a hub that checks
 /// anyone's credentials admits only shards with credentials of their own.
-std::string refuse_shard(const HubData& state, const v1::ShardRegistration& shard) {
+std::string refuse_shard(const HubState& state, const v1::ShardRegistration& shard) {
   if (state.shard_tokens.empty()) {
     return state.tokens.empty() ? std::string()
                                 : "this hub checks cluster tokens and admits shards only with "

@@ -8,7 +8,7 @@
 #include <algorithm>
 
 #include "messages/caf_types.hpp"
-#include "runtime/hub_data.hpp"
+#include "runtime/hub_state.hpp"
 #include "runtime/request_book.hpp"
 
 namespace unisched::runtime {
@@ -117,7 +117,7 @@ void on_reconcile_tick(HubSelf self) {
   start_reconciling(self);
 }
 
-uint64_t reconciling(const HubData& state) {
+uint64_t reconciling(const HubState& state) {
   uint64_t count = state.requests->reconciliation().followed_requests();
   for (const auto& [cluster, strays] : state.strays) {
     count += strays;

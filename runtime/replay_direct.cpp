@@ -8,7 +8,7 @@
 #include <memory>
 
 #include "adapters/gpu_trace_workload.hpp"
-#include "cores/scheduler_state.hpp"
+#include "cores/scheduler_core.hpp"
 #include "model/reservation.hpp"
 #include "policy/demand.hpp"
 #include "policy/pipeline.hpp"

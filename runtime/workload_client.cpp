@@ -16,7 +16,7 @@ namespace {
 
 using namespace unisched::atoms;
 
-struct ClientData {
+struct ClientState {
   std::vector<actors::SchedulerActor> schedulers;
   size_t next_scheduler = 0;
   std::map<std::string, actors::AgentActor> agents;
@@ -28,7 +28,7 @@ struct ClientData {
   static inline const char* name = "workload_client";
 };
 
-using Self = WorkloadClientActor::stateful_pointer<ClientData>;
+using Self = WorkloadClientActor::stateful_pointer<ClientState>;
 
 double percentile(std::vector<double> values, double p) {
   if (values.empty()) {

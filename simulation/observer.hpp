@@ -1,6 +1,6 @@
 // The simulation's observer: written apart from the code under test, it keeps its own ledger of
 // what each node holds (from the placements each cluster carried out, not from the model or
-// ClusterState) and checks the invariants during and after a run. Plain C++ over the wire
+// ClusterCore) and checks the invariants during and after a run. Plain C++ over the wire
 // types; the run feeds it.
 #pragma once
 

@@ -6,16 +6,16 @@
 #include <string>
 #include <vector>
 
-#include "cores/agent_state.hpp"
-#include "cores/cluster_state.hpp"
+#include "cores/agent_core.hpp"
+#include "cores/cluster_core.hpp"
 #include "tests/simulation_fixtures.hpp"
 
 namespace unisched::testing {
 
 /// A quiet simulated cluster (no background churn) whose centre view is current and healthy.
 struct Pair {
-  actors::AgentState agent{simulated(1, 0.0, 0.0), 1};
-  actors::ClusterState centre{"sim"};
+  actors::AgentCore agent{simulated(1, 0.0, 0.0), 1};
+  actors::ClusterCore centre{"sim"};
 
   Pair() {
     sync();
@@ -41,7 +41,7 @@ inline model::Reservation reservation(const std::string& id, const std::string& 
                             {}, {}};
 }
 
-inline actors::Commit commit_at(const actors::ClusterState& centre,
+inline actors::Commit commit_at(const actors::ClusterCore& centre,
                                 std::vector<model::Reservation> r) {
   actors::Commit commit;
   commit.request_id = r.front().id;

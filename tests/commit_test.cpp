@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <random>
 
-#include "cores/agent_state.hpp"
-#include "cores/cluster_state.hpp"
+#include "cores/agent_core.hpp"
+#include "cores/cluster_core.hpp"
 #include "policy/pipeline.hpp"
 #include "tests/commit_fixtures.hpp"
 #include "tests/policy_fixtures.hpp"
@@ -344,8 +344,8 @@ BOOST_AUTO_TEST_CASE(racing_commits_under_churn_keep_every_cluster_within_its_re
   const auto spec = testing::request(
       "  resources:\n    cpu: 2\n    memory: 4Gi\n    accelerators:\n      - count: 1\n");
   for (uint64_t seed = 1; seed <= 12; ++seed) {
-    actors::AgentState agent(testing::simulated(seed, 3.0, 150.0), seed);
-    actors::ClusterState centre("sim");
+    actors::AgentCore agent(testing::simulated(seed, 3.0, 150.0), seed);
+    actors::ClusterCore centre("sim");
     std::mt19937_64 random(seed);
     const auto sync = [&] {
       agent.observe();

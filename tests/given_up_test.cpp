@@ -4,8 +4,8 @@
 #include <boost/test/unit_test.hpp>
 #include <memory>
 
-#include "cores/agent_state.hpp"
-#include "cores/cluster_state.hpp"
+#include "cores/agent_core.hpp"
+#include "cores/cluster_core.hpp"
 #include "tests/commit_fixtures.hpp"
 
 using namespace unisched;
@@ -18,13 +18,13 @@ using testing::reservation;
 
 namespace {
 
-std::vector<std::string> running(actors::AgentState& agent) {
+std::vector<std::string> running(actors::AgentCore& agent) {
   std::vector<std::string> ids = agent.adapter().running_placements();
   std::sort(ids.begin(), ids.end());
   return ids;
 }
 
-actors::Commit commit_of(const std::string& request, const actors::ClusterState& centre,
+actors::Commit commit_of(const std::string& request, const actors::ClusterCore& centre,
                          std::vector<model::Reservation> r) {
   actors::Commit commit = commit_at(centre, std::move(r));
   commit.request_id = request;
@@ -72,11 +72,11 @@ BOOST_AUTO_TEST_CASE(a_given_up_request_leaves_nothing_running_and_commits_no_mo
 
 BOOST_AUTO_TEST_CASE(an_agent_that_restarted_releases_what_its_earlier_run_placed) {
   std::shared_ptr<adapters::ClusterAdapter> cluster = testing::simulated(1, 0.0, 0.0);
-  actors::AgentState before(cluster, 1);
+  actors::AgentCore before(cluster, 1);
   before.observe();
   before.carry_out(
       {reservation("r5/0", "sim-gpu-0", 1000, {0}), reservation("r6/0", "sim-gpu-1", 1000, {0})});
-  actors::AgentState after(cluster, 2);  // knows nothing of r5/0
+  actors::AgentCore after(cluster, 2);  // knows nothing of r5/0
   after.observe();
   after.release_requests({"r5"});
   BOOST_TEST(running(after) == std::vector<std::string>{"r6/0"});
@@ -121,16 +121,16 @@ BOOST_AUTO_TEST_CASE(request_releases_are_sent_again_only_while_the_agent_can_an
   Pair pair;
   pair.centre.give_up({"r7"});
   pair.centre.set_healthy(false);  // cut off: the periods do not count
-  for (int period = 0; period < 3 * actors::ClusterState::kReleaseResends; ++period) {
+  for (int period = 0; period < 3 * actors::ClusterCore::kReleaseResends; ++period) {
     BOOST_TEST_REQUIRE(pair.centre.take_resend().released_requests.size() == 1u);
   }
   pair.centre.set_healthy(true);
   int sent = 0;
   while (!pair.centre.take_resend().released_requests.empty() &&
-         sent <= actors::ClusterState::kReleaseResends) {
+         sent <= actors::ClusterCore::kReleaseResends) {
     ++sent;
   }
-  BOOST_TEST(sent == actors::ClusterState::kReleaseResends);
+  BOOST_TEST(sent == actors::ClusterCore::kReleaseResends);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

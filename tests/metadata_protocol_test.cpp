@@ -4,15 +4,15 @@
 #include <deque>
 #include <random>
 
-#include "cores/agent_state.hpp"
-#include "cores/cluster_state.hpp"
+#include "cores/agent_core.hpp"
+#include "cores/cluster_core.hpp"
 #include "messages/convert.hpp"
 #include "tests/simulation_fixtures.hpp"
 
 using namespace unisched;
 using actors::AckStatus;
-using actors::AgentState;
-using actors::ClusterState;
+using actors::AgentCore;
+using actors::ClusterCore;
 
 namespace {
 
@@ -38,7 +38,7 @@ class UnreliableChannel {
   }
 
   /// Delivers what is in flight, and now and then what was held back.
-  void deliver(ClusterState& centre) {
+  void deliver(ClusterCore& centre) {
     if (!held_back_.empty() && chance(0.5)) {
       in_flight_.push_back(std::move(held_back_.front()));
       held_back_.pop_front();
@@ -49,7 +49,7 @@ class UnreliableChannel {
     }
   }
 
-  void flush(ClusterState& centre) {
+  void flush(ClusterCore& centre) {
     while (!held_back_.empty() || !in_flight_.empty()) {
       deliver(centre);
     }
@@ -65,7 +65,7 @@ class UnreliableChannel {
 };
 
 /// One round of the centre's resync duty: pull a snapshot when it asks for one.
-void serve_resync(ClusterState& centre, AgentState& agent, UnreliableChannel& channel) {
+void serve_resync(ClusterCore& centre, AgentCore& agent, UnreliableChannel& channel) {
   if (centre.take_resync_request()) {
     if (channel.chance(0.2)) {
       centre.on_resync_failed();  // the pull got no answer
@@ -76,7 +76,7 @@ void serve_resync(ClusterState& centre, AgentState& agent, UnreliableChannel& ch
 }
 
 /// What a supervisor's probes do at the end: report the agent's position twice.
-void probe_until_current(ClusterState& centre, AgentState& agent) {
+void probe_until_current(ClusterCore& centre, AgentCore& agent) {
   for (int round = 0; round < 4 && centre.position().version != agent.version(); ++round) {
     centre.on_agent_position(agent.epoch(), agent.version());
     if (centre.take_resync_request()) {
@@ -91,8 +91,8 @@ BOOST_AUTO_TEST_SUITE(metadata_protocol)
 
 BOOST_AUTO_TEST_CASE(in_order_deltas_give_exactly_the_agents_state) {
   for (uint64_t seed = 1; seed <= 25; ++seed) {
-    AgentState agent(testing::simulated(seed), 1000 + seed);
-    ClusterState centre("sim");
+    AgentCore agent(testing::simulated(seed), 1000 + seed);
+    ClusterCore centre("sim");
     for (int step = 0; step < 300; ++step) {
       agent.observe();
       if (step % 3 == 2) {  // push every third observation: changes coalesce in between
@@ -119,10 +119,10 @@ BOOST_AUTO_TEST_CASE(a_large_first_listing_goes_out_in_bounded_consecutive_updat
   options.node_count = 25'000;
   options.membership_events_per_second = 0;
   options.pod_events_per_second = 0;
-  AgentState agent(std::make_unique<adapters::SimulatedCluster>(testing::small_profile(), options),
-                   7);
+  AgentCore agent(std::make_unique<adapters::SimulatedCluster>(testing::small_profile(), options),
+                  7);
   agent.observe();
-  ClusterState centre("sim");
+  ClusterCore centre("sim");
   std::vector<size_t> sizes;
   while (auto update = agent.next_update()) {
     sizes.push_back(update->changes.size());
@@ -153,8 +153,8 @@ BOOST_AUTO_TEST_CASE(duplicates_reorders_and_drops_never_corrupt_the_view) {
   uint64_t gaps = 0;
   uint64_t resyncs = 0;
   for (uint64_t seed = 1; seed <= 40; ++seed) {
-    AgentState agent(testing::simulated(seed), 7 + seed);
-    ClusterState centre("sim");
+    AgentCore agent(testing::simulated(seed), 7 + seed);
+    ClusterCore centre("sim");
     UnreliableChannel channel(seed * 31, 0.05, 0.1, 0.1);
     for (int step = 0; step < 200; ++step) {
       agent.observe();
@@ -188,8 +188,8 @@ BOOST_AUTO_TEST_CASE(duplicates_reorders_and_drops_never_corrupt_the_view) {
 }
 
 BOOST_AUTO_TEST_CASE(a_lost_last_update_is_found_by_probes) {
-  AgentState agent(testing::simulated(5), 11);
-  ClusterState centre("sim");
+  AgentCore agent(testing::simulated(5), 11);
+  ClusterCore centre("sim");
   agent.observe();
   centre.on_update(*agent.next_update());
   agent.observe();
@@ -209,11 +209,11 @@ BOOST_AUTO_TEST_CASE(a_lost_last_update_is_found_by_probes) {
 
 BOOST_AUTO_TEST_CASE(a_restarted_agent_is_resynced_in_full) {
   auto adapter = testing::simulated(9);
-  ClusterState centre("sim");
-  AgentState first(testing::simulated(9), 1);
+  ClusterCore centre("sim");
+  AgentCore first(testing::simulated(9), 1);
   first.observe();
   centre.on_update(*first.next_update());
-  AgentState second(std::move(adapter), 2);  // a new run: a new epoch, versions from 1 again
+  AgentCore second(std::move(adapter), 2);  // a new run: a new epoch, versions from 1 again
   second.observe();
   const auto update = second.next_update();
   BOOST_TEST((centre.on_update(*update).status == AckStatus::Gap));
@@ -224,8 +224,8 @@ BOOST_AUTO_TEST_CASE(a_restarted_agent_is_resynced_in_full) {
 }
 
 BOOST_AUTO_TEST_CASE(a_stale_snapshot_is_ignored) {
-  AgentState agent(testing::simulated(3), 4);
-  ClusterState centre("sim");
+  AgentCore agent(testing::simulated(3), 4);
+  ClusterCore centre("sim");
   agent.observe();
   centre.on_update(*agent.next_update());
   const auto old = agent.snapshot();
@@ -240,8 +240,8 @@ BOOST_AUTO_TEST_CASE(a_stale_snapshot_is_ignored) {
 }
 
 BOOST_AUTO_TEST_CASE(subscribers_get_the_changes_since_a_version) {
-  AgentState agent(testing::simulated(2), 3);
-  ClusterState centre("sim");
+  AgentCore agent(testing::simulated(2), 3);
+  ClusterCore centre("sim");
   for (int i = 0; i < 5; ++i) {
     agent.observe();
     if (auto update = agent.next_update()) {

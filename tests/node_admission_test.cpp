@@ -5,15 +5,15 @@
 
 #include <boost/test/unit_test.hpp>
 
-#include "cores/agent_state.hpp"
-#include "cores/cluster_state.hpp"
+#include "cores/agent_core.hpp"
+#include "cores/cluster_core.hpp"
 #include "messages/convert.hpp"
 #include "messages/snapshot_parts.hpp"
 #include "model/cluster_view.hpp"
 
 using namespace unisched;
 using actors::AckStatus;
-using actors::ClusterState;
+using actors::ClusterCore;
 using model::NodeChangeKind;
 
 namespace {
@@ -130,7 +130,7 @@ BOOST_AUTO_TEST_CASE(each_unusable_record_is_named_with_its_reason) {
 }
 
 BOOST_AUTO_TEST_CASE(a_snapshot_keeps_its_usable_nodes) {
-  ClusterState state("c1");
+  ClusterCore state("c1");
   state.request_resync();
   BOOST_TEST(state.take_resync_request());
   auto whole = snapshot({node("a"), node("b\x1b]0;owned\x07"),
@@ -154,7 +154,7 @@ BOOST_AUTO_TEST_CASE(a_snapshot_keeps_its_usable_nodes) {
 }
 
 BOOST_AUTO_TEST_CASE(a_node_leaves_the_view_while_unusable_and_comes_back) {
-  ClusterState state("c1");
+  ClusterCore state("c1");
   BOOST_TEST_REQUIRE((state
                           .on_update(update(0, {{NodeChangeKind::Add, node("a")},
                                                 {NodeChangeKind::Add, node("b")}}))
@@ -186,7 +186,7 @@ BOOST_AUTO_TEST_CASE(a_node_leaves_the_view_while_unusable_and_comes_back) {
 }
 
 BOOST_AUTO_TEST_CASE(a_node_never_held_is_dropped_and_others_go_on) {
-  ClusterState state("c1");
+  ClusterCore state("c1");
   const std::string long_name(300, 'x');
   const auto outcome = state.on_update(update(0, {{NodeChangeKind::Add, node("good")},
                                                   {NodeChangeKind::Add, node(long_name)},
@@ -234,7 +234,7 @@ BOOST_AUTO_TEST_CASE(a_node_the_reader_cannot_read_is_left_out_by_name) {
   wire.mutable_node_deltas(1)->mutable_node()->clear_name();
   BOOST_TEST(!messages::from_proto(wire).has_value());
 
-  ClusterState state("c1");
+  ClusterCore state("c1");
   model::ViewUpdate taken = *messages::from_proto(messages::to_proto(update));
   BOOST_TEST_REQUIRE((state.on_update(taken).status == AckStatus::Applied));
   model::ViewUpdate next = update;
@@ -262,7 +262,7 @@ BOOST_AUTO_TEST_CASE(an_agent_leaves_out_a_node_too_large_for_a_message) {
   huge.labels = model::NodeLabels(std::move(labels));
   auto cluster = std::make_shared<ScriptedCluster>(
       std::vector<model::NodeState>{node("a"), huge, node("bad name")});
-  actors::AgentState agent(cluster, 1);
+  actors::AgentCore agent(cluster, 1);
   agent.observe();
   const auto first = agent.next_update();
   BOOST_TEST_REQUIRE(first.has_value());

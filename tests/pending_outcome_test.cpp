@@ -7,7 +7,7 @@
 #include <map>
 #include <utility>
 
-#include "cores/agent_state.hpp"
+#include "cores/agent_core.hpp"
 #include "tests/simulation_fixtures.hpp"
 
 using namespace unisched;
@@ -78,7 +78,7 @@ BOOST_AUTO_TEST_SUITE(pending_outcome)
 
 BOOST_AUTO_TEST_CASE(outcomes_that_come_later_are_reported_when_they_come) {
   auto cluster = std::make_shared<DeferringCluster>();
-  actors::AgentState agent(cluster, 3);
+  actors::AgentCore agent(cluster, 3);
   agent.observe();
   BOOST_TEST_REQUIRE(agent.next_update().has_value());  // the first listing
   const std::string node = cluster->list_nodes().front().name;

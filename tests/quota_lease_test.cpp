@@ -50,7 +50,7 @@ struct Fixture {
 BOOST_AUTO_TEST_SUITE(quota_lease)
 
 BOOST_AUTO_TEST_CASE(a_lease_is_budget_held_and_takes_from_it_move_it_to_placements) {
-  QuotaState state;
+  QuotaLedger state;
   state.put(quota("team", 8));
   BOOST_TEST(!state.lease("L", "team", {{kGpu, 9'000}}));  // more than the budget: nothing held
   BOOST_TEST(state.lease("L", "team", {{kGpu, 4'000}}));

@@ -5,19 +5,19 @@
 #include <boost/test/unit_test.hpp>
 #include <memory>
 
-#include "cores/agent_state.hpp"
-#include "cores/cluster_state.hpp"
+#include "cores/agent_core.hpp"
+#include "cores/cluster_core.hpp"
 #include "runtime/reconciliation.hpp"
 #include "runtime/request_book.hpp"
 #include "tests/commit_fixtures.hpp"
 
 using namespace unisched;
-using actors::ClusterState;
+using actors::ClusterCore;
 using runtime::Reconciliation;
 using testing::accepted_commit;
 using testing::Pair;
 using testing::reservation;
-using State = ClusterState::PlacementState;
+using State = ClusterCore::PlacementState;
 
 namespace {
 
@@ -68,8 +68,8 @@ runtime::RequestBook book_of(int requests) {
 }
 
 /// A ClusterActor started afresh beside the agent: it knows only what the agent's snapshot says.
-ClusterState restarted(actors::AgentState& agent) {
-  ClusterState centre{"sim"};
+ClusterCore restarted(actors::AgentCore& agent) {
+  ClusterCore centre{"sim"};
   centre.request_resync();
   BOOST_TEST_REQUIRE(centre.take_resync_request());
   BOOST_TEST_REQUIRE(!centre.synced());
@@ -103,7 +103,7 @@ BOOST_AUTO_TEST_CASE(a_restarted_cluster_actor_knows_what_runs_but_not_what_its_
   Pair pair;
   pair.carry_out(accepted_commit(pair, {reservation("r1/0", "sim-gpu-0", 1000, {0})}));
   accepted_commit(pair, {reservation("r2/0", "sim-gpu-1", 1000, {0})});  // order never sent
-  ClusterState after = restarted(pair.agent);
+  ClusterCore after = restarted(pair.agent);
   BOOST_TEST(after.synced());
   BOOST_TEST((after.placement_state("r1/0") == State::Running));
   BOOST_TEST((after.placement_state("r2/0") == State::Unknown));
@@ -111,10 +111,10 @@ BOOST_AUTO_TEST_CASE(a_restarted_cluster_actor_knows_what_runs_but_not_what_its_
 
 BOOST_AUTO_TEST_CASE(a_restarted_agent_lists_what_its_earlier_run_carried_out) {
   std::shared_ptr<adapters::ClusterAdapter> cluster = testing::simulated(1, 0.0, 0.0);
-  actors::AgentState before(cluster, 1);
+  actors::AgentCore before(cluster, 1);
   before.observe();
   before.carry_out({reservation("r5/0", "sim-gpu-0", 1000, {0})});
-  actors::AgentState after(cluster, 2);
+  actors::AgentCore after(cluster, 2);
   after.observe();
   while (after.next_update()) {
   }

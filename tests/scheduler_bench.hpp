@@ -1,4 +1,4 @@
-// A test bench for SchedulerState: ClusterStates stand in for the ClusterActors and answer its
+// A test bench for SchedulerCore: ClusterStates stand in for the ClusterActors and answer its
 // commits, so what a commit or a release does at the cluster is checked too.
 #pragma once
 
@@ -9,8 +9,8 @@
 #include <utility>
 #include <vector>
 
-#include "cores/cluster_state.hpp"
-#include "cores/scheduler_state.hpp"
+#include "cores/cluster_core.hpp"
+#include "cores/scheduler_core.hpp"
 #include "messages/convert.hpp"
 #include "policy/framework.hpp"
 #include "tests/policy_fixtures.hpp"
@@ -24,11 +24,11 @@ inline policy::Policy preset(const std::string& name) {
   return *policy;
 }
 
-/// ClusterStates as the clusters, and one SchedulerState deciding on copies of their views.
+/// ClusterStates as the clusters, and one SchedulerCore deciding on copies of their views.
 struct Bench {
-  std::map<std::string, actors::ClusterState> clusters;
-  actors::SchedulerState scheduler;
-  actors::SchedulerState::Clock::time_point now{std::chrono::seconds(1)};
+  std::map<std::string, actors::ClusterCore> clusters;
+  actors::SchedulerCore scheduler;
+  actors::SchedulerCore::Clock::time_point now{std::chrono::seconds(1)};
 
   explicit Bench(actors::SchedulerSettings settings = {}, policy::Policy policy = preset("spread"))
       : scheduler(std::move(policy), with_seed(settings)) {}
@@ -40,7 +40,7 @@ struct Bench {
 
   void add(const std::string& id, std::vector<model::NodeState> nodes,
            const std::string& region = "r1") {
-    actors::ClusterState& cluster = clusters.emplace(id, actors::ClusterState(id)).first->second;
+    actors::ClusterCore& cluster = clusters.emplace(id, actors::ClusterCore(id)).first->second;
     model::ViewUpdate update;
     update.cluster_id = id;
     update.epoch = 1;

@@ -64,14 +64,14 @@ std::vector<std::string> overcommits(const Json& views) {
 }
 
 /// The nodes of one cluster as canonical text keyed by name, and the position they are at.
-struct ClusterState {
+struct ClusterCore {
   int64_t epoch = 0;
   int64_t version = 0;
   std::map<std::string, std::string> nodes;
 };
 
-ClusterState state_of(const Json& views, bool agent_position) {
-  ClusterState state;
+ClusterCore state_of(const Json& views, bool agent_position) {
+  ClusterCore state;
   for (const auto& cluster : entries(views, "clusters")) {
     state.epoch = number(cluster, "epoch");
     state.version = number(cluster, agent_position ? "agent_version" : "version");
@@ -90,8 +90,8 @@ bool matches_agent(const Hub& hub, const std::string& cluster) {
   auto agent_read = std::async(std::launch::async, [&] {
     return state_of(hub.get("nodes --from agent --cluster " + cluster), false);
   });
-  const ClusterState view = state_of(hub.get("nodes --cluster " + cluster), true);
-  const ClusterState agent = agent_read.get();
+  const ClusterCore view = state_of(hub.get("nodes --cluster " + cluster), true);
+  const ClusterCore agent = agent_read.get();
   return !agent.nodes.empty() && agent.epoch == view.epoch && agent.version == view.version &&
          agent.nodes == view.nodes;
 }

@@ -1,4 +1,4 @@
-// A sequence of agent updates, snapshots, commits, releases and probes into ClusterState, the
+// A sequence of agent updates, snapshots, commits, releases and probes into ClusterCore, the
 // ClusterActor's logic (snapshots through the collector of their parts). The input is a list of
 // operations, each an operation byte, a 16-bit length and that many bytes of protobuf (see
 // README.md). After every operation: the view's totals equal the sum of its nodes, the revision
@@ -7,7 +7,7 @@
 #include <map>
 #include <set>
 
-#include "cores/cluster_state.hpp"
+#include "cores/cluster_core.hpp"
 #include "messages/convert.hpp"
 #include "messages/snapshot_parts.hpp"
 #include "tests/fuzz/fuzz_check.hpp"
@@ -17,7 +17,7 @@ namespace {
 namespace messages = unisched::messages;
 namespace model = unisched::model;
 namespace v1 = unisched::v1;
-using unisched::actors::ClusterState;
+using unisched::actors::ClusterCore;
 using unisched::fuzz::check;
 
 constexpr const char* kCluster = "fuzz";
@@ -42,7 +42,7 @@ class Operations {
   size_t at_ = 0;
 };
 
-void apply_update(ClusterState& state, const std::string& payload) {
+void apply_update(ClusterCore& state, const std::string& payload) {
   v1::IncrementalUpdate wire;
   if (!wire.ParseFromString(payload))
     return;
@@ -57,7 +57,7 @@ void apply_update(ClusterState& state, const std::string& payload) {
 }
 
 /// A snapshot, or one part of one, collected as the ClusterActor collects them.
-void apply_snapshot(ClusterState& state, messages::AgentSnapshotAssembler& parts,
+void apply_snapshot(ClusterCore& state, messages::AgentSnapshotAssembler& parts,
                     const std::string& payload) {
   v1::ClusterSnapshot part;
   if (!part.ParseFromString(payload))
@@ -72,7 +72,7 @@ void apply_snapshot(ClusterState& state, messages::AgentSnapshotAssembler& parts
   state.on_snapshot(snapshot);  // one that cannot be applied leaves the resync needed
 }
 
-void apply_commit(ClusterState& state, const std::string& payload) {
+void apply_commit(ClusterCore& state, const std::string& payload) {
   v1::CommitRequest wire;
   if (!wire.ParseFromString(payload))
     return;
@@ -99,7 +99,7 @@ void apply_commit(ClusterState& state, const std::string& payload) {
   }
 }
 
-void apply_other(ClusterState& state, uint8_t op, const std::string& payload) {
+void apply_other(ClusterCore& state, uint8_t op, const std::string& payload) {
   if (op == 3) {
     v1::ReleaseOrder wire;
     if (wire.ParseFromString(payload))
@@ -118,7 +118,7 @@ void apply_other(ClusterState& state, uint8_t op, const std::string& payload) {
   }
 }
 
-void check_view(const ClusterState& state, uint64_t& last_revision) {
+void check_view(const ClusterCore& state, uint64_t& last_revision) {
   check(state.revision() >= last_revision, "the revision never goes back");
   last_revision = state.revision();
   model::ClusterTotals sum;
@@ -145,7 +145,7 @@ void check_view(const ClusterState& state, uint64_t& last_revision) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  ClusterState state(kCluster);
+  ClusterCore state(kCluster);
   messages::AgentSnapshotAssembler parts;
   Operations operations(data, size);
   uint8_t op = 0;

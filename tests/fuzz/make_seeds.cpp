@@ -1,5 +1,5 @@
 // Writes the seed inputs of the fuzz targets that read binary formats (protobuf messages,
-// operation sequences into ClusterState, journal files) into CORPUS_ROOT/<target>/seed-*:
+// operation sequences into ClusterCore, journal files) into CORPUS_ROOT/<target>/seed-*:
 // well-formed examples for libFuzzer to mutate. Run again when the formats change:
 //   build/tests/fuzz/make_fuzz_seeds tests/fuzz/corpus
 #include <filesystem>
@@ -126,7 +126,7 @@ std::string tagged(uint8_t tag, const std::string& bytes) {
   return std::string(1, char(tag)) + bytes;
 }
 
-/// One ClusterState operation: [op][16-bit length][bytes].
+/// One ClusterCore operation: [op][16-bit length][bytes].
 std::string operation(uint8_t op, const std::string& bytes) {
   return std::string{char(op), char(bytes.size() & 0xff), char(bytes.size() >> 8)} + bytes;
 }

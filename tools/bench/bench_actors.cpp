@@ -90,7 +90,7 @@ CentreActor::behavior_type centre(CentreActor::pointer self,
   };
 }
 
-struct AgentData {
+struct BenchAgentState {
   std::string id;
   int index = 0;
   StreamParameters parameters;
@@ -115,12 +115,12 @@ struct AgentData {
   static inline const char* name = "bench_agent";
 };
 
-using Agent = BenchAgentActor::stateful_base<AgentData>;
+using Agent = BenchAgentActor::stateful_base<BenchAgentState>;
 
 /// The listing of every node (version 1) or one of the variants, at `version`, as an agent in
 /// this process sends it (model types, its states shared with the centre); the agent's truth
 /// follows it. What it would take on a link is added to the stream's bytes.
-messages::AgentUpdate update_at(AgentData& state, uint64_t version) {
+messages::AgentUpdate update_at(BenchAgentState& state, uint64_t version) {
   model::ViewUpdate update;
   if (version == 1) {
     update =
@@ -140,7 +140,7 @@ messages::AgentUpdate update_at(AgentData& state, uint64_t version) {
       state.record->bytes += state.variant_bytes[variant];
     }
     // Each state made anew, as an agent makes one per node change its adapter reports, and
-    // compared with the one sent before, as AgentState does.
+    // compared with the one sent before, as AgentCore does.
     const auto& changes = state.shared_variants[variant].changes;
     for (size_t d = 0; d < changes.size(); ++d) {
       model::SharedNodeChange& change = update.changes.emplace_back(model::SharedNodeChange{
@@ -214,14 +214,14 @@ void on_ack(Agent* self, const v1::Ack& ack) {
   }
 }
 
-bool streaming(const AgentData& state) {
+bool streaming(const BenchAgentState& state) {
   return state.stream_start != Clock::time_point{} &&
          state.acked < static_cast<uint64_t>(state.parameters.updates);
 }
 
 /// The next version for an update outside the stream. Before the stream starts, the stream's
 /// versions move up by one, so that it still sends every update it was asked to.
-uint64_t take_version(AgentData& state) {
+uint64_t take_version(BenchAgentState& state) {
   if (state.stream_start == Clock::time_point{}) {
     ++state.last_version;
     state.pushed.resize(state.last_version + 1);
@@ -374,7 +374,7 @@ BenchAgentActor::behavior_type bench_agent(Agent* self, CentreActor centre, caf:
       [](const v1::ReleaseOrder&) {},  // nothing the bench places is released
       [=](const v1::SnapshotRequest&) -> caf::result<messages::AgentSnapshot> {
         if (!self->state.parameters.full_sync) {
-          // What an agent in this process answers (AgentState::snapshot): the states it
+          // What an agent in this process answers (AgentCore::snapshot): the states it
           // published, shared, in name order.
           model::ViewSnapshot snapshot;
           snapshot.cluster_id = self->state.id;

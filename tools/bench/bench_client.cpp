@@ -11,7 +11,7 @@ namespace {
 
 using namespace unisched::atoms;
 
-struct ClientData {
+struct BenchClientState {
   actors::SchedulerActor scheduler;
   caf::actor coordinator;
   int index = 0;
@@ -23,7 +23,7 @@ struct ClientData {
   static inline const char* name = "bench_client";
 };
 
-using Client = caf::stateful_actor<ClientData>;
+using Client = caf::stateful_actor<BenchClientState>;
 
 void submit_next(Client* self) {
   auto& state = self->state;

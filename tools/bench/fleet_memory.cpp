@@ -5,9 +5,9 @@
 #include <vector>
 
 #include "adapters/simulated_cluster.hpp"
-#include "cores/agent_state.hpp"
-#include "cores/cluster_state.hpp"
-#include "cores/scheduler_state.hpp"
+#include "cores/agent_core.hpp"
+#include "cores/cluster_core.hpp"
+#include "cores/scheduler_core.hpp"
 #include "policy/framework.hpp"
 #include "tools/bench/fixtures.hpp"
 #include "tools/bench/heap.hpp"
@@ -25,9 +25,9 @@ int64_t heap_now() {
 struct Fleet {
   std::vector<model::ClusterResourceProfile> profiles;
   std::vector<std::shared_ptr<adapters::SimulatedCluster>> simulations;
-  std::vector<std::unique_ptr<actors::AgentState>> agents;
-  std::vector<std::unique_ptr<actors::ClusterState>> centre;
-  std::vector<std::unique_ptr<actors::SchedulerState>> schedulers;
+  std::vector<std::unique_ptr<actors::AgentCore>> agents;
+  std::vector<std::unique_ptr<actors::ClusterCore>> centre;
+  std::vector<std::unique_ptr<actors::SchedulerCore>> schedulers;
 };
 
 std::string plan(const FleetMemoryParameters& parameters, Fleet& fleet) {
@@ -36,7 +36,7 @@ std::string plan(const FleetMemoryParameters& parameters, Fleet& fleet) {
   return problem;
 }
 
-/// Every agent's next update into its ClusterState, and the changes on to every scheduler.
+/// Every agent's next update into its ClusterCore, and the changes on to every scheduler.
 std::string push_updates(Fleet& fleet) {
   for (size_t i = 0; i < fleet.agents.size(); ++i) {
     fleet.agents[i]->observe();
@@ -82,9 +82,9 @@ FleetMemoryResult fleet_memory(const FleetMemoryParameters& parameters) {
   }
   take(result.simulation);
   for (size_t i = 0; i < fleet.profiles.size(); ++i) {
-    fleet.agents.push_back(std::make_unique<actors::AgentState>(fleet.simulations[i], 1 + i));
+    fleet.agents.push_back(std::make_unique<actors::AgentCore>(fleet.simulations[i], 1 + i));
     fleet.centre.push_back(
-        std::make_unique<actors::ClusterState>(fleet.profiles[i].spec.cluster_id));
+        std::make_unique<actors::ClusterCore>(fleet.profiles[i].spec.cluster_id));
   }
   // The first update lists every node; the agent keeps a copy, the centre applies it.
   std::vector<model::ViewUpdate> listings;
@@ -109,7 +109,7 @@ FleetMemoryResult fleet_memory(const FleetMemoryParameters& parameters) {
   const auto policy = policy::Registry::builtin().preset("balanced", result.problem);
   for (int s = 0; s < parameters.schedulers && policy; ++s) {
     fleet.schedulers.push_back(
-        std::make_unique<actors::SchedulerState>(*policy, actors::SchedulerSettings{}));
+        std::make_unique<actors::SchedulerCore>(*policy, actors::SchedulerSettings{}));
     for (const auto& centre : fleet.centre) {
       fleet.schedulers.back()->views().add(
           {centre->cluster_id(), "", "", model::MachineType::VirtualMachine, true, false});

@@ -1,7 +1,7 @@
 // Bench scenario `fleet-memory`: where the heap of `unisched run` goes, part by part. The run's
 // pieces are built as their plain cores (no actors, so nothing in flight blurs the figures):
 // the simulated clusters, an agent beside each (its copy of what it last pushed), a
-// ClusterState per cluster (the centre's view, indexes, node revisions), the schedulers'
+// ClusterCore per cluster (the centre's view, indexes, node revisions), the schedulers'
 // copies, then 10 simulated seconds of churn through all of them (the change logs).
 #pragma once
 

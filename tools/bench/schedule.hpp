@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <string>
 
-#include "cores/cluster_state.hpp"
+#include "cores/cluster_core.hpp"
 #include "tools/bench/bench_actors.hpp"
 
 namespace unisched::bench {

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "cores/cluster_state.hpp"
+#include "cores/cluster_core.hpp"
 #include "messages/convert.hpp"
 #include "messages/node_wire.hpp"
 #include "messages/snapshot_parts.hpp"
@@ -192,7 +192,7 @@ BENCHMARK(snapshot_serve)->Arg(5'000)->Unit(benchmark::kMillisecond);
 void snapshot_take(benchmark::State& state) {
   v1::ClusterSnapshot message =
       messages::to_proto(cluster_snapshot(static_cast<int>(state.range(0))));
-  actors::ClusterState core("c1");
+  actors::ClusterCore core("c1");
   for (auto _ : state) {
     message.set_version(message.version() + 1);
     auto taken = messages::from_proto(message);
@@ -222,7 +222,7 @@ BENCHMARK(snapshot_serve_shared)->Arg(5'000)->Unit(benchmark::kMillisecond);
 /// view rebuilt over the shared states, node revisions reset); items are nodes.
 void snapshot_take_shared(benchmark::State& state) {
   model::ViewSnapshot snapshot = cluster_snapshot(static_cast<int>(state.range(0)));
-  actors::ClusterState core("c1");
+  actors::ClusterCore core("c1");
   messages::AgentSnapshotAssembler assembler;
   for (auto _ : state) {
     ++snapshot.version;
@@ -238,7 +238,7 @@ BENCHMARK(snapshot_take_shared)->Arg(5'000)->Unit(benchmark::kMillisecond);
 
 /// Commits one replica of request `request_id` (placement "<id>/0") at the core's revision;
 /// whether the core accepted it.
-bool commit_replica(actors::ClusterState& core, const std::string& request_id,
+bool commit_replica(actors::ClusterCore& core, const std::string& request_id,
                     const std::string& node, int64_t cpu_milli) {
   actors::Commit commit;
   commit.request_id = request_id;
@@ -250,8 +250,8 @@ bool commit_replica(actors::ClusterState& core, const std::string& request_id,
 
 /// A ClusterActor's core over 1,000 GPU nodes, healthy, holding `held` reservations of one cpu
 /// each (orders its agent has not confirmed yet), spread over the nodes.
-std::unique_ptr<actors::ClusterState> core_holding(int held) {
-  auto core = std::make_unique<actors::ClusterState>("c1");
+std::unique_ptr<actors::ClusterCore> core_holding(int held) {
+  auto core = std::make_unique<actors::ClusterCore>("c1");
   model::ViewSnapshot snapshot = cluster_snapshot(1'000);
   snapshot.version = 1;
   if (core->on_snapshot(std::move(snapshot))) {

@@ -81,7 +81,7 @@ struct ClusterCounters {
   uint64_t placements_refused = 0;  ///< by the cluster, after a commit
 };
 
-class ClusterState {
+class ClusterCore {
  public:
   /// How many view changes are kept for subscribers that ask for changes since a revision: at
   /// most this many revisions, holding at most an eighth of the view's nodes in node changes
@@ -92,7 +92,7 @@ class ClusterState {
   /// How many updates are held back while a snapshot is being pulled.
   static constexpr size_t kStashLength = 4096;
 
-  explicit ClusterState(std::string cluster_id) : cluster_id_(std::move(cluster_id)) {}
+  explicit ClusterCore(std::string cluster_id) : cluster_id_(std::move(cluster_id)) {}
 
   UpdateOutcome on_update(model::ViewUpdate update);
 

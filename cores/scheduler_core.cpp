@@ -1,4 +1,4 @@
-#include "cores/scheduler_state.hpp"
+#include "cores/scheduler_core.hpp"
 
 #include "cores/quota_wire.hpp"
 
@@ -36,7 +36,7 @@ void count_latency(v1::SchedulerSummary& summary, double seconds) {
 
 }  // namespace
 
-SchedulerState::SchedulerState(policy::Policy policy, SchedulerSettings settings)
+SchedulerCore::SchedulerCore(policy::Policy policy, SchedulerSettings settings)
     : policy_(std::move(policy)),
       settings_(settings),
       queue_(settings.max_queue),
@@ -46,10 +46,10 @@ SchedulerState::SchedulerState(policy::Policy policy, SchedulerSettings settings
   }
 }
 
-SchedulerState::~SchedulerState() = default;
+SchedulerCore::~SchedulerCore() = default;
 
-SchedulerCommands SchedulerState::submit(std::string id, model::SchedulingRequestSpec spec,
-                                         uint64_t ticket, Clock::time_point now) {
+SchedulerCommands SchedulerCore::submit(std::string id, model::SchedulingRequestSpec spec,
+                                        uint64_t ticket, Clock::time_point now) {
   summary_.set_requests(summary_.requests() + 1);
   auto work = std::make_unique<Work>();
   work->request_id = id;
@@ -60,7 +60,7 @@ SchedulerCommands SchedulerState::submit(std::string id, model::SchedulingReques
   return enqueue(std::move(work), now);
 }
 
-SchedulerCommands SchedulerState::enqueue(std::unique_ptr<Work> work, Clock::time_point now) {
+SchedulerCommands SchedulerCore::enqueue(std::unique_ptr<Work> work, Clock::time_point now) {
   if (queue_.full()) {
     summary_.set_refused_queue_full(summary_.refused_queue_full() + 1);
     const std::string note = "refused: the scheduler's queue is full (" +
@@ -71,7 +71,7 @@ SchedulerCommands SchedulerState::enqueue(std::unique_ptr<Work> work, Clock::tim
   return advance(now);
 }
 
-SchedulerCommands SchedulerState::advance(Clock::time_point now) {
+SchedulerCommands SchedulerCore::advance(Clock::time_point now) {
   // A loop, not recursion: a long queue of requests nothing can take is decided in one go.
   SchedulerCommands out;
   while (rounds_.size() < settings_.in_flight_limit() && !queue_.empty()) {
@@ -84,7 +84,7 @@ SchedulerCommands SchedulerState::advance(Clock::time_point now) {
   return out;
 }
 
-std::optional<policy::Decision> SchedulerState::decide(Work& work) {
+std::optional<policy::Decision> SchedulerCore::decide(Work& work) {
   // The replicas still wanted, set on the work's own spec for the decision (a copy of the spec
   // per decision was 2% of a busy scheduler).
   const int64_t wanted = work.spec.replicas;
@@ -114,8 +114,8 @@ std::optional<policy::Decision> SchedulerState::decide(Work& work) {
   return decision;
 }
 
-SchedulerCommands SchedulerState::act_on(std::unique_ptr<Work> work,
-                                         const policy::Decision& decision, Clock::time_point now) {
+SchedulerCommands SchedulerCore::act_on(std::unique_ptr<Work> work,
+                                        const policy::Decision& decision, Clock::time_point now) {
   if (decision.placements.empty()) {
     std::vector<std::string> notes;
     if (!views_.any_in_step()) {  // found by `unisched simulate`: such decisions gave no reason
@@ -129,8 +129,8 @@ SchedulerCommands SchedulerState::act_on(std::unique_ptr<Work> work,
   return start_round(std::move(work), decision);
 }
 
-SchedulerCommands SchedulerState::start_round(std::unique_ptr<Work> started,
-                                              const policy::Decision& decision) {
+SchedulerCommands SchedulerCore::start_round(std::unique_ptr<Work> started,
+                                             const policy::Decision& decision) {
   Round& round = rounds_.open(std::move(started));
   Work& work = *round.work;
   round.partial = decision.status == policy::DecisionStatus::PartiallyPlaced;
@@ -166,9 +166,9 @@ SchedulerCommands SchedulerState::start_round(std::unique_ptr<Work> started,
   return send_round(round, std::move(to_send));
 }
 
-SchedulerCommands SchedulerState::on_commit_result(uint64_t round, const std::string& cluster,
-                                                   CommitResult result, const std::string& reason,
-                                                   Clock::time_point now) {
+SchedulerCommands SchedulerCore::on_commit_result(uint64_t round, const std::string& cluster,
+                                                  CommitResult result, const std::string& reason,
+                                                  Clock::time_point now) {
   Round* const open = rounds_.find(round);
   if (open == nullptr || open->outstanding.erase(cluster) == 0) {
     return {};  // an answer to a round that is over
@@ -194,7 +194,7 @@ SchedulerCommands SchedulerState::on_commit_result(uint64_t round, const std::st
   return out;
 }
 
-SchedulerCommands SchedulerState::close_round(Round& round, Clock::time_point now) {
+SchedulerCommands SchedulerCore::close_round(Round& round, Clock::time_point now) {
   Work& work = *round.work;
   SchedulerCommands out;
   round.fail_lost_cluster_actors(views_, out);
@@ -224,7 +224,7 @@ SchedulerCommands SchedulerState::close_round(Round& round, Clock::time_point no
   return out;
 }
 
-SchedulerCommands SchedulerState::on_refreshed(uint64_t round, Clock::time_point now) {
+SchedulerCommands SchedulerCore::on_refreshed(uint64_t round, Clock::time_point now) {
   Round* const open = rounds_.find(round);
   if (open == nullptr || !open->refreshing) {
     return {};
@@ -240,9 +240,9 @@ SchedulerCommands SchedulerState::on_refreshed(uint64_t round, Clock::time_point
   return out;
 }
 
-SchedulerCommands SchedulerState::finish(std::unique_ptr<Work> work, Decision::Status status,
-                                         const std::vector<Decision::Diagnosis>& diagnoses,
-                                         std::vector<std::string> notes, Clock::time_point now) {
+SchedulerCommands SchedulerCore::finish(std::unique_ptr<Work> work, Decision::Status status,
+                                        const std::vector<Decision::Diagnosis>& diagnoses,
+                                        std::vector<std::string> notes, Clock::time_point now) {
   Decision decision;
   decision.set_request_id(work->id);
   decision.set_status(status);
@@ -295,7 +295,7 @@ SchedulerCommands SchedulerState::finish(std::unique_ptr<Work> work, Decision::S
   return out;
 }
 
-v1::SchedulerSummary SchedulerState::summary(Clock::time_point now) const {
+v1::SchedulerSummary SchedulerCore::summary(Clock::time_point now) const {
   v1::SchedulerSummary summary = summary_;
   summary.set_waiting(queue_.size());
   summary.set_tracked(tracking_.size());

@@ -2,7 +2,7 @@
 // nothing for a gang, holds replaced in the same step, idempotent release, caps by region and
 // model, borrowing and lending in a cohort, and the order dominant resource fairness serves
 // queues in.
-#include "cores/quota_state.hpp"
+#include "cores/quota_ledger.hpp"
 
 #include <boost/test/unit_test.hpp>
 
@@ -31,21 +31,21 @@ QuotaCommit take(const std::string& queue,
   return commit;
 }
 
-bool accepted(QuotaState& state, const QuotaCommit& commit) {
+bool accepted(QuotaLedger& state, const QuotaCommit& commit) {
   return !state.commit(commit).has_value();
 }
 
-std::string refused(QuotaState& state, const QuotaCommit& commit) {
+std::string refused(QuotaLedger& state, const QuotaCommit& commit) {
   const auto refusal = state.commit(commit);
   return refusal ? refusal->reason : "";
 }
 
 }  // namespace
 
-BOOST_AUTO_TEST_SUITE(quota_state)
+BOOST_AUTO_TEST_SUITE(quota_ledger)
 
 BOOST_AUTO_TEST_CASE(a_queue_never_goes_over_its_hard_limit) {
-  QuotaState state;
+  QuotaLedger state;
   state.put(quota("team-a", 8));
   BOOST_TEST(accepted(state, take("team-a", {{"a/0", 4}, {"a/1", 4}})));
   const std::string over = refused(state, take("team-a", {{"b/0", 1}}));
@@ -57,7 +57,7 @@ BOOST_AUTO_TEST_CASE(a_queue_never_goes_over_its_hard_limit) {
 }
 
 BOOST_AUTO_TEST_CASE(racing_takes_cannot_pass_a_limit_together) {
-  QuotaState state;
+  QuotaLedger state;
   state.put(quota("team-a", 8));
   state.put(quota("team-b", 8));
   // Two schedulers decided on the same usage; each alone fits, both together do not.
@@ -69,7 +69,7 @@ BOOST_AUTO_TEST_CASE(racing_takes_cannot_pass_a_limit_together) {
 }
 
 BOOST_AUTO_TEST_CASE(a_hold_turns_into_placements_in_one_step) {
-  QuotaState state;
+  QuotaLedger state;
   state.put(quota("team-a", 8));
   BOOST_TEST(accepted(state, take("team-a", {{"r#admitted", 8}})));  // admitted: 8 held
   // Without the hold given back in the same step the placements would not fit; with it they do.
@@ -82,7 +82,7 @@ BOOST_AUTO_TEST_CASE(a_hold_turns_into_placements_in_one_step) {
 }
 
 BOOST_AUTO_TEST_CASE(caps_bound_a_region_and_a_model_inside_the_budget) {
-  QuotaState state;
+  QuotaLedger state;
   QuotaSpec spec = quota("team-a", 64);
   spec.caps.push_back({"", "eu-west", "", "", {{kGpu, 16000}}});
   spec.caps.push_back({"", "", "", "A100", {{kGpu, 24000}}});
@@ -109,7 +109,7 @@ BOOST_AUTO_TEST_CASE(caps_bound_a_region_and_a_model_inside_the_budget) {
 }
 
 BOOST_AUTO_TEST_CASE(a_gang_takes_quota_for_all_or_nothing_and_release_is_idempotent) {
-  QuotaState state;
+  QuotaLedger state;
   state.put(quota("team-a", 8));
   BOOST_TEST(!refused(state, take("team-a", {{"g/0", 4}, {"g/1", 4}, {"g/2", 4}})).empty());
   BOOST_TEST(state.usage("team-a").used.empty());  // nothing taken for the two that fit
@@ -129,7 +129,7 @@ BOOST_AUTO_TEST_CASE(a_gang_takes_quota_for_all_or_nothing_and_release_is_idempo
 }
 
 BOOST_AUTO_TEST_CASE(idle_budget_is_lent_within_a_cohort_up_to_the_limits) {
-  QuotaState state;
+  QuotaLedger state;
   QuotaSpec a = quota("team-a", 8, "research");
   a.borrowing_limit = ResourceAmounts{{kGpu, 4000}};
   QuotaSpec b = quota("team-b", 8, "research");
@@ -150,7 +150,7 @@ BOOST_AUTO_TEST_CASE(idle_budget_is_lent_within_a_cohort_up_to_the_limits) {
   BOOST_TEST(state.usage("team-b").lent.empty());
   BOOST_TEST(accepted(state, take("team-b", {{"b/1", 2}})));
   // Borrowing stops at the borrowing limit even with the pool free.
-  QuotaState roomy;
+  QuotaLedger roomy;
   QuotaSpec c = quota("team-c", 8, "big");
   c.borrowing_limit = ResourceAmounts{{kGpu, 1000}};
   roomy.put(c);
@@ -160,7 +160,7 @@ BOOST_AUTO_TEST_CASE(idle_budget_is_lent_within_a_cohort_up_to_the_limits) {
 }
 
 BOOST_AUTO_TEST_CASE(a_member_whose_quota_does_not_name_a_resource_neither_lends_nor_borrows_it) {
-  QuotaState state;
+  QuotaLedger state;
   QuotaSpec a = quota("team-a", 8, "lab");
   a.hard["memory"] = int64_t{4} << 40;  // 4Ti
   state.put(a);
@@ -178,7 +178,7 @@ BOOST_AUTO_TEST_CASE(a_member_whose_quota_does_not_name_a_resource_neither_lends
 BOOST_AUTO_TEST_CASE(a_cohort_whose_pooled_budget_passes_64_bits_still_places_its_requests) {
   // Each amount fits 64 bits and passes validation; two of them together do not (issue 66, item
   // 4): the pool wrapped negative and every request of the cohort waited with "0 to lend".
-  QuotaState state;
+  QuotaLedger state;
   for (const std::string queue : {"team-a", "team-b"}) {
     QuotaSpec member = quota(queue, 8, "huge");
     member.hard["cpu"] = 9'000'000'000'000'000'000;  // 9000000000000000 cores
@@ -201,7 +201,7 @@ BOOST_AUTO_TEST_CASE(a_cohort_whose_pooled_budget_passes_64_bits_still_places_it
 }
 
 BOOST_AUTO_TEST_CASE(with_quotas_required_a_named_queue_waits_for_its_quota) {
-  QuotaState state;
+  QuotaLedger state;
   BOOST_TEST(!state.refusal("team-z", {{kGpu, 1000}}).has_value());  // by default: unlimited
   state.set_queues_require_quota(true);
   const std::string waits = refused(state, take("team-z", {{"z/0", 1}}));
@@ -212,7 +212,7 @@ BOOST_AUTO_TEST_CASE(with_quotas_required_a_named_queue_waits_for_its_quota) {
 }
 
 BOOST_AUTO_TEST_CASE(dominant_resource_fairness_serves_the_least_served_first) {
-  QuotaState state;
+  QuotaLedger state;
   QuotaSpec a = quota("team-a", 8);
   QuotaSpec b = quota("team-b", 8);
   b.weight = 2;

@@ -24,7 +24,7 @@
 #include <string>
 #include <vector>
 
-#include "cores/cluster_state.hpp"
+#include "cores/cluster_core.hpp"
 #include "cores/scheduler_commands.hpp"
 #include "cores/scheduler_leases.hpp"
 #include "cores/scheduler_rounds.hpp"
@@ -75,14 +75,14 @@ QuotaPlacement quota_placement_of(const SchedulerViews::Cluster& local,
                                   const policy::ReplicaPlacement& placement,
                                   const model::SchedulingRequestSpec& spec);
 
-class SchedulerState {
+class SchedulerCore {
  public:
   using Clock = std::chrono::steady_clock;
 
-  SchedulerState(policy::Policy policy, SchedulerSettings settings);
-  ~SchedulerState();
-  SchedulerState(const SchedulerState&) = delete;
-  SchedulerState& operator=(const SchedulerState&) = delete;
+  SchedulerCore(policy::Policy policy, SchedulerSettings settings);
+  ~SchedulerCore();
+  SchedulerCore(const SchedulerCore&) = delete;
+  SchedulerCore& operator=(const SchedulerCore&) = delete;
 
   // --- Clusters ---------------------------------------------------------------------------
   /// The copies of the clusters' views it decides on.

@@ -1,4 +1,4 @@
-#include "cores/supervisor_state.hpp"
+#include "cores/supervisor_core.hpp"
 
 #include "policy/splitmix.hpp"
 
@@ -22,12 +22,12 @@ const char* describe(Lifecycle state) {
   return "unknown";
 }
 
-bool SupervisorState::add(const std::string& cluster) {
+bool SupervisorCore::add(const std::string& cluster) {
   return clusters_.try_emplace(cluster).second;
 }
 
-SupervisorState::Admission SupervisorState::admission(const std::string& cluster, bool same_agent,
-                                                      bool cluster_actor_running) const {
+SupervisorCore::Admission SupervisorCore::admission(const std::string& cluster, bool same_agent,
+                                                    bool cluster_actor_running) const {
   const auto found = clusters_.find(cluster);
   if (found == clusters_.end()) {
     return Admission::New;
@@ -46,12 +46,12 @@ SupervisorState::Admission SupervisorState::admission(const std::string& cluster
   return cluster_actor_running ? Admission::Readmit : Admission::BeingRehomed;
 }
 
-Lifecycle SupervisorState::state(const std::string& cluster) const {
+Lifecycle SupervisorCore::state(const std::string& cluster) const {
   const auto found = clusters_.find(cluster);
   return found == clusters_.end() ? Lifecycle::Lost : found->second.state;
 }
 
-std::vector<std::string> SupervisorState::to_probe() const {
+std::vector<std::string> SupervisorCore::to_probe() const {
   std::vector<std::string> out;
   for (const auto& [cluster, entry] : clusters_) {
     if (entry.state != Lifecycle::Lost) {
@@ -61,8 +61,8 @@ std::vector<std::string> SupervisorState::to_probe() const {
   return out;
 }
 
-void SupervisorState::transition(const std::string& cluster, Entry& entry, Lifecycle next,
-                                 std::string why, SupervisorCommands& out) {
+void SupervisorCore::transition(const std::string& cluster, Entry& entry, Lifecycle next,
+                                std::string why, SupervisorCommands& out) {
   if (entry.state == next) {
     return;
   }
@@ -76,8 +76,8 @@ void SupervisorState::transition(const std::string& cluster, Entry& entry, Lifec
   entry.state = next;
 }
 
-SupervisorCommand SupervisorState::resync(const std::string& cluster,
-                                          std::optional<model::StreamPosition> position) {
+SupervisorCommand SupervisorCore::resync(const std::string& cluster,
+                                         std::optional<model::StreamPosition> position) {
   SupervisorCommand command;
   command.kind = SupervisorCommand::Kind::Resync;
   command.cluster = cluster;
@@ -85,7 +85,7 @@ SupervisorCommand SupervisorState::resync(const std::string& cluster,
   return command;
 }
 
-SupervisorCommand SupervisorState::set_health(const std::string& cluster, bool healthy) {
+SupervisorCommand SupervisorCore::set_health(const std::string& cluster, bool healthy) {
   SupervisorCommand command;
   command.kind = SupervisorCommand::Kind::SetHealth;
   command.cluster = cluster;
@@ -93,9 +93,9 @@ SupervisorCommand SupervisorState::set_health(const std::string& cluster, bool h
   return command;
 }
 
-SupervisorCommands SupervisorState::on_probe_answer(const std::string& cluster,
-                                                    model::StreamPosition position,
-                                                    const std::string& trouble) {
+SupervisorCommands SupervisorCore::on_probe_answer(const std::string& cluster,
+                                                   model::StreamPosition position,
+                                                   const std::string& trouble) {
   SupervisorCommands out;
   const auto found = clusters_.find(cluster);
   if (found == clusters_.end()) {
@@ -137,7 +137,7 @@ SupervisorCommands SupervisorState::on_probe_answer(const std::string& cluster,
   return out;
 }
 
-SupervisorCommands SupervisorState::on_probe_miss(const std::string& cluster) {
+SupervisorCommands SupervisorCore::on_probe_miss(const std::string& cluster) {
   SupervisorCommands out;
   const auto found = clusters_.find(cluster);
   if (found == clusters_.end()) {
@@ -158,7 +158,7 @@ SupervisorCommands SupervisorState::on_probe_miss(const std::string& cluster) {
   return out;
 }
 
-SupervisorCommands SupervisorState::on_resync_done(const std::string& cluster, uint64_t version) {
+SupervisorCommands SupervisorCore::on_resync_done(const std::string& cluster, uint64_t version) {
   SupervisorCommands out;
   const auto found = clusters_.find(cluster);
   if (found == clusters_.end() || found->second.state != Lifecycle::Resyncing) {
@@ -170,8 +170,8 @@ SupervisorCommands SupervisorState::on_resync_done(const std::string& cluster, u
   return out;
 }
 
-SupervisorCommands SupervisorState::on_resync_failed(const std::string& cluster,
-                                                     const std::string& reason) {
+SupervisorCommands SupervisorCore::on_resync_failed(const std::string& cluster,
+                                                    const std::string& reason) {
   SupervisorCommands out;
   const auto found = clusters_.find(cluster);
   if (found != clusters_.end() && found->second.state == Lifecycle::Resyncing) {
@@ -180,8 +180,8 @@ SupervisorCommands SupervisorState::on_resync_failed(const std::string& cluster,
   return out;
 }
 
-SupervisorCommands SupervisorState::on_agent_lost(const std::string& cluster,
-                                                  const std::string& reason) {
+SupervisorCommands SupervisorCore::on_agent_lost(const std::string& cluster,
+                                                 const std::string& reason) {
   SupervisorCommands out;
   const auto found = clusters_.find(cluster);
   if (found == clusters_.end()) {
@@ -193,7 +193,7 @@ SupervisorCommands SupervisorState::on_agent_lost(const std::string& cluster,
   return out;
 }
 
-SupervisorCommands SupervisorState::on_agent_returned(const std::string& cluster) {
+SupervisorCommands SupervisorCore::on_agent_returned(const std::string& cluster) {
   SupervisorCommands out;
   const auto found = clusters_.find(cluster);
   if (found == clusters_.end()) {
@@ -207,7 +207,7 @@ SupervisorCommands SupervisorState::on_agent_returned(const std::string& cluster
   return out;
 }
 
-SupervisorCommands SupervisorState::on_cluster_actor_restarted(const std::string& cluster) {
+SupervisorCommands SupervisorCore::on_cluster_actor_restarted(const std::string& cluster) {
   SupervisorCommands out;
   const auto found = clusters_.find(cluster);
   if (found == clusters_.end()) {
@@ -218,8 +218,8 @@ SupervisorCommands SupervisorState::on_cluster_actor_restarted(const std::string
   return out;
 }
 
-std::optional<std::string> SupervisorState::choose_home(const std::set<std::string>& shards,
-                                                        const std::string& cluster) {
+std::optional<std::string> SupervisorCore::choose_home(const std::set<std::string>& shards,
+                                                       const std::string& cluster) {
   std::optional<std::string> best;
   uint64_t best_score = 0;
   for (const std::string& shard : shards) {

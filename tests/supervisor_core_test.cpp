@@ -1,6 +1,6 @@
-// The supervisor's lifecycle rules without actors (cores/supervisor_state): table-driven runs
+// The supervisor's lifecycle rules without actors (cores/supervisor_core): table-driven runs
 // of probe answers and misses, resyncs, lost and returning agents, restarted ClusterActors.
-#include "cores/supervisor_state.hpp"
+#include "cores/supervisor_core.hpp"
 
 #include <boost/test/unit_test.hpp>
 
@@ -8,7 +8,7 @@ using namespace unisched;
 using actors::Lifecycle;
 using actors::SupervisorCommand;
 using actors::SupervisorCommands;
-using actors::SupervisorState;
+using actors::SupervisorCore;
 using Kind = SupervisorCommand::Kind;
 
 namespace {
@@ -24,7 +24,7 @@ enum class Event {
   Restarted
 };
 
-SupervisorCommands apply(SupervisorState& core, Event event) {
+SupervisorCommands apply(SupervisorCore& core, Event event) {
   const std::string id = "a";
   switch (event) {
     case Event::Answer:
@@ -76,7 +76,7 @@ struct Step {
 
 }  // namespace
 
-BOOST_AUTO_TEST_SUITE(supervisor_state)
+BOOST_AUTO_TEST_SUITE(supervisor_core)
 
 BOOST_AUTO_TEST_CASE(lifecycles_follow_the_rules) {
   using L = Lifecycle;
@@ -128,7 +128,7 @@ BOOST_AUTO_TEST_CASE(lifecycles_follow_the_rules) {
         {Event::ResyncDone, L::Healthy, {"healthy"}}}},
   };
   for (const auto& [name, steps] : runs) {
-    SupervisorState core(3);
+    SupervisorCore core(3);
     BOOST_TEST_REQUIRE(core.add("a"));
     BOOST_TEST(!core.add("a"));
     for (size_t i = 0; i < steps.size(); ++i) {
@@ -140,7 +140,7 @@ BOOST_AUTO_TEST_CASE(lifecycles_follow_the_rules) {
 }
 
 BOOST_AUTO_TEST_CASE(every_transition_is_reported_once_with_its_reason) {
-  SupervisorState core(1);
+  SupervisorCore core(1);
   core.add("a");
   const SupervisorCommands commands = core.on_probe_miss("a");  // registering: one miss is enough
   BOOST_TEST_REQUIRE(commands.size() == 2u);
@@ -155,17 +155,17 @@ BOOST_AUTO_TEST_CASE(every_transition_is_reported_once_with_its_reason) {
 }
 
 BOOST_AUTO_TEST_CASE(homes_move_only_the_lost_shards_clusters) {
-  BOOST_TEST(!SupervisorState::choose_home({}, "a").has_value());
+  BOOST_TEST(!SupervisorCore::choose_home({}, "a").has_value());
   const std::set<std::string> three = {"s1", "s2", "s3"};
   std::map<std::string, std::string> before;
   for (int i = 0; i < 60; ++i) {
     const std::string cluster = "c" + std::to_string(i);
-    before[cluster] = *SupervisorState::choose_home(three, cluster);
+    before[cluster] = *SupervisorCore::choose_home(three, cluster);
   }
   std::set<std::string> used;
   for (const auto& [cluster, home] : before) {
     used.insert(home);
-    const auto after = *SupervisorState::choose_home({"s1", "s3"}, cluster);
+    const auto after = *SupervisorCore::choose_home({"s1", "s3"}, cluster);
     if (home != "s2") {
       BOOST_TEST(after == home, cluster);  // only s2's clusters move
     }
@@ -174,7 +174,7 @@ BOOST_AUTO_TEST_CASE(homes_move_only_the_lost_shards_clusters) {
 }
 
 BOOST_AUTO_TEST_CASE(a_registration_is_judged_by_who_registers_and_where_the_cluster_stands) {
-  using Admission = SupervisorState::Admission;
+  using Admission = SupervisorCore::Admission;
   struct Case {
     const char* what;
     bool known;
@@ -198,7 +198,7 @@ BOOST_AUTO_TEST_CASE(a_registration_is_judged_by_who_registers_and_where_the_clu
   };
   for (const Case& c : cases) {
     BOOST_TEST_CONTEXT(c.what) {
-      SupervisorState core(3);
+      SupervisorCore core(3);
       if (c.known) {
         core.add("a");
         core.on_probe_answer("a", {1, 1});
@@ -213,16 +213,16 @@ BOOST_AUTO_TEST_CASE(a_registration_is_judged_by_who_registers_and_where_the_clu
     }
   }
   // An agent gone while its ClusterActor restarted: the lifecycle moved on, the agent did not.
-  SupervisorState core(3);
+  SupervisorCore core(3);
   core.add("a");
   core.on_agent_lost("a", "gone");
   core.on_cluster_actor_restarted("a");
   BOOST_TEST((core.state("a") != Lifecycle::Lost));
-  BOOST_TEST((core.admission("a", false, true) == SupervisorState::Admission::Readmit));
+  BOOST_TEST((core.admission("a", false, true) == SupervisorCore::Admission::Readmit));
 }
 
 BOOST_AUTO_TEST_CASE(a_shard_that_fails_is_dropped_and_the_next_home_is_chosen) {
-  SupervisorState core(3);
+  SupervisorCore core(3);
   BOOST_TEST(!core.home_of("a").has_value());  // no shard: the supervisor's own node
   BOOST_TEST(core.add_shard("s1"));
   BOOST_TEST(core.add_shard("s2"));

@@ -23,7 +23,7 @@ namespace unisched::runtime {
 class ProfileBook;
 class QuotaBook;
 
-struct HubData {
+struct HubState {
   actors::SupervisorActor supervisor;
   std::vector<actors::SchedulerActor> schedulers;
   /// The rules for requests: which scheduler decides each, what each is deciding, the book.
@@ -43,7 +43,7 @@ struct HubData {
   static inline const char* name = "hub";
 };
 
-using HubSelf = runtime::HubActor::stateful_pointer<HubData>;
+using HubSelf = runtime::HubActor::stateful_pointer<HubState>;
 
 /// Carries out what the request rules decided: submissions, answers, releases.
 void carry_out(HubSelf self, HubCommands commands);
@@ -57,6 +57,6 @@ void start_reconciling(HubSelf self);
 /// then collects placements no decision holds.
 void on_reconcile_tick(HubSelf self);
 /// Requests whose placements the hub is still checking, and strays it is still releasing.
-uint64_t reconciling(const HubData& state);
+uint64_t reconciling(const HubState& state);
 
 }  // namespace unisched::runtime

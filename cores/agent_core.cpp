@@ -1,4 +1,4 @@
-#include "cores/agent_state.hpp"
+#include "cores/agent_core.hpp"
 
 #include <algorithm>
 
@@ -9,12 +9,12 @@
 
 namespace unisched::actors {
 
-AgentState::AgentState(std::shared_ptr<adapters::ClusterAdapter> adapter, uint64_t epoch)
+AgentCore::AgentCore(std::shared_ptr<adapters::ClusterAdapter> adapter, uint64_t epoch)
     : adapter_(std::move(adapter)),
       cluster_id_(adapter_->profile().spec.cluster_id),
       epoch_(epoch) {}
 
-std::string AgentState::unsendable_node(const model::NodeState& node) {
+std::string AgentCore::unsendable_node(const model::NodeState& node) {
   const size_t bytes = messages::node_wire_size(node);
   if (bytes <= messages::kMaxNodeWireBytes) {
     return {};
@@ -24,7 +24,7 @@ std::string AgentState::unsendable_node(const model::NodeState& node) {
          " a node may take (its labels or devices); the node is left out";
 }
 
-void AgentState::observe() {
+void AgentCore::observe() {
   ++counters_.observations;
   // Outcomes first: an applied one's node changes are then in the poll below.
   for (const adapters::LaterOutcome& later : adapter_->poll_outcomes()) {
@@ -82,7 +82,7 @@ void AgentState::observe() {
   counters_.coalesced += pending_.coalesced() - coalesced_before;
 }
 
-bool AgentState::take_start_over() {
+bool AgentCore::take_start_over() {
   if (!start_over_) {
     return false;
   }
@@ -92,7 +92,7 @@ bool AgentState::take_start_over() {
   return true;
 }
 
-std::optional<model::ViewUpdate> AgentState::next_update() {
+std::optional<model::ViewUpdate> AgentCore::next_update() {
   model::ClusterResources resources = adapter_->resources();
   const bool resources_changed = resources != published_resources_;
   if (pending_.empty() && !resources_changed && applied_to_report_.empty() &&
@@ -136,12 +136,12 @@ std::optional<model::ViewUpdate> AgentState::next_update() {
   return update;
 }
 
-bool AgentState::carried_out_before(const std::string& id) const {
+bool AgentCore::carried_out_before(const std::string& id) const {
   return running_.count(id) > 0 || pending_placements_.count(id) > 0 ||
          finished_recently_.contains(id) || refused_recently_.count(id) > 0;
 }
 
-void AgentState::carry_out(const std::vector<model::Reservation>& placements) {
+void AgentCore::carry_out(const std::vector<model::Reservation>& placements) {
   for (const model::Reservation& placement : placements) {
     if (carried_out_before(placement.id)) {
       continue;  // an order repeated (resent, or duplicated on the way): it counts once
@@ -173,7 +173,7 @@ void AgentState::carry_out(const std::vector<model::Reservation>& placements) {
   }
 }
 
-void AgentState::refuse(const std::string& id, const std::string& reason) {
+void AgentCore::refuse(const std::string& id, const std::string& reason) {
   refused_to_report_.emplace_back(id, reason);
   recently_refused_.emplace_back(id, reason);
   refused_recently_.insert(id);
@@ -184,7 +184,7 @@ void AgentState::refuse(const std::string& id, const std::string& reason) {
   ++counters_.placements_refused;
 }
 
-void AgentState::finish(const std::vector<std::string>& placement_ids) {
+void AgentCore::finish(const std::vector<std::string>& placement_ids) {
   for (const std::string& id : placement_ids) {
     pending_placements_.erase(id);  // whatever the cluster decides now is moot
     // Released at the cluster even when this run of the agent did not start it (an earlier run
@@ -200,7 +200,7 @@ void AgentState::finish(const std::vector<std::string>& placement_ids) {
   }
 }
 
-void AgentState::release_requests(const std::vector<std::string>& request_ids) {
+void AgentCore::release_requests(const std::vector<std::string>& request_ids) {
   if (request_ids.empty()) {
     return;
   }
@@ -223,11 +223,11 @@ void AgentState::release_requests(const std::vector<std::string>& request_ids) {
   finish(ending);
 }
 
-void AgentState::remember_finished(const std::string& id) {
+void AgentCore::remember_finished(const std::string& id) {
   finished_recently_.insert(id);
 }
 
-model::ViewSnapshot AgentState::snapshot() {
+model::ViewSnapshot AgentCore::snapshot() {
   ++counters_.snapshots;
   model::ViewSnapshot snapshot;
   snapshot.cluster_id = cluster_id_;
@@ -252,7 +252,7 @@ model::ViewSnapshot AgentState::snapshot() {
   return snapshot;
 }
 
-v1::AgentSummary AgentState::summary() const {
+v1::AgentSummary AgentCore::summary() const {
   v1::AgentSummary summary;
   summary.set_cluster_id(cluster_id());
   summary.set_epoch(epoch());

@@ -46,9 +46,9 @@ struct SupervisorCommand {
 
 using SupervisorCommands = std::vector<SupervisorCommand>;
 
-class SupervisorState {
+class SupervisorCore {
  public:
-  explicit SupervisorState(int max_misses) : max_misses_(max_misses) {}
+  explicit SupervisorCore(int max_misses) : max_misses_(max_misses) {}
 
   /// What an agent's registration of a cluster comes to.
   enum class Admission {

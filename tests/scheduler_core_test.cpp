@@ -1,8 +1,8 @@
-// The scheduler's logic without actors (cores/scheduler_state): the commit round, timeouts that
+// The scheduler's logic without actors (cores/scheduler_core): the commit round, timeouts that
 // leave no reservation behind, gangs, refused replicas placed again, bounds, repeatable draws.
 // ClusterStates stand in for the ClusterActors, so what a commit or a release does at the
 // cluster is checked too.
-#include "cores/scheduler_state.hpp"
+#include "cores/scheduler_core.hpp"
 
 #include <algorithm>
 #include <boost/test/unit_test.hpp>
@@ -15,8 +15,8 @@
 using namespace unisched;
 using actors::CommitResult;
 using actors::SchedulerCommands;
+using actors::SchedulerCore;
 using actors::SchedulerSettings;
-using actors::SchedulerState;
 using Decision = v1::SchedulingDecision;
 using testing::Bench;
 using testing::only_round;
@@ -29,7 +29,7 @@ const model::SchedulingRequestSpec kOneCpu =
 
 }  // namespace
 
-BOOST_AUTO_TEST_SUITE(scheduler_state)
+BOOST_AUTO_TEST_SUITE(scheduler_core)
 
 BOOST_AUTO_TEST_CASE(a_request_is_decided_committed_answered_and_forgotten_once_settled) {
   Bench bench;

@@ -1,10 +1,10 @@
-#include "cores/cluster_state.hpp"
+#include "cores/cluster_core.hpp"
 
 #include <boost/test/unit_test.hpp>
 
 using namespace unisched;
 using actors::AckStatus;
-using actors::ClusterState;
+using actors::ClusterCore;
 
 namespace {
 
@@ -46,7 +46,7 @@ model::ViewSnapshot snapshot(uint64_t epoch, uint64_t version,
 }
 
 /// Two changes: n1 and n2 added, then n1 updated (300 milli cpu allocated).
-void add_two_nodes_then_update_one(ClusterState& state) {
+void add_two_nodes_then_update_one(ClusterCore& state) {
   BOOST_TEST_REQUIRE((state
                           .on_update(update(0, {node_change(model::NodeChangeKind::Add, "n1"),
                                                 node_change(model::NodeChangeKind::Add, "n2")}))
@@ -58,10 +58,10 @@ void add_two_nodes_then_update_one(ClusterState& state) {
 
 }  // namespace
 
-BOOST_AUTO_TEST_SUITE(cluster_state)
+BOOST_AUTO_TEST_SUITE(cluster_core)
 
 BOOST_AUTO_TEST_CASE(malformed_updates_get_a_reason_and_leave_the_view_unchanged) {
-  ClusterState state("c1");
+  ClusterCore state("c1");
   BOOST_TEST_REQUIRE(
       (state.on_update(update(0, {node_change(model::NodeChangeKind::Add, "n1")})).status ==
        AckStatus::Applied));
@@ -97,7 +97,7 @@ BOOST_AUTO_TEST_CASE(malformed_updates_get_a_reason_and_leave_the_view_unchanged
 }
 
 BOOST_AUTO_TEST_CASE(updates_held_back_during_a_resync_are_replayed) {
-  ClusterState state("c1");
+  ClusterCore state("c1");
   state.on_update(update(0, {node_change(model::NodeChangeKind::Add, "n1")}));
   // 2 is lost; 3 arrives: a gap, and 3 is held back.
   BOOST_TEST(
@@ -119,7 +119,7 @@ BOOST_AUTO_TEST_CASE(updates_held_back_during_a_resync_are_replayed) {
 }
 
 BOOST_AUTO_TEST_CASE(a_snapshot_with_a_node_without_a_name_is_refused_and_asked_for_again) {
-  ClusterState state("c1");
+  ClusterCore state("c1");
   state.request_resync();
   BOOST_TEST(state.take_resync_request());
   model::ViewSnapshot snapshot;
@@ -137,7 +137,7 @@ BOOST_AUTO_TEST_CASE(a_snapshot_with_a_node_without_a_name_is_refused_and_asked_
 }
 
 BOOST_AUTO_TEST_CASE(a_pull_that_fails_after_the_agent_started_over_asks_for_nothing) {
-  ClusterState state("c1");
+  ClusterCore state("c1");
   state.on_update(update(0, {node_change(model::NodeChangeKind::Add, "n1")}));
   state.request_resync();
   BOOST_TEST(state.take_resync_request());  // a pull is in flight...
@@ -157,7 +157,7 @@ BOOST_AUTO_TEST_CASE(a_pull_that_fails_after_the_agent_started_over_asks_for_not
 // Epochs increase from one run of an agent to the next: what an earlier run sent, however late
 // it arrives and whatever its version, never replaces what a later run reported.
 BOOST_AUTO_TEST_CASE(a_late_snapshot_or_update_of_an_earlier_run_never_replaces_the_view) {
-  ClusterState state("c1");
+  ClusterCore state("c1");
   state.on_update(update(0, {node_change(model::NodeChangeKind::Add, "n1")}));  // epoch 5
   BOOST_TEST(!state.on_snapshot(snapshot(6, 1, {"n2"})).has_value());
   BOOST_TEST_REQUIRE(state.view().find("n2") != nullptr);
@@ -176,7 +176,7 @@ BOOST_AUTO_TEST_CASE(a_late_snapshot_or_update_of_an_earlier_run_never_replaces_
 }
 
 BOOST_AUTO_TEST_CASE(a_resync_is_needless_only_in_step_with_the_agent_and_none_under_way) {
-  ClusterState state("c1");
+  ClusterCore state("c1");
   state.on_update(update(0, {node_change(model::NodeChangeKind::Add, "n1")}));  // epoch 5, v1
   struct Case {
     const char* what;
@@ -198,7 +198,7 @@ BOOST_AUTO_TEST_CASE(a_resync_is_needless_only_in_step_with_the_agent_and_none_u
 }
 
 BOOST_AUTO_TEST_CASE(subscribers_read_the_views_own_node_states) {
-  ClusterState state("c1");
+  ClusterCore state("c1");
   add_two_nodes_then_update_one(state);
   // The change log and the whole view hand out the states the view holds, not copies.
   const auto changes = state.changes_since(1);
@@ -223,7 +223,7 @@ BOOST_AUTO_TEST_CASE(subscribers_read_the_views_own_node_states) {
 }
 
 BOOST_AUTO_TEST_CASE(a_copy_at_most_one_change_behind_catches_up_without_the_whole_view) {
-  ClusterState state("c1");
+  ClusterCore state("c1");
   BOOST_TEST(state.catch_up(0)->whole);  // nothing logged yet
   add_two_nodes_then_update_one(state);
   const auto last = state.changes_since(state.revision() - 1)->front();
@@ -237,7 +237,7 @@ BOOST_AUTO_TEST_CASE(a_copy_at_most_one_change_behind_catches_up_without_the_who
 }
 
 BOOST_AUTO_TEST_CASE(health_transitions_are_counted) {
-  ClusterState state("c1");
+  ClusterCore state("c1");
   BOOST_TEST(!state.healthy());
   BOOST_TEST(state.set_healthy(true));
   BOOST_TEST(!state.set_healthy(true));
@@ -246,7 +246,7 @@ BOOST_AUTO_TEST_CASE(health_transitions_are_counted) {
 }
 
 BOOST_AUTO_TEST_CASE(the_change_log_keeps_at_most_an_eighth_of_the_view_in_node_changes) {
-  ClusterState state("c1");
+  ClusterCore state("c1");
   // A listing of 16,384 nodes: more node changes than the log may keep (2,048).
   std::vector<model::NodeChange> listing;
   for (int i = 0; i < 16'384; ++i) {

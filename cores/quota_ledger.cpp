@@ -1,4 +1,4 @@
-#include "cores/quota_state.hpp"
+#include "cores/quota_ledger.hpp"
 
 #include <algorithm>
 #include <cstdlib>
@@ -54,27 +54,27 @@ std::string amount_text(const std::string& resource, int128_t amount) {
   return (amount < 0 && whole == "0" ? "-" : "") + whole + "." + fraction;
 }
 
-void QuotaState::put(QuotaSpec spec) {
+void QuotaLedger::put(QuotaSpec spec) {
   const std::string queue = spec.queue;
   quotas_[queue] = std::move(spec);
   ++revision_;
 }
 
-const QuotaSpec* QuotaState::quota_of(const std::string& queue) const {
+const QuotaSpec* QuotaLedger::quota_of(const std::string& queue) const {
   const auto found = quotas_.find(queue);
   return found == quotas_.end() ? nullptr : &found->second;
 }
 
-int64_t QuotaState::used(const std::string& queue, const std::string& resource) const {
+int64_t QuotaLedger::used(const std::string& queue, const std::string& resource) const {
   const auto found = used_.find(queue);
   return found == used_.end() ? 0 : amount_in(found->second, resource);
 }
 
 /// Whether the cohort's pool holds `wanted` of `resource` for `quota`'s queue beyond what the
 /// queue keeps for itself.
-std::optional<std::string> QuotaState::cohort_refusal(const QuotaSpec& quota,
-                                                      const std::string& resource,
-                                                      int64_t wanted) const {
+std::optional<std::string> QuotaLedger::cohort_refusal(const QuotaSpec& quota,
+                                                       const std::string& resource,
+                                                       int64_t wanted) const {
   int128_t pool = 0;
   int128_t pool_used = 0;
   for (const auto& [queue, member] : quotas_) {
@@ -98,7 +98,7 @@ std::optional<std::string> QuotaState::cohort_refusal(const QuotaSpec& quota,
          amount_text(resource, wanted) + " wanted";
 }
 
-int64_t QuotaState::may_borrow(const QuotaSpec& quota, const std::string& resource) const {
+int64_t QuotaLedger::may_borrow(const QuotaSpec& quota, const std::string& resource) const {
   if (quota.cohort.empty()) {
     return 0;
   }
@@ -106,7 +106,7 @@ int64_t QuotaState::may_borrow(const QuotaSpec& quota, const std::string& resour
                                : std::numeric_limits<int64_t>::max() / 4;
 }
 
-bool QuotaState::over_own_limit(const std::string& queue, const ResourceAmounts& demand) const {
+bool QuotaLedger::over_own_limit(const std::string& queue, const ResourceAmounts& demand) const {
   const QuotaSpec* quota = quota_of(queue);
   if (quota == nullptr) {
     return false;
@@ -122,8 +122,8 @@ bool QuotaState::over_own_limit(const std::string& queue, const ResourceAmounts&
   return false;
 }
 
-std::optional<std::string> QuotaState::refusal(const std::string& queue,
-                                               const ResourceAmounts& demand) const {
+std::optional<std::string> QuotaLedger::refusal(const std::string& queue,
+                                                const ResourceAmounts& demand) const {
   const QuotaSpec* quota = quota_of(queue);
   if (quota == nullptr && queues_require_quota_ && !queue.empty()) {
     return "queue " + queue +
@@ -166,8 +166,8 @@ std::optional<std::string> QuotaState::refusal(const std::string& queue,
   return std::nullopt;
 }
 
-ResourceAmounts QuotaState::cap_used(const QuotaSpec& quota, const QuotaCapSpec& cap,
-                                     const std::set<std::string>& excluding) const {
+ResourceAmounts QuotaLedger::cap_used(const QuotaSpec& quota, const QuotaCapSpec& cap,
+                                      const std::set<std::string>& excluding) const {
   ResourceAmounts sum;
   const auto ids = by_queue_.find(quota.queue);
   if (ids == by_queue_.end()) {
@@ -182,9 +182,9 @@ ResourceAmounts QuotaState::cap_used(const QuotaSpec& quota, const QuotaCapSpec&
   return sum;
 }
 
-std::optional<std::string> QuotaState::cap_refusal(const QuotaSpec& quota,
-                                                   const QuotaPlacements& placements,
-                                                   const std::set<std::string>& replaced) const {
+std::optional<std::string> QuotaLedger::cap_refusal(const QuotaSpec& quota,
+                                                    const QuotaPlacements& placements,
+                                                    const std::set<std::string>& replaced) const {
   for (const QuotaCapSpec& cap : quota.caps) {
     ResourceAmounts wanted;
     for (const auto& [id, placement] : placements) {
@@ -208,7 +208,7 @@ std::optional<std::string> QuotaState::cap_refusal(const QuotaSpec& quota,
   return std::nullopt;
 }
 
-std::optional<QuotaRefusal> QuotaState::commit(const QuotaCommit& commit) {
+std::optional<QuotaRefusal> QuotaLedger::commit(const QuotaCommit& commit) {
   for (const auto& [id, placement] : commit.placements) {
     if (holds(id)) {
       return QuotaRefusal{"placement " + id + " already holds quota"};
@@ -239,7 +239,7 @@ std::optional<QuotaRefusal> QuotaState::commit(const QuotaCommit& commit) {
   return std::nullopt;
 }
 
-void QuotaState::restore(const QuotaCommit& commit) {
+void QuotaLedger::restore(const QuotaCommit& commit) {
   for (const auto& [id, placement] : commit.placements) {
     if (!holds(id)) {
       hold(id, Holding{commit.queue, placement});
@@ -248,8 +248,8 @@ void QuotaState::restore(const QuotaCommit& commit) {
   ++revision_;
 }
 
-bool QuotaState::lease(const std::string& id, const std::string& queue,
-                       const ResourceAmounts& amounts) {
+bool QuotaLedger::lease(const std::string& id, const std::string& queue,
+                        const ResourceAmounts& amounts) {
   if (holds(id) || refusal(queue, amounts)) {
     return false;
   }
@@ -260,7 +260,7 @@ bool QuotaState::lease(const std::string& id, const std::string& queue,
   return true;
 }
 
-bool QuotaState::take_from_lease(const std::string& id, const QuotaCommit& commit) {
+bool QuotaLedger::take_from_lease(const std::string& id, const QuotaCommit& commit) {
   const auto found = holdings_.find(id);
   if (found == holdings_.end() || !found->second.lease || found->second.queue != commit.queue) {
     return false;
@@ -287,7 +287,7 @@ bool QuotaState::take_from_lease(const std::string& id, const QuotaCommit& commi
   return true;
 }
 
-void QuotaState::hold(const std::string& id, Holding holding) {
+void QuotaLedger::hold(const std::string& id, Holding holding) {
   add_to(used_[holding.queue], holding.placement.amounts);
   if (holding.lease) {
     add_to(leased_[holding.queue], holding.placement.amounts);
@@ -296,7 +296,7 @@ void QuotaState::hold(const std::string& id, Holding holding) {
   holdings_[id] = std::move(holding);
 }
 
-void QuotaState::drop(const std::string& id) {
+void QuotaLedger::drop(const std::string& id) {
   const auto found = holdings_.find(id);
   if (found == holdings_.end()) {
     return;
@@ -309,7 +309,7 @@ void QuotaState::drop(const std::string& id) {
   holdings_.erase(found);
 }
 
-bool QuotaState::release(const std::vector<std::string>& ids) {
+bool QuotaLedger::release(const std::vector<std::string>& ids) {
   bool released = false;
   for (const std::string& id : ids) {
     released = holds(id) || released;
@@ -321,7 +321,7 @@ bool QuotaState::release(const std::vector<std::string>& ids) {
   return released;
 }
 
-QuotaUsage QuotaState::usage(const std::string& queue) const {
+QuotaUsage QuotaLedger::usage(const std::string& queue) const {
   QuotaUsage out;
   const auto leased = leased_.find(queue);
   if (const auto found = used_.find(queue); found != used_.end()) {
@@ -378,7 +378,7 @@ QuotaUsage QuotaState::usage(const std::string& queue) const {
   return out;
 }
 
-ResourceAmounts QuotaState::capacity_of(const QuotaSpec& quota) const {
+ResourceAmounts QuotaLedger::capacity_of(const QuotaSpec& quota) const {
   if (quota.cohort.empty()) {
     return quota.hard;
   }
@@ -391,7 +391,7 @@ ResourceAmounts QuotaState::capacity_of(const QuotaSpec& quota) const {
   return pooled;
 }
 
-double QuotaState::weighted_share(const std::string& queue, const ResourceAmounts& extra) const {
+double QuotaLedger::weighted_share(const std::string& queue, const ResourceAmounts& extra) const {
   const QuotaSpec* quota = quota_of(queue);
   if (quota == nullptr) {
     return 0;

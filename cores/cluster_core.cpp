@@ -1,4 +1,4 @@
-#include "cores/cluster_state.hpp"
+#include "cores/cluster_core.hpp"
 
 #include <absl/container/btree_map.h>
 #include <absl/container/btree_set.h>
@@ -25,7 +25,7 @@ const char* describe(AckStatus status) {
   return "unknown";
 }
 
-UpdateOutcome ClusterState::on_update(model::ViewUpdate update) {
+UpdateOutcome ClusterCore::on_update(model::ViewUpdate update) {
   if (update.cluster_id != cluster_id_) {
     ++counters_.rejected;
     return {AckStatus::Rejected, position_.version,
@@ -69,15 +69,15 @@ UpdateOutcome ClusterState::on_update(model::ViewUpdate update) {
   return outcome;
 }
 
-UpdateOutcome ClusterState::reject_update(std::string reason) {
+UpdateOutcome ClusterCore::reject_update(std::string reason) {
   ++counters_.rejected;
   return {AckStatus::Rejected, position_.version, std::move(reason)};
 }
 
-void ClusterState::settle(ReservationHoldings& holdings, const std::vector<std::string>& applied,
-                          const std::vector<std::pair<std::string, std::string>>& refused,
-                          const std::vector<std::string>& finished, std::set<std::string>& touched,
-                          ReservationHoldings::Undo* undo) {
+void ClusterCore::settle(ReservationHoldings& holdings, const std::vector<std::string>& applied,
+                         const std::vector<std::pair<std::string, std::string>>& refused,
+                         const std::vector<std::string>& finished, std::set<std::string>& touched,
+                         ReservationHoldings::Undo* undo) {
   // A finished placement ran: its reservation is settled even when the report that it was
   // applied was lost (found by `unisched simulate --faults partition`).
   for (const auto* ids : {&applied, &finished}) {
@@ -100,7 +100,7 @@ void ClusterState::settle(ReservationHoldings& holdings, const std::vector<std::
   }
 }
 
-std::vector<model::SharedNodeChange> ClusterState::seen_changes(
+std::vector<model::SharedNodeChange> ClusterCore::seen_changes(
     model::ViewUpdate& update, std::set<std::string>& touched,
     std::vector<std::pair<std::string, std::string>>& lost, ReservationHoldings::Undo& undo) {
   // What schedulers see change: each node once (names are unique in an update, and a touched
@@ -149,7 +149,7 @@ std::vector<model::SharedNodeChange> ClusterState::seen_changes(
   return effective;
 }
 
-std::optional<std::string> ClusterState::resolve_usage(model::ViewUpdate& update) const {
+std::optional<std::string> ClusterCore::resolve_usage(model::ViewUpdate& update) const {
   update.changes.reserve(update.changes.size() + update.usage_changes.size());
   for (const model::NodeUsage& usage : update.usage_changes) {
     auto truth = holdings_.truth(usage.name);
@@ -170,7 +170,7 @@ std::optional<std::string> ClusterState::resolve_usage(model::ViewUpdate& update
   return std::nullopt;
 }
 
-UpdateOutcome ClusterState::apply(model::ViewUpdate& update) {
+UpdateOutcome ClusterCore::apply(model::ViewUpdate& update) {
   const auto reject = [&](std::string reason) -> UpdateOutcome {
     ++counters_.rejected;
     return {AckStatus::Rejected, position_.version, std::move(reason)};
@@ -220,7 +220,7 @@ UpdateOutcome ClusterState::apply(model::ViewUpdate& update) {
   return {AckStatus::Applied, position_.version, {}};
 }
 
-std::optional<model::ViewProblem> ClusterState::publish(
+std::optional<model::ViewProblem> ClusterCore::publish(
     std::vector<model::SharedNodeChange> changes,
     const std::optional<model::ClusterResources>& resources) {
   // Each state is shared, not copied: the agent that published it (in this process), the view,
@@ -255,18 +255,18 @@ std::optional<model::ViewProblem> ClusterState::publish(
   return std::nullopt;
 }
 
-size_t ClusterState::log_node_budget() const {
+size_t ClusterCore::log_node_budget() const {
   return std::max(kChangeLogNodes, view_.size() / 8);
 }
 
-void ClusterState::trim_log() {
+void ClusterCore::trim_log() {
   while (!log_.empty() && (log_.size() > kChangeLogLength || log_changes_ > log_node_budget())) {
     log_changes_ -= log_.front()->changes.size();
     log_.pop_front();
   }
 }
 
-void ClusterState::replay_stash() {
+void ClusterCore::replay_stash() {
   // Held-back updates that now follow in order are applied; older ones are dropped.
   bool progressed = true;
   while (progressed && !stash_.empty()) {
@@ -286,17 +286,17 @@ void ClusterState::replay_stash() {
   }
 }
 
-void ClusterState::start_resync() {
+void ClusterCore::start_resync() {
   if (resync_ == Resync::Idle) {
     resync_ = Resync::Needed;
   }
 }
 
-void ClusterState::request_resync() {
+void ClusterCore::request_resync() {
   start_resync();
 }
 
-bool ClusterState::take_resync_request() {
+bool ClusterCore::take_resync_request() {
   if (resync_ != Resync::Needed) {
     return false;
   }
@@ -304,7 +304,7 @@ bool ClusterState::take_resync_request() {
   return true;
 }
 
-std::optional<std::string> ClusterState::on_snapshot(model::ViewSnapshot snapshot) {
+std::optional<std::string> ClusterCore::on_snapshot(model::ViewSnapshot snapshot) {
   if (snapshot.cluster_id != cluster_id_) {
     resync_ = Resync::Needed;
     return "snapshot of cluster \"" + snapshot.cluster_id + "\" sent to \"" + cluster_id_ + "\"";
@@ -385,14 +385,14 @@ std::optional<std::string> ClusterState::on_snapshot(model::ViewSnapshot snapsho
   return std::nullopt;
 }
 
-void ClusterState::on_resync_failed() {
+void ClusterCore::on_resync_failed() {
   // Only a pull still in flight failed: a snapshot the agent pushed meanwhile may have settled it.
   if (resync_ == Resync::InFlight) {
     resync_ = Resync::Needed;
   }
 }
 
-void ClusterState::on_agent_position(uint64_t epoch, uint64_t version) {
+void ClusterCore::on_agent_position(uint64_t epoch, uint64_t version) {
   const bool behind = epoch != position_.epoch || version > position_.version;
   if (!behind) {
     lagging_.reset();
@@ -408,7 +408,7 @@ void ClusterState::on_agent_position(uint64_t epoch, uint64_t version) {
   lagging_ = model::StreamPosition{epoch, version};
 }
 
-bool ClusterState::set_healthy(bool healthy) {
+bool ClusterCore::set_healthy(bool healthy) {
   if (healthy == healthy_) {
     return false;
   }
@@ -417,7 +417,7 @@ bool ClusterState::set_healthy(bool healthy) {
   return true;
 }
 
-CommitOutcome ClusterState::commit(Commit commit, CommitMode mode) {
+CommitOutcome ClusterCore::commit(Commit commit, CommitMode mode) {
   const auto refuse = [&](std::string reason) {
     return CommitOutcome{CommitStatus::Refused, std::move(reason), revision_};
   };
@@ -497,7 +497,7 @@ CommitOutcome ClusterState::commit(Commit commit, CommitMode mode) {
   return {CommitStatus::Accepted, {}, revision_};
 }
 
-void ClusterState::release(const std::vector<std::string>& reservation_ids) {
+void ClusterCore::release(const std::vector<std::string>& reservation_ids) {
   std::set<std::string> touched;
   for (const std::string& id : reservation_ids) {
     releasing_.emplace(id, 0);
@@ -521,13 +521,13 @@ void ClusterState::release(const std::vector<std::string>& reservation_ids) {
   }
 }
 
-std::vector<std::pair<std::string, std::string>> ClusterState::take_refused_placements() {
+std::vector<std::pair<std::string, std::string>> ClusterCore::take_refused_placements() {
   std::vector<std::pair<std::string, std::string>> refused;
   refused.swap(refused_);
   return refused;
 }
 
-std::optional<std::vector<std::shared_ptr<const model::ViewRevision>>> ClusterState::changes_since(
+std::optional<std::vector<std::shared_ptr<const model::ViewRevision>>> ClusterCore::changes_since(
     uint64_t revision) const {
   std::vector<std::shared_ptr<const model::ViewRevision>> changes;
   if (revision >= revision_) {
@@ -551,7 +551,7 @@ std::optional<std::vector<std::shared_ptr<const model::ViewRevision>>> ClusterSt
   return changes;
 }
 
-model::ViewSnapshot ClusterState::snapshot() const {
+model::ViewSnapshot ClusterCore::snapshot() const {
   model::ViewSnapshot snapshot;
   snapshot.cluster_id = cluster_id_;
   snapshot.epoch = position_.epoch;
@@ -566,7 +566,7 @@ model::ViewSnapshot ClusterState::snapshot() const {
   return snapshot;
 }
 
-std::shared_ptr<const model::ViewRevision> ClusterState::catch_up(uint64_t held) const {
+std::shared_ptr<const model::ViewRevision> ClusterCore::catch_up(uint64_t held) const {
   if (!log_.empty()) {
     const auto& last = log_.back();
     if (last->revision == revision_ && held >= last->base_revision && held <= last->revision) {
@@ -576,7 +576,7 @@ std::shared_ptr<const model::ViewRevision> ClusterState::catch_up(uint64_t held)
   return whole_view();
 }
 
-std::shared_ptr<const model::ViewRevision> ClusterState::whole_view() const {
+std::shared_ptr<const model::ViewRevision> ClusterCore::whole_view() const {
   auto whole = std::make_shared<model::ViewRevision>();
   whole->cluster_id = cluster_id_;
   whole->epoch = position_.epoch;

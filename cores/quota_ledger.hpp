@@ -1,4 +1,4 @@
-// The quota accounting core (design document 3.2), plain C++ like ClusterState: each queue's budget
+// The quota accounting core (design document 3.2), plain C++ like ClusterCore: each queue's budget
 // over cpu, memory and any extended resource, what its placements hold, and cohorts whose members
 // lend their unused budget to each other, as Kueue's ClusterQueues do.
 //
@@ -64,7 +64,7 @@ struct QuotaUsage {
   ResourceAmounts lent;      ///< of its idle lendable budget, the part borrowers hold
 };
 
-class QuotaState {
+class QuotaLedger {
  public:
   /// Adds or replaces a quota (its queue's usage is kept). Bumps the revision.
   void put(QuotaSpec spec);

@@ -33,11 +33,11 @@ struct AgentCounters {
   uint64_t placements_refused = 0;
 };
 
-class AgentState {
+class AgentCore {
  public:
   /// `epoch` identifies this run of the agent; it must differ from any earlier run's (e.g. a
   /// random number or a start time) so the centre can tell a restart from a gap.
-  AgentState(std::shared_ptr<adapters::ClusterAdapter> adapter, uint64_t epoch);
+  AgentCore(std::shared_ptr<adapters::ClusterAdapter> adapter, uint64_t epoch);
 
   /// Reads what changed in the cluster since the last observation into the pending set.
   void observe();
