@@ -307,6 +307,51 @@ void push_on_time(Agent* self) {
   }
 }
 
+/// Starts the agent's stream of updates: on time at the rate asked, or a window ahead.
+void start_stream(Agent* self) {
+  // Made only now, so that a listed fleet holds nothing a memory figure would count.
+  const StreamParameters& parameters = self->state.parameters;
+  self->state.variants =
+      change_variants(parameters.nodes, parameters.deltas_per_update, parameters.gpus,
+                      static_cast<uint64_t>(self->state.index) + 1);
+  for (const v1::IncrementalUpdate& wire : self->state.variants.updates) {
+    model::ViewUpdate& variant =
+        self->state.shared_variants.emplace_back(*messages::read_update(wire).update);
+    for (model::SharedNodeChange& change : variant.changes) {
+      change.usage_only = !parameters.whole_states;  // only allocations change
+    }
+    std::string bytes;
+    messages::write_update_bytes(variant, bytes);
+    self->state.variant_bytes.push_back(bytes.size());
+  }
+  self->state.stream_start = Clock::now();
+  if (parameters.rate > 0) {
+    push_on_time(self);
+    return;
+  }
+  for (int i = 0; i < parameters.window; ++i) {
+    push_next(self);
+  }
+}
+
+/// The agent's whole state, as an agent in this process (or one across a link) answers.
+messages::AgentSnapshot answer_snapshot(Agent* self) {
+  if (!self->state.parameters.full_sync) {
+    // What an agent in this process answers (AgentCore::snapshot): the states it
+    // published, shared, in name order.
+    model::ViewSnapshot snapshot;
+    snapshot.cluster_id = self->state.id;
+    snapshot.epoch = self->state.truth.epoch();
+    snapshot.version = self->state.truth.version();
+    snapshot.nodes = self->state.published;
+    std::sort(snapshot.nodes.begin(), snapshot.nodes.end(),
+              [](const auto& a, const auto& b) { return a->name < b->name; });
+    return messages::share_snapshot(std::move(snapshot));
+  }
+  self->state.record->bytes += self->state.truth.ByteSizeLong();
+  return messages::read_snapshot(self->state.truth);  // as received from a link
+}
+
 BenchAgentActor::behavior_type bench_agent(Agent* self, CentreActor centre, caf::actor coordinator,
                                            int index, StreamParameters parameters,
                                            std::shared_ptr<VisibilityLog> visibility,
@@ -337,31 +382,7 @@ BenchAgentActor::behavior_type bench_agent(Agent* self, CentreActor centre, caf:
             caf::anon_send(self->state.coordinator, online_atom_v, self->state.index);
           });
   return {
-      [=](push_atom) {
-        // Made only now, so that a listed fleet holds nothing a memory figure would count.
-        const StreamParameters& parameters = self->state.parameters;
-        self->state.variants =
-            change_variants(parameters.nodes, parameters.deltas_per_update, parameters.gpus,
-                            static_cast<uint64_t>(self->state.index) + 1);
-        for (const v1::IncrementalUpdate& wire : self->state.variants.updates) {
-          model::ViewUpdate& variant =
-              self->state.shared_variants.emplace_back(*messages::read_update(wire).update);
-          for (model::SharedNodeChange& change : variant.changes) {
-            change.usage_only = !parameters.whole_states;  // only allocations change
-          }
-          std::string bytes;
-          messages::write_update_bytes(variant, bytes);
-          self->state.variant_bytes.push_back(bytes.size());
-        }
-        self->state.stream_start = Clock::now();
-        if (parameters.rate > 0) {
-          push_on_time(self);
-          return;
-        }
-        for (int i = 0; i < parameters.window; ++i) {
-          push_next(self);
-        }
-      },
+      [=](push_atom) { start_stream(self); },
       [=](observe_atom) { push_on_time(self); },
       [=](const v1::PlacementOrder& order) { on_order(self, order); },
       [=](process_atom) {
@@ -372,22 +393,7 @@ BenchAgentActor::behavior_type bench_agent(Agent* self, CentreActor centre, caf:
         report_carried_out(self);
       },
       [](const v1::ReleaseOrder&) {},  // nothing the bench places is released
-      [=](const v1::SnapshotRequest&) -> caf::result<messages::AgentSnapshot> {
-        if (!self->state.parameters.full_sync) {
-          // What an agent in this process answers (AgentCore::snapshot): the states it
-          // published, shared, in name order.
-          model::ViewSnapshot snapshot;
-          snapshot.cluster_id = self->state.id;
-          snapshot.epoch = self->state.truth.epoch();
-          snapshot.version = self->state.truth.version();
-          snapshot.nodes = self->state.published;
-          std::sort(snapshot.nodes.begin(), snapshot.nodes.end(),
-                    [](const auto& a, const auto& b) { return a->name < b->name; });
-          return messages::share_snapshot(std::move(snapshot));
-        }
-        self->state.record->bytes += self->state.truth.ByteSizeLong();
-        return messages::read_snapshot(self->state.truth);  // as received from a link
-      },
+      [=](const v1::SnapshotRequest&) { return answer_snapshot(self); },
       [=](const v1::HealthProbe&) -> caf::result<v1::HealthStatus> {
         v1::HealthStatus status;
         status.set_cluster_id(self->state.id);
