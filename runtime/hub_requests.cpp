@@ -1,19 +1,8 @@
 #include "runtime/hub_requests.hpp"
 
 #include <algorithm>
-#include <iterator>
 
 namespace unisched::runtime {
-
-void HubCommands::append(HubCommands&& later) {
-  submissions.insert(submissions.end(), std::make_move_iterator(later.submissions.begin()),
-                     std::make_move_iterator(later.submissions.end()));
-  answers.insert(answers.end(), std::make_move_iterator(later.answers.begin()),
-                 std::make_move_iterator(later.answers.end()));
-  given_up.insert(given_up.end(), std::make_move_iterator(later.given_up.begin()),
-                  std::make_move_iterator(later.given_up.end()));
-  journal_failed = journal_failed || later.journal_failed;
-}
 
 HubRequests::HubRequests(std::shared_ptr<RequestBook> book, std::vector<uint64_t> schedulers)
     : book_(std::move(book)), schedulers_(std::move(schedulers)) {}
@@ -59,7 +48,10 @@ HubCommands HubRequests::record(uint64_t scheduler, const v1::SchedulingDecision
 }
 
 HubCommands HubRequests::decided(uint64_t scheduler, const v1::SchedulingDecision& decision) {
-  in_flight_[scheduler].erase(decision.request_id());
+  // Found, not made: a stopped scheduler's late answer must not bring its entry back.
+  if (const auto deciding = in_flight_.find(scheduler); deciding != in_flight_.end()) {
+    deciding->second.erase(decision.request_id());
+  }
   return record(scheduler, decision);
 }
 

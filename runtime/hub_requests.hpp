@@ -34,8 +34,6 @@ struct HubCommands {
   std::vector<GivenUp> given_up;
   /// The book's journal cannot be written: decisions survive no restart (say so).
   bool journal_failed = false;
-
-  void append(HubCommands&& later);
 };
 
 class HubRequests {
