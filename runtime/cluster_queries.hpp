@@ -8,6 +8,7 @@
 
 #include "actors/supervisor_interface.hpp"
 #include "messages/unisched.pb.h"
+#include "runtime/local_waits.hpp"
 
 namespace unisched::runtime {
 
@@ -16,10 +17,12 @@ namespace unisched::runtime {
 std::vector<v1::ClusterSummary> query_summaries(caf::actor_system& system,
                                                 const actors::SupervisorActor& supervisor,
                                                 const std::vector<std::string>& ids,
-                                                std::vector<std::string>* problems);
+                                                std::vector<std::string>* problems,
+                                                const LocalWaits& waits = {});
 
-/// Waits (up to `patience`) until every cluster is healthy; returns whether they all are.
+/// Waits (up to `waits.clusters_healthy`) until every cluster is healthy; returns whether they
+/// all are.
 bool wait_until_healthy(caf::actor_system& system, const actors::SupervisorActor& supervisor,
-                        const std::vector<std::string>& ids, std::chrono::milliseconds patience);
+                        const std::vector<std::string>& ids, const LocalWaits& waits = {});
 
 }  // namespace unisched::runtime

@@ -14,6 +14,7 @@
 #include "messages/convert.hpp"
 #include "messages/snapshot_parts.hpp"
 #include "messages/unisched.grpc.pb.h"
+#include "runtime/reconnect_backoff.hpp"
 
 namespace unisched::runtime {
 namespace {
@@ -55,7 +56,7 @@ class GrpcAgent {
             grpc::CreateChannel(options.centre.to_string(), credentials(options.tls)))) {}
 
   int run(const std::function<bool()>& stop) {
-    auto backoff = std::chrono::milliseconds(200);
+    ReconnectBackoff backoff;
     while (!stop()) {
       const grpc::Status status = stream_updates(stop);
       if (status.ok() || stop()) {
@@ -69,13 +70,13 @@ class GrpcAgent {
       if (status.error_code() == grpc::StatusCode::FAILED_PRECONDITION) {
         spdlog::info("agent {}: {}", core_.cluster_id(), status.error_message());
         send_snapshot();
-        backoff = std::chrono::milliseconds(200);
+        backoff.succeeded();
         continue;
       }
       spdlog::warn("agent {}: stream ended ({}); retrying in {} ms", core_.cluster_id(),
-                   status.error_message(), backoff.count());
-      pause(backoff, stop);
-      backoff = std::min(backoff * 2, std::chrono::milliseconds(5000));
+                   status.error_message(), backoff.current().count());
+      pause(backoff.current(), stop);
+      backoff.failed();
     }
     return 0;
   }
@@ -174,7 +175,7 @@ class GrpcAgent {
   bool heartbeat() {
     grpc::ClientContext context;
     add_metadata(context);
-    context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(5));
+    context.set_deadline(std::chrono::system_clock::now() + options_.heartbeat_deadline);
     v1::HealthProbe probe;
     probe.set_cluster_id(core_.cluster_id());
     probe.set_sequence(++heartbeats_);
@@ -197,7 +198,7 @@ class GrpcAgent {
          messages::split_snapshot(messages::to_proto(core_.snapshot()))) {
       grpc::ClientContext context;
       add_metadata(context);
-      context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(10));
+      context.set_deadline(std::chrono::system_clock::now() + options_.snapshot_part_deadline);
       v1::Ack ack;
       const grpc::Status result = stub_->PushFullSnapshot(&context, part, &ack);
       if (!result.ok() || (ack.status() != v1::Ack::PART_TAKEN && part.part() + 1 < part.parts())) {

@@ -30,6 +30,8 @@ struct GrpcAgentOptions {
   bool view_only = false;  ///< the adapter carries out no placements
   std::chrono::milliseconds observe_interval{100};
   std::chrono::milliseconds push_interval{1000};
+  std::chrono::milliseconds heartbeat_deadline{5'000};       ///< a HealthCheck call's
+  std::chrono::milliseconds snapshot_part_deadline{10'000};  ///< each PushFullSnapshot call's
   /// Told the agent's summary (online: while its update stream is open) once per push
   /// interval, from the agent's thread; for its metrics.
   std::function<void(const v1::AgentSummary&)> publish_summary;

@@ -196,13 +196,16 @@ std::shared_ptr<grpc::ServerCredentials> credentials(const TlsFiles& tls, std::s
 class Server final : public GrpcMetadataServer {
  public:
   Server(std::vector<std::unique_ptr<grpc::Service>> services, std::unique_ptr<grpc::Server> server,
-         uint16_t port)
-      : services_(std::move(services)), server_(std::move(server)), port_(port) {}
+         uint16_t port, std::chrono::milliseconds shutdown_grace)
+      : services_(std::move(services)),
+        server_(std::move(server)),
+        port_(port),
+        shutdown_grace_(shutdown_grace) {}
   ~Server() override { shutdown(); }
   uint16_t port() const override { return port_; }
   void shutdown() override {
     if (server_) {
-      server_->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(2));
+      server_->Shutdown(std::chrono::system_clock::now() + shutdown_grace_);
       server_->Wait();
       server_.reset();
     }
@@ -212,6 +215,7 @@ class Server final : public GrpcMetadataServer {
   std::vector<std::unique_ptr<grpc::Service>> services_;  // outlive the server that calls them
   std::unique_ptr<grpc::Server> server_;
   uint16_t port_;
+  std::chrono::milliseconds shutdown_grace_;
 };
 
 }  // namespace
@@ -268,7 +272,7 @@ std::unique_ptr<GrpcMetadataServer> GrpcMetadataServer::start(
         settings.tokens.size());
   }
   return std::make_unique<Server>(std::move(services), std::move(server),
-                                  static_cast<uint16_t>(port));
+                                  static_cast<uint16_t>(port), settings.shutdown_grace);
 }
 
 }  // namespace unisched::runtime

@@ -12,6 +12,7 @@
 
 #include <caf/fwd.hpp>
 
+#include <chrono>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -30,6 +31,8 @@ struct GrpcServiceSettings {
   int max_threads = 256;  ///< each open update stream holds one; streams.total leave the rest
   GrpcStreamLimits streams;
   actors::GrpcAgentSettings agent;
+  /// How long calls in progress may finish when the server stops; then they are cancelled.
+  std::chrono::milliseconds shutdown_grace{2'000};
 };
 
 class GrpcMetadataServer {

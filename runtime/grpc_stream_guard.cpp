@@ -10,6 +10,10 @@ namespace unisched::runtime {
 using grpc::Status;
 using grpc::StatusCode;
 
+/// The watchdog looks at least this often, so a stream opened while it sleeps is not missed
+/// for long.
+constexpr std::chrono::seconds kLongestWatchdogSleep{1};
+
 GrpcStreamGuard::GrpcStreamGuard(GrpcStreamLimits limits, std::map<std::string, std::string> tokens)
     : limits_(limits), tokens_(std::move(tokens)), watchdog_([this] { cancel_late_streams(); }) {}
 
@@ -89,7 +93,7 @@ void GrpcStreamGuard::cancel_late_streams() {
   std::unique_lock<std::mutex> lock(mutex_);
   while (!stopping_) {
     const auto now = std::chrono::steady_clock::now();
-    auto next = now + std::chrono::seconds(1);
+    auto next = now + kLongestWatchdogSleep;
     for (auto watch = watches_.begin(); watch != watches_.end();) {
       if (watch->second.deadline > now) {
         next = std::min(next, watch->second.deadline);

@@ -4,10 +4,14 @@
 #include <caf/actor_system.hpp>
 #include <caf/scoped_actor.hpp>
 
-#include <algorithm>
 #include <cstdio>
 
+#include "runtime/reconnect_backoff.hpp"
+
 namespace unisched::runtime {
+
+/// How often a joined process looks whether its connection to the hub went down.
+constexpr std::chrono::milliseconds kConnectionCheck{200};
 
 int stay_joined(caf::actor_system& system, const Endpoint& hub, const TlsFiles& tls,
                 const std::function<bool(const runtime::HubActor& hub, bool first)>& join) {
@@ -23,9 +27,9 @@ int stay_joined(caf::actor_system& system, const Endpoint& hub, const TlsFiles& 
   }
   caf::scoped_actor watcher{system};
   watcher->monitor(*first);  // down when the connection to the hub is lost
-  auto backoff = std::chrono::milliseconds(200);
+  ReconnectBackoff backoff;
   bool connected = true;
-  while (poll_stop_signal(connected ? std::chrono::milliseconds(200) : backoff) == 0) {
+  while (poll_stop_signal(connected ? kConnectionCheck : backoff.current()) == 0) {
     watcher->receive(
         [&](caf::down_msg&) {
           spdlog::warn("lost the hub at {}; reconnecting", hub.to_string());
@@ -41,9 +45,9 @@ int stay_joined(caf::actor_system& system, const Endpoint& hub, const TlsFiles& 
       spdlog::info("reconnected to {}", hub.to_string());
       watcher->monitor(*again);
       connected = true;
-      backoff = std::chrono::milliseconds(200);
+      backoff.succeeded();
     } else {
-      backoff = std::min(backoff * 2, std::chrono::milliseconds(5000));
+      backoff.failed();
     }
   }
   return 0;

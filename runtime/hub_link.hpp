@@ -16,6 +16,10 @@
 
 namespace unisched::runtime {
 
+/// How long a joiner waits for the hub's answer to a join: a hub taking many clusters back
+/// after its own restart answers late.
+inline constexpr std::chrono::seconds kJoinWait{15};
+
 /// Joins the hub with `join(hub, first)` (true when accepted; `first` is true for the first
 /// attempt, whose failure should be reported) and keeps it joined. Returns 1 when the first
 /// connection or join fails, 0 after a stop signal.
@@ -31,7 +35,7 @@ int stay_joined(caf::actor_system& system, const Endpoint& hub, const TlsFiles& 
   return stay_joined(system, hub, tls, [&](const runtime::HubActor& hub_actor, bool first) {
     caf::scoped_actor self{system};
     bool joined = false;
-    self->request(hub_actor, std::chrono::seconds(15), request...)
+    self->request(hub_actor, kJoinWait, request...)
         .receive([&](Reply&) { joined = true; },
                  [&](caf::error& refusal) {
                    if (first) {

@@ -17,6 +17,10 @@
 
 namespace unisched::runtime {
 
+/// How long a metrics or status page waits for each actor's answer: well inside Prometheus'
+/// default scrape timeout (10 s), so a stuck actor costs one missing source, not the scrape.
+inline constexpr std::chrono::seconds kScrapePatience{2};
+
 /// Each actor gets `patience` to answer; one that does not is counted in missing_sources.
 HubMetricsInput collect_hub_metrics(caf::actor_system& system, const runtime::HubActor& hub,
                                     const std::vector<actors::SchedulerActor>& schedulers,

@@ -26,14 +26,14 @@ using replay_parts::TraceClusters;
 
 /// The milli-GPU allocated in the ClusterActors' views.
 int64_t allocated_in_views(caf::scoped_actor& self, const actors::SupervisorActor& supervisor,
-                           const std::vector<std::string>& ids,
+                           const std::vector<std::string>& ids, const LocalWaits& waits,
                            std::vector<std::string>& problems) {
   int64_t total = 0;
   for (const std::string& id : ids) {
-    self->request(supervisor, std::chrono::seconds(10), clusters_atom_v, id)
+    self->request(supervisor, waits.answer, clusters_atom_v, id)
         .receive(
             [&](actors::ClusterActor& cluster) {
-              self->request(cluster, std::chrono::seconds(10), view_atom_v)
+              self->request(cluster, waits.large_answer, view_atom_v)
                   .receive(
                       [&](v1::ClusterSnapshot& view) {
                         for (const auto& node : view.nodes()) {
@@ -81,7 +81,7 @@ void start_clusters(caf::actor_system& system, caf::scoped_actor& self,
       mirror.add(id, node);
     }
     const auto agent = actors::spawn_agent_actor(system, adapter, 1, {});
-    self->request(fleet.supervisor, std::chrono::seconds(5), register_atom_v, id,
+    self->request(fleet.supervisor, options.waits.registration, register_atom_v, id,
                   actors::AgentActor{agent})
         .receive([](actors::ClusterActor&) {},
                  [&](caf::error& error) {
@@ -105,18 +105,20 @@ void start_scheduler(caf::actor_system& system, const ReplayOptions& options,
   settings.draw_seed = options.seed + 1;  // random draws follow the run's seed
   fleet.scheduler =
       actors::spawn_scheduler_actor(system, fleet.supervisor, fleet.infos, *policy, settings);
-  if (!wait_until_healthy(system, fleet.supervisor, fleet.ids, std::chrono::seconds(10))) {
-    report.problems.push_back("the clusters did not become healthy within 10 s");
+  if (!wait_until_healthy(system, fleet.supervisor, fleet.ids, options.waits)) {
+    report.problems.push_back("the clusters did not become healthy within " +
+                              std::to_string(options.waits.clusters_healthy.count()) + " ms");
   }
 }
 
 /// Asks the scheduler for one pod's decision.
 std::optional<v1::SchedulingDecision> decide_by_actor(caf::scoped_actor& self,
                                                       const actors::SchedulerActor& scheduler,
-                                                      const TracePod& pod, ReplayReport& report) {
+                                                      const TracePod& pod,
+                                                      std::chrono::milliseconds wait,
+                                                      ReplayReport& report) {
   std::optional<v1::SchedulingDecision> decision;
-  self->request(scheduler, std::chrono::seconds(60), submit_atom_v, pod.name,
-                adapters::request_for(pod))
+  self->request(scheduler, wait, submit_atom_v, pod.name, adapters::request_for(pod))
       .receive([&](v1::SchedulingDecision& answer) { decision = std::move(answer); },
                [&](caf::error& error) {
                  report.problems.push_back(pod.name + ": no decision: " + to_string(error));
@@ -142,12 +144,14 @@ void replay_through_actors(const ReplayOptions& options, const ReplaySetup& setu
   if (report.problems.empty()) {
     replay_parts::replay_arrivals(
         setup.arrivals,
-        [&](const TracePod& pod) { return decide_by_actor(self, fleet.scheduler, pod, report); },
+        [&](const TracePod& pod) {
+          return decide_by_actor(self, fleet.scheduler, pod, options.waits.decision, report);
+        },
         mirror, report, progress);
   }
   if (report.problems.empty()) {
     report.view_allocated_milli =
-        allocated_in_views(self, fleet.supervisor, fleet.ids, report.problems);
+        allocated_in_views(self, fleet.supervisor, fleet.ids, options.waits, report.problems);
   }
   fleet.stop();
 }

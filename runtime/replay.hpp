@@ -14,6 +14,7 @@
 
 #include "adapters/gpu_trace.hpp"
 #include "policy/framework.hpp"
+#include "runtime/local_waits.hpp"
 
 namespace unisched::runtime {
 
@@ -39,6 +40,7 @@ struct ReplayOptions {
   /// Decide straight through the policy on views kept in this thread, not through the actors:
   /// the same decisions (a test holds them equal), for sweeps of many seeds.
   bool direct = false;
+  LocalWaits waits;  ///< on the replay's actors, when not direct
 };
 
 /// The arrived loads (% of GPU capacity) the report gives figures at.

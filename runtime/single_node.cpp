@@ -23,10 +23,14 @@ namespace {
 using namespace unisched::atoms;
 using Clock = std::chrono::steady_clock;
 
+/// How often the run lets the workload's requests arrive and looks at its partitions.
+constexpr std::chrono::milliseconds kArrivalTick{50};
+
 /// The single-node runtime's actors.
 struct Fleet {
-  explicit Fleet(caf::actor_system& system) : watcher(system) {}
+  Fleet(caf::actor_system& system, const LocalWaits& waits) : waits(waits), watcher(system) {}
 
+  LocalWaits waits;
   actors::SupervisorActor supervisor;
   std::vector<std::string> ids;
   std::vector<actors::LocalAgentActor> agents;
@@ -54,7 +58,7 @@ struct Fleet {
 
 /// Registers `agent` for cluster `id` with the supervisor.
 void register_agent(Fleet& fleet, const std::string& id, const actors::AgentActor& agent) {
-  fleet.watcher->request(fleet.supervisor, std::chrono::seconds(5), register_atom_v, id, agent)
+  fleet.watcher->request(fleet.supervisor, fleet.waits.registration, register_atom_v, id, agent)
       .receive([](actors::ClusterActor&) {},
                [&](caf::error& error) {
                  spdlog::error("cluster {}: not registered: {}", id, to_string(error));
@@ -90,13 +94,14 @@ void restart_dead_agents(caf::actor_system& system, Fleet& fleet,
 
 /// The agent's snapshot, pulled part by part; nullopt when it does not answer.
 std::optional<model::ViewSnapshot> pull_snapshot(caf::scoped_actor& self,
-                                                 const actors::LocalAgentActor& agent) {
+                                                 const actors::LocalAgentActor& agent,
+                                                 std::chrono::milliseconds wait) {
   messages::AgentSnapshotAssembler parts;
   v1::SnapshotRequest request;
   std::optional<model::ViewSnapshot> whole;
   for (bool asking = true; asking;) {
     asking = false;
-    self->request(agent, std::chrono::seconds(2), request)
+    self->request(agent, wait, request)
         .receive(
             [&](messages::AgentSnapshot& part) {
               auto taken = parts.add(std::move(part));
@@ -114,10 +119,11 @@ std::optional<model::ViewSnapshot> pull_snapshot(caf::scoped_actor& self,
 
 /// Nodes whose cluster (as its agent last reported it) holds more than they can.
 uint64_t count_overcommits(caf::scoped_actor& self,
-                           const std::vector<actors::LocalAgentActor>& agents) {
+                           const std::vector<actors::LocalAgentActor>& agents,
+                           std::chrono::milliseconds wait) {
   uint64_t overcommits = 0;
   for (const actors::LocalAgentActor& agent : agents) {
-    const auto snapshot = pull_snapshot(self, agent);
+    const auto snapshot = pull_snapshot(self, agent, wait);
     if (!snapshot) {
       continue;
     }
@@ -155,10 +161,11 @@ void add_summary(v1::SchedulerSummary& total, const v1::SchedulerSummary& summar
 }
 
 v1::SchedulerSummary sum_schedulers(caf::scoped_actor& self,
-                                    const std::vector<actors::SchedulerActor>& schedulers) {
+                                    const std::vector<actors::SchedulerActor>& schedulers,
+                                    std::chrono::milliseconds wait) {
   v1::SchedulerSummary total;
   for (const actors::SchedulerActor& scheduler : schedulers) {
-    self->request(scheduler, std::chrono::seconds(2), summary_atom_v)
+    self->request(scheduler, wait, summary_atom_v)
         .receive([&](v1::SchedulerSummary& s) { add_summary(total, s); }, [&](caf::error&) {});
   }
   return total;
@@ -239,7 +246,7 @@ bool start_schedulers(caf::actor_system& system, const RunOptions& options, Flee
     fleet.schedulers.push_back(actors::spawn_scheduler_actor(
         system, fleet.supervisor, infos, *policy, options.scheduling, fleet.ledger));
   }
-  fleet.client = spawn_workload_client(system, fleet.schedulers);
+  fleet.client = spawn_workload_client(system, fleet.schedulers, fleet.waits);
   for (size_t i = 0; i < fleet.ids.size(); ++i) {
     caf::anon_send(fleet.client, bind_atom_v, fleet.ids[i], actors::AgentActor{fleet.agents[i]});
   }
@@ -255,7 +262,7 @@ void start_ledger(caf::actor_system& system, const RunOptions& options, Fleet& f
   }
   fleet.ledger = actors::spawn_quota_actor(system);
   for (const v1::QuotaDefinition& definition : options.quotas) {
-    fleet.watcher->request(fleet.ledger, std::chrono::seconds(2), definition)
+    fleet.watcher->request(fleet.ledger, fleet.waits.answer, definition)
         .receive(
             [](v1::QuotaStatus&) {},
             [&](caf::error& error) {
@@ -286,8 +293,8 @@ class ProgressCounter {
   RunProgress take(caf::actor_system& system, Fleet& fleet, std::chrono::milliseconds now) {
     RunProgress progress;
     progress.elapsed = now;
-    progress.clusters = query_summaries(system, fleet.supervisor, fleet.ids, nullptr);
-    fleet.watcher->request(fleet.client, std::chrono::seconds(1), summary_atom_v)
+    progress.clusters = query_summaries(system, fleet.supervisor, fleet.ids, nullptr, fleet.waits);
+    fleet.watcher->request(fleet.client, fleet.waits.progress, summary_atom_v)
         .receive([&](v1::WorkloadReport& report) { progress.workload = std::move(report); },
                  [](caf::error&) {});
     if (progress.workload) {
@@ -308,15 +315,16 @@ class ProgressCounter {
 
 /// What the run ends with: the clusters, the workload, the schedulers, over-commits.
 void collect_report(caf::actor_system& system, Fleet& fleet, RunReport& report) {
-  report.clusters = query_summaries(system, fleet.supervisor, fleet.ids, &report.problems);
-  fleet.watcher->request(fleet.client, std::chrono::seconds(15), summary_atom_v)
+  report.clusters =
+      query_summaries(system, fleet.supervisor, fleet.ids, &report.problems, fleet.waits);
+  fleet.watcher->request(fleet.client, fleet.waits.closing_report, summary_atom_v)
       .receive(
           [&](v1::WorkloadReport& workload_report) { report.workload = workload_report; },
           [&](caf::error& error) { report.problems.push_back("workload: " + to_string(error)); });
-  report.scheduling = sum_schedulers(fleet.watcher, fleet.schedulers);
-  report.overcommits = count_overcommits(fleet.watcher, fleet.agents);
+  report.scheduling = sum_schedulers(fleet.watcher, fleet.schedulers, fleet.waits.answer);
+  report.overcommits = count_overcommits(fleet.watcher, fleet.agents, fleet.waits.answer);
   if (fleet.ledger) {
-    fleet.watcher->request(fleet.ledger, std::chrono::seconds(2), quotas_atom_v)
+    fleet.watcher->request(fleet.ledger, fleet.waits.answer, quotas_atom_v)
         .receive(
             [&](v1::QuotaList& list) { report.quotas = std::move(list); },
             [&](caf::error& error) { report.problems.push_back("quotas: " + to_string(error)); });
@@ -334,7 +342,7 @@ RunReport run_single_node(const std::vector<model::ClusterResourceProfile>& clus
   caf::actor_system_config config;
   actors::configure_actor_system(config);
   caf::actor_system system{config};
-  Fleet fleet(system);
+  Fleet fleet(system, options.waits);
   fleet.supervisor = actors::spawn_supervisor(system, options.supervisor);
   RunReport report;
   start_ledger(system, options, fleet, report);
@@ -351,8 +359,9 @@ RunReport run_single_node(const std::vector<model::ClusterResourceProfile>& clus
                              options.mean_runtime);
   spdlog::info("started {} simulated clusters and {} schedulers ({} policy); running for {} ms",
                clusters.size(), fleet.schedulers.size(), options.policy, options.duration.count());
-  // The workload starts once the supervisor has found the clusters healthy (or after 5 s).
-  wait_until_healthy(system, fleet.supervisor, fleet.ids, std::chrono::seconds(5));
+  // The workload starts once the supervisor has found the clusters healthy, or when it has
+  // waited long enough: a run may start with a cluster cut off on purpose.
+  wait_until_healthy(system, fleet.supervisor, fleet.ids, fleet.waits);
   const auto start = Clock::now();
   const auto elapsed = [&] {
     return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start);
@@ -363,8 +372,7 @@ RunReport run_single_node(const std::vector<model::ClusterResourceProfile>& clus
   auto last_arrivals = std::chrono::milliseconds(0);
   size_t arrivals = 0;
   while (elapsed() < options.duration) {
-    std::this_thread::sleep_for(
-        std::min(std::chrono::milliseconds(50), options.duration - elapsed()));
+    std::this_thread::sleep_for(std::min(kArrivalTick, options.duration - elapsed()));
     const auto now = elapsed();
     for (const Arrival& arrival : workload.next(now - last_arrivals)) {
       model::SchedulingRequestSpec spec = arrival.shape->spec;

@@ -17,6 +17,7 @@
 #include "adapters/simulated_cluster.hpp"
 #include "messages/unisched.pb.h"
 #include "model/cluster_profile.hpp"
+#include "runtime/local_waits.hpp"
 
 namespace unisched::runtime {
 
@@ -57,6 +58,7 @@ struct RunOptions {
   std::vector<v1::QuotaDefinition> quotas;
   double requests_per_second = 20.0;  ///< synthetic workload; 0: none
   std::chrono::milliseconds mean_runtime{3'000};
+  LocalWaits waits;  ///< on the run's actors, when a report or progress line is taken
 };
 
 struct RunReport {

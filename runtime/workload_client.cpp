@@ -18,6 +18,7 @@ using namespace unisched::atoms;
 
 struct ClientState {
   std::vector<actors::SchedulerActor> schedulers;
+  std::chrono::milliseconds summary_wait{0};
   size_t next_scheduler = 0;
   std::map<std::string, actors::AgentActor> agents;
   // What each scheduler was given and answered: a scheduler's queue counts are read against
@@ -104,8 +105,7 @@ caf::result<v1::WorkloadReport> report(Self self) {
     promise->deliver(*total);
   });
   for (size_t i = 0; i < self->state.schedulers.size(); ++i) {
-    // A scheduler far behind answers late: its queue is what is being asked for.
-    self->request(self->state.schedulers[i], std::chrono::seconds(10), summary_atom_v)
+    self->request(self->state.schedulers[i], self->state.summary_wait, summary_atom_v)
         .then(
             [=](const v1::SchedulerSummary& summary) {
               v1::WorkloadReport book = self->state.books[i];
@@ -130,8 +130,10 @@ caf::result<v1::WorkloadReport> report(Self self) {
 }
 
 WorkloadClientActor::behavior_type workload_client(Self self,
-                                                   std::vector<actors::SchedulerActor> schedulers) {
+                                                   std::vector<actors::SchedulerActor> schedulers,
+                                                   std::chrono::milliseconds summary_wait) {
   self->state.books.resize(schedulers.size());
+  self->state.summary_wait = summary_wait;
   self->state.schedulers = std::move(schedulers);
   return {
       [=](submit_atom, const std::string& id, const model::SchedulingRequestSpec& spec,
@@ -170,8 +172,9 @@ WorkloadClientActor::behavior_type workload_client(Self self,
 }  // namespace
 
 WorkloadClientActor spawn_workload_client(caf::actor_system& system,
-                                          const std::vector<actors::SchedulerActor>& schedulers) {
-  return system.spawn(workload_client, schedulers);
+                                          const std::vector<actors::SchedulerActor>& schedulers,
+                                          const LocalWaits& waits) {
+  return system.spawn(workload_client, schedulers, waits.large_answer);
 }
 
 }  // namespace unisched::runtime

@@ -11,6 +11,7 @@
 
 #include "actors/agent_interface.hpp"
 #include "actors/scheduler_interface.hpp"
+#include "runtime/local_waits.hpp"
 
 namespace unisched::runtime {
 
@@ -29,7 +30,9 @@ using WorkloadClientActor = actors::DecisionListenerActor::extend<
     caf::replies_to<atoms::summary_atom>::with<v1::WorkloadReport>,
     caf::reacts_to<v1::ReleaseOrder>>;
 
+/// `waits.large_answer` bounds each scheduler's summary in a report.
 WorkloadClientActor spawn_workload_client(caf::actor_system& system,
-                                          const std::vector<actors::SchedulerActor>& schedulers);
+                                          const std::vector<actors::SchedulerActor>& schedulers,
+                                          const LocalWaits& waits = {});
 
 }  // namespace unisched::runtime

@@ -15,6 +15,9 @@ namespace {
 
 using Json = nlohmann::json;
 
+/// One pod's creation or deletion; a write that takes longer fails, and its placement is refused.
+constexpr std::chrono::seconds kWriteTimeout{30};
+
 /// A DNS-1123 pod name for a placement ID: readable, and unique by a hash of the ID.
 std::string pod_name(const std::string& placement_id) {
   uint32_t hash = 2166136261u;  // FNV-1a
@@ -117,7 +120,7 @@ void PodWriter::run() {
       jobs_.pop_front();
     }
     const HttpResponse response =
-        client_.call(job.method.c_str(), job.path, job.body, std::chrono::seconds(30));
+        client_.call(job.method.c_str(), job.path, job.body, kWriteTimeout);
     if (response.ok()) {
       continue;
     }

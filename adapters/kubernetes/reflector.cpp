@@ -79,7 +79,7 @@ bool Reflector<Object>::list() {
     if (!continue_token.empty()) {
       path += "&continue=" + query_escape(continue_token);
     }
-    const HttpResponse response = client_.call("GET", path, {}, std::chrono::seconds(60));
+    const HttpResponse response = client_.call("GET", path, {}, settings_.page_timeout);
     auto page = response.error.empty()
                     ? read_page<Object>(reader_, response.body)
                     : model::Expected<ObjectList<Object>, std::string>(response.error);
@@ -165,7 +165,7 @@ void Reflector<Object>::watch() {
     return true;
   };
   const HttpResponse response =
-      client_.stream(path, on_line, stop_, settings_.watch_timeout + std::chrono::seconds(30));
+      client_.stream(path, on_line, stop_, settings_.watch_timeout + settings_.watch_grace);
   if (expired || response.status == 410) {
     ++counters_.expired;
     listed_ = false;  // the version is gone: the whole collection again

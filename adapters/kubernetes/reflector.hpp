@@ -28,6 +28,9 @@ struct ReflectorSettings {
   size_t max_list_items = 1'000'000;        ///< a list longer than this is an error
   size_t max_list_pages = 10'000;           ///< and so is one that goes on for more pages
   std::chrono::seconds watch_timeout{300};  ///< asked of the server; a watch then ends cleanly
+  /// Beyond watch_timeout, how long the client waits before it gives a silent watch up.
+  std::chrono::seconds watch_grace{30};
+  std::chrono::seconds page_timeout{60};  ///< one list page's call (kube-apiserver's own limit)
   std::chrono::milliseconds first_backoff{200};
   std::chrono::milliseconds max_backoff{10000};
   /// Failing this long (no list completed, no watch answered), the collection is in trouble:

@@ -130,7 +130,7 @@ int run_over_caf(const std::shared_ptr<adapters::ClusterAdapter>& adapter, uint6
   std::unique_ptr<runtime::StatusServer> metrics;
   if (metrics_at && !(metrics = serve_agent_metrics(*metrics_at, [&system = *system, agent] {
                         return runtime::collect_agent_summary(system, agent,
-                                                              std::chrono::seconds(2));
+                                                              runtime::kScrapePatience);
                       }))) {
     caf::anon_send_exit(agent, caf::exit_reason::user_shutdown);
     return 1;

@@ -93,7 +93,7 @@ void print_cluster(const v1::ClusterViews& views) {
 int describe_quota(caf::scoped_actor& self, const HubConnection& connection,
                    const std::string& name, bool json) {
   int status = 1;
-  self->request(connection.hub, std::chrono::seconds(10), quotas_atom_v)
+  self->request(connection.hub, connection.answer_wait, quotas_atom_v)
       .receive(
           [&](v1::QuotaList& list) {
             for (const auto& quota : list.quotas()) {
@@ -140,7 +140,7 @@ int run_describe(const ParsedArgs& args) {
     return describe_quota(self, *connection, what[1], output == "json");
   }
   int status = 1;
-  self->request(connection->hub, std::chrono::seconds(10), nodes_atom_v, what[1], false)
+  self->request(connection->hub, connection->answer_wait, nodes_atom_v, what[1], false)
       .receive(
           [&](v1::ClusterViews& views) {
             if (output == "json") {

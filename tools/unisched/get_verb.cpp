@@ -21,6 +21,9 @@ namespace {
 
 using namespace unisched::atoms;
 
+/// How often `get -w` asks the hub again.
+constexpr std::chrono::seconds kWatchRefresh{1};
+
 const char* const kResources = "clusters, nodes, requests, decisions or quotas";
 
 std::string gib(int64_t bytes) {
@@ -66,7 +69,7 @@ std::optional<Listing> fetch_listing(const HubConnection& connection, caf::scope
     std::fprintf(stderr, "error: %s\n", connection.system->render(failure).c_str());
     status = messages::cli_exit_code(failure);
   };
-  const auto timeout = std::chrono::seconds(10);
+  const auto timeout = connection.answer_wait;
   if (resource == "clusters") {
     self->request(connection.hub, timeout, clusters_atom_v)
         .receive(
@@ -148,7 +151,7 @@ int watch(const HubConnection& connection, const std::string& resource, const st
     if (watch_seconds > 0 && std::chrono::steady_clock::now() >= until) {
       return 0;
     }
-    std::this_thread::sleep_for(std::chrono::seconds(1));
+    std::this_thread::sleep_for(kWatchRefresh);
   }
 }
 
@@ -161,7 +164,7 @@ int get_nodes_or_quotas(const HubConnection& connection, const ParsedArgs& args,
     status = messages::cli_exit_code(failure);
   };
   const bool structured = output == "json" || output == "yaml";
-  const auto timeout = std::chrono::seconds(10);
+  const auto timeout = connection.answer_wait;
   if (resource == "nodes") {
     self->request(connection.hub, timeout, nodes_atom_v, args.value("cluster"),
                   args.value("from", "hub") == "agent")

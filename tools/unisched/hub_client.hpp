@@ -6,6 +6,7 @@
 #include <caf/actor_system.hpp>
 #include <caf/actor_system_config.hpp>
 
+#include <chrono>
 #include <memory>
 #include <optional>
 #include <string>
@@ -27,6 +28,10 @@ struct HubConnection {
   caf::actor_system_config config;
   std::unique_ptr<caf::actor_system> system;
   runtime::HubActor hub;
+  /// A listing or description: the hub answers from memory, or asks a cluster's agent.
+  std::chrono::milliseconds answer_wait{10'000};
+  /// One manifest file's submission: the hub journals every document before it answers.
+  std::chrono::milliseconds submission_wait{30'000};
 };
 
 /// Connects to the hub named by --hub (default 127.0.0.1:4242); prints why not and returns null.

@@ -85,7 +85,7 @@ bool submit_all(caf::scoped_actor& self, const HubConnection& connection,
                 std::vector<std::string>& accepted) {
   bool ok = true;
   for (const auto& submission : submissions) {
-    self->request(connection.hub, std::chrono::seconds(30), submission)
+    self->request(connection.hub, connection.submission_wait, submission)
         .receive(
             [&](v1::SubmissionReply& reply) {
               for (const std::string& problem : reply.problems()) {

@@ -114,9 +114,6 @@ void restore_ledger(const actors::QuotaActor& ledger, const runtime::QuotaBook& 
   }
 }
 
-/// How long a metrics scrape or status poll waits for each actor's answer.
-constexpr std::chrono::seconds kScrapePatience{2};
-
 /// What serve runs with, read from its flags.
 struct ServeOptions {
   runtime::Endpoint listen;
@@ -241,11 +238,11 @@ bool open_metrics(caf::actor_system& system, const runtime::HubActor& hub,
   runtime::StatusPages pages;
   pages.metrics = [&system, hub, schedulers] {
     return runtime::render_hub_metrics(
-        runtime::collect_hub_metrics(system, hub, schedulers, kScrapePatience));
+        runtime::collect_hub_metrics(system, hub, schedulers, runtime::kScrapePatience));
   };
   pages.status_json = [&system, hub, schedulers] {
     return runtime::render_status_json(
-        runtime::collect_status(system, hub, schedulers, kScrapePatience));
+        runtime::collect_status(system, hub, schedulers, runtime::kScrapePatience));
   };
   out = open_metrics_port(*options.metrics, std::move(pages));
   return out != nullptr;

@@ -49,7 +49,7 @@ std::string default_shard_id(uint16_t port) {
 runtime::StatusPages shard_pages(caf::actor_system& system, const actors::ShardActor& shard) {
   runtime::StatusPages pages;
   pages.metrics = [&system, shard] {
-    const auto hosted = runtime::collect_shard_clusters(system, shard, std::chrono::seconds(3));
+    const auto hosted = runtime::collect_shard_clusters(system, shard, runtime::kScrapePatience);
     return runtime::render_shard_metrics(hosted.value_or(v1::ClusterList{}), hosted ? 0 : 1);
   };
   return pages;
