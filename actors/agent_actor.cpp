@@ -117,7 +117,7 @@ void push(Self self) {
   if (!self->state.cluster_actor) {
     return;  // not bound yet: changes keep accumulating into the first update
   }
-  if (self->state.core->take_start_over()) {
+  if (self->state.core->on_push_due() == AgentCore::PushKind::WholeSnapshot) {
     push_snapshot(self);
     return;
   }
@@ -138,8 +138,8 @@ void bind(Self self, ClusterIngestActor cluster_actor) {
 /// Reads what changed in the cluster, tells of nodes it leaves out, and observes again later.
 void observe(Self self) {
   AgentCore& core = *self->state.core;
-  core.observe();
-  warn_left_out("agent " + core.cluster_id(), core.take_left_out_news(), core.nodes_left_out());
+  const model::NodeAdmission::News left_out = core.observe();
+  warn_left_out("agent " + core.cluster_id(), left_out, core.nodes_left_out());
   self->delayed_send(self, self->state.settings.observe_interval, observe_atom_v);
 }
 

@@ -122,8 +122,9 @@ void notify_subscribers(Self self) {
 }
 
 /// Tells the schedulers whose placements the cluster refused, so they place them again.
-void hand_back_refusals(Self self) {
-  for (const auto& [id, reason] : self->state.core->take_refused_placements()) {
+void hand_back_refusals(Self self,
+                        const std::vector<std::pair<std::string, std::string>>& refusals) {
+  for (const auto& [id, reason] : refusals) {
     const auto committer = self->state.committers.find(id);
     if (committer == self->state.committers.end()) {
       continue;
@@ -185,54 +186,55 @@ void answer_resync_waiters(Self self) {
   self->state.resync_waiters.clear();
 }
 
-void pull_snapshot_if_needed(Self self);
+void pull_snapshot(Self self);
+
+/// Carries out what the core decided after an event: warnings of nodes left out, refusals
+/// handed back, subscribers brought up to date, and a snapshot pulled now or after the backoff.
+void carry_out(Self self, const ClusterEffects& effects) {
+  const ClusterCore& core = *self->state.core;
+  actors::warn_left_out("cluster " + core.cluster_id(), effects.left_out, core.nodes_left_out());
+  hand_back_refusals(self, effects.refused);
+  notify_subscribers(self);
+  if (effects.pull_snapshot) {
+    pull_snapshot(self);
+  }
+  if (effects.pull_after_backoff) {
+    self->delayed_send(self, self->state.settings.retry_backoff, retry_atom_v);
+  }
+}
 
 /// What a snapshot says of placements besides the view, kept while the view takes its nodes.
 struct SnapshotPlacements {
+  explicit SnapshotPlacements(const model::ViewSnapshot& snapshot)
+      : applied(snapshot.applied_placements), finished(snapshot.finished_placements) {}
   std::vector<std::string> applied;
   std::vector<std::string> finished;
 };
 
-/// Tells of nodes the view newly leaves out, each once.
-void warn_left_out(ClusterCore& core) {
-  actors::warn_left_out("cluster " + core.cluster_id(), core.take_left_out_news(),
-                        core.nodes_left_out());
-}
-
-/// Offers `snapshot` to the view, which holds its node states; the reason when it was refused.
-std::optional<std::string> take_snapshot(ClusterCore& core, model::ViewSnapshot snapshot,
-                                         SnapshotPlacements& placements) {
-  placements = {snapshot.applied_placements, snapshot.finished_placements};
-  auto problem = core.on_snapshot(std::move(snapshot));
-  warn_left_out(core);
-  return problem;
-}
-
-/// What follows a snapshot the view took: the placements it settled, those it lost, and everyone
-/// waiting for the view.
-void after_snapshot(Self self, const SnapshotPlacements& placements) {
+/// What follows a snapshot the view took: the placements it settled, then the core's effects,
+/// then everyone waiting for the view.
+void after_snapshot(Self self, const SnapshotPlacements& placements,
+                    const ClusterEffects& effects) {
   self->state.last_confirmed = self->clock().now();
   tell_finished(self, placements.finished);  // again: the update that told it may be lost
   forget_settled(self, placements.applied);
   forget_settled(self, placements.finished);
-  hand_back_refusals(self);
-  notify_subscribers(self);
+  carry_out(self, effects);
   answer_resync_waiters(self);
 }
 
 void on_snapshot(Self self, model::ViewSnapshot snapshot) {
   ClusterCore& core = *self->state.core;
-  SnapshotPlacements placements;
-  auto problem = take_snapshot(core, std::move(snapshot), placements);
-  if (problem) {
-    spdlog::warn("cluster {}: snapshot refused: {}", core.cluster_id(), *problem);
-    core.on_resync_failed();
-    self->delayed_send(self, self->state.settings.retry_backoff, retry_atom_v);
+  const SnapshotPlacements placements(snapshot);
+  const SnapshotOutcome outcome = core.on_snapshot(std::move(snapshot));
+  if (outcome.problem) {
+    spdlog::warn("cluster {}: snapshot refused: {}", core.cluster_id(), *outcome.problem);
+    carry_out(self, outcome.effects);
     return;
   }
   spdlog::info("cluster {}: resynced from a full snapshot at version {} ({} nodes)",
                core.cluster_id(), core.position().version, core.view().size());
-  after_snapshot(self, placements);
+  after_snapshot(self, placements, outcome.effects);
 }
 
 /// The agent's whole state, pushed rather than pulled (an agent that starts over): applied once
@@ -250,22 +252,24 @@ v1::Ack on_pushed_snapshot(Self self, const messages::AgentSnapshot& pushed) {
     }
     return ack;
   }
-  SnapshotPlacements placements;
-  auto problem = take_snapshot(core, std::move(*taken.value()), placements);
-  if (problem) {
-    spdlog::warn("cluster {}: pushed snapshot refused: {}", core.cluster_id(), *problem);
-    core.on_resync_failed();
+  const SnapshotPlacements placements(*taken.value());
+  SnapshotOutcome outcome = core.on_snapshot(std::move(*taken.value()));
+  if (outcome.problem) {
+    spdlog::warn("cluster {}: pushed snapshot refused: {}", core.cluster_id(), *outcome.problem);
+    carry_out(self, outcome.effects);
     return make_ack(core, epoch,
-                    {AckStatus::Rejected, core.position().version, std::move(*problem)});
+                    {AckStatus::Rejected, core.position().version, std::move(*outcome.problem)});
   }
   spdlog::info("cluster {}: the agent started over at version {} ({} nodes)", core.cluster_id(),
                core.position().version, core.view().size());
-  after_snapshot(self, placements);
+  after_snapshot(self, placements, outcome.effects);
   return make_ack(core, core.position().epoch, {AckStatus::Applied, core.position().version, {}});
 }
 
-void pull_snapshot_if_needed(Self self) {
-  if (!self->state.agent || !self->state.core->take_resync_request()) {
+/// Pulls the agent's whole state, part by part; the core counts the pull in flight.
+void pull_snapshot(Self self) {
+  if (!self->state.agent) {
+    carry_out(self, self->state.core->on_resync_failed());  // pulled once an agent is bound
     return;
   }
   v1::SnapshotRequest request;
@@ -285,8 +289,7 @@ void pull_snapshot_if_needed(Self self) {
         spdlog::log(refused ? spdlog::level::warn : spdlog::level::debug,
                     "cluster {}: snapshot pull failed: {}", self->state.core->cluster_id(),
                     messages::error_detail(snapshot.error()));
-        self->state.core->on_resync_failed();
-        self->delayed_send(self, self->state.settings.retry_backoff, retry_atom_v);
+        carry_out(self, self->state.core->on_resync_failed());
       });
 }
 
@@ -345,7 +348,6 @@ v1::Ack on_update(Self self, const messages::AgentUpdate& message) {
   // The update is copied, not its node states: they stay shared with the agent's.
   const UpdateOutcome outcome =
       message.problem.empty() ? core.on_update(update) : core.reject_update(message.problem);
-  warn_left_out(core);
   if (outcome.status == AckStatus::Rejected) {
     spdlog::warn("cluster {}: update {} rejected: {}", core.cluster_id(), update.version,
                  outcome.error);
@@ -356,9 +358,7 @@ v1::Ack on_update(Self self, const messages::AgentUpdate& message) {
     self->state.last_confirmed = self->clock().now();
   }
   forget_settled(self, applied_placements);
-  hand_back_refusals(self);
-  notify_subscribers(self);
-  pull_snapshot_if_needed(self);
+  carry_out(self, outcome.effects);
   return make_ack(core, update.epoch, outcome);
 }
 
@@ -419,7 +419,7 @@ void on_release(Self self, const v1::ReleaseOrder& order) {
 
 /// Sends the agent again what it has not confirmed: it may have been lost on the way.
 void resend_unconfirmed(Self self) {
-  ClusterCore::Resend resend = self->state.core->take_resend();
+  ClusterCore::Resend resend = self->state.core->on_resend_period();
   if (!self->state.agent) {
     return;
   }
@@ -461,10 +461,10 @@ caf::result<v1::Ack> on_resync(Self self, std::optional<model::StreamPosition> a
   if (agent_at && core.resync_needless(*agent_at)) {
     return make_ack(core, agent_at->epoch, {AckStatus::Applied, agent_at->version, {}});
   }
-  self->state.core->request_resync();
+  const ClusterEffects effects = self->state.core->request_resync();
   auto promise = self->make_response_promise();
   self->state.resync_waiters.push_back(promise);
-  pull_snapshot_if_needed(self);
+  carry_out(self, effects);
   return promise;
 }
 
@@ -487,10 +487,9 @@ void on_agent_position(Self self, uint64_t epoch, uint64_t version) {
   // Updates refused over the rate since the last report are on their way again, not lost: the
   // position says nothing about a gap until the agent is in step once more.
   const uint64_t refused = self->state.rate_limit.refused();
-  if (refused == std::exchange(self->state.refused_at_last_position, refused)) {
-    core.on_agent_position(epoch, version);
-  }
-  pull_snapshot_if_needed(self);
+  carry_out(self, refused == std::exchange(self->state.refused_at_last_position, refused)
+                      ? core.on_agent_position(epoch, version)
+                      : core.resume_resync());
 }
 
 ClusterActor::behavior_type cluster_actor(Self self, std::string cluster_id, AgentActor agent,
@@ -546,7 +545,7 @@ ClusterActor::behavior_type cluster_actor(Self self, std::string cluster_id, Age
       },
       [=](bind_atom, AgentActor agent) {
         self->state.agent = std::move(agent);
-        pull_snapshot_if_needed(self);
+        carry_out(self, self->state.core->resume_resync());
       },
       [=](bind_atom, PlacementListenerActor listener) {
         // Only the supervisor says who learns of finished work (it frees quota).
@@ -554,7 +553,7 @@ ClusterActor::behavior_type cluster_actor(Self self, std::string cluster_id, Age
           self->state.finished_listener = std::move(listener);
         }
       },
-      [=](retry_atom) { pull_snapshot_if_needed(self); },
+      [=](retry_atom) { carry_out(self, self->state.core->resume_resync()); },
       [=](resend_atom) {
         resend_unconfirmed(self);
         self->delayed_send(self, self->state.settings.resend_interval, resend_atom_v);

@@ -24,7 +24,7 @@ std::string AgentCore::unsendable_node(const model::NodeState& node) {
          " a node may take (its labels or devices); the node is left out";
 }
 
-void AgentCore::observe() {
+model::NodeAdmission::News AgentCore::observe() {
   ++counters_.observations;
   // Outcomes first: an applied one's node changes are then in the poll below.
   for (const adapters::LaterOutcome& later : adapter_->poll_outcomes()) {
@@ -80,16 +80,17 @@ void AgentCore::observe() {
   }
   counters_.changes_seen += changes.size();
   counters_.coalesced += pending_.coalesced() - coalesced_before;
+  return admission_.take_news();
 }
 
-bool AgentCore::take_start_over() {
+AgentCore::PushKind AgentCore::on_push_due() {
   if (!start_over_) {
-    return false;
+    return PushKind::Updates;
   }
   start_over_ = false;
   while (next_update()) {
   }
-  return true;
+  return PushKind::WholeSnapshot;
 }
 
 std::optional<model::ViewUpdate> AgentCore::next_update() {

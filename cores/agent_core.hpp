@@ -39,8 +39,10 @@ class AgentCore {
   /// random number or a start time) so the centre can tell a restart from a gap.
   AgentCore(std::shared_ptr<adapters::ClusterAdapter> adapter, uint64_t epoch);
 
-  /// Reads what changed in the cluster since the last observation into the pending set.
-  void observe();
+  /// Reads what changed in the cluster since the last observation into the pending set; returns
+  /// the nodes newly left out (their records unusable or too large for a message), to warn of
+  /// each once: the centre holds none of them.
+  model::NodeAdmission::News observe();
 
   /// The pending changes as the next update, or nullopt when nothing changed since the last one.
   /// At most model::kMaxNodeChangesPerUpdate changes: the rest wait for the next update.
@@ -48,10 +50,13 @@ class AgentCore {
   /// Whether node changes are waiting for an update (more than the last one could carry).
   bool has_pending_changes() const { return !pending_.empty(); }
 
-  /// True once after the adapter relisted its cluster (see ClusterAdapter::take_relisted):
-  /// the state is then best sent whole. Everything observed is folded into a new version
-  /// first, so snapshot() holds it.
-  bool take_start_over();
+  enum class PushKind {
+    Updates,        ///< the next updates, as next_update() builds them
+    WholeSnapshot,  ///< snapshot(): everything observed is already folded into a new version
+  };
+  /// A push is due: what it sends. The whole state once after the adapter relisted its cluster
+  /// (see ClusterAdapter::take_relisted); updates otherwise.
+  PushKind on_push_due();
 
   /// The cluster as of the last update built (the state the centre should hold at that version),
   /// with the placements running and those refused or finished recently.
@@ -75,9 +80,7 @@ class AgentCore {
   void release_requests(const std::vector<std::string>& request_ids);
 
   adapters::ClusterAdapter& adapter() { return *adapter_; }
-  /// Nodes the adapter reported that the agent does not send (their records unusable or too
-  /// large for a message), since the last call: the centre holds none of them.
-  model::NodeAdmission::News take_left_out_news() { return admission_.take_news(); }
+  /// Nodes the adapter reported that the agent does not send.
   size_t nodes_left_out() const { return admission_.size(); }
   /// Placements the cluster has not decided yet.
   size_t pending_placements() const { return pending_placements_.size(); }
@@ -105,7 +108,7 @@ class AgentCore {
   uint64_t epoch_;
   uint64_t version_ = 0;
   bool listed_ = false;
-  bool start_over_ = false;  // the adapter relisted since the last take_start_over()
+  bool start_over_ = false;  // the adapter relisted since the last push
   /// Shared node states found by their own name: the set holds no copy of a name.
   struct StateName {
     using is_transparent = void;

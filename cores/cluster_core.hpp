@@ -14,6 +14,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cores/placement_ledger.hpp"
@@ -37,10 +38,37 @@ enum class AckStatus {
 
 const char* describe(AckStatus status);
 
+/// What the actor carries out after an event, as the core decided it: each event of the core
+/// returns these, and nothing is left to be asked for later.
+struct ClusterEffects {
+  /// Pull the agent's whole state now. The core counts the pull in flight until on_snapshot()
+  /// or on_resync_failed() says how it went: one pull at a time.
+  bool pull_snapshot = false;
+  /// A pull failed or its snapshot was refused: resume_resync() after the backoff.
+  bool pull_after_backoff = false;
+  /// Placements the cluster refused, or lost with their node, with reasons: for whoever
+  /// committed them, to place again.
+  std::vector<std::pair<std::string, std::string>> refused;
+  /// Nodes the view newly leaves out (their records unusable): to warn of, each once.
+  model::NodeAdmission::News left_out;
+};
+
 struct UpdateOutcome {
+  UpdateOutcome() = default;
+  UpdateOutcome(AckStatus status, uint64_t version, std::string error, ClusterEffects effects = {})
+      : status(status), version(version), error(std::move(error)), effects(std::move(effects)) {}
+
   AckStatus status = AckStatus::Applied;
   uint64_t version = 0;  ///< the version the view holds afterwards
   std::string error;     ///< why it was rejected
+  ClusterEffects effects;
+};
+
+struct SnapshotOutcome {
+  /// Why the snapshot could not be applied (the resync is then needed again); none when it was
+  /// applied or was already passed by updates.
+  std::optional<std::string> problem;
+  ClusterEffects effects;
 };
 
 enum class CommitMode {
@@ -100,24 +128,23 @@ class ClusterCore {
   /// does not speak for the cluster).
   UpdateOutcome reject_update(std::string reason);
 
-  /// True exactly once for each resync that is needed and not yet started: the caller then
-  /// pulls a snapshot and reports it with on_snapshot() or on_resync_failed().
-  bool take_resync_request();
+  /// Asks for a full resync (a returning agent, a restarted actor, a new agent bound).
+  ClusterEffects request_resync();
 
-  /// Asks for a full resync (a returning agent, a restarted actor).
-  void request_resync();
+  /// An agent bound, or the backoff after a failed pull passed: pulls if a resync is needed.
+  ClusterEffects resume_resync();
 
-  /// Applies a pulled snapshot if it is current and valid, then replays held-back updates.
-  /// Returns the reason when it cannot be applied (the resync is then needed again). Taken by
-  /// value: the view takes the nodes over, so a caller done with the snapshot moves it in.
-  std::optional<std::string> on_snapshot(model::ViewSnapshot snapshot);
+  /// Applies a pulled or pushed snapshot if it is current and valid, then replays held-back
+  /// updates. Taken by value: the view takes the nodes over, so a caller done with the
+  /// snapshot moves it in.
+  SnapshotOutcome on_snapshot(model::ViewSnapshot snapshot);
 
-  /// The pull failed (no answer); the resync is needed again.
-  void on_resync_failed();
+  /// The pull failed (no answer); the resync is needed again, after the backoff.
+  ClusterEffects on_resync_failed();
 
   /// An agent reported its position (e.g. answering a probe). A version the view lacks that is
   /// still lacking at the next report means the last updates were lost: resync.
-  void on_agent_position(uint64_t epoch, uint64_t version);
+  ClusterEffects on_agent_position(uint64_t epoch, uint64_t version);
 
   /// Returns true when the health changed.
   bool set_healthy(bool healthy);
@@ -131,21 +158,21 @@ class ClusterCore {
 
   /// Gives these requests up (LOST at the hub): drops their reservations as release() does,
   /// refuses their commits from now on, releases any placement of theirs the agent reports
-  /// running, and has the agent release every placement of theirs (take_resend() sends that
+  /// running, and has the agent release every placement of theirs (on_resend_period() sends that
   /// again for kReleaseResends healthy periods: the agent does not confirm it).
   void give_up(const std::vector<std::string>& request_ids);
   bool given_up(const std::string& request_id) const { return given_up_.contains(request_id); }
 
-  /// What to send the agent again: orders of reservations it has not confirmed for a whole
-  /// resend period, and releases it has not confirmed (the agent reports a released placement
-  /// finished). Orders and releases may be lost on the way; the agent ignores repeats. A
+  /// A resend period passed: what to send the agent again. Orders of reservations it has not
+  /// confirmed for a whole period, and releases it has not confirmed (the agent reports a released
+  /// placement finished). Orders and releases may be lost on the way; the agent ignores repeats. A
   /// release is given up after kReleaseResends tries (its placement then never ran there).
   struct Resend {
     std::vector<model::Reservation> orders;
     std::vector<std::string> releases;
     std::vector<std::string> released_requests;  ///< given up: every placement of theirs
   };
-  Resend take_resend();
+  Resend on_resend_period();
   static constexpr int kReleaseResends = 20;
 
   enum class PlacementState { Unknown, Pending, Running, Ended, Refused };
@@ -157,9 +184,6 @@ class ClusterCore {
   /// Whether the view holds what the agent reported (not started, not resyncing): only then
   /// does an unknown placement mean this cluster never got its order.
   bool synced() const { return position_.version > 0 && resync_ == Resync::Idle; }
-
-  /// Placements the cluster refused since the last call, with reasons (to place again).
-  std::vector<std::pair<std::string, std::string>> take_refused_placements();
 
   /// View changes after `revision`, oldest first; nullopt when they are no longer kept (the
   /// subscriber needs the whole view then). Their node states are the view's own, shared.
@@ -181,9 +205,8 @@ class ClusterCore {
   size_t reservations() const { return holdings_.size(); }
   const ClusterCounters& counters() const { return counters_; }
   bool healthy() const { return healthy_; }
-  /// Nodes the view leaves out (their records unusable), and those left out since the last call.
+  /// Nodes the view leaves out (their records unusable).
   size_t nodes_left_out() const { return admission_.size(); }
-  model::NodeAdmission::News take_left_out_news() { return admission_.take_news(); }
   bool resyncing() const { return resync_ != Resync::Idle; }
   /// Whether the view is where the agent says it stands (as its probe answer says).
   bool in_step_with(const model::StreamPosition& agent) const {
@@ -197,7 +220,13 @@ class ClusterCore {
 
  private:
   enum class Resync { Idle, Needed, InFlight };
+  enum class PullNow { IfNeeded, AfterBackoff };
 
+  /// What the event just handled leaves for the actor: refusals and news gathered, and a pull
+  /// when a resync is needed (now, or after the backoff).
+  ClusterEffects effects(PullNow pull);
+  UpdateOutcome take_update(model::ViewUpdate& update);
+  std::optional<std::string> take_snapshot(model::ViewSnapshot& snapshot);
   /// Takes the update's node changes over.
   UpdateOutcome apply(model::ViewUpdate& update);
   /// Turns each usage change of the update into a change of the node's whole state: the usage

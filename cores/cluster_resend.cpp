@@ -72,7 +72,7 @@ void ClusterCore::give_up(const std::vector<std::string>& request_ids) {
   release(held);
 }
 
-ClusterCore::Resend ClusterCore::take_resend() {
+ClusterCore::Resend ClusterCore::on_resend_period() {
   Resend resend;
   std::map<std::string, int> ages;
   for (const model::Reservation* reservation : holdings_.in_id_order()) {

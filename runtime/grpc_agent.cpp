@@ -103,9 +103,8 @@ class GrpcAgent {
     }
     const auto until = Clock::now() + length;
     while (!stop() && Clock::now() < until) {
-      core_.observe();
-      actors::warn_left_out("agent " + core_.cluster_id(), core_.take_left_out_news(),
-                            core_.nodes_left_out());
+      const model::NodeAdmission::News left_out = core_.observe();
+      actors::warn_left_out("agent " + core_.cluster_id(), left_out, core_.nodes_left_out());
       std::this_thread::sleep_for(std::min(
           options_.observe_interval, std::chrono::duration_cast<std::chrono::milliseconds>(
                                          until - Clock::now() + std::chrono::milliseconds(1))));
@@ -137,7 +136,7 @@ class GrpcAgent {
       if (!core_.has_pending_changes()) {
         pause(options_.push_interval, stop);  // else: the rest of a split listing goes at once
       }
-      if (core_.take_start_over()) {
+      if (core_.on_push_due() == actors::AgentCore::PushKind::WholeSnapshot) {
         // A relist goes whole: held by the centre for the pull that the gap after it asks for.
         spdlog::info("agent {}: the cluster was listed again; sending a full snapshot",
                      core_.cluster_id());

@@ -100,18 +100,18 @@ BOOST_AUTO_TEST_CASE(updates_held_back_during_a_resync_are_replayed) {
   ClusterCore state("c1");
   state.on_update(update(0, {node_change(model::NodeChangeKind::Add, "n1")}));
   // 2 is lost; 3 arrives: a gap, and 3 is held back.
-  BOOST_TEST(
-      (state.on_update(update(2, {node_change(model::NodeChangeKind::Update, "n1", 30)})).status ==
-       AckStatus::Gap));
-  BOOST_TEST(state.take_resync_request());
-  BOOST_TEST(!state.take_resync_request());  // one pull at a time
+  const auto gap =
+      state.on_update(update(2, {node_change(model::NodeChangeKind::Update, "n1", 30)}));
+  BOOST_TEST((gap.status == AckStatus::Gap));
+  BOOST_TEST(gap.effects.pull_snapshot);
+  BOOST_TEST(!state.request_resync().pull_snapshot);  // one pull at a time
   model::ViewSnapshot snapshot;
   snapshot.cluster_id = "c1";
   snapshot.epoch = 5;
   snapshot.version = 2;
   snapshot.nodes = {std::make_shared<const model::NodeState>(
       node_change(model::NodeChangeKind::Add, "n1", 20).node)};
-  BOOST_TEST(!state.on_snapshot(snapshot).has_value());
+  BOOST_TEST(!state.on_snapshot(snapshot).problem.has_value());
   BOOST_TEST(state.position().version == 3u);  // the held-back update followed the snapshot
   BOOST_TEST(state.view().find("n1")->allocated_cpu_milli == 30);
   BOOST_TEST(state.counters().gaps == 1u);
@@ -120,8 +120,7 @@ BOOST_AUTO_TEST_CASE(updates_held_back_during_a_resync_are_replayed) {
 
 BOOST_AUTO_TEST_CASE(a_snapshot_with_a_node_without_a_name_is_refused_and_asked_for_again) {
   ClusterCore state("c1");
-  state.request_resync();
-  BOOST_TEST(state.take_resync_request());
+  BOOST_TEST(state.request_resync().pull_snapshot);
   model::ViewSnapshot snapshot;
   snapshot.cluster_id = "c1";
   snapshot.epoch = 1;
@@ -130,28 +129,30 @@ BOOST_AUTO_TEST_CASE(a_snapshot_with_a_node_without_a_name_is_refused_and_asked_
       std::make_shared<const model::NodeState>(node_change(model::NodeChangeKind::Add, "n1").node),
       std::make_shared<const model::NodeState>(node_change(model::NodeChangeKind::Add, "").node)};
   const auto refusal = state.on_snapshot(snapshot);
-  BOOST_TEST_REQUIRE(refusal.has_value());
-  BOOST_TEST(*refusal == "node without a name: a node change must name its node");
+  BOOST_TEST_REQUIRE(refusal.problem.has_value());
+  BOOST_TEST(*refusal.problem == "node without a name: a node change must name its node");
   BOOST_TEST(state.view().size() == 0u);
-  BOOST_TEST(state.take_resync_request());
+  BOOST_TEST(!refusal.effects.pull_snapshot);  // not at once: after the backoff
+  BOOST_TEST(refusal.effects.pull_after_backoff);
+  BOOST_TEST(state.resume_resync().pull_snapshot);
 }
 
 BOOST_AUTO_TEST_CASE(a_pull_that_fails_after_the_agent_started_over_asks_for_nothing) {
   ClusterCore state("c1");
   state.on_update(update(0, {node_change(model::NodeChangeKind::Add, "n1")}));
-  state.request_resync();
-  BOOST_TEST(state.take_resync_request());  // a pull is in flight...
+  BOOST_TEST(state.request_resync().pull_snapshot);  // a pull is in flight...
   // ...when the agent pushes its whole state.
-  BOOST_TEST(!state.on_snapshot(snapshot(6, 1, {"n2"})).has_value());
+  BOOST_TEST(!state.on_snapshot(snapshot(6, 1, {"n2"})).problem.has_value());
   state.on_resync_failed();  // the pull's late failure
   BOOST_TEST(!state.resyncing());
-  BOOST_TEST(!state.take_resync_request());
+  BOOST_TEST(!state.resume_resync().pull_snapshot);
   BOOST_TEST(state.view().find("n2") != nullptr);
-  // A pull that fails while still needed is asked for again.
-  state.request_resync();
-  BOOST_TEST(state.take_resync_request());
-  state.on_resync_failed();
-  BOOST_TEST(state.take_resync_request());
+  // A pull that fails while still needed is asked for again, after the backoff.
+  BOOST_TEST(state.request_resync().pull_snapshot);
+  const auto failed = state.on_resync_failed();
+  BOOST_TEST(!failed.pull_snapshot);
+  BOOST_TEST(failed.pull_after_backoff);
+  BOOST_TEST(state.resume_resync().pull_snapshot);
 }
 
 // Epochs increase from one run of an agent to the next: what an earlier run sent, however late
@@ -159,11 +160,11 @@ BOOST_AUTO_TEST_CASE(a_pull_that_fails_after_the_agent_started_over_asks_for_not
 BOOST_AUTO_TEST_CASE(a_late_snapshot_or_update_of_an_earlier_run_never_replaces_the_view) {
   ClusterCore state("c1");
   state.on_update(update(0, {node_change(model::NodeChangeKind::Add, "n1")}));  // epoch 5
-  BOOST_TEST(!state.on_snapshot(snapshot(6, 1, {"n2"})).has_value());
+  BOOST_TEST(!state.on_snapshot(snapshot(6, 1, {"n2"})).problem.has_value());
   BOOST_TEST_REQUIRE(state.view().find("n2") != nullptr);
 
   // Epoch 5, at a version far ahead of 1.
-  BOOST_TEST(!state.on_snapshot(snapshot(5, 40, {"n1"})).has_value());
+  BOOST_TEST(!state.on_snapshot(snapshot(5, 40, {"n1"})).problem.has_value());
   BOOST_TEST(state.position().epoch == 6u);
   BOOST_TEST(state.position().version == 1u);
   BOOST_TEST(state.view().find("n2") != nullptr);

@@ -21,16 +21,20 @@ struct Pair {
     sync();
     centre.set_healthy(true);
   }
-  void sync() {
+  /// The agent's next update, applied at the centre; what the centre's actor is to do then.
+  actors::ClusterEffects sync() {
     agent.observe();
     if (auto update = agent.next_update()) {
-      BOOST_TEST_REQUIRE((centre.on_update(*update).status == actors::AckStatus::Applied));
+      auto outcome = centre.on_update(*update);
+      BOOST_TEST_REQUIRE((outcome.status == actors::AckStatus::Applied));
+      return std::move(outcome.effects);
     }
+    return {};
   }
   /// The agent carries out what the centre accepted.
-  void carry_out(const actors::Commit& commit) {
+  actors::ClusterEffects carry_out(const actors::Commit& commit) {
     agent.carry_out(commit.reservations);
-    sync();
+    return sync();
   }
 };
 

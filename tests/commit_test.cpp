@@ -127,9 +127,8 @@ BOOST_AUTO_TEST_CASE(a_placement_carried_out_otherwise_than_reserved_is_a_new_re
 // resync conflicted until its node changed again.)
 BOOST_AUTO_TEST_CASE(after_a_resync_every_node_has_a_revision_to_commit_against) {
   Pair pair;
-  pair.centre.request_resync();
-  BOOST_TEST_REQUIRE(pair.centre.take_resync_request());
-  BOOST_TEST_REQUIRE(!pair.centre.on_snapshot(pair.agent.snapshot()).has_value());
+  BOOST_TEST_REQUIRE(pair.centre.request_resync().pull_snapshot);
+  BOOST_TEST_REQUIRE(!pair.centre.on_snapshot(pair.agent.snapshot()).problem.has_value());
   const model::ViewSnapshot seen = pair.centre.snapshot();
   BOOST_TEST_REQUIRE(seen.nodes.size() > 1u);
   BOOST_TEST(seen.node_revisions.size() == seen.nodes.size());
@@ -152,10 +151,10 @@ BOOST_AUTO_TEST_CASE(a_resync_without_a_reserved_node_hands_its_reservation_back
                                  [](const auto& node) { return node->name == "sim-gpu-0"; });
   BOOST_TEST_REQUIRE((gone != snapshot.nodes.end()));
   snapshot.nodes.erase(gone);
-  pair.centre.request_resync();
-  BOOST_TEST_REQUIRE(pair.centre.take_resync_request());
-  BOOST_TEST_REQUIRE(!pair.centre.on_snapshot(snapshot).has_value());
-  const auto refused = pair.centre.take_refused_placements();
+  BOOST_TEST_REQUIRE(pair.centre.request_resync().pull_snapshot);
+  const auto taken = pair.centre.on_snapshot(snapshot);
+  BOOST_TEST_REQUIRE(!taken.problem.has_value());
+  const auto& refused = taken.effects.refused;
   BOOST_TEST_REQUIRE(refused.size() == 1u);
   BOOST_TEST(refused[0].first == "a");
   BOOST_TEST(refused[0].second == "node sim-gpu-0 left the cluster");
@@ -224,8 +223,7 @@ BOOST_AUTO_TEST_CASE(a_placement_the_cluster_refuses_is_handed_back) {
   const auto commit = accepted_commit(pair, {reservation("a", "sim-gpu-0", 1000, {0})});
   // Meanwhile something else took the device on the cluster itself.
   pair.agent.adapter().apply({"intruder", "sim-gpu-0", 0, 0, {0}, 1000, {}, {}});
-  pair.carry_out(commit);
-  const auto refused = pair.centre.take_refused_placements();
+  const auto refused = pair.carry_out(commit).refused;
   BOOST_TEST_REQUIRE(refused.size() == 1u);
   BOOST_TEST(refused[0].first == "a");
   BOOST_TEST(refused[0].second == "does not fit");

@@ -46,7 +46,7 @@ BOOST_AUTO_TEST_CASE(a_given_up_request_leaves_nothing_running_and_commits_no_mo
   BOOST_TEST(pair.centre.reservations() == 0u);  // r1/1 dropped at once
   BOOST_TEST(pair.centre.given_up("r1"));
   BOOST_TEST(!pair.centre.given_up("r2"));
-  const auto resend = pair.centre.take_resend();
+  const auto resend = pair.centre.on_resend_period();
   BOOST_TEST(resend.released_requests == std::vector<std::string>{"r1"});
 
   pair.agent.release_requests({"r1"});
@@ -108,11 +108,11 @@ BOOST_AUTO_TEST_CASE(an_order_naming_more_requests_than_are_remembered_releases_
 BOOST_AUTO_TEST_CASE(a_placement_of_a_given_up_request_reported_running_is_released) {
   Pair pair;
   pair.centre.give_up({"r4"});
-  pair.centre.take_resend();
+  pair.centre.on_resend_period();
   // An order that overtook the give-up (the agent was not told yet) ran.
   pair.agent.carry_out({reservation("r4/0", "sim-gpu-0", 1000, {0})});
   pair.sync();
-  const auto resend = pair.centre.take_resend();
+  const auto resend = pair.centre.on_resend_period();
   BOOST_TEST(resend.releases == std::vector<std::string>{"r4/0"});
   BOOST_TEST(resend.released_requests == std::vector<std::string>{"r4"});
 }
@@ -122,11 +122,11 @@ BOOST_AUTO_TEST_CASE(request_releases_are_sent_again_only_while_the_agent_can_an
   pair.centre.give_up({"r7"});
   pair.centre.set_healthy(false);  // cut off: the periods do not count
   for (int period = 0; period < 3 * actors::ClusterCore::kReleaseResends; ++period) {
-    BOOST_TEST_REQUIRE(pair.centre.take_resend().released_requests.size() == 1u);
+    BOOST_TEST_REQUIRE(pair.centre.on_resend_period().released_requests.size() == 1u);
   }
   pair.centre.set_healthy(true);
   int sent = 0;
-  while (!pair.centre.take_resend().released_requests.empty() &&
+  while (!pair.centre.on_resend_period().released_requests.empty() &&
          sent <= actors::ClusterCore::kReleaseResends) {
     ++sent;
   }

@@ -20,13 +20,13 @@ BOOST_AUTO_TEST_CASE(an_order_the_agent_never_confirms_is_sent_again_until_it_do
   Pair pair;
   const auto commit = accepted_commit(pair, {reservation("job/0", "sim-gpu-0", 1000)});
   // The order is lost: one period is not yet reason to resend, two are.
-  BOOST_TEST(pair.centre.take_resend().orders.empty());
-  const auto resend = pair.centre.take_resend();
+  BOOST_TEST(pair.centre.on_resend_period().orders.empty());
+  const auto resend = pair.centre.on_resend_period();
   BOOST_TEST_REQUIRE(resend.orders.size() == 1u);
   BOOST_TEST(resend.orders.front().id == "job/0");
   pair.carry_out(commit);  // the resent order arrives and is confirmed
   BOOST_TEST(pair.centre.reservations() == 0u);
-  BOOST_TEST(pair.centre.take_resend().orders.empty());
+  BOOST_TEST(pair.centre.on_resend_period().orders.empty());
 }
 
 BOOST_AUTO_TEST_CASE(unconfirmed_orders_are_sent_again_and_listed_in_placement_id_order) {
@@ -39,9 +39,9 @@ BOOST_AUTO_TEST_CASE(unconfirmed_orders_are_sent_again_and_listed_in_placement_i
   }
   pair.carry_out(commits.at("job-e/0"));
   pair.carry_out(commits.at("job-d/0"));
-  BOOST_TEST(pair.centre.take_resend().orders.empty());
+  BOOST_TEST(pair.centre.on_resend_period().orders.empty());
   std::vector<std::string> resent;
-  for (const model::Reservation& order : pair.centre.take_resend().orders) {
+  for (const model::Reservation& order : pair.centre.on_resend_period().orders) {
     resent.push_back(order.id);
   }
   BOOST_TEST((resent == std::vector<std::string>{"job-a/0", "job-a/1", "job-b/0", "job-c/0"}));
@@ -67,13 +67,13 @@ BOOST_AUTO_TEST_CASE(an_order_carried_out_twice_runs_once) {
 BOOST_AUTO_TEST_CASE(a_lost_release_is_sent_again_and_a_late_order_after_it_is_ignored) {
   Pair pair;
   pair.centre.release({"job/0"});  // the scheduler gave up on it; its order may be on the way
-  BOOST_TEST(pair.centre.take_resend().releases.empty());
-  BOOST_TEST((pair.centre.take_resend().releases == std::vector<std::string>{"job/0"}));
+  BOOST_TEST(pair.centre.on_resend_period().releases.empty());
+  BOOST_TEST((pair.centre.on_resend_period().releases == std::vector<std::string>{"job/0"}));
   pair.agent.finish({"job/0"});  // the resent release arrives: never run here, told as ended
   pair.agent.carry_out({reservation("job/0", "sim-gpu-0", 1000)});  // the late order
   pair.sync();
   BOOST_TEST(pair.agent.counters().placements_applied == 0u);
-  BOOST_TEST(pair.centre.take_resend().releases.empty());  // confirmed
+  BOOST_TEST(pair.centre.on_resend_period().releases.empty());  // confirmed
   BOOST_TEST((pair.agent.snapshot().finished_placements == std::vector<std::string>{"job/0"}));
 }
 
@@ -88,11 +88,12 @@ BOOST_AUTO_TEST_CASE(a_placement_whose_applied_report_was_lost_settles_when_it_f
   const auto later = pair.agent.next_update();
   BOOST_TEST_REQUIRE(later.has_value());
   // A gap: the centre resyncs from the snapshot, which tells the work ended.
-  BOOST_TEST((pair.centre.on_update(*later).status == actors::AckStatus::Gap));
-  BOOST_TEST_REQUIRE(pair.centre.take_resync_request());
-  BOOST_TEST(!pair.centre.on_snapshot(pair.agent.snapshot()).has_value());
+  const auto gap = pair.centre.on_update(*later);
+  BOOST_TEST((gap.status == actors::AckStatus::Gap));
+  BOOST_TEST_REQUIRE(gap.effects.pull_snapshot);
+  BOOST_TEST(!pair.centre.on_snapshot(pair.agent.snapshot()).problem.has_value());
   BOOST_TEST(pair.centre.reservations() == 0u);
-  BOOST_TEST(pair.centre.take_resend().orders.empty());
+  BOOST_TEST(pair.centre.on_resend_period().orders.empty());
 }
 
 BOOST_AUTO_TEST_SUITE_END()

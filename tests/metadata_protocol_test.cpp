@@ -37,22 +37,27 @@ class UnreliableChannel {
     }
   }
 
-  /// Delivers what is in flight, and now and then what was held back.
-  void deliver(ClusterCore& centre) {
+  /// Delivers what is in flight, and now and then what was held back; whether the centre
+  /// asked for a snapshot pull on the way.
+  bool deliver(ClusterCore& centre) {
     if (!held_back_.empty() && chance(0.5)) {
       in_flight_.push_back(std::move(held_back_.front()));
       held_back_.pop_front();
     }
+    bool pull = false;
     while (!in_flight_.empty()) {
-      centre.on_update(in_flight_.front());
+      pull = centre.on_update(in_flight_.front()).effects.pull_snapshot || pull;
       in_flight_.pop_front();
     }
+    return pull;
   }
 
-  void flush(ClusterCore& centre) {
+  bool flush(ClusterCore& centre) {
+    bool pull = false;
     while (!held_back_.empty() || !in_flight_.empty()) {
-      deliver(centre);
+      pull = deliver(centre) || pull;
     }
+    return pull;
   }
 
   bool chance(double p) { return std::bernoulli_distribution(p)(random_); }
@@ -64,13 +69,14 @@ class UnreliableChannel {
   std::deque<model::ViewUpdate> held_back_;
 };
 
-/// One round of the centre's resync duty: pull a snapshot when it asks for one.
-void serve_resync(ClusterCore& centre, AgentCore& agent, UnreliableChannel& channel) {
-  if (centre.take_resync_request()) {
+/// One round of the centre's resync duty: pull a snapshot when it asked for one (`asked`), or
+/// when a failed pull's backoff (one round) has passed.
+void serve_resync(ClusterCore& centre, AgentCore& agent, UnreliableChannel& channel, bool asked) {
+  if (asked || centre.resume_resync().pull_snapshot) {
     if (channel.chance(0.2)) {
-      centre.on_resync_failed();  // the pull got no answer
+      BOOST_TEST(centre.on_resync_failed().pull_after_backoff);  // the pull got no answer
     } else {
-      BOOST_TEST(!centre.on_snapshot(agent.snapshot()).has_value());
+      BOOST_TEST(!centre.on_snapshot(agent.snapshot()).problem.has_value());
     }
   }
 }
@@ -78,9 +84,8 @@ void serve_resync(ClusterCore& centre, AgentCore& agent, UnreliableChannel& chan
 /// What a supervisor's probes do at the end: report the agent's position twice.
 void probe_until_current(ClusterCore& centre, AgentCore& agent) {
   for (int round = 0; round < 4 && centre.position().version != agent.version(); ++round) {
-    centre.on_agent_position(agent.epoch(), agent.version());
-    if (centre.take_resync_request()) {
-      BOOST_TEST(!centre.on_snapshot(agent.snapshot()).has_value());
+    if (centre.on_agent_position(agent.epoch(), agent.version()).pull_snapshot) {
+      BOOST_TEST(!centre.on_snapshot(agent.snapshot()).problem.has_value());
     }
   }
 }
@@ -161,8 +166,7 @@ BOOST_AUTO_TEST_CASE(duplicates_reorders_and_drops_never_corrupt_the_view) {
       if (auto update = agent.next_update()) {
         channel.send(std::move(*update));
       }
-      channel.deliver(centre);
-      serve_resync(centre, agent, channel);
+      serve_resync(centre, agent, channel, channel.deliver(centre));
       // Whatever was applied is always a state the agent really had: never half of one update.
       const auto expected = agent.snapshot();
       if (centre.position().version == expected.version) {
@@ -171,8 +175,7 @@ BOOST_AUTO_TEST_CASE(duplicates_reorders_and_drops_never_corrupt_the_view) {
             "seed " + std::to_string(seed) + " step " + std::to_string(step));
       }
     }
-    channel.flush(centre);
-    serve_resync(centre, agent, channel);
+    serve_resync(centre, agent, channel, channel.flush(centre));
     probe_until_current(centre, agent);
     const std::string context = "seed " + std::to_string(seed);
     BOOST_TEST(centre.position().version == agent.version(), context);
@@ -195,16 +198,34 @@ BOOST_AUTO_TEST_CASE(a_lost_last_update_is_found_by_probes) {
   agent.observe();
   const auto lost = agent.next_update();  // never delivered
   BOOST_TEST_REQUIRE(lost.has_value());
-  centre.on_agent_position(agent.epoch(), agent.version());  // could still be in flight
-  BOOST_TEST(!centre.take_resync_request());
-  centre.on_agent_position(agent.epoch(), agent.version());  // still missing: lost
-  BOOST_TEST_REQUIRE(centre.take_resync_request());
-  BOOST_TEST(!centre.on_snapshot(agent.snapshot()).has_value());
+  // could still be in flight
+  BOOST_TEST(!centre.on_agent_position(agent.epoch(), agent.version()).pull_snapshot);
+  // still missing: lost
+  BOOST_TEST_REQUIRE(centre.on_agent_position(agent.epoch(), agent.version()).pull_snapshot);
+  BOOST_TEST(!centre.on_snapshot(agent.snapshot()).problem.has_value());
   testing::expect_view_matches(centre.view(), agent.adapter().list_nodes(), "after resync");
   for (const auto& node : agent.snapshot().nodes) {  // the agent's own states, not copies
     BOOST_TEST(centre.view().find(node->name) == node.get(), node->name);
   }
   BOOST_TEST(centre.counters().gaps == 1u);
+}
+
+// The first listing goes out as updates; a later relist of the whole cluster goes once as a
+// snapshot holding everything observed, after which updates follow again.
+BOOST_AUTO_TEST_CASE(a_relist_is_pushed_whole_once) {
+  auto relisting = std::make_shared<testing::RelistingCluster>(testing::simulated(4));
+  AgentCore agent(relisting, 3);
+  relisting->relist_next();
+  agent.observe();
+  BOOST_TEST((agent.on_push_due() == AgentCore::PushKind::Updates));  // the first listing
+  BOOST_TEST_REQUIRE(agent.next_update().has_value());
+  relisting->relist_next();
+  agent.observe();
+  BOOST_TEST((agent.on_push_due() == AgentCore::PushKind::WholeSnapshot));
+  BOOST_TEST(!agent.has_pending_changes());  // folded into the snapshot's version
+  BOOST_TEST(agent.snapshot().version == agent.version());
+  agent.observe();
+  BOOST_TEST((agent.on_push_due() == AgentCore::PushKind::Updates));
 }
 
 BOOST_AUTO_TEST_CASE(a_restarted_agent_is_resynced_in_full) {
@@ -216,9 +237,10 @@ BOOST_AUTO_TEST_CASE(a_restarted_agent_is_resynced_in_full) {
   AgentCore second(std::move(adapter), 2);  // a new run: a new epoch, versions from 1 again
   second.observe();
   const auto update = second.next_update();
-  BOOST_TEST((centre.on_update(*update).status == AckStatus::Gap));
-  BOOST_TEST_REQUIRE(centre.take_resync_request());
-  BOOST_TEST(!centre.on_snapshot(second.snapshot()).has_value());
+  const auto gap = centre.on_update(*update);
+  BOOST_TEST((gap.status == AckStatus::Gap));
+  BOOST_TEST_REQUIRE(gap.effects.pull_snapshot);
+  BOOST_TEST(!centre.on_snapshot(second.snapshot()).problem.has_value());
   BOOST_TEST(centre.position().epoch == 2u);
   testing::expect_view_matches(centre.view(), second.adapter().list_nodes(), "new epoch");
 }
@@ -231,9 +253,8 @@ BOOST_AUTO_TEST_CASE(a_stale_snapshot_is_ignored) {
   const auto old = agent.snapshot();
   agent.observe();
   centre.on_update(*agent.next_update());
-  centre.request_resync();
-  BOOST_TEST_REQUIRE(centre.take_resync_request());
-  BOOST_TEST(!centre.on_snapshot(old).has_value());
+  BOOST_TEST_REQUIRE(centre.request_resync().pull_snapshot);
+  BOOST_TEST(!centre.on_snapshot(old).problem.has_value());
   BOOST_TEST(centre.position().version == 2u);  // not rolled back
   BOOST_TEST(centre.counters().resyncs == 0u);
   BOOST_TEST(!centre.resyncing());
@@ -253,9 +274,8 @@ BOOST_AUTO_TEST_CASE(subscribers_get_the_changes_since_a_version) {
   BOOST_TEST(since_two->size() == centre.revision() - 2);
   BOOST_TEST(since_two->front()->base_revision == 2u);
   BOOST_TEST(centre.changes_since(centre.revision())->empty());
-  centre.request_resync();
-  BOOST_TEST(centre.take_resync_request());
-  BOOST_TEST(!centre.on_snapshot(agent.snapshot()).has_value());
+  BOOST_TEST(centre.request_resync().pull_snapshot);
+  BOOST_TEST(!centre.on_snapshot(agent.snapshot()).problem.has_value());
   BOOST_TEST(!centre.changes_since(2).has_value());  // after a snapshot: the whole view
 }
 

@@ -131,25 +131,25 @@ BOOST_AUTO_TEST_CASE(each_unusable_record_is_named_with_its_reason) {
 
 BOOST_AUTO_TEST_CASE(a_snapshot_keeps_its_usable_nodes) {
   ClusterCore state("c1");
-  state.request_resync();
-  BOOST_TEST(state.take_resync_request());
+  BOOST_TEST(state.request_resync().pull_snapshot);
   auto whole = snapshot({node("a"), node("b\x1b]0;owned\x07"),
                          with_devices(node("c"), model::kMaxNodeDevices + 1), node("d", 5000)});
   whole.left_out.push_back({"e",
                             "node \"e\": nodes[4].accelerators[0].topology_group: 40000 is "
                             "not between 0 and 32767; the node is left out"});
-  BOOST_TEST(!state.on_snapshot(std::move(whole)).has_value());
+  const auto taken = state.on_snapshot(std::move(whole));
+  BOOST_TEST(!taken.problem.has_value());
   BOOST_TEST(state.view().size() == 1u);
   BOOST_TEST(state.view().find("a") != nullptr);
   BOOST_TEST(state.nodes_left_out() == 4u);
-  const auto news = state.take_left_out_news();
+  const auto& news = taken.effects.left_out;
   BOOST_TEST(news.told.size() == 4u);
   BOOST_TEST(news.untold == 0u);
   for (const model::LeftOutNode& left : news.told) {
     BOOST_TEST(!has_control_characters(left.reason), left.reason);
     BOOST_TEST(left.reason.find("the node is left out") != std::string::npos, left.reason);
   }
-  BOOST_TEST(state.take_left_out_news().told.empty());  // told once
+  BOOST_TEST(state.resume_resync().left_out.told.empty());  // told once
   BOOST_TEST(!state.resyncing());
 }
 
@@ -164,12 +164,13 @@ BOOST_AUTO_TEST_CASE(a_node_leaves_the_view_while_unusable_and_comes_back) {
   BOOST_TEST((outcome.status == AckStatus::Applied), outcome.error);
   BOOST_TEST(state.view().find("b") == nullptr);
   BOOST_TEST(state.view().size() == 1u);
-  BOOST_TEST(names(state.take_left_out_news()) == std::vector<std::string>{"b"});
+  BOOST_TEST(names(outcome.effects.left_out) == std::vector<std::string>{"b"});
   // The same state again is no news; its usage is dropped, not refused as unknown.
   model::ViewUpdate again = update(2, {{NodeChangeKind::Update, node("b", 3000)}});
   again.usage_changes.push_back(model::usage_of(node("b", 10)));
-  BOOST_TEST((state.on_update(again).status == AckStatus::Applied));
-  BOOST_TEST(state.take_left_out_news().told.empty());
+  outcome = state.on_update(again);
+  BOOST_TEST((outcome.status == AckStatus::Applied));
+  BOOST_TEST(outcome.effects.left_out.told.empty());
   // Its first usable state brings it back, though the agent sends it as an update.
   outcome = state.on_update(update(3, {{NodeChangeKind::Update, node("b", 500)}}));
   BOOST_TEST((outcome.status == AckStatus::Applied), outcome.error);
@@ -193,7 +194,7 @@ BOOST_AUTO_TEST_CASE(a_node_never_held_is_dropped_and_others_go_on) {
                                                   {NodeChangeKind::Add, node("bad name")}}));
   BOOST_TEST((outcome.status == AckStatus::Applied), outcome.error);
   BOOST_TEST(state.view().size() == 1u);
-  const auto news = state.take_left_out_news();
+  const auto& news = outcome.effects.left_out;
   BOOST_TEST_REQUIRE(news.told.size() == 2u);
   BOOST_TEST(news.told[0].reason.size() < 400u);  // a huge name is cut short where it is told
 }
@@ -263,11 +264,10 @@ BOOST_AUTO_TEST_CASE(an_agent_leaves_out_a_node_too_large_for_a_message) {
   auto cluster = std::make_shared<ScriptedCluster>(
       std::vector<model::NodeState>{node("a"), huge, node("bad name")});
   actors::AgentCore agent(cluster, 1);
-  agent.observe();
+  const auto news = agent.observe();
   const auto first = agent.next_update();
   BOOST_TEST_REQUIRE(first.has_value());
   BOOST_TEST(changed_names(*first) == std::vector<std::string>{"a"});
-  const auto news = agent.take_left_out_news();
   BOOST_TEST_REQUIRE(news.told.size() == 2u);
   const std::string& too_large =
       news.told[0].name == "huge" ? news.told[0].reason : news.told[1].reason;

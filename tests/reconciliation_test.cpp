@@ -70,10 +70,9 @@ runtime::RequestBook book_of(int requests) {
 /// A ClusterActor started afresh beside the agent: it knows only what the agent's snapshot says.
 ClusterCore restarted(actors::AgentCore& agent) {
   ClusterCore centre{"sim"};
-  centre.request_resync();
-  BOOST_TEST_REQUIRE(centre.take_resync_request());
+  BOOST_TEST_REQUIRE(centre.request_resync().pull_snapshot);
   BOOST_TEST_REQUIRE(!centre.synced());
-  BOOST_TEST_REQUIRE(!centre.on_snapshot(agent.snapshot()).has_value());
+  BOOST_TEST_REQUIRE(!centre.on_snapshot(agent.snapshot()).problem.has_value());
   return centre;
 }
 

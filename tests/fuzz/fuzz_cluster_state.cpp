@@ -68,7 +68,7 @@ void apply_snapshot(ClusterCore& state, messages::AgentSnapshotAssembler& parts,
     return;
   model::ViewSnapshot snapshot = std::move(*taken.value());
   snapshot.cluster_id = kCluster;
-  state.take_resync_request();
+  state.resume_resync();
   state.on_snapshot(snapshot);  // one that cannot be applied leaves the resync needed
 }
 
@@ -111,8 +111,8 @@ void apply_other(ClusterCore& state, uint8_t op, const std::string& payload) {
     if (wire.ParseFromString(payload))
       state.on_agent_position(wire.epoch(), wire.version());
   } else if (op == 6) {
-    state.take_resend();
-    state.take_refused_placements();
+    state.on_resend_period();
+    state.resume_resync();
   } else if (op == 7) {
     state.request_resync();
   }

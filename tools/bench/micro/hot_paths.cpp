@@ -196,7 +196,7 @@ void snapshot_take(benchmark::State& state) {
   for (auto _ : state) {
     message.set_version(message.version() + 1);
     auto taken = messages::from_proto(message);
-    if (!taken || core.on_snapshot(std::move(*taken))) {
+    if (!taken || core.on_snapshot(std::move(*taken)).problem) {
       state.SkipWithError("the snapshot was refused");
       break;
     }
@@ -227,7 +227,7 @@ void snapshot_take_shared(benchmark::State& state) {
   for (auto _ : state) {
     ++snapshot.version;
     auto taken = assembler.add(messages::share_snapshot(snapshot));
-    if (!taken || !taken.value() || core.on_snapshot(std::move(*taken.value()))) {
+    if (!taken || !taken.value() || core.on_snapshot(std::move(*taken.value())).problem) {
       state.SkipWithError("the snapshot was refused");
       break;
     }
@@ -254,7 +254,7 @@ std::unique_ptr<actors::ClusterCore> core_holding(int held) {
   auto core = std::make_unique<actors::ClusterCore>("c1");
   model::ViewSnapshot snapshot = cluster_snapshot(1'000);
   snapshot.version = 1;
-  if (core->on_snapshot(std::move(snapshot))) {
+  if (core->on_snapshot(std::move(snapshot)).problem) {
     return nullptr;
   }
   core->set_healthy(true);
