@@ -29,20 +29,27 @@ struct QuotaActorState {
 
 using Self = QuotaActor::stateful_pointer<QuotaActorState>;
 
-/// Tells the schedulers of admitted work that budget is held for it.
-void tell_admitted(Self self, const std::vector<std::string>& admitted) {
-  for (const std::string& work_id : admitted) {
+/// Carries out what the admission decided: the schedulers of admitted work are told that budget
+/// is held for it, and the holders of leases the ledger wants back are asked for them.
+void carry_out(Self self, const QuotaEffects& effects) {
+  for (const std::string& work_id : effects.admitted) {
     const auto scheduler = self->state.waiting.find(work_id);
     if (scheduler == self->state.waiting.end()) {
-      std::vector<std::string> more;  // nobody to tell: give the hold back
-      self->state.admission.withdraw(work_id, more);
-      tell_admitted(self, more);
+      carry_out(self, self->state.admission.withdraw(work_id));  // nobody to tell: give it back
       continue;
     }
     v1::QuotaAdmission admission;
     admission.set_work_id(work_id);
     self->send(scheduler->second, std::move(admission));
     self->state.waiting.erase(scheduler);
+  }
+  for (const QuotaRevocation& revocation : effects.revocations) {
+    if (const auto holder = self->state.schedulers.find(revocation.holder);
+        holder != self->state.schedulers.end()) {
+      v1::QuotaLeaseRevoke revoke;
+      revoke.set_lease_id(revocation.lease_id);
+      self->send(holder->second, std::move(revoke));
+    }
   }
 }
 
@@ -57,10 +64,9 @@ void observe(Self self, MakeEvent event) {
 }
 
 void release(Self self, const std::vector<std::string>& ids) {
-  std::vector<std::string> admitted;
-  self->state.admission.release(ids, admitted);
+  const QuotaEffects effects = self->state.admission.release(ids);
   observe(self, [&] { return QuotaLedgerEvent{{}, {}, ids, {}}; });
-  tell_admitted(self, admitted);
+  carry_out(self, effects);
 }
 
 /// Frees what ended work held, believing a cluster only about placements on it.
@@ -100,24 +106,11 @@ std::string scheduler_key(Self self) {
   return key;
 }
 
-/// Asks the leases the ledger wants back of their schedulers.
-void send_revocations(Self self) {
-  for (const QuotaRevocation& revocation : self->state.admission.take_revocations()) {
-    if (const auto holder = self->state.schedulers.find(revocation.holder);
-        holder != self->state.schedulers.end()) {
-      v1::QuotaLeaseRevoke revoke;
-      revoke.set_lease_id(revocation.lease_id);
-      self->send(holder->second, std::move(revoke));
-    }
-  }
-}
-
 v1::QuotaTakeReply on_take(Self self, const v1::QuotaTakeRequest& request) {
   auto& state = self->state;
   const QuotaTake take = take_of(request);
   const std::string holder = scheduler_key(self);
-  std::vector<std::string> admitted;
-  const QuotaTakeResult result = state.admission.take(take, holder, admitted);
+  const QuotaTakeResult result = state.admission.take(take, holder);
   v1::QuotaTakeReply reply;
   reply.set_reason(result.reason);
   if (result.taken) {
@@ -138,8 +131,7 @@ v1::QuotaTakeReply on_take(Self self, const v1::QuotaTakeRequest& request) {
       state.waiting[request.work_id()] = state.schedulers.at(holder);
     }
   }
-  tell_admitted(self, admitted);  // other work than this one: their order is their own
-  send_revocations(self);
+  carry_out(self, result.effects);  // other work than this one: their order is their own
   return reply;
 }
 
@@ -159,18 +151,20 @@ void on_lease_use(Self self, const v1::QuotaLeaseUse& use) {
 void on_scheduler_down(Self self, const caf::down_msg& down) {
   auto& state = self->state;
   const std::string key = caf::to_string(down.source);
-  std::vector<std::string> admitted;
-  state.admission.holder_gone(key, admitted);
+  QuotaEffects effects = state.admission.holder_gone(key);
   for (auto work = state.waiting.begin(); work != state.waiting.end();) {
     if (caf::actor_cast<caf::actor_addr>(work->second) == down.source) {
-      state.admission.withdraw(work->first, admitted);
+      QuotaEffects more = state.admission.withdraw(work->first);
+      effects.admitted.insert(effects.admitted.end(), more.admitted.begin(), more.admitted.end());
+      effects.revocations.insert(effects.revocations.end(), more.revocations.begin(),
+                                 more.revocations.end());
       work = state.waiting.erase(work);
     } else {
       ++work;
     }
   }
   state.schedulers.erase(key);
-  tell_admitted(self, admitted);
+  carry_out(self, effects);
 }
 
 v1::QuotaStatus status_of(const QuotaActorState& state, const v1::QuotaDefinition& definition) {
@@ -188,11 +182,8 @@ v1::QuotaStatus status_of(const QuotaActorState& state, const v1::QuotaDefinitio
 }
 
 v1::QuotaStatus define(Self self, const v1::QuotaDefinition& definition) {
-  std::vector<std::string> admitted;
   self->state.definitions[definition.queue()] = definition;
-  self->state.admission.put(quota_spec_of(definition), admitted);
-  tell_admitted(self, admitted);
-  send_revocations(self);
+  carry_out(self, self->state.admission.put(quota_spec_of(definition)));
   spdlog::info("quota {}: queue {} (cohort {})", definition.name(), definition.queue(),
                definition.cohort().empty() ? "none" : definition.cohort());
   return status_of(self->state, definition);
@@ -226,10 +217,8 @@ QuotaActor::behavior_type quota_actor(Self self, QuotaActorSettings settings) {
           release(self, {order.ids().begin(), order.ids().end()});
         }
         if (!order.withdraw().empty()) {
-          std::vector<std::string> admitted;
           self->state.waiting.erase(order.withdraw());
-          self->state.admission.withdraw(order.withdraw(), admitted);
-          tell_admitted(self, admitted);
+          carry_out(self, self->state.admission.withdraw(order.withdraw()));
         }
       },
       [=](const v1::FinishedPlacements& finished) { release_finished(self, finished); },

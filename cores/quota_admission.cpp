@@ -19,12 +19,13 @@ bool QuotaAdmission::group_waits(const std::string& group) const {
   return false;
 }
 
-void QuotaAdmission::put(QuotaSpec spec, std::vector<std::string>& admitted) {
+QuotaEffects QuotaAdmission::put(QuotaSpec spec) {
   const std::string queue = spec.queue;
   revoke_leases(group_of(queue));  // its limits change: leases were cut from the old ones
   state_.put(std::move(spec));
   revoke_leases(group_of(queue));
-  admit(admitted);
+  admit();
+  return std::exchange(effects_, {});
 }
 
 void QuotaAdmission::enqueue(const QuotaTake& take, const ResourceAmounts& demand) {
@@ -36,32 +37,37 @@ void QuotaAdmission::enqueue(const QuotaTake& take, const ResourceAmounts& deman
   revoke_leases(group_of(entry.queue));  // budget held for leases should serve it
 }
 
-QuotaTakeResult QuotaAdmission::take(const QuotaTake& take, std::vector<std::string>& admitted) {
+QuotaTakeResult QuotaAdmission::take(const QuotaTake& take, const std::string& holder) {
+  QuotaTakeResult result = take_or_wait(take);
+  if (result.taken && !holder.empty()) {
+    result.lease = offer_lease(take, holder);
+  }
+  result.effects = std::exchange(effects_, {});
+  return result;
+}
+
+QuotaTakeResult QuotaAdmission::take_or_wait(const QuotaTake& take) {
   if (waiting(take.work_id)) {
-    return {false, false, "already waiting for quota", std::nullopt};
+    return {false, false, "already waiting for quota", std::nullopt, {}};
   }
   for (const auto& [id, placement] : take.commit.placements) {
     if (state_.holds(id)) {
-      return {false, true, "placement " + id + " already holds quota", std::nullopt};
+      return {false, true, "placement " + id + " already holds quota", std::nullopt, {}};
     }
   }
   const std::string group = group_of(take.commit.queue);
   if (!state_.holds(hold_id(take.work_id)) && group_waits(group)) {
     enqueue(take, demand_of(take.commit.placements));
+    std::vector<std::string>& admitted = effects_.admitted;
     const size_t before = admitted.size();
-    admit(admitted);
+    admit();
     const auto self = std::find(admitted.begin() + static_cast<std::ptrdiff_t>(before),
                                 admitted.end(), take.work_id);
     if (self == admitted.end()) {
-      return {false, false, "waiting behind earlier work of " + group, std::nullopt};
+      return {false, false, "waiting behind earlier work of " + group, std::nullopt, {}};
     }
     admitted.erase(self);  // first in line and it fits: it takes its budget at once
   }
-  return take_or_wait(take, admitted);
-}
-
-QuotaTakeResult QuotaAdmission::take_or_wait(const QuotaTake& take,
-                                             std::vector<std::string>& admitted) {
   const std::string hold = hold_id(take.work_id);
   QuotaCommit commit = take.commit;
   if (state_.holds(hold)) {
@@ -69,34 +75,35 @@ QuotaTakeResult QuotaAdmission::take_or_wait(const QuotaTake& take,
   }
   auto refusal = state_.commit(commit);
   if (!refusal) {
-    return {true, false, {}, std::nullopt};
+    return {true, false, {}, std::nullopt, {}};
   }
   // Over budget: it waits, and gives back any admission hold for others meanwhile.
   state_.release({hold});
   enqueue(take, demand_of(take.commit.placements));
   waiting_.at(take.work_id).refused_at = state_.revision();
-  admit(admitted);
-  return {false, false, std::move(refusal->reason), std::nullopt};
+  admit();
+  return {false, false, std::move(refusal->reason), std::nullopt, {}};
 }
 
-void QuotaAdmission::release(const std::vector<std::string>& ids,
-                             std::vector<std::string>& admitted) {
+QuotaEffects QuotaAdmission::release(const std::vector<std::string>& ids) {
   forget_leases(ids);
   if (state_.release(ids)) {
-    admit(admitted);
+    admit();
   }
+  return std::exchange(effects_, {});
 }
 
-void QuotaAdmission::withdraw(const std::string& work_id, std::vector<std::string>& admitted) {
+QuotaEffects QuotaAdmission::withdraw(const std::string& work_id) {
   if (const auto found = waiting_.find(work_id); found != waiting_.end()) {
     by_queue_[found->second.queue].erase({found->second.order, work_id});
     waiting_.erase(found);
   }
   state_.release({hold_id(work_id)});
-  admit(admitted);
+  admit();
+  return std::exchange(effects_, {});
 }
 
-void QuotaAdmission::admit(std::vector<std::string>& admitted) {
+void QuotaAdmission::admit() {
   std::set<std::string> groups;
   for (const auto& [queue, work] : by_queue_) {
     if (!work.empty()) {
@@ -104,7 +111,7 @@ void QuotaAdmission::admit(std::vector<std::string>& admitted) {
     }
   }
   for (const std::string& group : groups) {
-    while (admit_one(group, admitted)) {
+    while (admit_one(group)) {
     }
   }
 }
@@ -145,7 +152,7 @@ std::optional<std::string> QuotaAdmission::next_in(const std::string& group) con
   return std::get<2>(*best);
 }
 
-bool QuotaAdmission::admit_one(const std::string& group, std::vector<std::string>& admitted) {
+bool QuotaAdmission::admit_one(const std::string& group) {
   const std::optional<std::string> next = next_in(group);
   if (!next) {
     return false;
@@ -162,17 +169,8 @@ bool QuotaAdmission::admit_one(const std::string& group, std::vector<std::string
   by_queue_.at(work.queue).erase({work.order, work_id});
   waiting_.erase(work_id);
   reserved_.erase(group);
-  admitted.push_back(work_id);
+  effects_.admitted.push_back(work_id);
   return true;
-}
-
-QuotaTakeResult QuotaAdmission::take(const QuotaTake& take, const std::string& holder,
-                                     std::vector<std::string>& admitted) {
-  QuotaTakeResult result = this->take(take, admitted);
-  if (result.taken && !holder.empty()) {
-    result.lease = offer_lease(take, holder);
-  }
-  return result;
 }
 
 std::optional<QuotaLease> QuotaAdmission::offer_lease(const QuotaTake& take,
@@ -220,21 +218,21 @@ std::optional<std::string> QuotaAdmission::use_lease(const std::string& lease_id
          ", which was taken from the budget instead";
 }
 
-void QuotaAdmission::holder_gone(const std::string& holder, std::vector<std::string>& admitted) {
+QuotaEffects QuotaAdmission::holder_gone(const std::string& holder) {
   std::vector<std::string> ids;
   for (const auto& [id, lease] : leases_) {
     if (lease.holder == holder) {
       ids.push_back(id);
     }
   }
-  release(ids, admitted);
+  return release(ids);
 }
 
 void QuotaAdmission::revoke_leases(const std::string& group) {
   for (auto& [id, lease] : leases_) {
     if (!lease.revoked && group_of(lease.queue) == group) {
       lease.revoked = true;
-      revocations_.push_back({lease.holder, id});
+      effects_.revocations.push_back({lease.holder, id});
     }
   }
 }

@@ -26,23 +26,36 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cores/quota_ledger.hpp"
 
 namespace unisched::actors {
 
+/// The ledger wants this lease back from its holder.
+struct QuotaRevocation {
+  std::string holder;
+  std::string lease_id;
+};
+
+/// What the actor carries out after a call: each call of the admission returns these.
+struct QuotaEffects {
+  /// Waiting work now admitted (its demand held for it), in admission order: its scheduler is
+  /// told to decide it.
+  std::vector<std::string> admitted;
+  /// Leases to ask back of their holders, each once.
+  std::vector<QuotaRevocation> revocations;
+};
+
 struct QuotaTakeResult {
   bool taken = false;
   bool refused = false;  ///< not taken and not waiting: a placement id already holds quota
   std::string reason;    ///< why it waits: the quota and resource, or the work it waits behind
   std::optional<QuotaLease> lease;  ///< granted with the take
-};
-
-/// The ledger wants this lease back from its holder.
-struct QuotaRevocation {
-  std::string holder;
-  std::string lease_id;
+  /// Other work admitted meanwhile (never the work itself: first in line and fitting, it takes
+  /// its budget at once), and leases to ask back.
+  QuotaEffects effects;
 };
 
 /// The work waiting in one queue, and what it waits for.
@@ -55,18 +68,14 @@ class QuotaAdmission {
  public:
   static std::string hold_id(const std::string& work_id) { return work_id + "#admitted"; }
 
-  /// Adds or replaces a quota; waiting work it now lets in is admitted (appended to `admitted`).
-  void put(QuotaSpec spec, std::vector<std::string>& admitted);
+  /// Adds or replaces a quota; waiting work it now lets in is admitted.
+  QuotaEffects put(QuotaSpec spec);
 
   /// Takes the budget now (replacing the work's admission hold), or queues the work; refuses
-  /// a take naming a placement that holds quota already (ids are unique per request). Work
-  /// admitted meanwhile is appended to `admitted` (never the work itself: first in line and
-  /// fitting, it takes its budget at once).
-  QuotaTakeResult take(const QuotaTake& take, std::vector<std::string>& admitted);
-  /// take(), and when taken a lease for `holder` (a scheduler) if the queue is far from its
+  /// a take naming a placement that holds quota already (ids are unique per request). When
+  /// taken and `holder` (a scheduler) is named, a lease for it if the queue is far from its
   /// limits, nobody of its cohort waits and the holder has none of the queue yet.
-  QuotaTakeResult take(const QuotaTake& take, const std::string& holder,
-                       std::vector<std::string>& admitted);
+  QuotaTakeResult take(const QuotaTake& take, const std::string& holder = {});
 
   /// Moves a take out of its holder's lease. When the lease cannot cover it (a holder that
   /// miscounted: never in this protocol), the take is held anyway, limits unchecked, since its
@@ -74,16 +83,13 @@ class QuotaAdmission {
   std::optional<std::string> use_lease(const std::string& lease_id, const QuotaTake& take);
 
   /// Gives back the leases of a holder that is gone.
-  void holder_gone(const std::string& holder, std::vector<std::string>& admitted);
-
-  /// The leases to ask back since the last call.
-  std::vector<QuotaRevocation> take_revocations() { return std::move(revocations_); }
+  QuotaEffects holder_gone(const std::string& holder);
 
   /// Gives back what these holdings hold, then admits waiting work in fair order.
-  void release(const std::vector<std::string>& ids, std::vector<std::string>& admitted);
+  QuotaEffects release(const std::vector<std::string>& ids);
 
   /// The work no longer waits (its scheduler gave it up); its hold, if any, is given back.
-  void withdraw(const std::string& work_id, std::vector<std::string>& admitted);
+  QuotaEffects withdraw(const std::string& work_id);
 
   /// Holds what decided work held before a restart, limits unchecked (it runs already).
   void restore(const QuotaCommit& commit) { state_.restore(commit); }
@@ -108,13 +114,14 @@ class QuotaAdmission {
   /// The cohort's name, or the queue's own name when it has none: who waits behind whom.
   std::string group_of(const std::string& queue) const;
   void enqueue(const QuotaTake& take, const ResourceAmounts& demand);
-  QuotaTakeResult take_or_wait(const QuotaTake& take, std::vector<std::string>& admitted);
-  void admit(std::vector<std::string>& admitted);
+  QuotaTakeResult take_or_wait(const QuotaTake& take);
+  /// Admits waiting work in fair order, into effects_.
+  void admit();
   /// The work of `group` to admit next: the one kept in line, or the head of the most deserving
   /// queue that may take more.
   std::optional<std::string> next_in(const std::string& group) const;
   /// Admits that work if it fits; false when there is none or it does not fit yet.
-  bool admit_one(const std::string& group, std::vector<std::string>& admitted);
+  bool admit_one(const std::string& group);
   /// Whether any work of the queue's group waits.
   bool group_waits(const std::string& group) const;
   std::optional<QuotaLease> offer_lease(const QuotaTake& take, const std::string& holder);
@@ -137,7 +144,7 @@ class QuotaAdmission {
   uint64_t arrivals_ = 0;
   std::map<std::string, Lease> leases_;                                  // by lease id
   std::map<std::pair<std::string, std::string>, std::string> lease_of_;  // (holder, queue) -> id
-  std::vector<QuotaRevocation> revocations_;
+  QuotaEffects effects_;  // what the call under way leaves for the actor
   uint64_t lease_count_ = 0;
 };
 

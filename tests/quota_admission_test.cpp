@@ -34,14 +34,12 @@ QuotaTake take(const std::string& work, const std::string& queue, int64_t gpus,
 
 struct Fixture {
   QuotaAdmission admission;
-  std::vector<std::string> admitted;
 
-  void put(QuotaSpec spec) { admission.put(std::move(spec), admitted); }
-  QuotaTakeResult submit(const QuotaTake& what) { return admission.take(what, admitted); }
+  void put(QuotaSpec spec) { admission.put(std::move(spec)); }
+  QuotaTakeResult submit(const QuotaTake& what) { return admission.take(what); }
+  /// The work the release admits, in admission order.
   std::vector<std::string> release(const std::vector<std::string>& ids) {
-    admitted.clear();
-    admission.release(ids, admitted);
-    return admitted;
+    return admission.release(ids).admitted;
   }
   int64_t used(const std::string& queue) const {
     const auto usage = admission.ledger().usage(queue);
@@ -134,9 +132,8 @@ BOOST_AUTO_TEST_CASE(withdrawn_work_gives_its_hold_back) {
   BOOST_TEST(!f.submit(take("r2", "team-a", 2)).taken);
   BOOST_TEST(!f.submit(take("r3", "team-a", 2, /*priority=*/5)).taken);
   BOOST_TEST((f.release({"r1/0"}) == std::vector<std::string>{"r3"}));  // priority first
-  f.admitted.clear();
-  f.admission.withdraw("r3", f.admitted);  // its scheduler gave up on it
-  BOOST_TEST((f.admitted == std::vector<std::string>{"r2"}));
+  // Its scheduler gave up on it: its hold goes to the next in line.
+  BOOST_TEST((f.admission.withdraw("r3").admitted == std::vector<std::string>{"r2"}));
   BOOST_TEST(f.used("team-a") == 2000);
 }
 

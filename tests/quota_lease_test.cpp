@@ -36,11 +36,10 @@ int64_t gpus_in(const ResourceAmounts& amounts) {
 
 struct Fixture {
   QuotaAdmission admission;
-  std::vector<std::string> admitted;
 
-  void put(QuotaSpec spec) { admission.put(std::move(spec), admitted); }
+  QuotaEffects put(QuotaSpec spec) { return admission.put(std::move(spec)); }
   QuotaTakeResult submit(const QuotaTake& what, const std::string& holder = "s1") {
-    return admission.take(what, holder, admitted);
+    return admission.take(what, holder);
   }
   QuotaUsage usage(const std::string& queue) const { return admission.ledger().usage(queue); }
 };
@@ -117,25 +116,27 @@ BOOST_AUTO_TEST_CASE(leases_are_asked_back_when_work_waits_and_held_until_given_
   Fixture f;
   f.put(quota("a", 32, "lab"));
   f.put(quota("b", 32, "lab"));
-  const auto lease = f.submit(take("a1", "a", 1)).lease;
+  const auto granted = f.submit(take("a1", "a", 1));
+  const auto& lease = granted.lease;
   BOOST_TEST_REQUIRE(lease.has_value());
-  BOOST_TEST(f.admission.take_revocations().empty());
+  BOOST_TEST(granted.effects.revocations.empty());
   // b takes what is left beside the lease; then b's next take must wait: a's lease is asked back.
   const int64_t left = 64 - 1 - gpus_in(lease->amounts);
   BOOST_TEST(f.submit(take("b1", "b", left), "s2").taken);
-  BOOST_TEST(!f.submit(take("b2", "b", 4), "s2").taken);
-  const auto revocations = f.admission.take_revocations();
+  const auto waits = f.submit(take("b2", "b", 4), "s2");
+  BOOST_TEST(!waits.taken);
+  const auto& revocations = waits.effects.revocations;
   BOOST_TEST_REQUIRE(revocations.size() == 1u);
   BOOST_TEST(revocations[0].holder == "s1");
   BOOST_TEST(revocations[0].lease_id == lease->id);
-  BOOST_TEST(f.admission.take_revocations().empty());  // asked once
+  const auto behind = f.submit(take("b3", "b", 4), "s2");  // more work waits in the cohort...
+  BOOST_TEST(!behind.taken);
+  BOOST_TEST(behind.effects.revocations.empty());  // ...and the lease is asked back once
   // A take from the lease sent before the holder heard still finds its budget...
   BOOST_TEST(!f.admission.use_lease(lease->id, take("a2", "a", 2)).has_value());
-  BOOST_TEST(f.admitted.empty());
-  // ...and what is left comes back when the holder gives it back, for the waiting work.
-  f.admitted.clear();
-  f.admission.release({lease->id}, f.admitted);
-  BOOST_TEST(f.admitted == std::vector<std::string>{"b2"});
+  // ...and what is left comes back when the holder gives it back, for the waiting work: b2
+  // fits in the lease's 6 GPUs left, b3 behind it does not.
+  BOOST_TEST(f.admission.release({lease->id}).admitted == std::vector<std::string>{"b2"});
   BOOST_TEST(gpus_in(f.usage("a").used) == 3);
 }
 
@@ -144,11 +145,10 @@ BOOST_AUTO_TEST_CASE(a_changed_quota_or_a_gone_holder_ends_its_leases) {
   f.put(quota("team", 100));
   const auto lease = f.submit(take("r1", "team", 1)).lease;
   BOOST_TEST_REQUIRE(lease.has_value());
-  f.put(quota("team", 50));
-  const auto revocations = f.admission.take_revocations();
+  const auto revocations = f.put(quota("team", 50)).revocations;
   BOOST_TEST_REQUIRE(revocations.size() == 1u);
   BOOST_TEST(revocations[0].lease_id == lease->id);
-  f.admission.holder_gone("s1", f.admitted);
+  BOOST_TEST(f.admission.holder_gone("s1").admitted.empty());
   BOOST_TEST(f.usage("team").leased.empty());
   BOOST_TEST(gpus_in(f.usage("team").used) == 1);
   BOOST_TEST(f.submit(take("r2", "team", 1)).lease.has_value());  // a new one may be granted
