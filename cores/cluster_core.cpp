@@ -248,28 +248,8 @@ std::optional<model::ViewProblem> ClusterCore::publish(
   }
   ++revision_;
   entry->resources = resources;
-  // A change too large for the log (a listing) is not kept in it: whoever is behind it needs
-  // the whole view anyway.
-  if (entry->changes.size() > log_node_budget()) {
-    log_.clear();
-    log_changes_ = 0;
-    return std::nullopt;
-  }
-  log_changes_ += entry->changes.size();
-  log_.push_back(std::move(entry));
-  trim_log();
+  log_.record(std::move(entry), view_.size());
   return std::nullopt;
-}
-
-size_t ClusterCore::log_node_budget() const {
-  return std::max(kChangeLogNodes, view_.size() / 8);
-}
-
-void ClusterCore::trim_log() {
-  while (!log_.empty() && (log_.size() > kChangeLogLength || log_changes_ > log_node_budget())) {
-    log_changes_ -= log_.front()->changes.size();
-    log_.pop_front();
-  }
 }
 
 void ClusterCore::replay_stash() {
@@ -405,30 +385,6 @@ void ClusterCore::release(const std::vector<std::string>& reservation_ids) {
   }
 }
 
-std::optional<std::vector<std::shared_ptr<const model::ViewRevision>>> ClusterCore::changes_since(
-    uint64_t revision) const {
-  std::vector<std::shared_ptr<const model::ViewRevision>> changes;
-  if (revision >= revision_) {
-    return changes;
-  }
-  if (log_.empty() || log_.front()->base_revision > revision) {
-    return std::nullopt;
-  }
-  const auto& last = log_.back();
-  // One change behind, the common case, needs no search.
-  if (revision >= last->base_revision && revision < last->revision) {
-    changes.push_back(last);
-    return changes;
-  }
-  // The log is in revision order: the subscriber's place in it is found, not walked to (each
-  // change was a walk of up to kChangeLogLength entries, per subscriber).
-  const auto after =
-      std::upper_bound(log_.begin(), log_.end(), revision,
-                       [](uint64_t seen, const auto& entry) { return seen < entry->revision; });
-  changes.assign(after, log_.end());
-  return changes;
-}
-
 model::ViewSnapshot ClusterCore::snapshot() const {
   model::ViewSnapshot snapshot;
   snapshot.cluster_id = cluster_id_;
@@ -445,11 +401,8 @@ model::ViewSnapshot ClusterCore::snapshot() const {
 }
 
 std::shared_ptr<const model::ViewRevision> ClusterCore::catch_up(uint64_t held) const {
-  if (!log_.empty()) {
-    const auto& last = log_.back();
-    if (last->revision == revision_ && held >= last->base_revision && held <= last->revision) {
-      return last;
-    }
+  if (auto last = log_.last_reaching(held, revision_)) {
+    return last;
   }
   return whole_view();
 }

@@ -20,6 +20,7 @@
 #include "cores/placement_ledger.hpp"
 #include "cores/recent_ids.hpp"
 #include "cores/reservation_holdings.hpp"
+#include "cores/view_change_log.hpp"
 #include "model/cluster_view.hpp"
 #include "model/node_admission.hpp"
 #include "model/reservation.hpp"
@@ -111,12 +112,6 @@ struct ClusterCounters {
 
 class ClusterCore {
  public:
-  /// How many view changes are kept for subscribers that ask for changes since a revision: at
-  /// most this many revisions, holding at most an eighth of the view's nodes in node changes
-  /// (but always kChangeLogNodes). A subscriber further behind gets the whole view, which costs
-  /// no more than replaying that much.
-  static constexpr size_t kChangeLogLength = 256;
-  static constexpr size_t kChangeLogNodes = 1024;
   /// How many updates are held back while a snapshot is being pulled.
   static constexpr size_t kStashLength = 4096;
 
@@ -186,9 +181,12 @@ class ClusterCore {
   bool synced() const { return position_.version > 0 && resync_ == Resync::Idle; }
 
   /// View changes after `revision`, oldest first; nullopt when they are no longer kept (the
-  /// subscriber needs the whole view then). Their node states are the view's own, shared.
+  /// subscriber needs the whole view then: see ViewChangeLog). Their node states are the view's
+  /// own, shared.
   std::optional<std::vector<std::shared_ptr<const model::ViewRevision>>> changes_since(
-      uint64_t revision) const;
+      uint64_t revision) const {
+    return log_.since(revision, revision_);
+  }
 
   /// The view schedulers see, at the current revision (version = revision), copied out.
   model::ViewSnapshot snapshot() const;
@@ -237,8 +235,6 @@ class ClusterCore {
   std::optional<model::ViewProblem> publish(
       std::vector<model::SharedNodeChange> changes,
       const std::optional<model::ClusterResources>& resources);
-  void trim_log();
-  size_t log_node_budget() const;
   /// The update's node changes as schedulers see them (reservations held on top), sorted by
   /// name; the truths behind them go into the holdings. Settled nodes left in `touched` are
   /// seen too; a settled node whose state the view already holds (by value) is left out, and
@@ -280,8 +276,7 @@ class ClusterCore {
   bool healthy_ = false;  // healthy only once the supervisor says so
   Resync resync_ = Resync::Idle;
   std::deque<model::ViewUpdate> stash_;
-  std::deque<std::shared_ptr<const model::ViewRevision>> log_;  // shared with the readers
-  size_t log_changes_ = 0;                                      // node changes in log_
+  ViewChangeLog log_;                             // for subscribers behind
   std::optional<model::StreamPosition> lagging_;  // a position an agent reported ahead of us
 };
 

@@ -118,7 +118,6 @@ std::optional<std::string> ClusterCore::take_snapshot(model::ViewSnapshot& snaps
   resync_ = Resync::Idle;
   lagging_.reset();
   log_.clear();  // subscribers behind this point need the whole view
-  log_changes_ = 0;
   replay_stash();
   return std::nullopt;
 }
