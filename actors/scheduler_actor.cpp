@@ -276,7 +276,7 @@ void send_quota_take(Self self, uint64_t round, const QuotaTake& take) {
       .then(
           [=](v1::QuotaTakeReply& reply) {
             if (!reply.lease_id().empty()) {
-              self->state.core->grant_lease(
+              self->state.core->quota().grant_lease(
                   queue, QuotaLease{reply.lease_id(), amounts_of(reply.lease())});
             }
             const QuotaResult result =
@@ -449,7 +449,7 @@ SchedulerActor::behavior_type scheduler(Self self, ClusterDirectoryActor directo
         carry_out(self, self->state.core->on_admitted(admission.work_id(), self->clock().now()));
       },
       [=](const v1::QuotaLeaseRevoke& revoke) {
-        carry_out(self, self->state.core->on_lease_revoked(revoke.lease_id()));
+        carry_out(self, self->state.core->quota().on_lease_revoked(revoke.lease_id()));
       },
   };
 }

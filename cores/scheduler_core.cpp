@@ -166,6 +166,93 @@ SchedulerCommands SchedulerCore::start_round(std::unique_ptr<Work> started,
   return send_round(round, std::move(to_send));
 }
 
+SchedulerCommands SchedulerCore::send_round(Round& round, std::vector<v1::CommitRequest> commits) {
+  SchedulerCommands out;
+  if (quota_.start_take(round, out)) {
+    round.held_commits = std::move(commits);
+    return out;
+  }
+  RoundMessages& messages = out.round(round.id);
+  for (v1::CommitRequest& commit : commits) {
+    round.outstanding.insert(commit.cluster_id());
+    messages.commits.push_back(std::move(commit));
+  }
+  return out;
+}
+
+SchedulerCommands SchedulerCore::on_quota_result(uint64_t round, QuotaResult result,
+                                                 const std::string& reason, Clock::time_point now) {
+  Round* const open = rounds_.find(round);
+  SchedulerCommands out;
+  switch (quota_.on_answer(open, result, reason, out)) {
+    case SchedulerQuota::Next::Ignore:
+      break;
+    case SchedulerQuota::Next::SendCommits:
+      out.append(send_round(*open, std::move(open->held_commits)));
+      break;
+    case SchedulerQuota::Next::Park:
+      out.append(park(*open, reason, now));
+      break;
+    case SchedulerQuota::Next::CloseIfDone:
+      out.append(maybe_close(*open, now));
+      break;
+  }
+  return out;
+}
+
+SchedulerCommands SchedulerCore::maybe_close(Round& round, Clock::time_point now) {
+  if (!round.answered()) {
+    return {};
+  }
+  SchedulerCommands out;
+  if (round.quota_queued) {
+    // Over budget after all: the clusters that reserved give it back, and the work waits.
+    for (const std::string& cluster : round.accepted) {
+      out.releases.push_back(release_of(cluster, round.replicas.at(cluster)));
+    }
+    const std::string reason = *round.quota_queued;
+    out.append(park(round, reason, now));
+    return out;
+  }
+  out.append(close_round(round, now));
+  out.advance_later = rounds_.size() < settings_.in_flight_limit() && !queue_.empty();
+  return out;
+}
+
+SchedulerCommands SchedulerCore::park(Round& round, const std::string& reason,
+                                      Clock::time_point now) {
+  for (const auto& [cluster, replicas] : round.replicas) {
+    // None is kept: each is released or was never reserved.
+    tracking_.forget_early_refusals(replicas);
+  }
+  std::unique_ptr<Work> work = rounds_.end(round);
+  SchedulerCommands out;
+  if (work->replaces.empty()) {
+    v1::SchedulingDecision queued;
+    queued.set_request_id(work->request_id);
+    queued.set_status(v1::SchedulingDecision::QUEUED);
+    queued.add_reasons("waiting for quota: " + reason);
+    queued.set_attempts(work->attempts);
+    queued.set_latency_us(
+        std::chrono::duration_cast<std::chrono::microseconds>(now - work->submitted).count());
+    out.updates.push_back(std::move(queued));
+  }
+  if (auto admitted = quota_.park(std::move(work))) {
+    out.append(enqueue(std::move(admitted), now));
+    return out;
+  }
+  out.advance_later = !queue_.empty();
+  return out;
+}
+
+SchedulerCommands SchedulerCore::on_admitted(const std::string& work_id, Clock::time_point now) {
+  SchedulerCommands out;
+  if (auto work = quota_.admit(work_id, rounds_.deciding(work_id), out)) {
+    out.append(enqueue(std::move(work), now));
+  }
+  return out;
+}
+
 SchedulerCommands SchedulerCore::on_commit_result(uint64_t round, const std::string& cluster,
                                                   CommitResult result, const std::string& reason,
                                                   Clock::time_point now) {
@@ -300,7 +387,9 @@ v1::SchedulerSummary SchedulerCore::summary(Clock::time_point now) const {
   summary.set_waiting(queue_.size());
   summary.set_tracked(tracking_.size());
   summary.set_forgotten_unsettled(tracking_.forgotten_unsettled());
-  summary.set_waiting_for_quota(parked_.size());
+  summary.set_waiting_for_quota(quota_.parked());
+  summary.set_quota_queued(quota_.queued());
+  summary.set_quota_lease_takes(quota_.lease_takes());
   auto& undecided = *summary.mutable_undecided_by_reason();
   std::optional<Clock::time_point> oldest;
   const auto count = [&](const Work& work, const char* reason) {
@@ -315,9 +404,7 @@ v1::SchedulerSummary SchedulerCore::summary(Clock::time_point now) const {
   rounds_.visit([&](const Round& round) {
     count(*round.work, round.refreshing ? kUndecidedRetrying : kUndecidedCommitting);
   });
-  for (const auto& [id, work] : parked_) {
-    count(*work, kUndecidedWaitingForQuota);
-  }
+  quota_.visit_parked([&](const Work& work) { count(work, kUndecidedWaitingForQuota); });
   if (oldest) {
     summary.set_oldest_undecided_seconds(std::chrono::duration<double>(now - *oldest).count());
   }

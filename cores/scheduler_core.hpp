@@ -26,7 +26,7 @@
 
 #include "cores/cluster_core.hpp"
 #include "cores/scheduler_commands.hpp"
-#include "cores/scheduler_leases.hpp"
+#include "cores/scheduler_quota.hpp"
 #include "cores/scheduler_rounds.hpp"
 #include "cores/scheduler_tracking.hpp"
 #include "cores/scheduler_views.hpp"
@@ -67,14 +67,6 @@ struct SchedulerSettings {
   }
 };
 
-/// How the quota ledger answered a take.
-enum class QuotaResult { Taken, Queued, Refused, TimedOut };
-
-/// What a placement on `local` takes of its queue's budget (cores/scheduler_quota.cpp).
-QuotaPlacement quota_placement_of(const SchedulerViews::Cluster& local,
-                                  const policy::ReplicaPlacement& placement,
-                                  const model::SchedulingRequestSpec& spec);
-
 class SchedulerCore {
  public:
   using Clock = std::chrono::steady_clock;
@@ -100,11 +92,8 @@ class SchedulerCore {
                                      Clock::time_point now);
   SchedulerCommands on_quota_result(uint64_t round, QuotaResult result, const std::string& reason,
                                     Clock::time_point now);
-  /// The ledger granted a lease of `queue`'s budget with a take: later takes of the queue that
-  /// it covers are made here, without a round trip.
-  void grant_lease(const std::string& queue, QuotaLease lease);
-  /// The ledger wants the lease back: what is left of it is released.
-  SchedulerCommands on_lease_revoked(const std::string& lease_id);
+  /// Its side of the quota protocol: leases granted and revoked are told to it directly.
+  SchedulerQuota& quota() { return quota_; }
   /// The ledger holds budget for this waiting work: decide it again.
   SchedulerCommands on_admitted(const std::string& work_id, Clock::time_point now);
   /// The views asked for by `refresh` are in (or could not be fetched): decide again.
@@ -122,7 +111,7 @@ class SchedulerCore {
   /// Its counters, and the requests not decided yet at `now` by where they wait.
   v1::SchedulerSummary summary(Clock::time_point now) const;
   size_t waiting() const { return queue_.size(); }
-  size_t waiting_for_quota() const { return parked_.size(); }
+  size_t waiting_for_quota() const { return quota_.parked(); }
   size_t tracked() const { return tracking_.size(); }
   size_t deciding() const { return rounds_.size(); }
 
@@ -139,9 +128,6 @@ class SchedulerCore {
   SchedulerCommands start_round(std::unique_ptr<Work> work, const policy::Decision& decision);
   /// The round's commits go out now; with a ledger and a queue, its take goes first.
   SchedulerCommands send_round(Round& round, std::vector<v1::CommitRequest> commits);
-  /// Takes the round's quota from its queue's lease if that covers it; a lease that does not
-  /// is given back (released into `out`).
-  bool take_from_lease(Round& round, SchedulerCommands& out);
   /// Closes the round once every cluster and the ledger answered.
   SchedulerCommands maybe_close(Round& round, Clock::time_point now);
   /// The work waits for quota: parked until the ledger admits it.
@@ -165,10 +151,8 @@ class SchedulerCore {
   SchedulerSettings settings_;
   SchedulerViews views_;
   SchedulerQueue queue_;
-  SchedulerRounds rounds_;                               // decisions whose commits are in flight
-  std::map<std::string, std::unique_ptr<Work>> parked_;  // waiting for quota, by work id
-  std::set<std::string> admitted_early_;                 // work admitted before it was parked
-  SchedulerLeases leases_;
+  SchedulerRounds rounds_;  // decisions whose commits are in flight
+  SchedulerQuota quota_;
   SchedulerTracking tracking_;
   v1::SchedulerSummary summary_;
 };

@@ -1,28 +1,10 @@
-// SchedulerCore and the quota ledger: what a placement takes of its queue's budget, and the
-// ledger's part in a commit round (the take, its answer, parking work that waits for quota and
-// deciding it again once admitted). README ("Quotas across clusters") gives the protocol.
-//
-// A placement takes cpu in milli-cores, memory in bytes, and devices in milli-units (a share of
-// a device takes its share) under their kind ("GPU": every GPU, whatever its vendor or naming,
-// so no device escapes a quota) and under their resource name ("nvidia.com/gpu") where the
-// cluster or the request names one; with where it is, for the quota's caps.
-#include "cores/scheduler_core.hpp"
+#include "cores/scheduler_quota.hpp"
+
+#include <string>
 
 #include "model/accelerator_names.hpp"
 
-#include <algorithm>
-#include <string>
-
 namespace unisched::actors {
-namespace {
-
-/// The round's take of its queue's budget.
-QuotaTake quota_take(const CommitRound& round) {
-  const SchedulerWork& work = *round.work;
-  return QuotaTake{work.id, work.spec.priority, QuotaCommit{work.spec.queue, round.quota, {}}};
-}
-
-}  // namespace
 
 QuotaPlacement quota_placement_of(const SchedulerViews::Cluster& local,
                                   const policy::ReplicaPlacement& placement,
@@ -65,29 +47,37 @@ QuotaPlacement quota_placement_of(const SchedulerViews::Cluster& local,
   return out;
 }
 
-SchedulerCommands SchedulerCore::send_round(Round& round, std::vector<v1::CommitRequest> commits) {
+namespace {
+
+/// The round's take of its queue's budget.
+QuotaTake quota_take(const CommitRound& round) {
+  const SchedulerWork& work = *round.work;
+  return QuotaTake{work.id, work.spec.priority, QuotaCommit{work.spec.queue, round.quota, {}}};
+}
+
+}  // namespace
+
+SchedulerCommands SchedulerQuota::on_lease_revoked(const std::string& lease_id) {
   SchedulerCommands out;
-  RoundMessages& messages = out.round(round.id);
-  if (!round.quota.empty() && !round.quota_taken && !round.quota_pending &&
-      !take_from_lease(round, out)) {
-    round.quota_pending = true;
-    messages.quota_take = quota_take(round);
-    // A queue whose last take had to wait is near its budget: its commits wait for the take,
-    // so an over-budget decision never starts work on a cluster only to stop it again. Any
-    // other goes out with the take, in one round trip (admitted work holds its budget already).
-    if (leases_.tight(round.work->spec.queue) && !round.work->admitted) {
-      round.held_commits = std::move(commits);
-      return out;
-    }
-  }
-  for (v1::CommitRequest& commit : commits) {
-    round.outstanding.insert(commit.cluster_id());
-    messages.commits.push_back(std::move(commit));
+  if (leases_.revoke(lease_id)) {
+    out.quota_releases.push_back(lease_id);
   }
   return out;
 }
 
-bool SchedulerCore::take_from_lease(Round& round, SchedulerCommands& out) {
+bool SchedulerQuota::start_take(CommitRound& round, SchedulerCommands& out) {
+  if (round.quota.empty() || round.quota_taken || round.quota_pending ||
+      take_from_lease(round, out)) {
+    return false;
+  }
+  round.quota_pending = true;
+  out.round(round.id).quota_take = quota_take(round);
+  // Any other round's commits go out with the take, in one round trip (admitted work holds its
+  // budget already).
+  return leases_.tight(round.work->spec.queue) && !round.work->admitted;
+}
+
+bool SchedulerQuota::take_from_lease(CommitRound& round, SchedulerCommands& out) {
   if (round.work->admitted) {
     return false;  // admitted work holds its budget at the ledger: its take replaces that hold
   }
@@ -101,129 +91,74 @@ bool SchedulerCore::take_from_lease(Round& round, SchedulerCommands& out) {
   }
   out.quota_lease_uses.push_back(QuotaLeaseUse{*charge.charged, quota_take(round)});
   round.quota_taken = true;
-  summary_.set_quota_lease_takes(summary_.quota_lease_takes() + 1);
+  ++lease_takes_;
   return true;
 }
 
-void SchedulerCore::grant_lease(const std::string& queue, QuotaLease lease) {
-  leases_.grant(queue, std::move(lease));
-}
-
-SchedulerCommands SchedulerCore::on_lease_revoked(const std::string& lease_id) {
-  SchedulerCommands out;
-  if (leases_.revoke(lease_id)) {
-    out.quota_releases.push_back(lease_id);
+SchedulerQuota::Next SchedulerQuota::on_answer(CommitRound* round, QuotaResult result,
+                                               const std::string& reason, SchedulerCommands& out) {
+  if (round == nullptr || !round->quota_pending) {
+    return Next::Ignore;  // an answer to a round that is over
   }
-  return out;
-}
-
-SchedulerCommands SchedulerCore::on_quota_result(uint64_t round, QuotaResult result,
-                                                 const std::string& reason, Clock::time_point now) {
-  Round* const open = rounds_.find(round);
-  if (open == nullptr || !open->quota_pending) {
-    return {};  // an answer to a round that is over
-  }
-  open->quota_pending = false;
-  const std::string queue = open->work->spec.queue;
-  SchedulerCommands out;
+  round->quota_pending = false;
+  const std::string& queue = round->work->spec.queue;
   switch (result) {
     case QuotaResult::Taken:
-      open->quota_taken = true;
+      round->quota_taken = true;
       leases_.set_tight(queue, false);
-      if (!open->held_commits.empty()) {
-        return send_round(*open, std::move(open->held_commits));
-      }
-      return maybe_close(*open, now);
+      return round->held_commits.empty() ? Next::CloseIfDone : Next::SendCommits;
     case QuotaResult::Queued:
       leases_.set_tight(queue, true);
-      if (!open->held_commits.empty()) {
-        return park(*open, reason, now);  // nothing was committed
+      if (!round->held_commits.empty()) {
+        return Next::Park;  // nothing was committed
       }
-      open->quota_queued = reason;
-      return maybe_close(*open, now);
+      round->quota_queued = reason;
+      return Next::CloseIfDone;
     case QuotaResult::TimedOut:
       // It may have been taken: give it back (a no-op if it was not).
-      for (const auto& [id, placement] : open->quota) {
+      for (const auto& [id, placement] : round->quota) {
         out.quota_releases.push_back(id);
       }
       break;
     case QuotaResult::Refused:
       break;  // nothing was taken, and the ids are another's
   }
-  open->quota.clear();
-  open->held_commits.clear();
-  open->failed.insert("quota");
-  open->failures.push_back(
+  round->quota.clear();
+  round->held_commits.clear();
+  round->failed.insert("quota");
+  round->failures.push_back(
       diagnosis("quota", "commit",
                 (result == QuotaResult::Refused ? "refused: " : "no answer in time: ") + reason));
-  out.append(maybe_close(*open, now));
-  return out;
+  return Next::CloseIfDone;
 }
 
-SchedulerCommands SchedulerCore::maybe_close(Round& round, Clock::time_point now) {
-  if (!round.answered()) {
-    return {};
-  }
-  SchedulerCommands out;
-  if (round.quota_queued) {
-    // Over budget after all: the clusters that reserved give it back, and the work waits.
-    for (const std::string& cluster : round.accepted) {
-      out.releases.push_back(release_of(cluster, round.replicas.at(cluster)));
-    }
-    const std::string reason = *round.quota_queued;
-    out.append(park(round, reason, now));
-    return out;
-  }
-  out.append(close_round(round, now));
-  out.advance_later = rounds_.size() < settings_.in_flight_limit() && !queue_.empty();
-  return out;
-}
-
-SchedulerCommands SchedulerCore::park(Round& round, const std::string& reason,
-                                      Clock::time_point now) {
-  for (const auto& [cluster, replicas] : round.replicas) {
-    tracking_.forget_early_refusals(
-        replicas);  // none is kept: each is released or was never reserved
-  }
-  std::unique_ptr<Work> work = rounds_.end(round);
-  summary_.set_quota_queued(summary_.quota_queued() + 1);
+std::unique_ptr<SchedulerWork> SchedulerQuota::park(std::unique_ptr<SchedulerWork> work) {
+  ++queued_;
   ++work->quota_waits;
-  SchedulerCommands out;
-  if (work->replaces.empty()) {
-    v1::SchedulingDecision queued;
-    queued.set_request_id(work->request_id);
-    queued.set_status(v1::SchedulingDecision::QUEUED);
-    queued.add_reasons("waiting for quota: " + reason);
-    queued.set_attempts(work->attempts);
-    queued.set_latency_us(
-        std::chrono::duration_cast<std::chrono::microseconds>(now - work->submitted).count());
-    out.updates.push_back(std::move(queued));
-  }
   if (admitted_early_.erase(work->id) > 0) {
     work->admitted = true;
-    out.append(enqueue(std::move(work), now));
-    return out;
+    return work;
   }
-  parked_[work->id] = std::move(work);
-  out.advance_later = !queue_.empty();
-  return out;
+  const std::string id = work->id;
+  parked_[id] = std::move(work);
+  return nullptr;
 }
 
-SchedulerCommands SchedulerCore::on_admitted(const std::string& work_id, Clock::time_point now) {
+std::unique_ptr<SchedulerWork> SchedulerQuota::admit(const std::string& work_id, bool deciding,
+                                                     SchedulerCommands& out) {
   const auto found = parked_.find(work_id);
   if (found == parked_.end()) {
-    SchedulerCommands out;
-    if (rounds_.deciding(work_id)) {
+    if (deciding) {
       admitted_early_.insert(work_id);  // queued, and admitted before its clusters answered
     } else {
       out.quota_withdrawals.push_back(work_id);  // nothing here waits for it: give it back
     }
-    return out;
+    return nullptr;
   }
-  std::unique_ptr<Work> work = std::move(found->second);
+  std::unique_ptr<SchedulerWork> work = std::move(found->second);
   parked_.erase(found);
   work->admitted = true;
-  return enqueue(std::move(work), now);
+  return work;
 }
 
 }  // namespace unisched::actors

@@ -202,7 +202,7 @@ BOOST_AUTO_TEST_CASE(takes_a_lease_covers_skip_the_ledger_and_a_spent_lease_goes
   spec.queue = "team";
   SchedulerCommands first = bench.scheduler.submit("r1", spec, 1, bench.now);
   BOOST_TEST_REQUIRE(only_round(first).quota_take.has_value());
-  bench.scheduler.grant_lease("team", {"lease#1", {{"cpu", 2000}, {"GPU", 0}}});
+  bench.scheduler.quota().grant_lease("team", {"lease#1", {{"cpu", 2000}, {"GPU", 0}}});
   BOOST_TEST(bench.run(first).replies.size() == 1u);
   // Two takes the lease covers: their commits go out with the take reported after the fact.
   for (const char* id : {"r2", "r3"}) {
@@ -228,10 +228,10 @@ BOOST_AUTO_TEST_CASE(takes_a_lease_covers_skip_the_ledger_and_a_spent_lease_goes
   bench.run(spent);
   BOOST_TEST(bench.scheduler.summary(bench.now).quota_lease_takes() == 2u);
   // A revoked lease is given back once; admitted work never takes from a lease.
-  bench.scheduler.grant_lease("team", {"lease#2", {{"cpu", 4000}}});
-  BOOST_TEST((bench.scheduler.on_lease_revoked("lease#2").quota_releases ==
+  bench.scheduler.quota().grant_lease("team", {"lease#2", {{"cpu", 4000}}});
+  BOOST_TEST((bench.scheduler.quota().on_lease_revoked("lease#2").quota_releases ==
               std::vector<std::string>{"lease#2"}));
-  BOOST_TEST(bench.scheduler.on_lease_revoked("lease#2").quota_releases.empty());
+  BOOST_TEST(bench.scheduler.quota().on_lease_revoked("lease#2").quota_releases.empty());
 }
 
 BOOST_AUTO_TEST_CASE(a_conflict_is_retried_on_refreshed_views) {
