@@ -72,6 +72,8 @@ const std::vector<Case>& cases() {
       {"simulate --clusters 27"},
       {"simulate --in-flight 0"},
       {"simulate --report xml"},
+      {"serve --listen 127.0.0.1:0 --journal README.md"},
+      {"serve --listen 127.0.0.1:0 --journal config"},
   };
   return all;
 }
@@ -82,9 +84,10 @@ std::string transcript(const Case& c) {
   const std::string out = scratch.path() + "/out";
   const std::string err = scratch.path() + "/err";
   const std::string folder = c.outside ? scratch.path() : kSource;
-  // Logs carry times; the messages a user reads are printed, not logged.
-  const std::string command = "cd " + folder + " && " + std::string(UNISCHED_BINARY) + " " +
-                              c.arguments + " --log-level off >" + out + " 2>" + err +
+  // Logs carry times; the messages a user reads are printed, not logged. A command that should
+  // have refused and runs on instead is stopped (exit 124) rather than hang the test.
+  const std::string command = "cd " + folder + " && timeout 20 " + std::string(UNISCHED_BINARY) +
+                              " " + c.arguments + " --log-level off >" + out + " 2>" + err +
                               " </dev/null";
   const int status = std::system(command.c_str());
   std::string text = "$ unisched " + c.arguments + "\nexit " +

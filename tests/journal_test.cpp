@@ -106,15 +106,13 @@ BOOST_AUTO_TEST_CASE(the_book_refuses_damage_unless_told_to_skip_it) {
   std::vector<std::string> warnings;
   RequestBook refused(path);
   const absl::Status status = refused.recover(false, warnings);
-  BOOST_TEST(!status.ok());
-  BOOST_TEST(status.message().find("damaged records at offset ") != std::string::npos,
-             status.message());
+  BOOST_TEST((status.code() == absl::StatusCode::kDataLoss), status.message());
+  // The refusal names the flag that starts the hub anyway.
   BOOST_TEST(status.message().find("--journal-skip-damaged") != std::string::npos);
   BOOST_TEST(read_file(path) == bytes);  // nothing deleted
   RequestBook skipping(path);
   BOOST_TEST(skipping.recover(true, warnings).ok());
-  BOOST_TEST_REQUIRE(warnings.size() == 1u);
-  BOOST_TEST(warnings[0].find("skipped") != std::string::npos, warnings[0]);
+  BOOST_TEST(warnings.size() == 1u);  // the damage skipped
   BOOST_TEST(skipping.list().requests_size() >= 466);
   BOOST_TEST(skipping.find("request-467") != nullptr);
 }
@@ -125,8 +123,7 @@ BOOST_AUTO_TEST_CASE(a_file_that_is_not_a_journal_or_no_file_at_all_stops_the_st
   std::vector<std::string> warnings;
   RequestBook book(readme);
   const absl::Status status = book.recover(false, warnings);
-  BOOST_TEST(status.message().find("is not a unisched journal") != std::string::npos,
-             status.message());
+  BOOST_TEST((status.code() == absl::StatusCode::kFailedPrecondition), status.message());
   BOOST_TEST(read_file(readme) == "# unisched\n\nNot a journal.\n");  // untouched
   for (const std::string& path : {dir.path(), dir.path() + "/missing-folder/requests.journal"}) {
     RequestBook unusable(path);
@@ -231,21 +228,17 @@ BOOST_AUTO_TEST_CASE(declarations_keep_the_last_per_key_and_refuse_damage) {
   write_bytes(path, read_file(path) + encode_journal_record("half").substr(0, 9));
   ProfileBook torn(path);
   BOOST_TEST_REQUIRE(torn.recover(warnings).ok());
-  BOOST_TEST_REQUIRE(warnings.size() == 1u);
-  BOOST_TEST(warnings[0].find("the last write did not finish") != std::string::npos, warnings[0]);
+  BOOST_TEST(warnings.size() == 1u);  // the torn tail cut
   BOOST_TEST(torn.values().size() == 2u);
   std::string bytes = read_file(path);
   bytes[kJournalHeader.size() + 14] = static_cast<char>(~bytes[kJournalHeader.size() + 14]);
   write_bytes(path, bytes);
   const absl::Status damaged = ProfileBook(path).recover(warnings);
-  BOOST_TEST(!damaged.ok());
-  BOOST_TEST(std::string(damaged.message()).find("apply the profiles again") != std::string::npos,
-             damaged.message());
+  BOOST_TEST((damaged.code() == absl::StatusCode::kDataLoss), damaged.message());
   // An intact record that is no profile (no cluster id) stops the start too.
   BOOST_TEST_REQUIRE(rewrite_journal(path, {v1::ClusterRegistration().SerializeAsString()}).ok());
   const absl::Status foreign = ProfileBook(path).recover(warnings);
-  BOOST_TEST(std::string(foreign.message()).find("is not a cluster profile") != std::string::npos,
-             foreign.message());
+  BOOST_TEST((foreign.code() == absl::StatusCode::kDataLoss), foreign.message());
 }
 
 BOOST_AUTO_TEST_SUITE_END()
