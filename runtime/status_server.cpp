@@ -6,6 +6,7 @@
 #include <boost/asio/steady_timer.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/http.hpp>
+#include <cstdio>
 #include <optional>
 #include <thread>
 
@@ -242,6 +243,19 @@ std::unique_ptr<StatusServer> StatusServer::start(const std::string& host, uint1
 
 uint16_t StatusServer::port() const {
   return impl_->acceptor.local_endpoint().port();
+}
+
+std::unique_ptr<StatusServer> open_metrics_port(const std::string& host, uint16_t port,
+                                                StatusPages pages) {
+  std::string error;
+  auto server = StatusServer::start(host, port, std::move(pages), error);
+  if (!server) {
+    std::fprintf(stderr, "error: --metrics: %s\n", error.c_str());
+    return nullptr;
+  }
+  std::printf("metrics on %s:%u\n", host.c_str(), static_cast<unsigned>(server->port()));
+  std::fflush(stdout);
+  return server;
 }
 
 StatusServer::~StatusServer() {

@@ -51,4 +51,9 @@ class StatusServer {
   std::unique_ptr<Impl> impl_;
 };
 
+/// Serves `pages` on host:port for a role's --metrics and prints "metrics on HOST:PORT" to
+/// standard output; null after printing why it cannot.
+std::unique_ptr<StatusServer> open_metrics_port(const std::string& host, uint16_t port,
+                                                StatusPages pages);
+
 }  // namespace unisched::runtime

@@ -112,7 +112,8 @@ int run_shard(const ParsedArgs& args) {
   registration.set_token(args.value("token"));
   registration.set_endpoint(args.value("advertise", listen->host + ":" + std::to_string(*port)));
   std::unique_ptr<runtime::StatusServer> metrics;
-  if (metrics_at && !(metrics = open_metrics_port(*metrics_at, shard_pages(*system, shard)))) {
+  if (metrics_at && !(metrics = runtime::open_metrics_port(metrics_at->host, metrics_at->port,
+                                                           shard_pages(*system, shard)))) {
     caf::anon_send_exit(shard, caf::exit_reason::user_shutdown);
     return 1;
   }

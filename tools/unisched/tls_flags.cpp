@@ -80,17 +80,4 @@ std::optional<runtime::Endpoint> parse_metrics_endpoint(const ParsedArgs& args,
   return endpoint;
 }
 
-std::unique_ptr<runtime::StatusServer> open_metrics_port(const runtime::Endpoint& at,
-                                                         runtime::StatusPages pages) {
-  std::string error;
-  auto server = runtime::StatusServer::start(at.host, at.port, std::move(pages), error);
-  if (!server) {
-    std::fprintf(stderr, "error: --metrics: %s\n", error.c_str());
-    return nullptr;
-  }
-  std::printf("metrics on %s:%u\n", at.host.c_str(), static_cast<unsigned>(server->port()));
-  std::fflush(stdout);
-  return server;
-}
-
 }  // namespace unisched::cli

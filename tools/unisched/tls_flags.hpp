@@ -1,13 +1,11 @@
 // The --tls-cert/--tls-key/--tls-ca flags every networked verb shares.
 #pragma once
 
-#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "runtime/network.hpp"
-#include "runtime/status_server.hpp"
 #include "tools/unisched/cli.hpp"
 
 namespace unisched::cli {
@@ -30,13 +28,10 @@ Flag insecure_plaintext_flag();
 bool may_listen(const ParsedArgs& args, const runtime::TlsFiles& tls,
                 const runtime::Endpoint& endpoint, const std::string& flag);
 
-/// --metrics HOST:PORT, and its endpoint read from the flags (a warning beyond loopback);
-/// nullopt with `error` set when it is not HOST:PORT.
 /// --metrics; `status_page`: the role also serves the status page at / (the hub does).
 Flag metrics_flag(bool status_page);
+/// --metrics HOST:PORT, and its endpoint read from the flags (a warning beyond loopback);
+/// nullopt with `error` set when it is not HOST:PORT.
 std::optional<runtime::Endpoint> parse_metrics_endpoint(const ParsedArgs& args, std::string& error);
-/// Serves `pages` at `at` and prints "metrics on HOST:PORT"; null after printing why it cannot.
-std::unique_ptr<runtime::StatusServer> open_metrics_port(const runtime::Endpoint& at,
-                                                         runtime::StatusPages pages);
 
 }  // namespace unisched::cli
