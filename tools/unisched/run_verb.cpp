@@ -281,6 +281,32 @@ grpc_door(const runtime::Endpoint& endpoint) {
       };
 }
 
+/// A real Slurm cluster beside the simulated ones (--slurm-conf) and the gRPC door for agents
+/// outside (--grpc); 0, or the exit code after printing why not.
+int open_to_the_outside(const ParsedArgs& args, runtime::RunOptions& options) {
+  if (args.has("slurm-conf")) {
+    adapters::slurm::SlurmOptions slurm;
+    slurm.slurm_conf = args.value("slurm-conf");
+    auto cluster = adapters::slurm::SlurmCluster::connect(slurm);
+    if (!cluster.ok()) {
+      std::fprintf(stderr, "error: --slurm-conf: %s\n",
+                   std::string(cluster.status().message()).c_str());
+      return 1;
+    }
+    options.real_clusters.push_back(std::move(*cluster));
+  }
+  if (args.has("grpc")) {
+    std::string error;
+    const auto endpoint = runtime::parse_endpoint(args.value("grpc"), error);
+    if (!endpoint) {
+      std::fprintf(stderr, "error: --grpc: %s\n", error.c_str());
+      return 2;
+    }
+    options.open_door = grpc_door(*endpoint);
+  }
+  return 0;
+}
+
 int run_run(const ParsedArgs& args) {
   runtime::RunOptions options;
   std::string error;
@@ -301,24 +327,8 @@ int run_run(const ParsedArgs& args) {
     std::fprintf(stderr, "error: %s\n", problem.c_str());
     return 2;
   }
-  if (args.has("slurm-conf")) {
-    adapters::slurm::SlurmOptions slurm;
-    slurm.slurm_conf = args.value("slurm-conf");
-    auto cluster = adapters::slurm::SlurmCluster::connect(slurm);
-    if (!cluster.ok()) {
-      std::fprintf(stderr, "error: --slurm-conf: %s\n",
-                   std::string(cluster.status().message()).c_str());
-      return 1;
-    }
-    options.real_clusters.push_back(std::move(*cluster));
-  }
-  if (args.has("grpc")) {
-    const auto endpoint = runtime::parse_endpoint(args.value("grpc"), error);
-    if (!endpoint) {
-      std::fprintf(stderr, "error: --grpc: %s\n", error.c_str());
-      return 2;
-    }
-    options.open_door = grpc_door(*endpoint);
+  if (const int status = open_to_the_outside(args, options); status != 0) {
+    return status;
   }
   const auto report = runtime::run_single_node(clusters, options, log_progress);
   for (const auto& problem : report.problems) {
