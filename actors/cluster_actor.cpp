@@ -10,6 +10,7 @@
 #include <map>
 #include <optional>
 
+#include "actors/commit_wire.hpp"
 #include "actors/left_out_log.hpp"
 #include "actors/snapshot_transfer.hpp"
 #include "actors/stray_errors.hpp"
@@ -366,16 +367,8 @@ v1::Ack on_update(Self self, const messages::AgentUpdate& message) {
 /// and its committer remembered, to hear of it when it is settled or refused.
 v1::CommitReply on_commit(Self self, v1::CommitRequest& request) {
   ClusterCore& core = *self->state.core;
-  Commit commit;
-  commit.request_id = request.request_id();
-  commit.revision = request.revision();
-  commit.node_revisions.insert(request.node_revisions().begin(), request.node_revisions().end());
-  for (const auto& placement : request.placements()) {
-    commit.reservations.push_back(messages::from_proto(placement));
-  }
-  const CommitOutcome outcome =
-      core.commit(std::move(commit),
-                  request.node_level() ? CommitMode::NodeRevisions : CommitMode::ClusterRevision);
+  ClusterCommit commit = commit_of(request);
+  const CommitOutcome outcome = core.commit(std::move(commit.commit), commit.mode);
   v1::CommitReply reply;
   reply.set_revision(outcome.revision);
   reply.set_reason(outcome.reason);

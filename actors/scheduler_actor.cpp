@@ -14,6 +14,7 @@
 #include <memory>
 #include <optional>
 
+#include "actors/commit_wire.hpp"
 #include "actors/countdown.hpp"
 #include "actors/stray_errors.hpp"
 #include "actors/until_acknowledged.hpp"
@@ -233,9 +234,9 @@ void sweep_overdue_commits(Self self) {
 
 /// Each commit's answer, or TimedOut when none comes within the commit timeout. The timeout is
 /// the scheduler's own sweep, not CAF's per request: see CommitDeadlines.
-void send_commits(Self self, uint64_t round, std::vector<v1::CommitRequest>& commits) {
-  for (v1::CommitRequest& commit : commits) {
-    const std::string cluster = commit.cluster_id();
+void send_commits(Self self, uint64_t round, const std::vector<ClusterCommit>& commits) {
+  for (const ClusterCommit& commit : commits) {
+    const std::string& cluster = commit.cluster_id;
     const auto actor = self->state.cluster_actors.find(cluster);
     if (actor == self->state.cluster_actors.end()) {
       carry_out(self, self->state.core->on_commit_result(round, cluster, CommitResult::TimedOut,
@@ -244,7 +245,7 @@ void send_commits(Self self, uint64_t round, std::vector<v1::CommitRequest>& com
       continue;
     }
     const uint64_t ticket = self->state.deadlines->open(round, cluster, self->clock().now());
-    self->request(actor->second, caf::infinite, std::move(commit))
+    self->request(actor->second, caf::infinite, to_wire(commit))
         .then(
             [=](v1::CommitReply& reply) {
               if (!self->state.deadlines->close(ticket)) {

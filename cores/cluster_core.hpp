@@ -17,6 +17,7 @@
 #include <utility>
 #include <vector>
 
+#include "cores/commit.hpp"
 #include "cores/placement_ledger.hpp"
 #include "cores/recent_ids.hpp"
 #include "cores/reservation_holdings.hpp"
@@ -70,18 +71,6 @@ struct SnapshotOutcome {
   /// applied or was already passed by updates.
   std::optional<std::string> problem;
   ClusterEffects effects;
-};
-
-enum class CommitMode {
-  ClusterRevision,  ///< the whole cluster must be at the revision decided on
-  NodeRevisions,    ///< only the nodes the commit touches must be unchanged
-};
-
-struct Commit {
-  std::string request_id;
-  uint64_t revision = 0;                           ///< ClusterRevision mode
-  std::map<std::string, uint64_t> node_revisions;  ///< NodeRevisions mode: every touched node
-  std::vector<model::Reservation> reservations;
 };
 
 enum class CommitStatus {

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "cores/commit.hpp"
 #include "cores/quota_amounts.hpp"
 #include "messages/unisched.pb.h"
 #include "policy/pipeline.hpp"
@@ -24,7 +25,7 @@ struct RoundMessages {
   uint64_t round = 0;
   /// Send each to its cluster (cluster_id); report the answer with on_commit_result(round,
   /// cluster, ...), or TimedOut when none came in time.
-  std::vector<v1::CommitRequest> commits;
+  std::vector<ClusterCommit> commits;
   /// Send to the quota ledger; report the answer with on_quota_result(round, ...), or TimedOut
   /// when none came in time.
   std::optional<QuotaTake> quota_take;

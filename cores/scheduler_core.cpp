@@ -135,23 +135,21 @@ SchedulerCommands SchedulerCore::start_round(std::unique_ptr<Work> started,
   Work& work = *round.work;
   round.partial = decision.status == policy::DecisionStatus::PartiallyPlaced;
   round.partial_diagnoses = diagnoses_of(decision);
-  std::map<std::string, v1::CommitRequest> commits;
+  std::map<std::string, ClusterCommit> commits;
   for (const auto& placement : decision.placements) {
     const SchedulerViews::Cluster& local = views_.at(placement.cluster);
-    v1::CommitRequest& commit = commits[placement.cluster];
-    commit.set_cluster_id(placement.cluster);
-    commit.set_request_id(work.request_id);
-    commit.set_node_level(settings_.commit_mode == CommitMode::NodeRevisions);
-    commit.set_revision(local.revision);
-    (*commit.mutable_node_revisions())[placement.node] = local.view.revision_of(placement.node);
+    ClusterCommit& commit = commits[placement.cluster];
+    commit.cluster_id = placement.cluster;
+    commit.mode = settings_.commit_mode;
+    commit.commit.request_id = work.request_id;
+    commit.commit.revision = local.revision;
+    commit.commit.node_revisions[placement.node] = local.view.revision_of(placement.node);
     const uint64_t number = work.take_replica_number();
     round.replica_numbers[placement.cluster].push_back(number);
     const std::string placement_id = work.id + "/" + std::to_string(number);
-    messages::to_proto(
-        model::Reservation{placement_id, placement.node, placement.cpu_milli,
-                           placement.memory_bytes, placement.devices, placement.host_ports,
-                           placement.device_milli, work.spec.pod_template},
-        *commit.add_placements());
+    commit.commit.reservations.push_back(model::Reservation{
+        placement_id, placement.node, placement.cpu_milli, placement.memory_bytes,
+        placement.devices, placement.host_ports, placement.device_milli, work.spec.pod_template});
     round.replicas[placement.cluster].push_back(replica_of(placement_id, placement));
     round.incarnations[placement.cluster] = local.incarnation;
     rounds_.mark_busy(round, {placement.cluster, placement.node});
@@ -159,22 +157,22 @@ SchedulerCommands SchedulerCore::start_round(std::unique_ptr<Work> started,
       round.quota[placement_id] = quota_placement_of(local, placement, work.spec);
     }
   }
-  std::vector<v1::CommitRequest> to_send;
+  std::vector<ClusterCommit> to_send;
   for (auto& [cluster, commit] : commits) {
     to_send.push_back(std::move(commit));
   }
   return send_round(round, std::move(to_send));
 }
 
-SchedulerCommands SchedulerCore::send_round(Round& round, std::vector<v1::CommitRequest> commits) {
+SchedulerCommands SchedulerCore::send_round(Round& round, std::vector<ClusterCommit> commits) {
   SchedulerCommands out;
   if (quota_.start_take(round, out)) {
     round.held_commits = std::move(commits);
     return out;
   }
   RoundMessages& messages = out.round(round.id);
-  for (v1::CommitRequest& commit : commits) {
-    round.outstanding.insert(commit.cluster_id());
+  for (ClusterCommit& commit : commits) {
+    round.outstanding.insert(commit.cluster_id);
     messages.commits.push_back(std::move(commit));
   }
   return out;

@@ -127,7 +127,7 @@ class SchedulerCore {
                            Clock::time_point now);
   SchedulerCommands start_round(std::unique_ptr<Work> work, const policy::Decision& decision);
   /// The round's commits go out now; with a ledger and a queue, its take goes first.
-  SchedulerCommands send_round(Round& round, std::vector<v1::CommitRequest> commits);
+  SchedulerCommands send_round(Round& round, std::vector<ClusterCommit> commits);
   /// Closes the round once every cluster and the ledger answered.
   SchedulerCommands maybe_close(Round& round, Clock::time_point now);
   /// The work waits for quota: parked until the ledger admits it.

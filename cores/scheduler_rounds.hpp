@@ -39,10 +39,10 @@ struct CommitRound {
   std::vector<Diagnosis> failures;  // why the failed clusters failed
   bool partial = false;             // the decision placed only some replicas
   std::vector<Diagnosis> partial_diagnoses;
-  bool refreshing = false;                      // waiting for views before deciding again
-  QuotaPlacements quota;                        // what the round takes
-  std::vector<v1::CommitRequest> held_commits;  // sent once the ledger took the quota
-  bool quota_pending = false;                   // the ledger has not answered yet
+  bool refreshing = false;                  // waiting for views before deciding again
+  QuotaPlacements quota;                    // what the round takes
+  std::vector<ClusterCommit> held_commits;  // sent once the ledger took the quota
+  bool quota_pending = false;               // the ledger has not answered yet
   bool quota_taken = false;
   std::optional<std::string> quota_queued;  // the ledger queued the work: why
   std::vector<policy::NodeRef> busy;        // nodes of commits not answered yet

@@ -54,19 +54,9 @@ struct Bench {
     BOOST_TEST_REQUIRE(scheduler.views().replace(*cluster.whole_view()));
   }
 
-  /// What the cluster answers to `request`, as the ClusterActor would, and why.
-  std::pair<actors::CommitResult, std::string> answer(const v1::CommitRequest& request) {
-    actors::Commit commit;
-    commit.request_id = request.request_id();
-    commit.revision = request.revision();
-    commit.node_revisions.insert(request.node_revisions().begin(), request.node_revisions().end());
-    for (const auto& placement : request.placements()) {
-      commit.reservations.push_back(messages::from_proto(placement));
-    }
-    const auto outcome =
-        clusters.at(request.cluster_id())
-            .commit(commit, request.node_level() ? actors::CommitMode::NodeRevisions
-                                                 : actors::CommitMode::ClusterRevision);
+  /// What the cluster answers to `commit`, as the ClusterActor would, and why.
+  std::pair<actors::CommitResult, std::string> answer(const actors::ClusterCommit& commit) {
+    const auto outcome = clusters.at(commit.cluster_id).commit(commit.commit, commit.mode);
     switch (outcome.status) {
       case actors::CommitStatus::Accepted:
         return {actors::CommitResult::Accepted, outcome.reason};
@@ -76,7 +66,7 @@ struct Bench {
         return {actors::CommitResult::Refused, outcome.reason};
     }
   }
-  actors::CommitResult commit(const v1::CommitRequest& request) { return answer(request).first; }
+  actors::CommitResult commit(const actors::ClusterCommit& commit) { return answer(commit).first; }
 
   /// Releases reach their clusters, as they would over the actors' links.
   void release(const actors::SchedulerCommands& commands) {
@@ -100,10 +90,10 @@ struct Bench {
           }
           next.append(scheduler.on_refreshed(round.round, now));
         }
-        for (const auto& request : round.commits) {
-          const auto [result, reason] = answer(request);
+        for (const auto& commit : round.commits) {
+          const auto [result, reason] = answer(commit);
           next.append(
-              scheduler.on_commit_result(round.round, request.cluster_id(), result, reason, now));
+              scheduler.on_commit_result(round.round, commit.cluster_id, result, reason, now));
         }
         if (round.quota_take) {
           next.append(scheduler.on_quota_result(round.round, actors::QuotaResult::Taken, "", now));

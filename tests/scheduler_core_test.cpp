@@ -36,7 +36,7 @@ BOOST_AUTO_TEST_CASE(a_request_is_decided_committed_answered_and_forgotten_once_
   bench.add("a", {testing::node("n1", 8000, 32)});
   const SchedulerCommands first = bench.scheduler.submit("web", kOneCpu, 11, bench.now);
   BOOST_TEST_REQUIRE(only_round(first).commits.size() == 1u);
-  BOOST_TEST(only_round(first).commits[0].cluster_id() == "a");
+  BOOST_TEST(only_round(first).commits[0].cluster_id == "a");
   BOOST_TEST(bench.scheduler.deciding());
   const SchedulerCommands done = bench.run(first);
   BOOST_TEST_REQUIRE(done.replies.size() == 1u);
@@ -59,8 +59,8 @@ BOOST_AUTO_TEST_CASE(each_placement_carries_the_requests_pod_template) {
   spec.pod_template = R"({"spec":{"containers":[{"name":"web","image":"nginx"}]}})";
   const SchedulerCommands first = bench.scheduler.submit("web", spec, 12, bench.now);
   BOOST_TEST_REQUIRE(only_round(first).commits.size() == 1u);
-  BOOST_TEST_REQUIRE(only_round(first).commits[0].placements_size() == 1);
-  BOOST_TEST(only_round(first).commits[0].placements(0).pod_template() == spec.pod_template);
+  BOOST_TEST_REQUIRE(only_round(first).commits[0].commit.reservations.size() == 1u);
+  BOOST_TEST(only_round(first).commits[0].commit.reservations[0].pod_template == spec.pod_template);
 }
 
 BOOST_AUTO_TEST_CASE(a_commit_that_times_out_after_the_cluster_reserved_leaves_no_reservation) {
@@ -326,8 +326,8 @@ BOOST_AUTO_TEST_CASE(every_replica_refused_before_its_round_closed_is_placed_aga
   SchedulerCommands submitted = bench.scheduler.submit("web", two, 3, bench.now);
   std::vector<std::string> placed;
   for (const auto& commit : only_round(submitted).commits) {
-    for (const auto& placement : commit.placements()) {
-      placed.push_back(placement.id());
+    for (const auto& placement : commit.commit.reservations) {
+      placed.push_back(placement.id);
     }
   }
   BOOST_TEST_REQUIRE(placed.size() == 2u);

@@ -35,8 +35,8 @@ SchedulerCommands answer(Bench& bench, const actors::RoundMessages& round) {
   BOOST_TEST_REQUIRE(round.commits.size() == 1u);
   const auto& commit = round.commits.front();
   const auto [result, reason] = bench.answer(commit);
-  bench.scheduler.views().replace(*bench.clusters.at(commit.cluster_id()).whole_view());
-  return bench.scheduler.on_commit_result(round.round, commit.cluster_id(), result, reason,
+  bench.scheduler.views().replace(*bench.clusters.at(commit.cluster_id).whole_view());
+  return bench.scheduler.on_commit_result(round.round, commit.cluster_id, result, reason,
                                           bench.now);
 }
 
@@ -54,8 +54,8 @@ BOOST_AUTO_TEST_CASE(decisions_in_flight_together_take_nodes_apart_and_never_con
     SchedulerCommands started = bench.scheduler.submit(id, kOneCpu, 1, bench.now);
     const actors::RoundMessages& round = only_round(started);
     BOOST_TEST_REQUIRE(round.commits.size() == 1u);
-    BOOST_TEST(round.commits[0].node_level());
-    nodes.insert(round.commits[0].placements(0).node());
+    BOOST_TEST((round.commits[0].mode == actors::CommitMode::NodeRevisions));
+    nodes.insert(round.commits[0].commit.reservations[0].node);
     rounds.push_back(round);
   }
   BOOST_TEST(bench.scheduler.deciding() == 3u);
@@ -101,7 +101,7 @@ BOOST_AUTO_TEST_CASE(with_cluster_level_checks_one_decision_is_in_flight) {
   Bench bench(in_flight(3, actors::CommitMode::ClusterRevision));
   bench.add("a", {testing::node("n1", 8000, 32), testing::node("n2", 8000, 32)});
   SchedulerCommands first = bench.scheduler.submit("r1", kOneCpu, 1, bench.now);
-  BOOST_TEST(!only_round(first).commits[0].node_level());
+  BOOST_TEST((only_round(first).commits[0].mode == actors::CommitMode::ClusterRevision));
   BOOST_TEST(bench.scheduler.submit("r2", kOneCpu, 2, bench.now).rounds.empty());
   BOOST_TEST(bench.scheduler.deciding() == 1u);
   BOOST_TEST(bench.scheduler.waiting() == 1u);
