@@ -32,4 +32,11 @@ ClusterCommit commit_of(const v1::CommitRequest& request) {
   return commit;
 }
 
+v1::ReleaseOrder to_wire(const ClusterRelease& release) {
+  v1::ReleaseOrder order;
+  order.set_cluster_id(release.cluster_id);
+  order.mutable_placement_ids()->Add(release.placement_ids.begin(), release.placement_ids.end());
+  return order;
+}
+
 }  // namespace unisched::actors

@@ -317,8 +317,8 @@ void send_quota_releases(Self self, SchedulerCommands& commands) {
 void carry_out(Self self, SchedulerCommands commands) {
   auto& state = self->state;
   send_quota_releases(self, commands);
-  for (v1::ReleaseOrder& release : commands.releases) {
-    send_release(self, std::move(release));
+  for (const ClusterRelease& release : commands.releases) {
+    send_release(self, to_wire(release));
   }
   for (auto& [ticket, decision] : commands.replies) {
     if (auto promise = state.waiting.find(ticket); promise != state.waiting.end()) {

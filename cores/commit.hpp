@@ -1,6 +1,7 @@
 // A commit: placements reserved at one cluster by compare-and-set on the revisions a decision
-// saw. The scheduler's core builds them, the ClusterActor's core takes them; the actors carry
-// them across as v1::CommitRequest (actors/commit_wire).
+// saw, and a release of placements there. The scheduler's core builds them, the ClusterActor's
+// core takes them; the actors carry them across as v1::CommitRequest and v1::ReleaseOrder
+// (actors/commit_wire).
 #pragma once
 
 #include <cstdint>
@@ -29,6 +30,13 @@ struct ClusterCommit {
   std::string cluster_id;
   CommitMode mode = CommitMode::ClusterRevision;
   Commit commit;
+};
+
+/// Placements a scheduler drops at one cluster: a gang not placed whole, a commit without an
+/// answer (it may have reserved), replicas whose ClusterActor went away unconfirmed.
+struct ClusterRelease {
+  std::string cluster_id;
+  std::vector<std::string> placement_ids;
 };
 
 }  // namespace unisched::actors

@@ -69,12 +69,11 @@ Decision::Diagnosis diagnosis(std::string cluster, std::string plugin, std::stri
   return out;
 }
 
-v1::ReleaseOrder release_of(const std::string& cluster,
-                            const std::vector<Decision::Replica>& replicas) {
-  v1::ReleaseOrder release;
-  release.set_cluster_id(cluster);
+ClusterRelease release_of(const std::string& cluster,
+                          const std::vector<Decision::Replica>& replicas) {
+  ClusterRelease release{cluster, {}};
   for (const auto& replica : replicas) {
-    release.add_placement_ids(replica.placement_id());
+    release.placement_ids.push_back(replica.placement_id());
   }
   return release;
 }

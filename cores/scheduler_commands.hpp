@@ -44,7 +44,7 @@ struct SchedulerCommands {
   std::vector<std::string> quota_releases;
   std::vector<std::string> quota_withdrawals;
   /// Send each to its cluster.
-  std::vector<v1::ReleaseOrder> releases;
+  std::vector<ClusterRelease> releases;
   /// Answers to submissions: the ticket given to submit(), and its decision.
   std::vector<std::pair<uint64_t, v1::SchedulingDecision>> replies;
   /// A decision that changed after it was answered (a refused replica placed again): tell the
@@ -66,7 +66,7 @@ v1::SchedulingDecision::Diagnosis diagnosis(std::string cluster, std::string plu
                                             std::string reason);
 
 /// Drops these replicas' reservations at their cluster.
-v1::ReleaseOrder release_of(const std::string& cluster,
-                            const std::vector<v1::SchedulingDecision::Replica>& replicas);
+ClusterRelease release_of(const std::string& cluster,
+                          const std::vector<v1::SchedulingDecision::Replica>& replicas);
 
 }  // namespace unisched::actors

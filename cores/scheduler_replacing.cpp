@@ -84,10 +84,7 @@ SchedulerCommands SchedulerCore::on_cluster_actor_lost(const std::string& cluste
   if (unsettled.empty()) {
     return out;
   }
-  v1::ReleaseOrder release;
-  release.set_cluster_id(cluster);
-  release.mutable_placement_ids()->Add(unsettled.begin(), unsettled.end());
-  out.releases.push_back(std::move(release));
+  out.releases.push_back(ClusterRelease{cluster, unsettled});
   for (const std::string& id : unsettled) {
     out.append(on_refused_placement(
         id, "its ClusterActor restarted before the cluster confirmed it", now));

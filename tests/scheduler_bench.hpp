@@ -71,8 +71,7 @@ struct Bench {
   /// Releases reach their clusters, as they would over the actors' links.
   void release(const actors::SchedulerCommands& commands) {
     for (const auto& order : commands.releases) {
-      clusters.at(order.cluster_id())
-          .release({order.placement_ids().begin(), order.placement_ids().end()});
+      clusters.at(order.cluster_id).release(order.placement_ids);
     }
   }
 

@@ -74,7 +74,7 @@ BOOST_AUTO_TEST_CASE(a_commit_that_times_out_after_the_cluster_reserved_leaves_n
   const SchedulerCommands after = bench.scheduler.on_commit_result(
       only_round(commands).round, "a", CommitResult::TimedOut, "request_timeout", bench.now);
   BOOST_TEST_REQUIRE(after.releases.size() == 1u);
-  BOOST_TEST(after.releases[0].placement_ids(0) == "web/0");
+  BOOST_TEST(after.releases[0].placement_ids.at(0) == "web/0");
   bench.release(after);
   BOOST_TEST(bench.reservations() == 0u);  // the late accept is undone
   // A second release of the same placement (or one the cluster never saw) changes nothing.
@@ -442,7 +442,7 @@ BOOST_AUTO_TEST_CASE(a_lost_cluster_actor_releases_the_unsettled_replicas_in_req
   BOOST_TEST(bench.scheduler.on_cluster_actor_lost("b", bench.now).releases.empty());
   const SchedulerCommands lost = bench.scheduler.on_cluster_actor_lost("a", bench.now);
   BOOST_TEST_REQUIRE(lost.releases.size() == 1u);
-  const auto& released = lost.releases[0].placement_ids();
+  const auto& released = lost.releases[0].placement_ids;
   // By request id, whatever order the tracking keeps them in: the same on every run.
   std::sort(unsettled.begin(), unsettled.end());
   BOOST_TEST(std::vector<std::string>(released.begin(), released.end()) == unsettled,

@@ -147,8 +147,8 @@ BOOST_AUTO_TEST_CASE(replicas_whose_cluster_actor_went_away_count_as_failed_and_
   BOOST_TEST((round->failed == std::set<std::string>{"a", "c"}));
   BOOST_TEST(round->work->placed.empty());
   BOOST_TEST_REQUIRE(out.releases.size() == 2u);
-  BOOST_TEST(out.releases[0].cluster_id() == "a");
-  BOOST_TEST(out.releases[1].placement_ids(0) == "w/9");
+  BOOST_TEST(out.releases[0].cluster_id == "a");
+  BOOST_TEST(out.releases[1].placement_ids.at(0) == "w/9");
 }
 
 BOOST_AUTO_TEST_CASE(a_node_stays_busy_while_any_commit_in_flight_touches_it) {

@@ -131,7 +131,7 @@ BOOST_AUTO_TEST_CASE(a_gang_whose_refused_replica_finds_no_place_is_given_up) {
   BOOST_TEST(out.updates[0].status() == Decision::UNSCHEDULABLE);
   BOOST_TEST(out.updates[0].replicas_size() == 0);
   BOOST_TEST_REQUIRE(out.releases.size() == 1u);
-  BOOST_TEST(out.releases[0].cluster_id() == "a");
+  BOOST_TEST(out.releases[0].cluster_id == "a");
   BOOST_TEST((out.quota_releases == std::vector<std::string>{"g/0"}));
   BOOST_TEST((out.forgotten == std::vector<std::string>{"g"}));
   BOOST_TEST(tracking.size() == 0u);
@@ -149,7 +149,7 @@ BOOST_AUTO_TEST_CASE(a_replica_placed_after_its_gang_was_given_up_is_released_to
   BOOST_TEST(!late.kept);
   BOOST_TEST(late.commands.updates.empty());
   BOOST_TEST_REQUIRE(late.commands.releases.size() == 1u);
-  BOOST_TEST(late.commands.releases[0].placement_ids(0) == "g/2-again/0");
+  BOOST_TEST(late.commands.releases[0].placement_ids.at(0) == "g/2-again/0");
   BOOST_TEST((late.commands.forgotten == std::vector<std::string>{"g"}));
 }
 
