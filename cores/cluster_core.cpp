@@ -31,7 +31,7 @@ UpdateOutcome ClusterCore::take_update(model::ViewUpdate& update) {
     return {AckStatus::Rejected, position_.version,
             "update for cluster \"" + update.cluster_id + "\" sent to \"" + cluster_id_ + "\""};
   }
-  confirm_ended(update.finished_placements, update.refused_placements);
+  deliveries_.confirm_ended(update.finished_placements, update.refused_placements);
   placements_.note_outcomes(update.finished_placements, update.refused_placements);
   switch (model::judge_update(position_, update.epoch, update.base_version, update.version)) {
     case model::UpdateVerdict::Malformed:
@@ -100,8 +100,8 @@ void ClusterCore::settle(ReservationHoldings& holdings, const std::vector<std::s
   }
   // An order that overtook its request's give-up ran: it is released with the next resend.
   for (const std::string& id : applied) {
-    if (given_up_.contains(model::request_of_placement(id))) {
-      releasing_.emplace(id, 1);
+    if (deliveries_.given_up(model::request_of_placement(id))) {
+      deliveries_.releasing(id, 1);
     }
   }
 }
@@ -292,10 +292,10 @@ CommitOutcome ClusterCore::commit(Commit commit, CommitMode mode) {
   if (!healthy_) {
     return refuse("cluster " + cluster_id_ + " is not healthy");
   }
-  if (given_up_.contains(commit.request_id)) {
+  if (deliveries_.given_up(commit.request_id)) {
     return refuse("request " + commit.request_id + " was given up");
   }
-  if (committed_before(commit)) {
+  if (deliveries_.committed_before(commit)) {
     // The same commit again (duplicated on the way): answered as the first was, or a scheduler
     // whose first answer was lost would take a conflict and leave the placements orphaned
     // (found by `unisched simulate --faults duplicate,drop`).
@@ -352,7 +352,7 @@ CommitOutcome ClusterCore::commit(Commit commit, CommitMode mode) {
     }
     changes.push_back({model::NodeChangeKind::Update, std::move(node.after)});
   }
-  note_committed(commit);
+  deliveries_.note_committed(commit);
   for (model::Reservation& reservation : commit.reservations) {
     holdings_.add(std::move(reservation));
   }
@@ -364,7 +364,7 @@ CommitOutcome ClusterCore::commit(Commit commit, CommitMode mode) {
 void ClusterCore::release(const std::vector<std::string>& reservation_ids) {
   std::set<std::string> touched;
   for (const std::string& id : reservation_ids) {
-    releasing_.emplace(id, 0);
+    deliveries_.releasing(id, 0);
     if (auto node = holdings_.erase(id)) {
       touched.insert(std::move(*node));
     }

@@ -17,6 +17,7 @@
 #include <utility>
 #include <vector>
 
+#include "cores/cluster_deliveries.hpp"
 #include "cores/commit.hpp"
 #include "cores/placement_ledger.hpp"
 #include "cores/recent_ids.hpp"
@@ -145,19 +146,12 @@ class ClusterCore {
   /// running, and has the agent release every placement of theirs (on_resend_period() sends that
   /// again for kReleaseResends healthy periods: the agent does not confirm it).
   void give_up(const std::vector<std::string>& request_ids);
-  bool given_up(const std::string& request_id) const { return given_up_.contains(request_id); }
+  bool given_up(const std::string& request_id) const { return deliveries_.given_up(request_id); }
 
-  /// A resend period passed: what to send the agent again. Orders of reservations it has not
-  /// confirmed for a whole period, and releases it has not confirmed (the agent reports a released
-  /// placement finished). Orders and releases may be lost on the way; the agent ignores repeats. A
-  /// release is given up after kReleaseResends tries (its placement then never ran there).
-  struct Resend {
-    std::vector<model::Reservation> orders;
-    std::vector<std::string> releases;
-    std::vector<std::string> released_requests;  ///< given up: every placement of theirs
-  };
-  Resend on_resend_period();
-  static constexpr int kReleaseResends = 20;
+  /// A resend period passed: what to send the agent again (see ClusterDeliveries).
+  using Resend = ClusterDeliveries::Resend;
+  Resend on_resend_period() { return deliveries_.on_period(holdings_.in_id_order(), healthy_); }
+  static constexpr int kReleaseResends = ClusterDeliveries::kReleaseResends;
 
   enum class PlacementState { Unknown, Pending, Running, Ended, Refused };
   /// What became of a placement here: reserved and not carried out yet, running, ended or
@@ -237,13 +231,6 @@ class ClusterCore {
               const std::vector<std::string>& finished, std::set<std::string>& touched,
               ReservationHoldings::Undo* undo);
   void start_resync();
-  /// Whether every placement of `commit` was accepted here before (a repeated commit).
-  bool committed_before(const Commit& commit) const;
-  void note_committed(const Commit& commit);
-  static constexpr size_t kCommitsRemembered = 4096;
-  /// The agent reported these placements ended or refused: their releases are confirmed.
-  void confirm_ended(const std::vector<std::string>& finished,
-                     const std::vector<std::pair<std::string, std::string>>& refused);
   void replay_stash();
 
   std::string cluster_id_;
@@ -254,12 +241,8 @@ class ClusterCore {
   uint64_t revision_ = 0;         // the view's; each node's is held with it (view_.revision_of)
   ReservationHoldings holdings_;  // truth plus these is view_
   PlacementLedger placements_;
+  ClusterDeliveries deliveries_;  // orders and releases until confirmed, given-up requests
   std::vector<std::pair<std::string, std::string>> refused_;
-  std::map<std::string, int> order_ages_;    // reservation id -> resend periods unconfirmed
-  std::map<std::string, int> releasing_;     // released placement id -> resend periods unconfirmed
-  RecentIds committed_{kCommitsRemembered};  // placements accepted lately
-  RecentIds given_up_{kCommitsRemembered};   // requests whose commits are refused
-  std::map<std::string, int> releasing_requests_;  // given-up request -> healthy periods sent
   ClusterCounters counters_;
   model::NodeAdmission admission_;
   bool healthy_ = false;  // healthy only once the supervisor says so

@@ -47,7 +47,7 @@ std::optional<std::string> ClusterCore::take_snapshot(model::ViewSnapshot& snaps
     resync_ = Resync::Needed;
     return "snapshot of cluster \"" + snapshot.cluster_id + "\" sent to \"" + cluster_id_ + "\"";
   }
-  confirm_ended(snapshot.finished_placements, snapshot.refused_placements);
+  deliveries_.confirm_ended(snapshot.finished_placements, snapshot.refused_placements);
   placements_.note_outcomes(snapshot.finished_placements, snapshot.refused_placements);
   if (!model::snapshot_is_current(position_, snapshot.epoch, snapshot.version)) {
     // Updates already carried the view past this snapshot, or it is of an earlier run.
