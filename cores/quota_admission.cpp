@@ -86,7 +86,7 @@ QuotaTakeResult QuotaAdmission::take_or_wait(const QuotaTake& take) {
 }
 
 QuotaEffects QuotaAdmission::release(const std::vector<std::string>& ids) {
-  forget_leases(ids);
+  leases_.forget(ids);
   if (state_.release(ids)) {
     admit();
   }
@@ -178,7 +178,7 @@ std::optional<QuotaLease> QuotaAdmission::offer_lease(const QuotaTake& take,
   const std::string& queue = take.commit.queue;
   const QuotaSpec* quota = state_.quota_of(queue);
   if (quota == nullptr || !quota->caps.empty() || group_waits(group_of(queue)) ||
-      lease_of_.count({holder, queue}) > 0) {
+      leases_.holds(holder, queue)) {
     return std::nullopt;
   }
   const ResourceAmounts demand = demand_of(take.commit.placements);
@@ -193,12 +193,11 @@ std::optional<QuotaLease> QuotaAdmission::offer_lease(const QuotaTake& take,
     if (state_.refusal(queue, four_slices)) {
       continue;
     }
-    QuotaLease lease{"lease#" + std::to_string(++lease_count_), slice};
+    QuotaLease lease{leases_.next_id(), slice};
     if (!state_.lease(lease.id, queue, slice)) {
       return std::nullopt;
     }
-    leases_[lease.id] = Lease{holder, queue};
-    lease_of_[{holder, queue}] = lease.id;
+    leases_.grant(lease.id, holder, queue);
     return lease;
   }
   return std::nullopt;
@@ -219,30 +218,13 @@ std::optional<std::string> QuotaAdmission::use_lease(const std::string& lease_id
 }
 
 QuotaEffects QuotaAdmission::holder_gone(const std::string& holder) {
-  std::vector<std::string> ids;
-  for (const auto& [id, lease] : leases_) {
-    if (lease.holder == holder) {
-      ids.push_back(id);
-    }
-  }
-  return release(ids);
+  return release(leases_.of_holder(holder));
 }
 
 void QuotaAdmission::revoke_leases(const std::string& group) {
-  for (auto& [id, lease] : leases_) {
-    if (!lease.revoked && group_of(lease.queue) == group) {
-      lease.revoked = true;
-      effects_.revocations.push_back({lease.holder, id});
-    }
-  }
-}
-
-void QuotaAdmission::forget_leases(const std::vector<std::string>& ids) {
-  for (const std::string& id : ids) {
-    if (const auto found = leases_.find(id); found != leases_.end()) {
-      lease_of_.erase({found->second.holder, found->second.queue});
-      leases_.erase(found);
-    }
+  for (QuotaRevocation& revocation :
+       leases_.revoke([&](const std::string& queue) { return group_of(queue) == group; })) {
+    effects_.revocations.push_back(std::move(revocation));
   }
 }
 

@@ -29,15 +29,10 @@
 #include <utility>
 #include <vector>
 
+#include "cores/lease_holders.hpp"
 #include "cores/quota_ledger.hpp"
 
 namespace unisched::actors {
-
-/// The ledger wants this lease back from its holder.
-struct QuotaRevocation {
-  std::string holder;
-  std::string lease_id;
-};
 
 /// What the actor carries out after a call: each call of the admission returns these.
 struct QuotaEffects {
@@ -127,14 +122,6 @@ class QuotaAdmission {
   std::optional<QuotaLease> offer_lease(const QuotaTake& take, const std::string& holder);
   /// Asks back every lease of the group's queues (once each).
   void revoke_leases(const std::string& group);
-  /// Forgets the leases among `ids` (given back).
-  void forget_leases(const std::vector<std::string>& ids);
-
-  struct Lease {
-    std::string holder;
-    std::string queue;
-    bool revoked = false;
-  };
 
   QuotaLedger state_;
   std::map<std::string, Waiting> waiting_;  // by work id
@@ -142,10 +129,8 @@ class QuotaAdmission {
       by_queue_;                                 // queue -> its waiting work, in serving order
   std::map<std::string, std::string> reserved_;  // group -> work first in line that did not fit
   uint64_t arrivals_ = 0;
-  std::map<std::string, Lease> leases_;                                  // by lease id
-  std::map<std::pair<std::string, std::string>, std::string> lease_of_;  // (holder, queue) -> id
+  LeaseHolders leases_;
   QuotaEffects effects_;  // what the call under way leaves for the actor
-  uint64_t lease_count_ = 0;
 };
 
 }  // namespace unisched::actors
