@@ -27,8 +27,9 @@ struct Case {
   bool outside = false;
 };
 
-const std::vector<Case>& cases() {
-  static const std::vector<Case> all = {
+/// The single-process verbs: manifests, and the flags of run, replay and simulate.
+std::vector<Case> local_cases() {
+  return {
       {"validate -f tests/data/mixed.yaml"},
       {"validate -f tests/data/many-problems.yaml"},
       {"validate -f tests/data/no-such-profile.yaml"},
@@ -72,6 +73,12 @@ const std::vector<Case>& cases() {
       {"simulate --clusters 27"},
       {"simulate --in-flight 0"},
       {"simulate --report xml"},
+  };
+}
+
+/// The roles and the hub's clients: their flags, a hub nobody listens for, unusable files.
+std::vector<Case> networked_cases() {
+  return {
       {"serve --listen 127.0.0.1:0 --journal README.md"},
       {"serve --listen 127.0.0.1:0 --journal config"},
       {"serve --listen 127.0.0.1:99999"},
@@ -109,6 +116,17 @@ const std::vector<Case>& cases() {
       {"submit -f /nonexistent.yaml"},
       {"submit -f x.yaml --wait --timeout soon"},
   };
+}
+
+/// Every case, in the golden file's order.
+const std::vector<Case>& cases() {
+  static const std::vector<Case> all = [] {
+    std::vector<Case> out = local_cases();
+    for (Case& c : networked_cases()) {
+      out.push_back(std::move(c));
+    }
+    return out;
+  }();
   return all;
 }
 
