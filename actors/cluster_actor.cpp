@@ -111,12 +111,12 @@ void notify_subscribers(Self self) {
     if (subscriber.revision == core.revision()) {
       continue;
     }
-    if (auto changes = core.changes_since(subscriber.revision)) {
+    if (auto changes = core.published().changes_since(subscriber.revision)) {
       for (const auto& revision : *changes) {
         self->send(subscriber.handle, messages::ViewFeed{revision});
       }
     } else {
-      self->send(subscriber.handle, messages::ViewFeed{core.whole_view()});
+      self->send(subscriber.handle, messages::ViewFeed{core.published().whole()});
     }
     subscriber.revision = core.revision();
   }
@@ -444,7 +444,7 @@ messages::ViewFeed on_subscribe(Self self, ViewSubscriberActor subscriber) {
   self->state.subscribers.push_back({subscriber, self->state.core->revision()});
   self->send(subscriber, health_atom_v, self->state.core->cluster_id(),
              self->state.core->healthy());
-  return messages::ViewFeed{self->state.core->whole_view()};
+  return messages::ViewFeed{self->state.core->published().whole()};
 }
 
 /// A resync the supervisor asks for, answered once the view is pulled; at once when the view is
@@ -512,10 +512,10 @@ ClusterActor::behavior_type cluster_actor(Self self, std::string cluster_id, Age
       [=](push_atom, const messages::AgentSnapshot& snapshot) {
         return on_pushed_snapshot(self, snapshot);
       },
-      [=](view_atom) { return messages::to_proto(self->state.core->snapshot()); },
-      [=](feed_atom) { return messages::ViewFeed{self->state.core->whole_view()}; },
+      [=](view_atom) { return messages::to_proto(self->state.core->published().snapshot()); },
+      [=](feed_atom) { return messages::ViewFeed{self->state.core->published().whole()}; },
       [=](feed_atom, uint64_t held) {
-        return messages::ViewFeed{self->state.core->catch_up(held)};
+        return messages::ViewFeed{self->state.core->published().catch_up(held)};
       },
       [=](summary_atom) { return summarize(self); },
       [=](subscribe_atom, ViewSubscriberActor subscriber) {

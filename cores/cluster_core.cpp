@@ -25,90 +25,16 @@ const char* describe(AckStatus status) {
   return "unknown";
 }
 
-UpdateOutcome ClusterCore::take_update(model::ViewUpdate& update) {
-  if (update.cluster_id != cluster_id_) {
-    ++counters_.rejected;
-    return {AckStatus::Rejected, position_.version,
-            "update for cluster \"" + update.cluster_id + "\" sent to \"" + cluster_id_ + "\""};
-  }
-  deliveries_.confirm_ended(update.finished_placements, update.refused_placements);
-  placements_.note_outcomes(update.finished_placements, update.refused_placements);
-  switch (model::judge_update(position_, update.epoch, update.base_version, update.version)) {
-    case model::UpdateVerdict::Malformed:
-      ++counters_.rejected;
-      return {AckStatus::Rejected, position_.version,
-              "version " + std::to_string(update.version) + " of epoch " +
-                  std::to_string(update.epoch) + " does not follow base version " +
-                  std::to_string(update.base_version)};
-    case model::UpdateVerdict::Stale:
-      ++counters_.rejected;
-      return {AckStatus::Rejected, position_.version,
-              "epoch " + std::to_string(update.epoch) + " is older than epoch " +
-                  std::to_string(position_.epoch) +
-                  " of the view: an update of an earlier run of the agent"};
-    case model::UpdateVerdict::Duplicate:
-      ++counters_.duplicates;
-      return {AckStatus::Duplicate, position_.version, {}};
-    case model::UpdateVerdict::Gap:
-      if (stash_.size() < kStashLength) {
-        stash_.push_back(std::move(update));
-      }
-      if (resync_ == Resync::Idle) {
-        ++counters_.gaps;
-        start_resync();
-      }
-      return {AckStatus::Gap, position_.version, {}};
-    case model::UpdateVerdict::Apply:
-      break;
-  }
-  UpdateOutcome outcome = apply(update);
-  if (outcome.status == AckStatus::Applied) {
-    replay_stash();
-    outcome.version = position_.version;
-  }
-  return outcome;
-}
+namespace {
 
-UpdateOutcome ClusterCore::on_update(model::ViewUpdate update) {
-  UpdateOutcome outcome = take_update(update);
-  outcome.effects = effects(PullNow::IfNeeded);
-  return outcome;
-}
-
-UpdateOutcome ClusterCore::reject_update(std::string reason) {
-  ++counters_.rejected;
-  return {AckStatus::Rejected, position_.version, std::move(reason), effects(PullNow::IfNeeded)};
-}
-
-void ClusterCore::settle(ReservationHoldings& holdings, const std::vector<std::string>& applied,
-                         const std::vector<std::pair<std::string, std::string>>& refused,
-                         const std::vector<std::string>& finished, std::set<std::string>& touched,
-                         ReservationHoldings::Undo* undo) {
-  // A finished placement ran: its reservation is settled even when the report that it was
-  // applied was lost (found by `unisched simulate --faults partition`).
-  for (const auto* ids : {&applied, &finished}) {
-    for (const std::string& id : *ids) {
-      if (auto node = holdings.erase(id, undo)) {
-        touched.insert(std::move(*node));
-      }
-    }
-  }
-  for (const auto& [id, reason] : refused) {
-    if (auto node = holdings.erase(id, undo)) {
-      touched.insert(std::move(*node));
-    }
-  }
-  // An order that overtook its request's give-up ran: it is released with the next resend.
-  for (const std::string& id : applied) {
-    if (deliveries_.given_up(model::request_of_placement(id))) {
-      deliveries_.releasing(id, 1);
-    }
-  }
-}
-
-std::vector<model::SharedNodeChange> ClusterCore::seen_changes(
-    model::ViewUpdate& update, std::set<std::string>& touched,
-    std::vector<std::pair<std::string, std::string>>& lost, ReservationHoldings::Undo& undo) {
+/// The update's node changes as schedulers see them (reservations held on top), sorted by name;
+/// the truths behind them go into the holdings. Settled nodes left in `touched` are seen too; a
+/// settled node whose state the view already holds (by value) is left out, and the view holds
+/// the update's state for it from then on. Reservations on removed nodes go into `lost`.
+std::vector<model::SharedNodeChange> seen_changes(
+    model::ViewUpdate& update, PublishedView& view, ReservationHoldings& holdings,
+    std::set<std::string>& touched, std::vector<std::pair<std::string, std::string>>& lost,
+    ReservationHoldings::Undo& undo) {
   // What schedulers see change: each node once (names are unique in an update, and a touched
   // node is one the update does not change).
   std::vector<model::SharedNodeChange> effective;
@@ -117,35 +43,35 @@ std::vector<model::SharedNodeChange> ClusterCore::seen_changes(
     const std::string& name = change.node->name;
     const bool settled_here = touched.erase(name) > 0;
     if (change.kind == model::NodeChangeKind::Remove) {
-      for (std::string& id : holdings_.erase_on(name, &undo)) {
+      for (std::string& id : holdings.erase_on(name, &undo)) {
         lost.emplace_back(std::move(id), "node " + name + " left the cluster");
       }
-      holdings_.drop_truth(name, &undo);
+      holdings.drop_truth(name, &undo);
       effective.push_back(std::move(change));
       continue;
     }
     model::SharedNodeChange seen{change.kind, change.node};
-    if (holdings_.holds_on(name)) {
-      holdings_.set_truth(name, change.node, &undo);
-      seen.node = holdings_.effective(change.node);
+    if (holdings.holds_on(name)) {
+      holdings.set_truth(name, change.node, &undo);
+      seen.node = holdings.effective(change.node);
     } else {
-      holdings_.drop_truth(name, &undo);
+      holdings.drop_truth(name, &undo);
     }
     // A reservation carried out: the agent's state is what the view already holds. The view
     // takes the agent's state at the same revision, so no decision taken on it conflicts.
     if (!(settled_here && seen.kind == model::NodeChangeKind::Update &&
-          view_.hold_equal(seen.node))) {
+          view.hold_equal(seen.node))) {
       effective.push_back(std::move(seen));
     }
   }
   for (const std::string& name : touched) {  // settled without a change of the node itself
-    const auto truth = holdings_.truth(name);
+    const auto truth = holdings.truth(name);
     if (truth == nullptr) {
       continue;
     }
-    effective.push_back({model::NodeChangeKind::Update, holdings_.effective(truth)});
-    if (!holdings_.holds_on(name)) {
-      holdings_.drop_truth(name, &undo);
+    effective.push_back({model::NodeChangeKind::Update, holdings.effective(truth)});
+    if (!holdings.holds_on(name)) {
+      holdings.drop_truth(name, &undo);
     }
   }
   std::sort(effective.begin(), effective.end(),
@@ -155,15 +81,20 @@ std::vector<model::SharedNodeChange> ClusterCore::seen_changes(
   return effective;
 }
 
-std::optional<std::string> ClusterCore::resolve_usage(model::ViewUpdate& update) const {
+/// Turns each usage change of the update into a change of the node's whole state: the usage put
+/// on the state the agent last sent (not on the view, which holds reservations on top). Why
+/// not, when a usage names no node here or does not fit its node.
+std::optional<std::string> resolve_usage(model::ViewUpdate& update, const model::ClusterView& view,
+                                         const ReservationHoldings& holdings,
+                                         const std::string& cluster_id) {
   update.changes.reserve(update.changes.size() + update.usage_changes.size());
   for (const model::NodeUsage& usage : update.usage_changes) {
-    auto truth = holdings_.truth(usage.name);
+    auto truth = holdings.truth(usage.name);
     if (truth == nullptr) {
-      truth = view_.shared(usage.name);
+      truth = view.shared(usage.name);
     }
     if (truth == nullptr) {
-      return "node_deltas: usage of node \"" + usage.name + "\": cluster \"" + cluster_id_ +
+      return "node_deltas: usage of node \"" + usage.name + "\": cluster \"" + cluster_id +
              "\" has no such node (send its whole state with ADD)";
     }
     auto node = std::make_shared<model::NodeState>(*truth);
@@ -176,13 +107,70 @@ std::optional<std::string> ClusterCore::resolve_usage(model::ViewUpdate& update)
   return std::nullopt;
 }
 
+}  // namespace
+
+UpdateOutcome ClusterCore::take_update(model::ViewUpdate& update) {
+  if (update.cluster_id != cluster_id_) {
+    ++counters_.rejected;
+    return {AckStatus::Rejected, published_.position().version,
+            "update for cluster \"" + update.cluster_id + "\" sent to \"" + cluster_id_ + "\""};
+  }
+  deliveries_.confirm_ended(update.finished_placements, update.refused_placements);
+  placements_.note_outcomes(update.finished_placements, update.refused_placements);
+  switch (model::judge_update(published_.position(), update.epoch, update.base_version,
+                              update.version)) {
+    case model::UpdateVerdict::Malformed:
+      ++counters_.rejected;
+      return {AckStatus::Rejected, published_.position().version,
+              "version " + std::to_string(update.version) + " of epoch " +
+                  std::to_string(update.epoch) + " does not follow base version " +
+                  std::to_string(update.base_version)};
+    case model::UpdateVerdict::Stale:
+      ++counters_.rejected;
+      return {AckStatus::Rejected, published_.position().version,
+              "epoch " + std::to_string(update.epoch) + " is older than epoch " +
+                  std::to_string(published_.position().epoch) +
+                  " of the view: an update of an earlier run of the agent"};
+    case model::UpdateVerdict::Duplicate:
+      ++counters_.duplicates;
+      return {AckStatus::Duplicate, published_.position().version, {}};
+    case model::UpdateVerdict::Gap:
+      resync_.hold_back(std::move(update));
+      if (resync_.need()) {
+        ++counters_.gaps;
+      }
+      return {AckStatus::Gap, published_.position().version, {}};
+    case model::UpdateVerdict::Apply:
+      break;
+  }
+  UpdateOutcome outcome = apply(update);
+  if (outcome.status == AckStatus::Applied) {
+    replay_held_back();
+    outcome.version = published_.position().version;
+  }
+  return outcome;
+}
+
+UpdateOutcome ClusterCore::on_update(model::ViewUpdate update) {
+  UpdateOutcome outcome = take_update(update);
+  outcome.effects = effects(PullNow::IfNeeded);
+  return outcome;
+}
+
+UpdateOutcome ClusterCore::reject_update(std::string reason) {
+  ++counters_.rejected;
+  return {AckStatus::Rejected, published_.position().version, std::move(reason),
+          effects(PullNow::IfNeeded)};
+}
+
 UpdateOutcome ClusterCore::apply(model::ViewUpdate& update) {
   const auto reject = [&](std::string reason) -> UpdateOutcome {
     ++counters_.rejected;
-    return {AckStatus::Rejected, position_.version, std::move(reason)};
+    return {AckStatus::Rejected, published_.position().version, std::move(reason)};
   };
-  admission_.admit(update, [this](const std::string& name) { return view_.find(name) != nullptr; });
-  if (auto problem = resolve_usage(update)) {
+  admission_.admit(
+      update, [this](const std::string& name) { return published_.nodes().find(name) != nullptr; });
+  if (auto problem = resolve_usage(update, published_.nodes(), holdings_, cluster_id_)) {
     return reject(std::move(*problem));
   }
   std::unordered_set<std::string_view> names;
@@ -200,17 +188,18 @@ UpdateOutcome ClusterCore::apply(model::ViewUpdate& update) {
   // Nothing changes unless the whole update applies: what the holdings change is put back.
   ReservationHoldings::Undo undo;
   std::set<std::string> touched;
-  settle(holdings_, update.applied_placements, update.refused_placements,
-         update.finished_placements, touched, &undo);
+  holdings_.settle(update.applied_placements, update.refused_placements, update.finished_placements,
+                   touched, &undo);
+  deliveries_.note_running(update.applied_placements);
   std::vector<std::pair<std::string, std::string>> lost;
-  std::vector<model::SharedNodeChange> effective = seen_changes(update, touched, lost, undo);
-  const model::StreamPosition before = position_;
-  position_ = {update.epoch, update.version};
+  std::vector<model::SharedNodeChange> effective =
+      seen_changes(update, published_, holdings_, touched, lost, undo);
+  const model::StreamPosition after{update.epoch, update.version};
   // An update schedulers would see nothing of (an agent confirming what was reserved) is no
   // new revision: a decision taken on the reserved state still commits.
-  const bool seen = !effective.empty() || update.resources.has_value();
-  if (auto problem = seen ? publish(std::move(effective), update.resources) : std::nullopt) {
-    position_ = before;
+  if (effective.empty() && !update.resources.has_value()) {
+    published_.advance(after);
+  } else if (auto problem = published_.publish(std::move(effective), update.resources, after)) {
     holdings_.restore(std::move(undo));
     return reject(problem->to_string());
   }
@@ -223,52 +212,12 @@ UpdateOutcome ClusterCore::apply(model::ViewUpdate& update) {
   refused_.insert(refused_.end(), lost.begin(), lost.end());
   ++counters_.updates_applied;
   counters_.deltas_applied += update.changes.size();
-  return {AckStatus::Applied, position_.version, {}};
+  return {AckStatus::Applied, published_.position().version, {}};
 }
 
-std::optional<model::ViewProblem> ClusterCore::publish(
-    std::vector<model::SharedNodeChange> changes,
-    const std::optional<model::ClusterResources>& resources) {
-  // Each state is shared, not copied: the agent that published it (in this process), the view,
-  // the log and every subscriber in this process hold the same one.
-  auto entry = std::make_shared<model::ViewRevision>();
-  entry->cluster_id = cluster_id_;
-  entry->epoch = position_.epoch;
-  entry->base_revision = revision_;
-  entry->revision = revision_ + 1;
-  entry->changes = std::move(changes);
-  for (model::SharedNodeChange& change : entry->changes) {
-    change.revision = entry->revision;
-  }
-  if (auto problem = view_.apply(entry->changes, model::Allocation::MayExceed)) {
-    return problem;
-  }
-  if (resources) {
-    view_.set_resources(*resources);
-  }
-  ++revision_;
-  entry->resources = resources;
-  log_.record(std::move(entry), view_.size());
-  return std::nullopt;
-}
-
-void ClusterCore::replay_stash() {
-  // Held-back updates that now follow in order are applied; older ones are dropped.
-  bool progressed = true;
-  while (progressed && !stash_.empty()) {
-    progressed = false;
-    for (auto it = stash_.begin(); it != stash_.end();) {
-      const auto verdict = model::judge_update(position_, it->epoch, it->base_version, it->version);
-      if (verdict == model::UpdateVerdict::Apply) {
-        apply(*it);  // takes its changes over; it is dropped next
-        it = stash_.erase(it);
-        progressed = true;
-      } else if (verdict != model::UpdateVerdict::Gap) {
-        it = stash_.erase(it);
-      } else {
-        ++it;
-      }
-    }
+void ClusterCore::replay_held_back() {
+  while (auto next = resync_.next_in_order(published_.position())) {
+    apply(*next);  // a refused one is dropped: the view stays where it was
   }
 }
 
@@ -283,11 +232,11 @@ bool ClusterCore::set_healthy(bool healthy) {
 
 CommitOutcome ClusterCore::commit(Commit commit, CommitMode mode) {
   const auto refuse = [&](std::string reason) {
-    return CommitOutcome{CommitStatus::Refused, std::move(reason), revision_};
+    return CommitOutcome{CommitStatus::Refused, std::move(reason), published_.revision()};
   };
   const auto conflict = [&](std::string reason) {
     ++counters_.conflicts;
-    return CommitOutcome{CommitStatus::Conflict, std::move(reason), revision_};
+    return CommitOutcome{CommitStatus::Conflict, std::move(reason), published_.revision()};
   };
   if (!healthy_) {
     return refuse("cluster " + cluster_id_ + " is not healthy");
@@ -299,11 +248,11 @@ CommitOutcome ClusterCore::commit(Commit commit, CommitMode mode) {
     // The same commit again (duplicated on the way): answered as the first was, or a scheduler
     // whose first answer was lost would take a conflict and leave the placements orphaned
     // (found by `unisched simulate --faults duplicate,drop`).
-    return CommitOutcome{CommitStatus::Accepted, "already committed", revision_};
+    return CommitOutcome{CommitStatus::Accepted, "already committed", published_.revision()};
   }
-  if (mode == CommitMode::ClusterRevision && commit.revision != revision_) {
+  if (mode == CommitMode::ClusterRevision && commit.revision != published_.revision()) {
     return conflict("decided at revision " + std::to_string(commit.revision) + ", the view is at " +
-                    std::to_string(revision_));
+                    std::to_string(published_.revision()));
   }
   // The nodes as they will be, each copied once into the state the view then holds, in name
   // order (a batch in name order names each node once: the view checks it without a map), each
@@ -315,7 +264,7 @@ CommitOutcome ClusterCore::commit(Commit commit, CommitMode mode) {
   absl::btree_map<std::string_view, NodeAfterCommit> after_commit;
   absl::btree_set<std::string_view> ids;
   for (const model::Reservation& reservation : commit.reservations) {
-    const model::ClusterView::HeldState held = view_.held(reservation.node);
+    const model::ClusterView::HeldState held = published_.nodes().held(reservation.node);
     if (mode == CommitMode::NodeRevisions) {
       const auto expected = commit.node_revisions.find(reservation.node);
       if (expected == commit.node_revisions.end()) {
@@ -356,9 +305,9 @@ CommitOutcome ClusterCore::commit(Commit commit, CommitMode mode) {
   for (model::Reservation& reservation : commit.reservations) {
     holdings_.add(std::move(reservation));
   }
-  publish(std::move(changes), std::nullopt);  // cannot fail: every node exists and may exceed
+  published_.publish(std::move(changes));  // cannot fail: every node exists and may exceed
   ++counters_.commits;
-  return {CommitStatus::Accepted, {}, revision_};
+  return {CommitStatus::Accepted, {}, published_.revision()};
 }
 
 void ClusterCore::release(const std::vector<std::string>& reservation_ids) {
@@ -381,45 +330,8 @@ void ClusterCore::release(const std::vector<std::string>& reservation_ids) {
     }
   }
   if (!changes.empty()) {
-    publish(std::move(changes), std::nullopt);
+    published_.publish(std::move(changes));
   }
-}
-
-model::ViewSnapshot ClusterCore::snapshot() const {
-  model::ViewSnapshot snapshot;
-  snapshot.cluster_id = cluster_id_;
-  snapshot.epoch = position_.epoch;
-  snapshot.version = revision_;
-  snapshot.nodes.reserve(view_.size());
-  view_.visit_held([&](const std::shared_ptr<const model::NodeState>& node, uint64_t revision) {
-    snapshot.nodes.push_back(node);
-    snapshot.node_revisions.emplace_hint(snapshot.node_revisions.end(), node->name, revision);
-  });
-  snapshot.resources = view_.resources();
-  snapshot.agent_version = position_.version;
-  return snapshot;
-}
-
-std::shared_ptr<const model::ViewRevision> ClusterCore::catch_up(uint64_t held) const {
-  if (auto last = log_.last_reaching(held, revision_)) {
-    return last;
-  }
-  return whole_view();
-}
-
-std::shared_ptr<const model::ViewRevision> ClusterCore::whole_view() const {
-  auto whole = std::make_shared<model::ViewRevision>();
-  whole->cluster_id = cluster_id_;
-  whole->epoch = position_.epoch;
-  whole->whole = true;
-  whole->revision = revision_;
-  whole->agent_version = position_.version;
-  whole->changes.reserve(view_.size());
-  view_.visit_held([&](const std::shared_ptr<const model::NodeState>& node, uint64_t revision) {
-    whole->changes.push_back({model::NodeChangeKind::Add, node, revision});
-  });
-  whole->resources = view_.resources();
-  return whole;
 }
 
 }  // namespace unisched::actors

@@ -1,6 +1,10 @@
 // A ClusterActor's logic without the actor: the versioned view of one cluster, the version rule
-// for every update, resync bookkeeping, reservations with compare-and-set commits, and counters.
-// Plain C++, so the protocol can be tested deterministically; actors/cluster_actor wraps it.
+// for every update, reservations with compare-and-set commits, and counters. Plain C++, so the
+// protocol can be tested deterministically; actors/cluster_actor wraps it. Its collaborators,
+// each tested alone: the view as published to schedulers (PublishedView), the resync and the
+// updates held back for it (ViewResync), the reservations on top of the agent's truth
+// (ReservationHoldings), what the agent reported of each placement (PlacementLedger), and what
+// is sent again until confirmed (ClusterDeliveries).
 //
 // Two numbers order things. The *position* (epoch, version) is where the view stands in its
 // agent's stream. The *revision* counts every change of the view schedulers see: the agent's
@@ -8,7 +12,6 @@
 // (the seed's rule) or, finer, those of only the nodes a commit touches.
 #pragma once
 
-#include <deque>
 #include <map>
 #include <memory>
 #include <optional>
@@ -20,9 +23,10 @@
 #include "cores/cluster_deliveries.hpp"
 #include "cores/commit.hpp"
 #include "cores/placement_ledger.hpp"
+#include "cores/published_view.hpp"
 #include "cores/recent_ids.hpp"
 #include "cores/reservation_holdings.hpp"
-#include "cores/view_change_log.hpp"
+#include "cores/view_resync.hpp"
 #include "model/cluster_view.hpp"
 #include "model/node_admission.hpp"
 #include "model/reservation.hpp"
@@ -102,10 +106,8 @@ struct ClusterCounters {
 
 class ClusterCore {
  public:
-  /// How many updates are held back while a snapshot is being pulled.
-  static constexpr size_t kStashLength = 4096;
-
-  explicit ClusterCore(std::string cluster_id) : cluster_id_(std::move(cluster_id)) {}
+  explicit ClusterCore(std::string cluster_id)
+      : cluster_id_(cluster_id), published_(std::move(cluster_id)) {}
 
   UpdateOutcome on_update(model::ViewUpdate update);
 
@@ -161,37 +163,24 @@ class ClusterCore {
   std::vector<std::string> held_placements() const;
   /// Whether the view holds what the agent reported (not started, not resyncing): only then
   /// does an unknown placement mean this cluster never got its order.
-  bool synced() const { return position_.version > 0 && resync_ == Resync::Idle; }
+  bool synced() const { return position().version > 0 && resync_.idle(); }
 
-  /// View changes after `revision`, oldest first; nullopt when they are no longer kept (the
-  /// subscriber needs the whole view then: see ViewChangeLog). Their node states are the view's
-  /// own, shared.
-  std::optional<std::vector<std::shared_ptr<const model::ViewRevision>>> changes_since(
-      uint64_t revision) const {
-    return log_.since(revision, revision_);
-  }
-
-  /// The view schedulers see, at the current revision (version = revision), copied out.
-  model::ViewSnapshot snapshot() const;
-  /// The same view sharing the view's node states: what subscribers in this process start from.
-  std::shared_ptr<const model::ViewRevision> whole_view() const;
-  /// What a subscriber whose copy is at `held` lacks: the view's last change when the copy is at
-  /// it or one change behind it (a subscriber's feed brings it anyway), else the whole view.
-  std::shared_ptr<const model::ViewRevision> catch_up(uint64_t held) const;
+  /// The view as subscribers get it: whole, copied out, or the changes since a revision.
+  const PublishedView& published() const { return published_; }
 
   const std::string& cluster_id() const { return cluster_id_; }
-  const model::ClusterView& view() const { return view_; }
-  model::StreamPosition position() const { return position_; }
-  uint64_t revision() const { return revision_; }
+  const model::ClusterView& view() const { return published_.nodes(); }
+  model::StreamPosition position() const { return published_.position(); }
+  uint64_t revision() const { return published_.revision(); }
   size_t reservations() const { return holdings_.size(); }
   const ClusterCounters& counters() const { return counters_; }
   bool healthy() const { return healthy_; }
   /// Nodes the view leaves out (their records unusable).
   size_t nodes_left_out() const { return admission_.size(); }
-  bool resyncing() const { return resync_ != Resync::Idle; }
+  bool resyncing() const { return !resync_.idle(); }
   /// Whether the view is where the agent says it stands (as its probe answer says).
   bool in_step_with(const model::StreamPosition& agent) const {
-    return position_.epoch == agent.epoch && position_.version == agent.version;
+    return position().epoch == agent.epoch && position().version == agent.version;
   }
   /// Whether a resync asked for now has nothing to do: the view is where the agent stands and
   /// none is under way.
@@ -200,7 +189,6 @@ class ClusterCore {
   }
 
  private:
-  enum class Resync { Idle, Needed, InFlight };
   enum class PullNow { IfNeeded, AfterBackoff };
 
   /// What the event just handled leaves for the actor: refusals and news gathered, and a pull
@@ -210,46 +198,19 @@ class ClusterCore {
   std::optional<std::string> take_snapshot(model::ViewSnapshot& snapshot);
   /// Takes the update's node changes over.
   UpdateOutcome apply(model::ViewUpdate& update);
-  /// Turns each usage change of the update into a change of the node's whole state: the usage
-  /// put on the state the agent last sent (not on the view, which holds reservations on top).
-  /// Why not, when a usage names no node here or does not fit its node.
-  std::optional<std::string> resolve_usage(model::ViewUpdate& update) const;
-  /// Applies node changes to the view and records them as one new revision.
-  std::optional<model::ViewProblem> publish(
-      std::vector<model::SharedNodeChange> changes,
-      const std::optional<model::ClusterResources>& resources);
-  /// The update's node changes as schedulers see them (reservations held on top), sorted by
-  /// name; the truths behind them go into the holdings. Settled nodes left in `touched` are
-  /// seen too; a settled node whose state the view already holds (by value) is left out, and
-  /// the view holds the update's state for it from then on.
-  std::vector<model::SharedNodeChange> seen_changes(
-      model::ViewUpdate& update, std::set<std::string>& touched,
-      std::vector<std::pair<std::string, std::string>>& lost, ReservationHoldings::Undo& undo);
-  /// Drops the reservations the agent settled; their nodes go into `touched`.
-  void settle(ReservationHoldings& holdings, const std::vector<std::string>& applied,
-              const std::vector<std::pair<std::string, std::string>>& refused,
-              const std::vector<std::string>& finished, std::set<std::string>& touched,
-              ReservationHoldings::Undo* undo);
-  void start_resync();
-  void replay_stash();
+  /// Applies the held-back updates that now follow in order.
+  void replay_held_back();
 
   std::string cluster_id_;
-  // Truth plus reservations. No policy reads it (schedulers decide on views of their own), so
-  // it keeps no scheduling indexes.
-  model::ClusterView view_{model::ViewIndexes::NamesOnly};
-  model::StreamPosition position_;
-  uint64_t revision_ = 0;         // the view's; each node's is held with it (view_.revision_of)
-  ReservationHoldings holdings_;  // truth plus these is view_
+  PublishedView published_;       // truth plus reservations
+  ReservationHoldings holdings_;  // truth plus these is the published view
   PlacementLedger placements_;
   ClusterDeliveries deliveries_;  // orders and releases until confirmed, given-up requests
   std::vector<std::pair<std::string, std::string>> refused_;
   ClusterCounters counters_;
   model::NodeAdmission admission_;
   bool healthy_ = false;  // healthy only once the supervisor says so
-  Resync resync_ = Resync::Idle;
-  std::deque<model::ViewUpdate> stash_;
-  ViewChangeLog log_;                             // for subscribers behind
-  std::optional<model::StreamPosition> lagging_;  // a position an agent reported ahead of us
+  ViewResync resync_;
 };
 
 }  // namespace unisched::actors

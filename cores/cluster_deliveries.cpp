@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "model/reservation.hpp"
+
 namespace unisched::actors {
 
 ClusterDeliveries::Resend ClusterDeliveries::on_period(
@@ -65,6 +67,14 @@ void ClusterDeliveries::confirm_ended(
 void ClusterDeliveries::give_up(const std::string& request_id) {
   given_up_.insert(request_id);
   releasing_requests_.emplace(request_id, 0);
+}
+
+void ClusterDeliveries::note_running(const std::vector<std::string>& applied) {
+  for (const std::string& id : applied) {
+    if (given_up(model::request_of_placement(id))) {
+      releasing(id, 1);
+    }
+  }
 }
 
 }  // namespace unisched::actors

@@ -48,6 +48,10 @@ class ClusterDeliveries {
   void confirm_ended(const std::vector<std::string>& finished,
                      const std::vector<std::pair<std::string, std::string>>& refused);
 
+  /// The agent carried these placements out: one of a given-up request (its order overtook the
+  /// give-up) is released from the next period on.
+  void note_running(const std::vector<std::string>& applied);
+
   /// The request is given up here: its commits are refused, and the agent is told to release
   /// every placement of it.
   void give_up(const std::string& request_id);

@@ -7,14 +7,8 @@
 
 namespace unisched::actors {
 
-void ClusterCore::start_resync() {
-  if (resync_ == Resync::Idle) {
-    resync_ = Resync::Needed;
-  }
-}
-
 ClusterEffects ClusterCore::request_resync() {
-  start_resync();
+  resync_.need();
   return effects(PullNow::IfNeeded);
 }
 
@@ -26,10 +20,7 @@ ClusterEffects ClusterCore::effects(PullNow pull) {
   ClusterEffects effects;
   effects.refused.swap(refused_);
   effects.left_out = admission_.take_news();
-  if (pull == PullNow::IfNeeded && resync_ == Resync::Needed) {
-    resync_ = Resync::InFlight;
-    effects.pull_snapshot = true;
-  }
+  effects.pull_snapshot = pull == PullNow::IfNeeded && resync_.start_pull();
   effects.pull_after_backoff = pull == PullNow::AfterBackoff;
   return effects;
 }
@@ -44,28 +35,29 @@ SnapshotOutcome ClusterCore::on_snapshot(model::ViewSnapshot snapshot) {
 
 std::optional<std::string> ClusterCore::take_snapshot(model::ViewSnapshot& snapshot) {
   if (snapshot.cluster_id != cluster_id_) {
-    resync_ = Resync::Needed;
+    resync_.snapshot_refused();
     return "snapshot of cluster \"" + snapshot.cluster_id + "\" sent to \"" + cluster_id_ + "\"";
   }
   deliveries_.confirm_ended(snapshot.finished_placements, snapshot.refused_placements);
   placements_.note_outcomes(snapshot.finished_placements, snapshot.refused_placements);
-  if (!model::snapshot_is_current(position_, snapshot.epoch, snapshot.version)) {
+  if (!model::snapshot_is_current(published_.position(), snapshot.epoch, snapshot.version)) {
     // Updates already carried the view past this snapshot, or it is of an earlier run.
-    resync_ = Resync::Idle;
-    replay_stash();
+    resync_.snapshot_passed();
+    replay_held_back();
     return std::nullopt;
   }
   admission_.admit(snapshot);
   for (const auto& node : snapshot.nodes) {
     if (node->name.empty()) {  // admission judged every named node
-      resync_ = Resync::Needed;
+      resync_.snapshot_refused();
       return model::check_node(*node)->to_string();
     }
   }
   ReservationHoldings next = holdings_;  // a resync copies every node anyway
   std::set<std::string> touched;
-  settle(next, snapshot.applied_placements, snapshot.refused_placements,
-         snapshot.finished_placements, touched, nullptr);
+  next.settle(snapshot.applied_placements, snapshot.refused_placements,
+              snapshot.finished_placements, touched);
+  deliveries_.note_running(snapshot.applied_placements);
   std::vector<std::pair<std::string, std::string>> lost;
   if (!next.empty()) {
     std::unordered_set<std::string_view> present;
@@ -95,8 +87,9 @@ std::optional<std::string> ClusterCore::take_snapshot(model::ViewSnapshot& snaps
       effective.push_back(std::move(node));
     }
   }
-  if (auto problem = view_.replace(effective, snapshot.resources, model::Allocation::MayExceed)) {
-    resync_ = Resync::Needed;
+  if (auto problem = published_.replace(effective, std::move(snapshot.resources),
+                                        {snapshot.epoch, snapshot.version})) {
+    resync_.snapshot_refused();
     return problem->to_string();
   }
   holdings_ = std::move(next);
@@ -108,42 +101,21 @@ std::optional<std::string> ClusterCore::take_snapshot(model::ViewSnapshot& snaps
                   snapshot.refused_placements.end());
   refused_.insert(refused_.end(), lost.begin(), lost.end());
   counters_.placements_refused += lost.size();
-  position_ = {snapshot.epoch, snapshot.version};
-  ++revision_;
-  view_.visit_nodes([&](const model::NodeState& node) {  // `effective` was moved out
-    view_.set_revision(node.name, revision_);
-    return true;
-  });
   ++counters_.resyncs;
-  resync_ = Resync::Idle;
-  lagging_.reset();
-  log_.clear();  // subscribers behind this point need the whole view
-  replay_stash();
+  resync_.snapshot_taken();
+  replay_held_back();
   return std::nullopt;
 }
 
 ClusterEffects ClusterCore::on_resync_failed() {
-  // Only a pull still in flight failed: a snapshot the agent pushed meanwhile may have settled it.
-  if (resync_ == Resync::InFlight) {
-    resync_ = Resync::Needed;
-  }
+  resync_.pull_failed();
   return effects(PullNow::AfterBackoff);
 }
 
 ClusterEffects ClusterCore::on_agent_position(uint64_t epoch, uint64_t version) {
-  const bool behind = epoch != position_.epoch || version > position_.version;
-  if (!behind) {
-    lagging_.reset();
-    return effects(PullNow::IfNeeded);
-  }
-  // Behind what an earlier report already said: those updates are not just in flight.
-  const bool still_lagging = lagging_ && lagging_->epoch == epoch &&
-                             (epoch != position_.epoch || lagging_->version > position_.version);
-  if (still_lagging && resync_ == Resync::Idle) {
+  if (resync_.on_agent_position(published_.position(), {epoch, version})) {
     ++counters_.gaps;
-    start_resync();
   }
-  lagging_ = model::StreamPosition{epoch, version};
   return effects(PullNow::IfNeeded);
 }
 

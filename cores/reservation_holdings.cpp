@@ -106,4 +106,24 @@ void ReservationHoldings::restore(Undo undo) {
   }
 }
 
+void ReservationHoldings::settle(const std::vector<std::string>& applied,
+                                 const std::vector<std::pair<std::string, std::string>>& refused,
+                                 const std::vector<std::string>& finished,
+                                 std::set<std::string>& touched, Undo* undo) {
+  // A finished placement ran: its reservation is settled even when the report that it was
+  // applied was lost (found by `unisched simulate --faults partition`).
+  for (const auto* ids : {&applied, &finished}) {
+    for (const std::string& id : *ids) {
+      if (auto node = erase(id, undo)) {
+        touched.insert(std::move(*node));
+      }
+    }
+  }
+  for (const auto& [id, reason] : refused) {
+    if (auto node = erase(id, undo)) {
+      touched.insert(std::move(*node));
+    }
+  }
+}
+
 }  // namespace unisched::actors

@@ -16,6 +16,7 @@
 
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -53,6 +54,12 @@ class ReservationHoldings {
   void add(model::Reservation reservation);
   /// Drops the reservation held by this id; returns its node, or nullopt when none is held.
   std::optional<std::string> erase(const std::string& id, Undo* undo = nullptr);
+  /// Drops the reservations the agent settled (carried out, refused or ended) and adds their
+  /// nodes to `touched`.
+  void settle(const std::vector<std::string>& applied,
+              const std::vector<std::pair<std::string, std::string>>& refused,
+              const std::vector<std::string>& finished, std::set<std::string>& touched,
+              Undo* undo = nullptr);
   /// Drops every reservation on the node; returns their ids in order.
   std::vector<std::string> erase_on(const std::string& node, Undo* undo = nullptr);
 

@@ -202,13 +202,13 @@ BOOST_AUTO_TEST_CASE(subscribers_read_the_views_own_node_states) {
   ClusterCore state("c1");
   add_two_nodes_then_update_one(state);
   // The change log and the whole view hand out the states the view holds, not copies.
-  const auto changes = state.changes_since(1);
+  const auto changes = state.published().changes_since(1);
   BOOST_TEST_REQUIRE(changes.has_value());
   BOOST_TEST_REQUIRE(changes->size() == 1u);
   const model::SharedNodeChange& change = changes->front()->changes.at(0);
   BOOST_TEST(change.node.get() == state.view().find("n1"));
   BOOST_TEST(change.revision == state.revision());
-  const auto whole = state.whole_view();
+  const auto whole = state.published().whole();
   BOOST_TEST(whole->whole);
   BOOST_TEST(whole->revision == state.revision());
   BOOST_TEST(whole->agent_version == 2u);
@@ -219,22 +219,25 @@ BOOST_AUTO_TEST_CASE(subscribers_read_the_views_own_node_states) {
   }
   // The copy for readers elsewhere says the same.
   const model::ViewSnapshot copied = model::to_snapshot(*whole);
-  BOOST_TEST(copied.node_revisions == state.snapshot().node_revisions);
+  BOOST_TEST(copied.node_revisions == state.published().snapshot().node_revisions);
   BOOST_TEST(copied.nodes.at(0)->allocated_cpu_milli == 300);
 }
 
 BOOST_AUTO_TEST_CASE(a_copy_at_most_one_change_behind_catches_up_without_the_whole_view) {
   ClusterCore state("c1");
-  BOOST_TEST(state.catch_up(0)->whole);  // nothing logged yet
+  BOOST_TEST(state.published().catch_up(0)->whole);  // nothing logged yet
   add_two_nodes_then_update_one(state);
-  const auto last = state.changes_since(state.revision() - 1)->front();
-  BOOST_TEST((state.catch_up(state.revision()) == last));      // in step: the last change again
-  BOOST_TEST((state.catch_up(state.revision() - 1) == last));  // one behind: the last change
-  const auto two_behind = state.catch_up(state.revision() - 2);
+  const auto last = state.published().changes_since(state.revision() - 1)->front();
+  BOOST_TEST(
+      (state.published().catch_up(state.revision()) == last));  // in step: the last change again
+  BOOST_TEST(
+      (state.published().catch_up(state.revision() - 1) == last));  // one behind: the last change
+  const auto two_behind = state.published().catch_up(state.revision() - 2);
   BOOST_TEST(two_behind->whole);
   BOOST_TEST(two_behind->revision == state.revision());
   BOOST_TEST(two_behind->changes.size() == 2u);
-  BOOST_TEST(state.catch_up(state.revision() + 1)->whole);  // ahead: not this view's revisions
+  BOOST_TEST(
+      state.published().catch_up(state.revision() + 1)->whole);  // ahead: not this view's revisions
 }
 
 BOOST_AUTO_TEST_CASE(health_transitions_are_counted) {
@@ -254,7 +257,8 @@ BOOST_AUTO_TEST_CASE(the_change_log_keeps_at_most_an_eighth_of_the_view_in_node_
     listing.push_back(node_change(model::NodeChangeKind::Add, "n" + std::to_string(i)));
   }
   BOOST_TEST_REQUIRE((state.on_update(update(0, std::move(listing))).status == AckStatus::Applied));
-  BOOST_TEST(!state.changes_since(0).has_value());  // behind the listing: the whole view
+  BOOST_TEST(
+      !state.published().changes_since(0).has_value());  // behind the listing: the whole view
   // 128 updates of 16 node changes fill the budget exactly; one more pushes the oldest out.
   for (uint64_t version = 1; version <= 129; ++version) {
     std::vector<model::NodeChange> changes;
@@ -264,8 +268,8 @@ BOOST_AUTO_TEST_CASE(the_change_log_keeps_at_most_an_eighth_of_the_view_in_node_
     BOOST_TEST_REQUIRE(
         (state.on_update(update(version, std::move(changes))).status == AckStatus::Applied));
   }
-  BOOST_TEST(!state.changes_since(1).has_value());
-  const auto kept = state.changes_since(2);
+  BOOST_TEST(!state.published().changes_since(1).has_value());
+  const auto kept = state.published().changes_since(2);
   BOOST_TEST_REQUIRE(kept.has_value());
   BOOST_TEST(kept->size() == 128u);
   BOOST_TEST(kept->front()->base_revision == 2u);

@@ -93,6 +93,17 @@ BOOST_AUTO_TEST_CASE(a_given_up_request_is_released_for_so_many_healthy_periods)
   BOOST_TEST(deliveries.given_up("gone"));  // its commits stay refused
 }
 
+BOOST_AUTO_TEST_CASE(a_placement_of_a_given_up_request_found_running_is_released_next_period) {
+  ClusterDeliveries deliveries;
+  deliveries.give_up("gone");
+  deliveries.on_period({}, true);  // the request's own release went out
+  deliveries.note_running({"gone/0", "kept/0"});
+  BOOST_TEST(deliveries.on_period({}, true).releases == std::vector<std::string>{"gone/0"},
+             boost::test_tools::per_element());
+  deliveries.confirm_ended({"gone/0"}, {});
+  BOOST_TEST(deliveries.on_period({}, true).releases.empty());
+}
+
 BOOST_AUTO_TEST_CASE(a_commit_is_known_again_only_when_all_its_placements_were_committed) {
   ClusterDeliveries deliveries;
   Commit first;

@@ -51,7 +51,7 @@ inline actors::Commit commit_at(const actors::ClusterCore& centre,
   commit.request_id = r.front().id;
   commit.revision = centre.revision();
   for (const auto& x : r) {
-    commit.node_revisions[x.node] = centre.snapshot().node_revisions.at(x.node);
+    commit.node_revisions[x.node] = centre.published().snapshot().node_revisions.at(x.node);
   }
   commit.reservations = std::move(r);
   return commit;

@@ -91,7 +91,7 @@ BOOST_AUTO_TEST_CASE(a_reservation_carried_out_is_no_new_revision_and_conflicts_
   BOOST_TEST_REQUIRE((pair.centre.on_update(report).status == actors::AckStatus::Applied));
   BOOST_TEST(pair.centre.reservations() == 0u);
   BOOST_TEST(pair.centre.revision() == reserved_at);
-  BOOST_TEST(pair.centre.changes_since(reserved_at)->empty());
+  BOOST_TEST(pair.centre.published().changes_since(reserved_at)->empty());
   BOOST_TEST(pair.centre.position().version == report.version);
   const auto cluster_level = pair.centre.commit(whole_cluster, CommitMode::ClusterRevision);
   BOOST_TEST((cluster_level.status == CommitStatus::Accepted), cluster_level.reason);
@@ -118,7 +118,7 @@ BOOST_AUTO_TEST_CASE(a_placement_carried_out_otherwise_than_reserved_is_a_new_re
   BOOST_TEST_REQUIRE((pair.centre.on_update(report).status == actors::AckStatus::Applied));
   BOOST_TEST(pair.centre.revision() == reserved_at + 1);
   BOOST_TEST(pair.centre.view().find("sim-gpu-0")->allocated_cpu_milli == reserved_cpu + 500);
-  BOOST_TEST(pair.centre.snapshot().node_revisions.at("sim-gpu-0") == reserved_at + 1);
+  BOOST_TEST(pair.centre.published().snapshot().node_revisions.at("sim-gpu-0") == reserved_at + 1);
 }
 
 // A resync gives every node of the new view a revision, so that a scheduler deciding on that
@@ -129,7 +129,7 @@ BOOST_AUTO_TEST_CASE(after_a_resync_every_node_has_a_revision_to_commit_against)
   Pair pair;
   BOOST_TEST_REQUIRE(pair.centre.request_resync().pull_snapshot);
   BOOST_TEST_REQUIRE(!pair.centre.on_snapshot(pair.agent.snapshot()).problem.has_value());
-  const model::ViewSnapshot seen = pair.centre.snapshot();
+  const model::ViewSnapshot seen = pair.centre.published().snapshot();
   BOOST_TEST_REQUIRE(seen.nodes.size() > 1u);
   BOOST_TEST(seen.node_revisions.size() == seen.nodes.size());
   for (const auto& node : seen.nodes) {
@@ -180,7 +180,7 @@ BOOST_AUTO_TEST_CASE(a_reservation_shows_at_once_and_settles_without_double_coun
 
 BOOST_AUTO_TEST_CASE(a_commit_naming_one_placement_twice_is_refused_and_reserves_nothing) {
   Pair pair;
-  const auto before = pair.centre.snapshot();
+  const auto before = pair.centre.published().snapshot();
   const auto twice = commit_at(
       pair.centre, {reservation("a", "sim-gpu-0", 1000), reservation("a", "sim-gpu-1", 1000)});
   const auto outcome = pair.centre.commit(twice, CommitMode::ClusterRevision);
@@ -195,7 +195,7 @@ BOOST_AUTO_TEST_CASE(an_update_the_view_refuses_leaves_every_reservation_as_it_w
   Pair pair;
   const int64_t before = pair.centre.view().find("sim-gpu-0")->allocated_cpu_milli;
   const auto commit = accepted_commit(pair, {reservation("a", "sim-gpu-0", 4000, {0})});
-  const auto reserved = pair.centre.snapshot();
+  const auto reserved = pair.centre.published().snapshot();
   // Settles "a" and changes its node, but adds a node the view holds: refused whole.
   model::ViewUpdate update;
   update.cluster_id = "sim";
@@ -233,7 +233,7 @@ BOOST_AUTO_TEST_CASE(a_placement_the_cluster_refuses_is_handed_back) {
 
 BOOST_AUTO_TEST_CASE(released_reservations_leave_no_trace) {
   Pair pair;
-  const auto before = pair.centre.snapshot();
+  const auto before = pair.centre.published().snapshot();
   const auto commit = accepted_commit(pair, {reservation("g/0", "sim-gpu-0", 1000, {0}),
                                              reservation("g/1", "sim-gpu-1", 1000, {0})});
   pair.centre.release({"g/0", "g/1"});
@@ -272,13 +272,13 @@ BOOST_AUTO_TEST_CASE(racing_schedulers_never_over_commit) {
     Pair pair;
     std::mt19937_64 random(mode == CommitMode::ClusterRevision ? 1 : 2);
     // Three schedulers, each with its own copy of the view, refreshed now and then.
-    std::vector<model::ViewSnapshot> copies(3, pair.centre.snapshot());
+    std::vector<model::ViewSnapshot> copies(3, pair.centre.published().snapshot());
     uint64_t accepted = 0;
     uint64_t conflicts = 0;
     for (int round = 0; round < 300; ++round) {
       const size_t s = std::uniform_int_distribution<size_t>(0, 2)(random);
       if (std::bernoulli_distribution(0.3)(random)) {
-        copies[s] = pair.centre.snapshot();
+        copies[s] = pair.centre.published().snapshot();
       }
       model::ClusterView local;
       BOOST_TEST_REQUIRE(
@@ -353,12 +353,12 @@ BOOST_AUTO_TEST_CASE(racing_commits_under_churn_keep_every_cluster_within_its_re
     };
     sync();
     centre.set_healthy(true);
-    std::vector<model::ViewSnapshot> copies(2, centre.snapshot());
+    std::vector<model::ViewSnapshot> copies(2, centre.published().snapshot());
     uint64_t accepted = 0;
     for (int round = 0; round < 150; ++round) {
       const size_t s = static_cast<size_t>(round) % 2;
       if (std::bernoulli_distribution(0.4)(random)) {
-        copies[s] = centre.snapshot();
+        copies[s] = centre.published().snapshot();
       }
       model::ClusterView local;
       BOOST_TEST_REQUIRE(

@@ -240,7 +240,7 @@ BOOST_AUTO_TEST_CASE(malformed_usage_deltas_are_refused_with_the_field_named) {
 BOOST_AUTO_TEST_CASE(a_view_feed_gives_whole_states_never_usage) {
   Pair pair;
   accepted_commit(pair, {reservation("a", "sim-gpu-0", 1000)});
-  const auto since = pair.centre.changes_since(pair.centre.revision() - 1);
+  const auto since = pair.centre.published().changes_since(pair.centre.revision() - 1);
   BOOST_TEST_REQUIRE((since && since->size() == 1u));
   model::ViewRevision revision = *since->back();
   BOOST_TEST_REQUIRE(!revision.changes.empty());

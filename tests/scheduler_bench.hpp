@@ -51,7 +51,7 @@ struct Bench {
     BOOST_TEST_REQUIRE((cluster.on_update(update).status == actors::AckStatus::Applied));
     cluster.set_healthy(true);
     scheduler.views().add({id, region, region + "-a", model::MachineType::VirtualMachine, true});
-    BOOST_TEST_REQUIRE(scheduler.views().replace(*cluster.whole_view()));
+    BOOST_TEST_REQUIRE(scheduler.views().replace(*cluster.published().whole()));
   }
 
   /// What the cluster answers to `commit`, as the ClusterActor would, and why.
@@ -85,7 +85,7 @@ struct Bench {
       for (const actors::RoundMessages& round : commands.rounds) {
         if (!round.refresh.empty()) {
           for (const std::string& id : round.refresh) {
-            scheduler.views().replace(*clusters.at(id).whole_view());
+            scheduler.views().replace(*clusters.at(id).published().whole());
           }
           next.append(scheduler.on_refreshed(round.round, now));
         }

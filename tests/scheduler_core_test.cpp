@@ -206,7 +206,8 @@ BOOST_AUTO_TEST_CASE(takes_a_lease_covers_skip_the_ledger_and_a_spent_lease_goes
   BOOST_TEST(bench.run(first).replies.size() == 1u);
   // Two takes the lease covers: their commits go out with the take reported after the fact.
   for (const char* id : {"r2", "r3"}) {
-    bench.scheduler.views().replace(*bench.clusters.at("a").whole_view());  // no conflict to retry
+    bench.scheduler.views().replace(
+        *bench.clusters.at("a").published().whole());  // no conflict to retry
     SchedulerCommands covered = bench.scheduler.submit(id, spec, 2, bench.now);
     BOOST_TEST(!only_round(covered).quota_take.has_value());
     BOOST_TEST(only_round(covered).commits.size() == 1u);
@@ -220,7 +221,7 @@ BOOST_AUTO_TEST_CASE(takes_a_lease_covers_skip_the_ledger_and_a_spent_lease_goes
     BOOST_TEST(placed.replies[0].second.quota_placements_size() == 1);  // journalled as any take
   }
   // Spent: given back, and the take asks the ledger again.
-  bench.scheduler.views().replace(*bench.clusters.at("a").whole_view());
+  bench.scheduler.views().replace(*bench.clusters.at("a").published().whole());
   SchedulerCommands spent = bench.scheduler.submit("r4", spec, 3, bench.now);
   BOOST_TEST((spent.quota_releases == std::vector<std::string>{"lease#1"}));
   BOOST_TEST(only_round(spent).quota_take.has_value());

@@ -35,7 +35,7 @@ SchedulerCommands answer(Bench& bench, const actors::RoundMessages& round) {
   BOOST_TEST_REQUIRE(round.commits.size() == 1u);
   const auto& commit = round.commits.front();
   const auto [result, reason] = bench.answer(commit);
-  bench.scheduler.views().replace(*bench.clusters.at(commit.cluster_id).whole_view());
+  bench.scheduler.views().replace(*bench.clusters.at(commit.cluster_id).published().whole());
   return bench.scheduler.on_commit_result(round.round, commit.cluster_id, result, reason,
                                           bench.now);
 }

@@ -132,9 +132,9 @@ void check_view(const ClusterCore& state, uint64_t& last_revision) {
     sum.pods += node->pod_count;
   }
   check(sum == state.view().totals(), "the view's totals are the sum of its nodes");
-  const auto decoded = messages::from_proto(messages::to_proto(state.snapshot()));
+  const auto decoded = messages::from_proto(messages::to_proto(state.published().snapshot()));
   check(decoded.has_value(), "the view schedulers get decodes", decoded ? "" : decoded.error());
-  const auto changes = state.changes_since(last_revision > 3 ? last_revision - 3 : 0);
+  const auto changes = state.published().changes_since(last_revision > 3 ? last_revision - 3 : 0);
   if (changes) {
     for (const auto& change : *changes) {
       check(change->revision <= last_revision, "changes end at the current revision");

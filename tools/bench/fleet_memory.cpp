@@ -49,7 +49,7 @@ std::string push_updates(Fleet& fleet) {
     if (outcome.status != actors::AckStatus::Applied) {
       return fleet.profiles[i].spec.cluster_id + ": update not applied: " + outcome.error;
     }
-    const auto changes = fleet.centre[i]->changes_since(before);
+    const auto changes = fleet.centre[i]->published().changes_since(before);
     for (const auto& scheduler : fleet.schedulers) {
       for (const auto& change : changes.value_or(decltype(changes)::value_type{})) {
         scheduler->views().apply_feed(*change);
@@ -113,7 +113,7 @@ FleetMemoryResult fleet_memory(const FleetMemoryParameters& parameters) {
     for (const auto& centre : fleet.centre) {
       fleet.schedulers.back()->views().add(
           {centre->cluster_id(), "", "", model::MachineType::VirtualMachine, true, false});
-      fleet.schedulers.back()->views().replace(*centre->whole_view());
+      fleet.schedulers.back()->views().replace(*centre->published().whole());
     }
   }
   take(result.schedulers);
