@@ -6,7 +6,6 @@
 #include <random>
 
 #include "messages/convert.hpp"
-#include "messages/latency_buckets.hpp"
 #include "messages/undecided_reasons.hpp"
 #include "policy/pipeline.hpp"
 #include "policy/splitmix.hpp"
@@ -24,23 +23,16 @@ std::vector<Decision::Diagnosis> diagnoses_of(const policy::Decision& decision) 
   return out;
 }
 
-/// Counts a request's decision latency in the summary's histogram.
-void count_latency(v1::SchedulerSummary& summary, double seconds) {
-  if (summary.decision_latency_buckets_size() == 0) {
-    summary.mutable_decision_latency_buckets()->Resize(kLatencyBoundsSeconds.size() + 1, 0);
-  }
-  const int bucket = static_cast<int>(latency_bucket(seconds));
-  summary.set_decision_latency_buckets(bucket, summary.decision_latency_buckets(bucket) + 1);
-  summary.set_decision_latency_seconds_sum(summary.decision_latency_seconds_sum() + seconds);
-}
-
 }  // namespace
 
 SchedulerCore::SchedulerCore(policy::Policy policy, SchedulerSettings settings)
     : policy_(std::move(policy)),
       settings_(settings),
       queue_(settings.max_queue),
-      tracking_(settings.max_tracked, settings.quotas) {
+      outcomes_(policy_, rounds_, settings.max_tracked, settings.quotas,
+                [this](std::unique_ptr<Work> work, Clock::time_point now) {
+                  return enqueue(std::move(work), now);
+                }) {
   if (settings_.draw_seed == 0) {
     settings_.draw_seed = std::random_device{}();
   }
@@ -65,7 +57,7 @@ SchedulerCommands SchedulerCore::enqueue(std::unique_ptr<Work> work, Clock::time
     summary_.set_refused_queue_full(summary_.refused_queue_full() + 1);
     const std::string note = "refused: the scheduler's queue is full (" +
                              std::to_string(queue_.size()) + " requests waiting)";
-    return finish(std::move(work), Decision::UNSCHEDULABLE, {}, {note}, now);
+    return outcomes_.finish(std::move(work), Decision::UNSCHEDULABLE, {}, {note}, now);
   }
   queue_.admit(std::move(work));
   return advance(now);
@@ -124,7 +116,7 @@ SchedulerCommands SchedulerCore::act_on(std::unique_ptr<Work> work,
                                                std::to_string(views_.size()) + " joined)");
     }
     const auto status = work->placed.empty() ? Decision::UNSCHEDULABLE : Decision::PARTIALLY_PLACED;
-    return finish(std::move(work), status, diagnoses_of(decision), notes, now);
+    return outcomes_.finish(std::move(work), status, diagnoses_of(decision), notes, now);
   }
   return start_round(std::move(work), decision);
 }
@@ -221,7 +213,7 @@ SchedulerCommands SchedulerCore::park(Round& round, const std::string& reason,
                                       Clock::time_point now) {
   for (const auto& [cluster, replicas] : round.replicas) {
     // None is kept: each is released or was never reserved.
-    tracking_.forget_early_refusals(replicas);
+    outcomes_.not_kept(replicas);
   }
   std::unique_ptr<Work> work = rounds_.end(round);
   SchedulerCommands out;
@@ -287,11 +279,11 @@ SchedulerCommands SchedulerCore::close_round(Round& round, Clock::time_point now
   if (round.quota_taken) {
     round.settle_quota(all_or_nothing, out);
   }
-  tracking_.forget_early_refusals(round.keep_accepted(all_or_nothing, out));
+  outcomes_.not_kept(round.keep_accepted(all_or_nothing, out));
   if (round.failed.empty()) {
     const auto status = round.partial ? Decision::PARTIALLY_PLACED : Decision::PLACED;
     const auto diagnoses = std::move(round.partial_diagnoses);
-    out.append(finish(rounds_.end(round), status, diagnoses, {}, now));
+    out.append(outcomes_.finish(rounds_.end(round), status, diagnoses, {}, now));
     return out;
   }
   // Attempts that ended waiting for quota are not retries: the wait was no failure.
@@ -305,7 +297,7 @@ SchedulerCommands SchedulerCore::close_round(Round& round, Clock::time_point now
   std::unique_ptr<Work> done = rounds_.end(round);
   const auto status = done->placed.empty() ? Decision::UNSCHEDULABLE : Decision::PARTIALLY_PLACED;
   std::string note = "gave up after " + std::to_string(done->attempts) + " attempts";
-  out.append(finish(std::move(done), status, diagnoses, {std::move(note)}, now));
+  out.append(outcomes_.finish(std::move(done), status, diagnoses, {std::move(note)}, now));
   return out;
 }
 
@@ -325,66 +317,10 @@ SchedulerCommands SchedulerCore::on_refreshed(uint64_t round, Clock::time_point 
   return out;
 }
 
-SchedulerCommands SchedulerCore::finish(std::unique_ptr<Work> work, Decision::Status status,
-                                        const std::vector<Decision::Diagnosis>& diagnoses,
-                                        std::vector<std::string> notes, Clock::time_point now) {
-  Decision decision;
-  decision.set_request_id(work->id);
-  decision.set_status(status);
-  for (auto& replica : work->placed) {  // the work ends here
-    *decision.add_replicas() = std::move(replica);
-  }
-  for (const auto& found : diagnoses) {
-    *decision.add_diagnoses() = found;
-    decision.add_reasons(found.cluster() + ": " + found.plugin() + ": " + found.reason());
-  }
-  for (std::string& note : notes) {
-    decision.add_reasons(std::move(note));
-  }
-  if (!work->quota_held.empty()) {
-    decision.set_queue(work->spec.queue);
-    for (const auto& [id, held] : work->quota_held) {
-      *decision.add_quota_placements() = to_wire(id, held);
-    }
-  }
-  decision.set_attempts(work->attempts);
-  decision.set_latency_us(
-      std::chrono::duration_cast<std::chrono::microseconds>(now - work->submitted).count());
-  if (work->replaces.empty()) {
-    count_latency(summary_, std::chrono::duration<double>(now - work->submitted).count());
-  }
-  SchedulerCommands out;
-  if (work->admitted) {  // its admission hold goes, if the take did not replace it
-    out.quota_withdrawals.push_back(work->id);
-  }
-  if (!work->replaces.empty()) {
-    replace_replica(*work, decision, out, now);
-  } else {
-    switch (status) {
-      case Decision::PLACED:
-        summary_.set_placed(summary_.placed() + 1);
-        break;
-      case Decision::PARTIALLY_PLACED:
-        summary_.set_partially_placed(summary_.partially_placed() + 1);
-        break;
-      default:
-        summary_.set_unschedulable(summary_.unschedulable() + 1);
-    }
-    if (decision.replicas_size() > 0) {
-      track(*work, decision, out, now);
-    }
-    if (work->ticket != 0) {
-      out.replies.emplace_back(work->ticket, std::move(decision));
-    }
-  }
-  return out;
-}
-
 v1::SchedulerSummary SchedulerCore::summary(Clock::time_point now) const {
   v1::SchedulerSummary summary = summary_;
+  outcomes_.add_counts(summary);
   summary.set_waiting(queue_.size());
-  summary.set_tracked(tracking_.size());
-  summary.set_forgotten_unsettled(tracking_.forgotten_unsettled());
   summary.set_waiting_for_quota(quota_.parked());
   summary.set_quota_queued(quota_.queued());
   summary.set_quota_lease_takes(quota_.lease_takes());

@@ -2,8 +2,9 @@
 // or several with node-level checks), retries, and the ledger's part in a round. Plain C++ (no
 // CAF): every method returns the commands the actor then sends (SchedulerCommands), so the
 // protocol is tested without an actor system. It holds its collaborators, each tested alone: the
-// copies of the clusters' views (SchedulerViews), the queue (SchedulerQueue), its quota leases
-// (SchedulerLeases) and the decided work (SchedulerTracking).
+// copies of the clusters' views (SchedulerViews), the queue (SchedulerQueue), the rounds in
+// flight (SchedulerRounds), its side of the quota protocol (SchedulerQuota) and what finished
+// work comes to (SchedulerOutcomes: decisions answered, placements tracked until settled).
 //
 // The commit round is explicit. Each outstanding commit ends as accepted, conflict, refused or
 // timed out. A timed-out commit is released at its cluster at once: the release follows the
@@ -26,9 +27,9 @@
 
 #include "cores/cluster_core.hpp"
 #include "cores/scheduler_commands.hpp"
+#include "cores/scheduler_outcomes.hpp"
 #include "cores/scheduler_quota.hpp"
 #include "cores/scheduler_rounds.hpp"
-#include "cores/scheduler_tracking.hpp"
 #include "cores/scheduler_views.hpp"
 #include "cores/scheduler_work.hpp"
 #include "messages/unisched.pb.h"
@@ -100,19 +101,25 @@ class SchedulerCore {
   SchedulerCommands on_refreshed(uint64_t round, Clock::time_point now);
   /// The cluster could not carry a committed placement out: place that replica again.
   SchedulerCommands on_refused_placement(const std::string& placement_id, const std::string& reason,
-                                         Clock::time_point now);
+                                         Clock::time_point now) {
+    return outcomes_.on_refused_placement(placement_id, reason, now);
+  }
   /// The cluster's ClusterActor went away: it forgot the placements the cluster had not
   /// confirmed yet, and an order for one may have been lost with it, so none may ever run. Each
   /// is released there (should its order still arrive, the release ends it) and placed again.
-  SchedulerCommands on_cluster_actor_lost(const std::string& cluster, Clock::time_point now);
+  SchedulerCommands on_cluster_actor_lost(const std::string& cluster, Clock::time_point now) {
+    return outcomes_.on_cluster_actor_lost(cluster, now);
+  }
   /// The cluster carried these placements out: nothing more will come of them.
-  SchedulerCommands on_settled(const std::vector<std::string>& placement_ids);
+  SchedulerCommands on_settled(const std::vector<std::string>& placement_ids) {
+    return outcomes_.on_settled(placement_ids);
+  }
 
   /// Its counters, and the requests not decided yet at `now` by where they wait.
   v1::SchedulerSummary summary(Clock::time_point now) const;
   size_t waiting() const { return queue_.size(); }
   size_t waiting_for_quota() const { return quota_.parked(); }
-  size_t tracked() const { return tracking_.size(); }
+  size_t tracked() const { return outcomes_.tracked(); }
   size_t deciding() const { return rounds_.size(); }
 
  private:
@@ -133,18 +140,6 @@ class SchedulerCore {
   /// The work waits for quota: parked until the ledger admits it.
   SchedulerCommands park(Round& round, const std::string& reason, Clock::time_point now);
   SchedulerCommands close_round(Round& round, Clock::time_point now);
-  /// Ends the work: its decision, its counts, its tracking.
-  SchedulerCommands finish(std::unique_ptr<Work> work, v1::SchedulingDecision::Status status,
-                           const std::vector<v1::SchedulingDecision::Diagnosis>& diagnoses,
-                           std::vector<std::string> notes, Clock::time_point now);
-  /// Keeps what `decision` placed until it settles, taking the spec of `work` (which ends).
-  void track(Work& work, const v1::SchedulingDecision& decision, SchedulerCommands& out,
-             Clock::time_point now);
-  void replace_replica(const Work& work, const v1::SchedulingDecision& decision,
-                       SchedulerCommands& out, Clock::time_point now);
-  /// Places again the replicas of `decision` whose refusal came before the decision was made.
-  void place_refused_early(const v1::SchedulingDecision& decision, SchedulerCommands& out,
-                           Clock::time_point now);
   SchedulerCommands enqueue(std::unique_ptr<Work> work, Clock::time_point now);
 
   policy::Policy policy_;
@@ -153,8 +148,8 @@ class SchedulerCore {
   SchedulerQueue queue_;
   SchedulerRounds rounds_;  // decisions whose commits are in flight
   SchedulerQuota quota_;
-  SchedulerTracking tracking_;
-  v1::SchedulerSummary summary_;
+  SchedulerOutcomes outcomes_;    // decisions answered, placements tracked until settled
+  v1::SchedulerSummary summary_;  // what it counts itself (outcomes_ adds the rest)
 };
 
 }  // namespace unisched::actors
