@@ -38,6 +38,42 @@ std::string describe_cap(const QuotaCapSpec& cap) {
   return out;
 }
 
+/// How much beyond `hard` the quota may use of `resource`, the pool allowing.
+int64_t may_borrow(const QuotaSpec& quota, const std::string& resource) {
+  if (quota.cohort.empty()) {
+    return 0;
+  }
+  return quota.borrowing_limit ? amount_in(*quota.borrowing_limit, resource)
+                               : std::numeric_limits<int64_t>::max() / 4;
+}
+
+/// What the quota's queue holds in placements the cap covers, but those `excluding`.
+ResourceAmounts cap_used(const QuotaHoldings& holdings, const QuotaSpec& quota,
+                         const QuotaCapSpec& cap, const std::set<std::string>& excluding) {
+  ResourceAmounts sum;
+  holdings.visit_queue(quota.queue, [&](const std::string& id, const QuotaHoldings::Holding& held) {
+    if (excluding.count(id) == 0 && covers(cap, held.placement)) {
+      add_to(sum, held.placement.amounts);
+    }
+  });
+  return sum;
+}
+
+/// What the quota's share is measured against: its cohort's pooled `hard`, or its own.
+ResourceAmounts capacity_of(const std::map<std::string, QuotaSpec>& quotas,
+                            const QuotaSpec& quota) {
+  if (quota.cohort.empty()) {
+    return quota.hard;
+  }
+  ResourceAmounts pooled;
+  for (const auto& [queue, member] : quotas) {
+    if (member.cohort == quota.cohort) {
+      add_to(pooled, member.hard);
+    }
+  }
+  return pooled;
+}
+
 }  // namespace
 
 std::string amount_text(const std::string& resource, int128_t amount) {
@@ -65,11 +101,6 @@ const QuotaSpec* QuotaLedger::quota_of(const std::string& queue) const {
   return found == quotas_.end() ? nullptr : &found->second;
 }
 
-int64_t QuotaLedger::used(const std::string& queue, const std::string& resource) const {
-  const auto found = used_.find(queue);
-  return found == used_.end() ? 0 : amount_in(found->second, resource);
-}
-
 /// Whether the cohort's pool holds `wanted` of `resource` for `quota`'s queue beyond what the
 /// queue keeps for itself.
 std::optional<std::string> QuotaLedger::cohort_refusal(const QuotaSpec& quota,
@@ -86,7 +117,8 @@ std::optional<std::string> QuotaLedger::cohort_refusal(const QuotaSpec& quota,
                                  ? std::min(hard, amount_in(*member.lending_limit, resource, hard))
                                  : hard;
     const int128_t kept = int128_t{hard} - lendable;
-    const int128_t use = int128_t{used(queue, resource)} + (queue == quota.queue ? wanted : 0);
+    const int128_t use =
+        int128_t{holdings_.used(queue, resource)} + (queue == quota.queue ? wanted : 0);
     pool += lendable;
     pool_used += std::max<int128_t>(0, use - kept);
   }
@@ -98,14 +130,6 @@ std::optional<std::string> QuotaLedger::cohort_refusal(const QuotaSpec& quota,
          amount_text(resource, wanted) + " wanted";
 }
 
-int64_t QuotaLedger::may_borrow(const QuotaSpec& quota, const std::string& resource) const {
-  if (quota.cohort.empty()) {
-    return 0;
-  }
-  return quota.borrowing_limit ? amount_in(*quota.borrowing_limit, resource)
-                               : std::numeric_limits<int64_t>::max() / 4;
-}
-
 bool QuotaLedger::over_own_limit(const std::string& queue, const ResourceAmounts& demand) const {
   const QuotaSpec* quota = quota_of(queue);
   if (quota == nullptr) {
@@ -114,7 +138,7 @@ bool QuotaLedger::over_own_limit(const std::string& queue, const ResourceAmounts
   for (const auto& [resource, wanted] : demand) {
     const auto limit = quota->hard.find(resource);
     if (wanted > 0 && limit != quota->hard.end() &&
-        int128_t{used(queue, resource)} + wanted >
+        int128_t{holdings_.used(queue, resource)} + wanted >
             int128_t{limit->second} + may_borrow(*quota, resource)) {
       return true;
     }
@@ -141,7 +165,7 @@ std::optional<std::string> QuotaLedger::refusal(const std::string& queue,
     if (limit == quota->hard.end()) {
       continue;  // a resource the quota does not name is not limited by it
     }
-    const int128_t after = int128_t{used(queue, resource)} + wanted;
+    const int128_t after = int128_t{holdings_.used(queue, resource)} + wanted;
     if (after <= limit->second) {
       if (!quota->cohort.empty()) {
         // Within its own budget, but part of that budget may be lent out right now.
@@ -166,22 +190,6 @@ std::optional<std::string> QuotaLedger::refusal(const std::string& queue,
   return std::nullopt;
 }
 
-ResourceAmounts QuotaLedger::cap_used(const QuotaSpec& quota, const QuotaCapSpec& cap,
-                                      const std::set<std::string>& excluding) const {
-  ResourceAmounts sum;
-  const auto ids = by_queue_.find(quota.queue);
-  if (ids == by_queue_.end()) {
-    return sum;
-  }
-  for (const std::string& id : ids->second) {
-    const QuotaPlacement& placement = holdings_.at(id).placement;
-    if (excluding.count(id) == 0 && covers(cap, placement)) {
-      add_to(sum, placement.amounts);
-    }
-  }
-  return sum;
-}
-
 std::optional<std::string> QuotaLedger::cap_refusal(const QuotaSpec& quota,
                                                     const QuotaPlacements& placements,
                                                     const std::set<std::string>& replaced) const {
@@ -195,7 +203,7 @@ std::optional<std::string> QuotaLedger::cap_refusal(const QuotaSpec& quota,
     if (wanted.empty()) {
       continue;
     }
-    const ResourceAmounts held = cap_used(quota, cap, replaced);
+    const ResourceAmounts held = cap_used(holdings_, quota, cap, replaced);
     for (const auto& [resource, limit] : cap.hard) {
       const int128_t after = int128_t{amount_in(held, resource)} + amount_in(wanted, resource);
       if (amount_in(wanted, resource) > 0 && after > limit) {
@@ -217,8 +225,8 @@ std::optional<QuotaRefusal> QuotaLedger::commit(const QuotaCommit& commit) {
   const std::set<std::string> replaced(commit.replaces.begin(), commit.replaces.end());
   ResourceAmounts demand = demand_of(commit.placements);  // net of what replaced ones give back
   for (const std::string& id : replaced) {
-    if (const auto found = holdings_.find(id); found != holdings_.end()) {
-      add_to(demand, found->second.placement.amounts, -1);
+    if (const QuotaHoldings::Holding* held = holdings_.find(id)) {
+      add_to(demand, held->placement.amounts, -1);
     }
   }
   if (auto why = refusal(commit.queue, demand)) {
@@ -230,10 +238,10 @@ std::optional<QuotaRefusal> QuotaLedger::commit(const QuotaCommit& commit) {
     }
   }
   for (const std::string& id : replaced) {
-    drop(id);
+    holdings_.drop(id);
   }
   for (const auto& [id, placement] : commit.placements) {
-    hold(id, Holding{commit.queue, placement});
+    holdings_.hold(id, {commit.queue, placement});
   }
   ++revision_;
   return std::nullopt;
@@ -242,7 +250,7 @@ std::optional<QuotaRefusal> QuotaLedger::commit(const QuotaCommit& commit) {
 void QuotaLedger::restore(const QuotaCommit& commit) {
   for (const auto& [id, placement] : commit.placements) {
     if (!holds(id)) {
-      hold(id, Holding{commit.queue, placement});
+      holdings_.hold(id, {commit.queue, placement});
     }
   }
   ++revision_;
@@ -253,16 +261,16 @@ bool QuotaLedger::lease(const std::string& id, const std::string& queue,
   if (holds(id) || refusal(queue, amounts)) {
     return false;
   }
-  Holding holding{queue, {}, true};
+  QuotaHoldings::Holding holding{queue, {}, true};
   holding.placement.amounts = amounts;
-  hold(id, std::move(holding));
+  holdings_.hold(id, std::move(holding));
   ++revision_;
   return true;
 }
 
 bool QuotaLedger::take_from_lease(const std::string& id, const QuotaCommit& commit) {
-  const auto found = holdings_.find(id);
-  if (found == holdings_.end() || !found->second.lease || found->second.queue != commit.queue) {
+  const QuotaHoldings::Holding* lease = holdings_.find(id);
+  if (lease == nullptr || !lease->lease || lease->queue != commit.queue) {
     return false;
   }
   for (const auto& [placement_id, placement] : commit.placements) {
@@ -270,50 +278,20 @@ bool QuotaLedger::take_from_lease(const std::string& id, const QuotaCommit& comm
       return false;
     }
   }
-  const ResourceAmounts demand = demand_of(commit.placements);
-  ResourceAmounts& left = found->second.placement.amounts;
-  if (!charge(left, demand)) {
+  if (!holdings_.charge_lease(id, demand_of(commit.placements))) {
     return false;
   }
-  for (const auto& [resource, held] : left) {
-    const int64_t moved = amount_in(demand, resource);
-    used_[commit.queue][resource] -= moved;
-    leased_[commit.queue][resource] -= moved;
-  }
   for (const auto& [placement_id, placement] : commit.placements) {
-    hold(placement_id, Holding{commit.queue, placement});
+    holdings_.hold(placement_id, {commit.queue, placement});
   }
   ++revision_;
   return true;
 }
 
-void QuotaLedger::hold(const std::string& id, Holding holding) {
-  add_to(used_[holding.queue], holding.placement.amounts);
-  if (holding.lease) {
-    add_to(leased_[holding.queue], holding.placement.amounts);
-  }
-  by_queue_[holding.queue].insert(id);
-  holdings_[id] = std::move(holding);
-}
-
-void QuotaLedger::drop(const std::string& id) {
-  const auto found = holdings_.find(id);
-  if (found == holdings_.end()) {
-    return;
-  }
-  add_to(used_[found->second.queue], found->second.placement.amounts, -1);
-  if (found->second.lease) {
-    add_to(leased_[found->second.queue], found->second.placement.amounts, -1);
-  }
-  by_queue_[found->second.queue].erase(id);
-  holdings_.erase(found);
-}
-
 bool QuotaLedger::release(const std::vector<std::string>& ids) {
   bool released = false;
   for (const std::string& id : ids) {
-    released = holds(id) || released;
-    drop(id);
+    released = holdings_.drop(id) || released;
   }
   if (released) {
     ++revision_;
@@ -323,16 +301,14 @@ bool QuotaLedger::release(const std::vector<std::string>& ids) {
 
 QuotaUsage QuotaLedger::usage(const std::string& queue) const {
   QuotaUsage out;
-  const auto leased = leased_.find(queue);
-  if (const auto found = used_.find(queue); found != used_.end()) {
-    for (const auto& [resource, amount] : found->second) {
-      const int64_t in_leases = leased == leased_.end() ? 0 : amount_in(leased->second, resource);
-      if (amount - in_leases != 0) {
-        out.used[resource] = amount - in_leases;
-      }
-      if (in_leases != 0) {
-        out.leased[resource] = in_leases;
-      }
+  const ResourceAmounts& leased = holdings_.leased_by(queue);
+  for (const auto& [resource, amount] : holdings_.used_by(queue)) {
+    const int64_t in_leases = amount_in(leased, resource);
+    if (amount - in_leases != 0) {
+      out.used[resource] = amount - in_leases;
+    }
+    if (in_leases != 0) {
+      out.leased[resource] = in_leases;
     }
   }
   const QuotaSpec* quota = quota_of(queue);
@@ -340,7 +316,7 @@ QuotaUsage QuotaLedger::usage(const std::string& queue) const {
     return out;
   }
   for (const auto& [resource, hard] : quota->hard) {
-    const int64_t beyond = used(queue, resource) - hard;
+    const int64_t beyond = holdings_.used(queue, resource) - hard;
     if (beyond > 0) {
       out.borrowed[resource] = beyond;
     }
@@ -358,7 +334,7 @@ QuotaUsage QuotaLedger::usage(const std::string& queue) const {
         continue;
       }
       const int64_t member_hard = amount_in(member.hard, resource);
-      const int64_t use = used(member_queue, resource);
+      const int64_t use = holdings_.used(member_queue, resource);
       borrowed += std::max<int128_t>(0, int128_t{use} - member_hard);
       const int64_t lendable = member.lending_limit
                                    ? amount_in(*member.lending_limit, resource, member_hard)
@@ -378,28 +354,15 @@ QuotaUsage QuotaLedger::usage(const std::string& queue) const {
   return out;
 }
 
-ResourceAmounts QuotaLedger::capacity_of(const QuotaSpec& quota) const {
-  if (quota.cohort.empty()) {
-    return quota.hard;
-  }
-  ResourceAmounts pooled;
-  for (const auto& [queue, member] : quotas_) {
-    if (member.cohort == quota.cohort) {
-      add_to(pooled, member.hard);
-    }
-  }
-  return pooled;
-}
-
 double QuotaLedger::weighted_share(const std::string& queue, const ResourceAmounts& extra) const {
   const QuotaSpec* quota = quota_of(queue);
   if (quota == nullptr) {
     return 0;
   }
   double dominant = 0;
-  for (const auto& [resource, capacity] : capacity_of(*quota)) {
+  for (const auto& [resource, capacity] : capacity_of(quotas_, *quota)) {
     if (capacity > 0) {
-      dominant = std::max(dominant, (static_cast<double>(used(queue, resource)) +
+      dominant = std::max(dominant, (static_cast<double>(holdings_.used(queue, resource)) +
                                      static_cast<double>(amount_in(extra, resource))) /
                                         static_cast<double>(capacity));
     }

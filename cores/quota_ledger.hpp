@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "cores/quota_amounts.hpp"
+#include "cores/quota_holdings.hpp"
 #include "model/int128.hpp"
 
 namespace unisched::actors {
@@ -104,11 +105,11 @@ class QuotaLedger {
 
   QuotaUsage usage(const std::string& queue) const;
   const QuotaSpec* quota_of(const std::string& queue) const;
-  bool holds(const std::string& id) const { return holdings_.count(id) > 0; }
+  bool holds(const std::string& id) const { return holdings_.holds(id); }
   /// Whether placement `id` holds quota on `cluster` (only that cluster may say it ended).
   bool holds_on(const std::string& id, const std::string& cluster) const {
-    const auto found = holdings_.find(id);
-    return found != holdings_.end() && found->second.placement.cluster == cluster;
+    const QuotaHoldings::Holding* found = holdings_.find(id);
+    return found != nullptr && found->placement.cluster == cluster;
   }
   uint64_t revision() const { return revision_; }
 
@@ -121,29 +122,13 @@ class QuotaLedger {
   double weighted_share(const std::string& queue, const ResourceAmounts& extra = {}) const;
 
  private:
-  struct Holding {
-    std::string queue;
-    QuotaPlacement placement;
-    bool lease = false;
-  };
-
-  int64_t used(const std::string& queue, const std::string& resource) const;
-  int64_t may_borrow(const QuotaSpec& quota, const std::string& resource) const;
   std::optional<std::string> cohort_refusal(const QuotaSpec& quota, const std::string& resource,
                                             int64_t wanted) const;
   std::optional<std::string> cap_refusal(const QuotaSpec& quota, const QuotaPlacements& placements,
                                          const std::set<std::string>& replaced) const;
-  ResourceAmounts cap_used(const QuotaSpec& quota, const QuotaCapSpec& cap,
-                           const std::set<std::string>& excluding) const;
-  ResourceAmounts capacity_of(const QuotaSpec& quota) const;
-  void hold(const std::string& id, Holding holding);
-  void drop(const std::string& id);
 
-  std::map<std::string, QuotaSpec> quotas_;                // by queue
-  std::map<std::string, ResourceAmounts> used_;            // by queue, leases included
-  std::map<std::string, ResourceAmounts> leased_;          // by queue: its leases' part
-  std::map<std::string, Holding> holdings_;                // by placement id
-  std::map<std::string, std::set<std::string>> by_queue_;  // queue -> its holdings' ids
+  std::map<std::string, QuotaSpec> quotas_;  // by queue
+  QuotaHoldings holdings_;
   uint64_t revision_ = 0;
   bool queues_require_quota_ = false;
 };
