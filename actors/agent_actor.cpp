@@ -9,6 +9,7 @@
 #include <optional>
 #include <vector>
 
+#include "actors/core_summaries.hpp"
 #include "actors/left_out_log.hpp"
 #include "actors/snapshot_transfer.hpp"
 #include "actors/stray_errors.hpp"
@@ -218,7 +219,7 @@ LocalAgentActor::behavior_type agent_actor(Self self,
             {order.request_ids().begin(), order.request_ids().end()});
       },
       [=](summary_atom) {
-        v1::AgentSummary summary = self->state.core->summary();
+        v1::AgentSummary summary = summarize(*self->state.core);
         summary.set_online(self->state.online);
         return summary;
       },

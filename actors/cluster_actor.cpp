@@ -11,12 +11,12 @@
 #include <optional>
 
 #include "actors/commit_wire.hpp"
+#include "actors/core_summaries.hpp"
 #include "actors/left_out_log.hpp"
 #include "actors/snapshot_transfer.hpp"
 #include "actors/stray_errors.hpp"
 #include "actors/until_acknowledged.hpp"
 #include "cores/cluster_core.hpp"
-#include "cores/cluster_summary.hpp"
 #include "messages/caf_types.hpp"
 #include "messages/convert.hpp"
 #include "messages/snapshot_parts.hpp"

@@ -253,22 +253,4 @@ model::ViewSnapshot AgentCore::snapshot() {
   return snapshot;
 }
 
-v1::AgentSummary AgentCore::summary() const {
-  v1::AgentSummary summary;
-  summary.set_cluster_id(cluster_id());
-  summary.set_epoch(epoch());
-  summary.set_version(version());
-  summary.set_observations(counters_.observations);
-  summary.set_changes_seen(counters_.changes_seen);
-  summary.set_updates_built(counters_.updates_built);
-  summary.set_deltas_sent(counters_.deltas_sent);
-  summary.set_coalesced(counters_.coalesced);
-  summary.set_snapshots(counters_.snapshots);
-  summary.set_relists(counters_.relists);
-  summary.set_placements_applied(counters_.placements_applied);
-  summary.set_placements_refused(counters_.placements_refused);
-  summary.set_pending_placements(pending_placements());
-  return summary;
-}
-
 }  // namespace unisched::actors

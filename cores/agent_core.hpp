@@ -14,7 +14,6 @@
 
 #include "adapters/cluster_adapter.hpp"
 #include "cores/recent_ids.hpp"
-#include "messages/unisched.pb.h"
 #include "model/delta_coalescer.hpp"
 #include "model/node_admission.hpp"
 #include "model/view_update.hpp"
@@ -88,9 +87,6 @@ class AgentCore {
   uint64_t epoch() const { return epoch_; }
   uint64_t version() const { return version_; }
   const AgentCounters& counters() const { return counters_; }
-  /// Its counters, version and pending placements for the metrics (`online` left false: the
-  /// transport knows whether it is connected).
-  v1::AgentSummary summary() const;
 
  private:
   /// Why a node is too large to send (messages::kMaxNodeWireBytes), or an empty string.

@@ -9,6 +9,7 @@
 #include <sstream>
 #include <thread>
 
+#include "actors/core_summaries.hpp"
 #include "actors/left_out_log.hpp"
 #include "cores/agent_core.hpp"
 #include "messages/convert.hpp"
@@ -97,7 +98,7 @@ class GrpcAgent {
   /// Observes until the next push is due (or `stop`).
   void pause(std::chrono::milliseconds length, const std::function<bool()>& stop) {
     if (options_.publish_summary) {
-      v1::AgentSummary summary = core_.summary();
+      v1::AgentSummary summary = actors::summarize(core_);
       summary.set_online(streaming_);
       options_.publish_summary(summary);
     }

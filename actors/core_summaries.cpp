@@ -1,4 +1,4 @@
-#include "cores/cluster_summary.hpp"
+#include "actors/core_summaries.hpp"
 
 #include <algorithm>
 
@@ -36,6 +36,25 @@ v1::ClusterSummary summarize(const ClusterCore& core) {
   summary.set_conflicts(counters.conflicts);
   summary.set_placements_confirmed(counters.placements_confirmed);
   summary.set_placements_refused(counters.placements_refused);
+  return summary;
+}
+
+v1::AgentSummary summarize(const AgentCore& core) {
+  const AgentCounters& counters = core.counters();
+  v1::AgentSummary summary;
+  summary.set_cluster_id(core.cluster_id());
+  summary.set_epoch(core.epoch());
+  summary.set_version(core.version());
+  summary.set_observations(counters.observations);
+  summary.set_changes_seen(counters.changes_seen);
+  summary.set_updates_built(counters.updates_built);
+  summary.set_deltas_sent(counters.deltas_sent);
+  summary.set_coalesced(counters.coalesced);
+  summary.set_snapshots(counters.snapshots);
+  summary.set_relists(counters.relists);
+  summary.set_placements_applied(counters.placements_applied);
+  summary.set_placements_refused(counters.placements_refused);
+  summary.set_pending_placements(core.pending_placements());
   return summary;
 }
 
