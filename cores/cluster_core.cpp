@@ -110,10 +110,10 @@ std::optional<std::string> resolve_usage(model::ViewUpdate& update, const model:
 }  // namespace
 
 UpdateOutcome ClusterCore::take_update(model::ViewUpdate& update) {
-  if (update.cluster_id != cluster_id_) {
+  if (update.cluster_id != cluster_id()) {
     ++counters_.rejected;
     return {AckStatus::Rejected, published_.position().version,
-            "update for cluster \"" + update.cluster_id + "\" sent to \"" + cluster_id_ + "\""};
+            "update for cluster \"" + update.cluster_id + "\" sent to \"" + cluster_id() + "\""};
   }
   deliveries_.confirm_ended(update.finished_placements, update.refused_placements);
   placements_.note_outcomes(update.finished_placements, update.refused_placements);
@@ -170,7 +170,7 @@ UpdateOutcome ClusterCore::apply(model::ViewUpdate& update) {
   };
   admission_.admit(
       update, [this](const std::string& name) { return published_.nodes().find(name) != nullptr; });
-  if (auto problem = resolve_usage(update, published_.nodes(), holdings_, cluster_id_)) {
+  if (auto problem = resolve_usage(update, published_.nodes(), holdings_, cluster_id())) {
     return reject(std::move(*problem));
   }
   std::unordered_set<std::string_view> names;
@@ -239,7 +239,7 @@ CommitOutcome ClusterCore::commit(Commit commit, CommitMode mode) {
     return CommitOutcome{CommitStatus::Conflict, std::move(reason), published_.revision()};
   };
   if (!healthy_) {
-    return refuse("cluster " + cluster_id_ + " is not healthy");
+    return refuse("cluster " + cluster_id() + " is not healthy");
   }
   if (deliveries_.given_up(commit.request_id)) {
     return refuse("request " + commit.request_id + " was given up");

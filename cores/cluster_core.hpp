@@ -106,8 +106,7 @@ struct ClusterCounters {
 
 class ClusterCore {
  public:
-  explicit ClusterCore(std::string cluster_id)
-      : cluster_id_(cluster_id), published_(std::move(cluster_id)) {}
+  explicit ClusterCore(std::string cluster_id) : published_(std::move(cluster_id)) {}
 
   UpdateOutcome on_update(model::ViewUpdate update);
 
@@ -168,7 +167,7 @@ class ClusterCore {
   /// The view as subscribers get it: whole, copied out, or the changes since a revision.
   const PublishedView& published() const { return published_; }
 
-  const std::string& cluster_id() const { return cluster_id_; }
+  const std::string& cluster_id() const { return published_.cluster_id(); }
   const model::ClusterView& view() const { return published_.nodes(); }
   model::StreamPosition position() const { return published_.position(); }
   uint64_t revision() const { return published_.revision(); }
@@ -201,7 +200,6 @@ class ClusterCore {
   /// Applies the held-back updates that now follow in order.
   void replay_held_back();
 
-  std::string cluster_id_;
   PublishedView published_;       // truth plus reservations
   ReservationHoldings holdings_;  // truth plus these is the published view
   PlacementLedger placements_;

@@ -34,9 +34,9 @@ SnapshotOutcome ClusterCore::on_snapshot(model::ViewSnapshot snapshot) {
 }
 
 std::optional<std::string> ClusterCore::take_snapshot(model::ViewSnapshot& snapshot) {
-  if (snapshot.cluster_id != cluster_id_) {
+  if (snapshot.cluster_id != cluster_id()) {
     resync_.snapshot_refused();
-    return "snapshot of cluster \"" + snapshot.cluster_id + "\" sent to \"" + cluster_id_ + "\"";
+    return "snapshot of cluster \"" + snapshot.cluster_id + "\" sent to \"" + cluster_id() + "\"";
   }
   deliveries_.confirm_ended(snapshot.finished_placements, snapshot.refused_placements);
   placements_.note_outcomes(snapshot.finished_placements, snapshot.refused_placements);

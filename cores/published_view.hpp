@@ -60,6 +60,7 @@ class PublishedView {
   /// one change behind it (a subscriber's feed brings it anyway), else the whole view.
   std::shared_ptr<const model::ViewRevision> catch_up(uint64_t held) const;
 
+  const std::string& cluster_id() const { return cluster_id_; }
   const model::ClusterView& nodes() const { return view_; }
   model::StreamPosition position() const { return position_; }
   uint64_t revision() const { return revision_; }
