@@ -6,7 +6,7 @@
 
 namespace unisched::actors {
 std::string QuotaAdmission::group_of(const std::string& queue) const {
-  const QuotaSpec* quota = state_.quota_of(queue);
+  const QuotaSpec* quota = ledger_.quota_of(queue);
   return quota != nullptr && !quota->cohort.empty() ? "cohort " + quota->cohort : "queue " + queue;
 }
 
@@ -22,7 +22,7 @@ bool QuotaAdmission::group_waits(const std::string& group) const {
 QuotaEffects QuotaAdmission::put(QuotaSpec spec) {
   const std::string queue = spec.queue;
   revoke_leases(group_of(queue));  // its limits change: leases were cut from the old ones
-  state_.put(std::move(spec));
+  ledger_.put(std::move(spec));
   revoke_leases(group_of(queue));
   admit();
   return std::exchange(effects_, {});
@@ -51,12 +51,12 @@ QuotaTakeResult QuotaAdmission::take_or_wait(const QuotaTake& take) {
     return {false, false, "already waiting for quota", std::nullopt, {}};
   }
   for (const auto& [id, placement] : take.commit.placements) {
-    if (state_.holds(id)) {
+    if (ledger_.holds(id)) {
       return {false, true, "placement " + id + " already holds quota", std::nullopt, {}};
     }
   }
   const std::string group = group_of(take.commit.queue);
-  if (!state_.holds(hold_id(take.work_id)) && group_waits(group)) {
+  if (!ledger_.holds(hold_id(take.work_id)) && group_waits(group)) {
     enqueue(take, demand_of(take.commit.placements));
     std::vector<std::string>& admitted = effects_.admitted;
     const size_t before = admitted.size();
@@ -70,24 +70,24 @@ QuotaTakeResult QuotaAdmission::take_or_wait(const QuotaTake& take) {
   }
   const std::string hold = hold_id(take.work_id);
   QuotaCommit commit = take.commit;
-  if (state_.holds(hold)) {
+  if (ledger_.holds(hold)) {
     commit.replaces.push_back(hold);
   }
-  auto refusal = state_.commit(commit);
+  auto refusal = ledger_.commit(commit);
   if (!refusal) {
     return {true, false, {}, std::nullopt, {}};
   }
   // Over budget: it waits, and gives back any admission hold for others meanwhile.
-  state_.release({hold});
+  ledger_.release({hold});
   enqueue(take, demand_of(take.commit.placements));
-  waiting_.at(take.work_id).refused_at = state_.revision();
+  waiting_.at(take.work_id).refused_at = ledger_.revision();
   admit();
   return {false, false, std::move(refusal->reason), std::nullopt, {}};
 }
 
 QuotaEffects QuotaAdmission::release(const std::vector<std::string>& ids) {
   leases_.forget(ids);
-  if (state_.release(ids)) {
+  if (ledger_.release(ids)) {
     admit();
   }
   return std::exchange(effects_, {});
@@ -98,7 +98,7 @@ QuotaEffects QuotaAdmission::withdraw(const std::string& work_id) {
     by_queue_[found->second.queue].erase({found->second.order, work_id});
     waiting_.erase(found);
   }
-  state_.release({hold_id(work_id)});
+  ledger_.release({hold_id(work_id)});
   admit();
   return std::exchange(effects_, {});
 }
@@ -124,11 +124,11 @@ std::optional<std::string> QuotaAdmission::next_in(const std::string& group) con
       continue;
     }
     const Waiting& head = waiting_.at(work.begin()->second);
-    if (state_.over_own_limit(queue, head.demand) ||
-        (head.refused_at == state_.revision() && !state_.refusal(queue, head.demand))) {
+    if (ledger_.over_own_limit(queue, head.demand) ||
+        (head.refused_at == ledger_.revision() && !ledger_.refusal(queue, head.demand))) {
       continue;  // it may not use more whatever is lent, or a cap refused it at this very state
     }
-    auto key = std::make_tuple(state_.weighted_share(queue, head.demand), work.begin()->first,
+    auto key = std::make_tuple(ledger_.weighted_share(queue, head.demand), work.begin()->first,
                                work.begin()->second);
     if (!best || key < *best) {
       best = std::move(key);
@@ -140,9 +140,9 @@ std::optional<std::string> QuotaAdmission::next_in(const std::string& group) con
   if (const auto reserved = reserved_.find(group);
       reserved != reserved_.end() && waiting(reserved->second)) {
     const Waiting& kept = waiting_.at(reserved->second);
-    if (!state_.over_own_limit(kept.queue, kept.demand) &&
-        (!best || state_.weighted_share(waiting_.at(std::get<2>(*best)).queue) >=
-                      state_.weighted_share(kept.queue))) {
+    if (!ledger_.over_own_limit(kept.queue, kept.demand) &&
+        (!best || ledger_.weighted_share(waiting_.at(std::get<2>(*best)).queue) >=
+                      ledger_.weighted_share(kept.queue))) {
       return reserved->second;
     }
   }
@@ -162,7 +162,7 @@ bool QuotaAdmission::admit_one(const std::string& group) {
   QuotaCommit hold;
   hold.queue = work.queue;
   hold.placements[hold_id(work_id)].amounts = work.demand;
-  if (state_.commit(hold)) {
+  if (ledger_.commit(hold)) {
     reserved_[group] = work_id;  // it waits for lent budget: nothing of its cohort goes first
     return false;
   }
@@ -176,7 +176,7 @@ bool QuotaAdmission::admit_one(const std::string& group) {
 std::optional<QuotaLease> QuotaAdmission::offer_lease(const QuotaTake& take,
                                                       const std::string& holder) {
   const std::string& queue = take.commit.queue;
-  const QuotaSpec* quota = state_.quota_of(queue);
+  const QuotaSpec* quota = ledger_.quota_of(queue);
   if (quota == nullptr || !quota->caps.empty() || group_waits(group_of(queue)) ||
       leases_.holds(holder, queue)) {
     return std::nullopt;
@@ -190,11 +190,11 @@ std::optional<QuotaLease> QuotaAdmission::offer_lease(const QuotaTake& take,
       slice[resource] = takes * (wanted == demand.end() ? 0 : wanted->second);
       four_slices[resource] = 4 * slice[resource];
     }
-    if (state_.refusal(queue, four_slices)) {
+    if (ledger_.refusal(queue, four_slices)) {
       continue;
     }
     QuotaLease lease{leases_.next_id(), slice};
-    if (!state_.lease(lease.id, queue, slice)) {
+    if (!ledger_.lease(lease.id, queue, slice)) {
       return std::nullopt;
     }
     leases_.grant(lease.id, holder, queue);
@@ -205,11 +205,11 @@ std::optional<QuotaLease> QuotaAdmission::offer_lease(const QuotaTake& take,
 
 std::optional<std::string> QuotaAdmission::use_lease(const std::string& lease_id,
                                                      const QuotaTake& take) {
-  if (state_.take_from_lease(lease_id, take.commit)) {
+  if (ledger_.take_from_lease(lease_id, take.commit)) {
     return std::nullopt;
   }
-  if (state_.commit(take.commit)) {
-    state_.restore(take.commit);  // its work runs: counted over the limits rather than lost
+  if (ledger_.commit(take.commit)) {
+    ledger_.restore(take.commit);  // its work runs: counted over the limits rather than lost
     return "lease " + lease_id + " did not cover work " + take.work_id +
            ", which is held over its queue's limits";
   }

@@ -87,16 +87,16 @@ class QuotaAdmission {
   QuotaEffects withdraw(const std::string& work_id);
 
   /// Holds what decided work held before a restart, limits unchecked (it runs already).
-  void restore(const QuotaCommit& commit) { state_.restore(commit); }
+  void restore(const QuotaCommit& commit) { ledger_.restore(commit); }
 
   /// See QuotaLedger::set_queues_require_quota.
-  void set_queues_require_quota(bool required) { state_.set_queues_require_quota(required); }
+  void set_queues_require_quota(bool required) { ledger_.set_queues_require_quota(required); }
 
   QuotaPending pending(const std::string& queue) const;
   /// The queues with work waiting now.
   std::set<std::string> waiting_queues() const;
   bool waiting(const std::string& work_id) const { return waiting_.count(work_id) > 0; }
-  const QuotaLedger& ledger() const { return state_; }
+  const QuotaLedger& ledger() const { return ledger_; }
 
  private:
   struct Waiting {
@@ -123,7 +123,7 @@ class QuotaAdmission {
   /// Asks back every lease of the group's queues (once each).
   void revoke_leases(const std::string& group);
 
-  QuotaLedger state_;
+  QuotaLedger ledger_;
   std::map<std::string, Waiting> waiting_;  // by work id
   std::map<std::string, std::set<std::pair<std::pair<int64_t, uint64_t>, std::string>>>
       by_queue_;                                 // queue -> its waiting work, in serving order
