@@ -1,11 +1,8 @@
 #include "cores/scheduler_core.hpp"
 
-#include "cores/quota_wire.hpp"
-
 #include <algorithm>
 #include <random>
 
-#include "messages/convert.hpp"
 #include "messages/undecided_reasons.hpp"
 #include "policy/pipeline.hpp"
 #include "policy/splitmix.hpp"
