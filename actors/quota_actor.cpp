@@ -58,7 +58,7 @@ template <class MakeEvent>
 void observe(Self self, MakeEvent event) {
   if (self->state.settings.observer) {
     QuotaLedgerEvent built = event();
-    built.waiting_queues = self->state.admission.waiting_queues();
+    built.waiting_queues = self->state.admission.line().queues();
     self->state.settings.observer(built);
   }
 }
@@ -175,7 +175,7 @@ v1::QuotaStatus status_of(const QuotaActorState& state, const v1::QuotaDefinitio
   fill(*status.mutable_leased(), usage.leased);
   fill(*status.mutable_borrowed(), usage.borrowed);
   fill(*status.mutable_lent(), usage.lent);
-  const QuotaPending pending = state.admission.pending(definition.queue());
+  const QuotaPending pending = state.admission.line().pending(definition.queue());
   fill(*status.mutable_pending(), pending.demand);
   status.set_pending_requests(pending.requests);
   return status;

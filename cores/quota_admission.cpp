@@ -11,8 +11,8 @@ std::string QuotaAdmission::group_of(const std::string& queue) const {
 }
 
 bool QuotaAdmission::group_waits(const std::string& group) const {
-  for (const auto& [queue, work] : by_queue_) {
-    if (!work.empty() && group_of(queue) == group) {
+  for (const std::string& queue : line_.queues()) {
+    if (group_of(queue) == group) {
       return true;
     }
   }
@@ -28,13 +28,9 @@ QuotaEffects QuotaAdmission::put(QuotaSpec spec) {
   return std::exchange(effects_, {});
 }
 
-void QuotaAdmission::enqueue(const QuotaTake& take, const ResourceAmounts& demand) {
-  Waiting& entry = waiting_[take.work_id];
-  entry.queue = take.commit.queue;
-  entry.demand = demand;
-  entry.order = {-take.priority, arrivals_++};
-  by_queue_[entry.queue].insert({entry.order, take.work_id});
-  revoke_leases(group_of(entry.queue));  // budget held for leases should serve it
+void QuotaAdmission::enqueue(const QuotaTake& take) {
+  line_.add(take.work_id, take.commit.queue, demand_of(take.commit.placements), take.priority);
+  revoke_leases(group_of(take.commit.queue));  // budget held for leases should serve it
 }
 
 QuotaTakeResult QuotaAdmission::take(const QuotaTake& take, const std::string& holder) {
@@ -47,7 +43,7 @@ QuotaTakeResult QuotaAdmission::take(const QuotaTake& take, const std::string& h
 }
 
 QuotaTakeResult QuotaAdmission::take_or_wait(const QuotaTake& take) {
-  if (waiting(take.work_id)) {
+  if (line_.contains(take.work_id)) {
     return {false, false, "already waiting for quota", std::nullopt, {}};
   }
   for (const auto& [id, placement] : take.commit.placements) {
@@ -57,7 +53,7 @@ QuotaTakeResult QuotaAdmission::take_or_wait(const QuotaTake& take) {
   }
   const std::string group = group_of(take.commit.queue);
   if (!ledger_.holds(hold_id(take.work_id)) && group_waits(group)) {
-    enqueue(take, demand_of(take.commit.placements));
+    enqueue(take);
     std::vector<std::string>& admitted = effects_.admitted;
     const size_t before = admitted.size();
     admit();
@@ -79,8 +75,8 @@ QuotaTakeResult QuotaAdmission::take_or_wait(const QuotaTake& take) {
   }
   // Over budget: it waits, and gives back any admission hold for others meanwhile.
   ledger_.release({hold});
-  enqueue(take, demand_of(take.commit.placements));
-  waiting_.at(take.work_id).refused_at = ledger_.revision();
+  enqueue(take);
+  line_.mark_refused(take.work_id, ledger_.revision());
   admit();
   return {false, false, std::move(refusal->reason), std::nullopt, {}};
 }
@@ -94,10 +90,7 @@ QuotaEffects QuotaAdmission::release(const std::vector<std::string>& ids) {
 }
 
 QuotaEffects QuotaAdmission::withdraw(const std::string& work_id) {
-  if (const auto found = waiting_.find(work_id); found != waiting_.end()) {
-    by_queue_[found->second.queue].erase({found->second.order, work_id});
-    waiting_.erase(found);
-  }
+  line_.remove(work_id);
   ledger_.release({hold_id(work_id)});
   admit();
   return std::exchange(effects_, {});
@@ -105,10 +98,8 @@ QuotaEffects QuotaAdmission::withdraw(const std::string& work_id) {
 
 void QuotaAdmission::admit() {
   std::set<std::string> groups;
-  for (const auto& [queue, work] : by_queue_) {
-    if (!work.empty()) {
-      groups.insert(group_of(queue));
-    }
+  for (const std::string& queue : line_.queues()) {
+    groups.insert(group_of(queue));
   }
   for (const std::string& group : groups) {
     while (admit_one(group)) {
@@ -119,17 +110,16 @@ void QuotaAdmission::admit() {
 std::optional<std::string> QuotaAdmission::next_in(const std::string& group) const {
   // Lowest weighted dominant share (with the head's demand) first; then the earliest head.
   std::optional<std::tuple<double, std::pair<int64_t, uint64_t>, std::string>> best;
-  for (const auto& [queue, work] : by_queue_) {
-    if (work.empty() || group_of(queue) != group) {
+  for (const WaitingWork* head : line_.heads()) {
+    const std::string& queue = head->queue;
+    if (group_of(queue) != group) {
       continue;
     }
-    const Waiting& head = waiting_.at(work.begin()->second);
-    if (ledger_.over_own_limit(queue, head.demand) ||
-        (head.refused_at == ledger_.revision() && !ledger_.refusal(queue, head.demand))) {
+    if (ledger_.over_own_limit(queue, head->demand) ||
+        (head->refused_at == ledger_.revision() && !ledger_.refusal(queue, head->demand))) {
       continue;  // it may not use more whatever is lent, or a cap refused it at this very state
     }
-    auto key = std::make_tuple(ledger_.weighted_share(queue, head.demand), work.begin()->first,
-                               work.begin()->second);
+    auto key = std::make_tuple(ledger_.weighted_share(queue, head->demand), head->order, head->id);
     if (!best || key < *best) {
       best = std::move(key);
     }
@@ -138,10 +128,10 @@ std::optional<std::string> QuotaAdmission::next_in(const std::string& group) con
   // now holds less than its queue does: without that, a queue of small requests (each first by
   // share with its small demand) could keep a large one waiting for ever.
   if (const auto reserved = reserved_.find(group);
-      reserved != reserved_.end() && waiting(reserved->second)) {
-    const Waiting& kept = waiting_.at(reserved->second);
+      reserved != reserved_.end() && line_.contains(reserved->second)) {
+    const WaitingWork& kept = line_.at(reserved->second);
     if (!ledger_.over_own_limit(kept.queue, kept.demand) &&
-        (!best || ledger_.weighted_share(waiting_.at(std::get<2>(*best)).queue) >=
+        (!best || ledger_.weighted_share(line_.at(std::get<2>(*best)).queue) >=
                       ledger_.weighted_share(kept.queue))) {
       return reserved->second;
     }
@@ -158,7 +148,7 @@ bool QuotaAdmission::admit_one(const std::string& group) {
     return false;
   }
   const std::string work_id = *next;
-  const Waiting& work = waiting_.at(work_id);
+  const WaitingWork& work = line_.at(work_id);
   QuotaCommit hold;
   hold.queue = work.queue;
   hold.placements[hold_id(work_id)].amounts = work.demand;
@@ -166,8 +156,7 @@ bool QuotaAdmission::admit_one(const std::string& group) {
     reserved_[group] = work_id;  // it waits for lent budget: nothing of its cohort goes first
     return false;
   }
-  by_queue_.at(work.queue).erase({work.order, work_id});
-  waiting_.erase(work_id);
+  line_.remove(work_id);  // `work` is gone from here on
   reserved_.erase(group);
   effects_.admitted.push_back(work_id);
   return true;
@@ -226,29 +215,6 @@ void QuotaAdmission::revoke_leases(const std::string& group) {
        leases_.revoke([&](const std::string& queue) { return group_of(queue) == group; })) {
     effects_.revocations.push_back(std::move(revocation));
   }
-}
-
-QuotaPending QuotaAdmission::pending(const std::string& queue) const {
-  QuotaPending out;
-  const auto found = by_queue_.find(queue);
-  if (found == by_queue_.end()) {
-    return out;
-  }
-  for (const auto& [order, work_id] : found->second) {
-    ++out.requests;
-    add_to(out.demand, waiting_.at(work_id).demand);
-  }
-  return out;
-}
-
-std::set<std::string> QuotaAdmission::waiting_queues() const {
-  std::set<std::string> out;
-  for (const auto& [queue, work] : by_queue_) {
-    if (!work.empty()) {
-      out.insert(queue);
-    }
-  }
-  return out;
 }
 
 }  // namespace unisched::actors

@@ -24,13 +24,12 @@
 #include <cstdint>
 #include <map>
 #include <optional>
-#include <set>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "cores/lease_holders.hpp"
 #include "cores/quota_ledger.hpp"
+#include "cores/quota_waiting_line.hpp"
 
 namespace unisched::actors {
 
@@ -51,12 +50,6 @@ struct QuotaTakeResult {
   /// Other work admitted meanwhile (never the work itself: first in line and fitting, it takes
   /// its budget at once), and leases to ask back.
   QuotaEffects effects;
-};
-
-/// The work waiting in one queue, and what it waits for.
-struct QuotaPending {
-  size_t requests = 0;
-  ResourceAmounts demand;
 };
 
 class QuotaAdmission {
@@ -92,23 +85,14 @@ class QuotaAdmission {
   /// See QuotaLedger::set_queues_require_quota.
   void set_queues_require_quota(bool required) { ledger_.set_queues_require_quota(required); }
 
-  QuotaPending pending(const std::string& queue) const;
-  /// The queues with work waiting now.
-  std::set<std::string> waiting_queues() const;
-  bool waiting(const std::string& work_id) const { return waiting_.count(work_id) > 0; }
+  /// The work waiting for budget now.
+  const QuotaWaitingLine& line() const { return line_; }
   const QuotaLedger& ledger() const { return ledger_; }
 
  private:
-  struct Waiting {
-    std::string queue;
-    ResourceAmounts demand;
-    std::pair<int64_t, uint64_t> order;  // (-priority, arrival)
-    uint64_t refused_at = 0;             // the ledger revision it was last refused at
-  };
-
   /// The cohort's name, or the queue's own name when it has none: who waits behind whom.
   std::string group_of(const std::string& queue) const;
-  void enqueue(const QuotaTake& take, const ResourceAmounts& demand);
+  void enqueue(const QuotaTake& take);
   QuotaTakeResult take_or_wait(const QuotaTake& take);
   /// Admits waiting work in fair order, into effects_.
   void admit();
@@ -124,11 +108,8 @@ class QuotaAdmission {
   void revoke_leases(const std::string& group);
 
   QuotaLedger ledger_;
-  std::map<std::string, Waiting> waiting_;  // by work id
-  std::map<std::string, std::set<std::pair<std::pair<int64_t, uint64_t>, std::string>>>
-      by_queue_;                                 // queue -> its waiting work, in serving order
+  QuotaWaitingLine line_;
   std::map<std::string, std::string> reserved_;  // group -> work first in line that did not fit
-  uint64_t arrivals_ = 0;
   LeaseHolders leases_;
   QuotaEffects effects_;  // what the call under way leaves for the actor
 };

@@ -59,8 +59,8 @@ BOOST_AUTO_TEST_CASE(work_over_budget_waits_and_is_admitted_when_budget_returns)
   BOOST_TEST(!waits.taken);
   BOOST_TEST(waits.reason == "quota team-a: nvidia.com/gpu: 10 would be used, 8 hard",
              waits.reason);
-  BOOST_TEST(f.admission.pending("team-a").requests == 1u);
-  BOOST_TEST(f.admission.pending("team-a").demand.at(kGpu) == 4000);
+  BOOST_TEST(f.admission.line().pending("team-a").requests == 1u);
+  BOOST_TEST(f.admission.line().pending("team-a").demand.at(kGpu) == 4000);
   BOOST_TEST(f.release({"unknown/0"}).empty());
   BOOST_TEST((f.release({"r1/0"}) == std::vector<std::string>{"r2"}));
   // Admitted: its demand is held, so nobody else takes it while its scheduler decides.
