@@ -16,6 +16,7 @@
 
 #include "actors/commit_wire.hpp"
 #include "actors/countdown.hpp"
+#include "actors/scheduler_wire.hpp"
 #include "actors/stray_errors.hpp"
 #include "actors/until_acknowledged.hpp"
 #include "cores/commit_deadlines.hpp"
@@ -322,14 +323,14 @@ void carry_out(Self self, SchedulerCommands commands) {
   }
   for (auto& [ticket, decision] : commands.replies) {
     if (auto promise = state.waiting.find(ticket); promise != state.waiting.end()) {
-      promise->second.deliver(std::move(decision));
+      promise->second.deliver(to_wire(std::move(decision)));
       state.waiting.erase(promise);
     }
   }
-  for (v1::SchedulingDecision& update : commands.updates) {
-    if (const auto submitter = state.submitters.find(update.request_id());
+  for (RequestDecision& update : commands.updates) {
+    if (const auto submitter = state.submitters.find(update.request_id);
         submitter != state.submitters.end()) {
-      self->send(submitter->second, std::move(update));
+      self->send(submitter->second, to_wire(std::move(update)));
     }
   }
   for (const std::string& request : commands.forgotten) {
@@ -421,7 +422,7 @@ SchedulerActor::behavior_type scheduler(Self self, ClusterDirectoryActor directo
         return on_submit(self, id, spec);
       },
       [=](summary_atom) -> caf::result<v1::SchedulerSummary> {
-        return self->state.core->summary(self->clock().now());
+        return to_wire(self->state.core->counts(self->clock().now()));
       },
       [=](const messages::ViewFeed& feed) { on_feed(self, feed); },
       [=](health_atom, const std::string& id, bool healthy) {

@@ -5,9 +5,9 @@
 namespace unisched::actors {
 namespace {
 
-using Decision = v1::SchedulingDecision;
+using Decision = RequestDecision;
 
-/// Moves every element of `from` to the end of `to` (the messages hold strings and protobufs:
+/// Moves every element of `from` to the end of `to` (the messages hold strings and decisions:
 /// a copy would allocate them again).
 template <class T>
 void move_to_end(std::vector<T>& from, std::vector<T>& to) {
@@ -22,13 +22,8 @@ void move_to_end(std::vector<T>& from, std::vector<T>& to) {
 
 Decision::Replica replica_of(const std::string& placement_id,
                              const policy::ReplicaPlacement& placement) {
-  Decision::Replica replica;
-  replica.set_placement_id(placement_id);
-  replica.set_cluster(placement.cluster);
-  replica.set_node(placement.node);
-  replica.mutable_devices()->Add(placement.devices.begin(), placement.devices.end());
-  replica.mutable_device_milli()->Add(placement.device_milli.begin(), placement.device_milli.end());
-  return replica;
+  return Decision::Replica{placement_id, placement.cluster, placement.node, placement.devices,
+                           placement.device_milli};
 }
 
 RoundMessages& SchedulerCommands::round(uint64_t id) {
@@ -62,18 +57,14 @@ void SchedulerCommands::append(SchedulerCommands&& later) {
 }
 
 Decision::Diagnosis diagnosis(std::string cluster, std::string plugin, std::string reason) {
-  Decision::Diagnosis out;
-  out.set_cluster(std::move(cluster));
-  out.set_plugin(std::move(plugin));
-  out.set_reason(std::move(reason));
-  return out;
+  return Decision::Diagnosis{std::move(cluster), std::move(plugin), std::move(reason)};
 }
 
 ClusterRelease release_of(const std::string& cluster,
                           const std::vector<Decision::Replica>& replicas) {
   ClusterRelease release{cluster, {}};
   for (const auto& replica : replicas) {
-    release.placement_ids.push_back(replica.placement_id());
+    release.placement_ids.push_back(replica.placement_id);
   }
   return release;
 }

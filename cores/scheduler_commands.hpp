@@ -11,14 +11,14 @@
 
 #include "cores/commit.hpp"
 #include "cores/quota_amounts.hpp"
-#include "messages/unisched.pb.h"
+#include "cores/request_decision.hpp"
 #include "policy/pipeline.hpp"
 
 namespace unisched::actors {
 
 /// The decision's record of one placement (as its scheduler and a direct replay report it).
-v1::SchedulingDecision::Replica replica_of(const std::string& placement_id,
-                                           const policy::ReplicaPlacement& placement);
+RequestDecision::Replica replica_of(const std::string& placement_id,
+                                    const policy::ReplicaPlacement& placement);
 
 /// What one decision's commit round sends.
 struct RoundMessages {
@@ -46,10 +46,10 @@ struct SchedulerCommands {
   /// Send each to its cluster.
   std::vector<ClusterRelease> releases;
   /// Answers to submissions: the ticket given to submit(), and its decision.
-  std::vector<std::pair<uint64_t, v1::SchedulingDecision>> replies;
+  std::vector<std::pair<uint64_t, RequestDecision>> replies;
   /// A decision that changed after it was answered (a refused replica placed again): tell the
   /// request's submitter.
-  std::vector<v1::SchedulingDecision> updates;
+  std::vector<RequestDecision> updates;
   /// Requests no longer tracked: their submitters need not be remembered.
   std::vector<std::string> forgotten;
   /// A decision ended and requests wait: call advance() once the messages already waiting have
@@ -62,11 +62,10 @@ struct SchedulerCommands {
 };
 
 /// Why a cluster (or the ledger, as "quota") did not take a decision's placements.
-v1::SchedulingDecision::Diagnosis diagnosis(std::string cluster, std::string plugin,
-                                            std::string reason);
+RequestDecision::Diagnosis diagnosis(std::string cluster, std::string plugin, std::string reason);
 
 /// Drops these replicas' reservations at their cluster.
 ClusterRelease release_of(const std::string& cluster,
-                          const std::vector<v1::SchedulingDecision::Replica>& replicas);
+                          const std::vector<RequestDecision::Replica>& replicas);
 
 }  // namespace unisched::actors

@@ -10,7 +10,7 @@
 namespace unisched::actors {
 namespace {
 
-using Decision = v1::SchedulingDecision;
+using Decision = RequestDecision;
 
 std::vector<Decision::Diagnosis> diagnoses_of(const policy::Decision& decision) {
   std::vector<Decision::Diagnosis> out;
@@ -39,7 +39,7 @@ SchedulerCore::~SchedulerCore() = default;
 
 SchedulerCommands SchedulerCore::submit(std::string id, model::SchedulingRequestSpec spec,
                                         uint64_t ticket, Clock::time_point now) {
-  summary_.set_requests(summary_.requests() + 1);
+  ++counts_.requests;
   auto work = std::make_unique<Work>();
   work->request_id = id;
   work->id = std::move(id);
@@ -51,10 +51,10 @@ SchedulerCommands SchedulerCore::submit(std::string id, model::SchedulingRequest
 
 SchedulerCommands SchedulerCore::enqueue(std::unique_ptr<Work> work, Clock::time_point now) {
   if (queue_.full()) {
-    summary_.set_refused_queue_full(summary_.refused_queue_full() + 1);
+    ++counts_.refused_queue_full;
     const std::string note = "refused: the scheduler's queue is full (" +
                              std::to_string(queue_.size()) + " requests waiting)";
-    return outcomes_.finish(std::move(work), Decision::UNSCHEDULABLE, {}, {note}, now);
+    return outcomes_.finish(std::move(work), Decision::Status::Unschedulable, {}, {note}, now);
   }
   queue_.admit(std::move(work));
   return advance(now);
@@ -112,7 +112,8 @@ SchedulerCommands SchedulerCore::act_on(std::unique_ptr<Work> work,
                                          : "no cluster's view has reached this scheduler yet (" +
                                                std::to_string(views_.size()) + " joined)");
     }
-    const auto status = work->placed.empty() ? Decision::UNSCHEDULABLE : Decision::PARTIALLY_PLACED;
+    const auto status =
+        work->placed.empty() ? Decision::Status::Unschedulable : Decision::Status::PartiallyPlaced;
     return outcomes_.finish(std::move(work), status, diagnoses_of(decision), notes, now);
   }
   return start_round(std::move(work), decision);
@@ -215,13 +216,13 @@ SchedulerCommands SchedulerCore::park(Round& round, const std::string& reason,
   std::unique_ptr<Work> work = rounds_.end(round);
   SchedulerCommands out;
   if (work->replaces.empty()) {
-    v1::SchedulingDecision queued;
-    queued.set_request_id(work->request_id);
-    queued.set_status(v1::SchedulingDecision::QUEUED);
-    queued.add_reasons("waiting for quota: " + reason);
-    queued.set_attempts(work->attempts);
-    queued.set_latency_us(
-        std::chrono::duration_cast<std::chrono::microseconds>(now - work->submitted).count());
+    Decision queued;
+    queued.request_id = work->request_id;
+    queued.status = Decision::Status::Queued;
+    queued.reasons.push_back("waiting for quota: " + reason);
+    queued.attempts = work->attempts;
+    queued.latency_us =
+        std::chrono::duration_cast<std::chrono::microseconds>(now - work->submitted).count();
     out.updates.push_back(std::move(queued));
   }
   if (auto admitted = quota_.park(std::move(work))) {
@@ -256,11 +257,11 @@ SchedulerCommands SchedulerCore::on_commit_result(uint64_t round, const std::str
     result = CommitResult::TimedOut;
   }
   if (result == CommitResult::Accepted) {
-    summary_.set_commits(summary_.commits() + 1);
+    ++counts_.commits;
   } else if (result == CommitResult::Conflict) {
-    summary_.set_conflicts(summary_.conflicts() + 1);
+    ++counts_.conflicts;
   } else if (result == CommitResult::TimedOut) {
-    summary_.set_commits_timed_out(summary_.commits_timed_out() + 1);
+    ++counts_.commits_timed_out;
   }
   SchedulerCommands out;
   open->record(cluster, result, reason, out);
@@ -278,21 +279,23 @@ SchedulerCommands SchedulerCore::close_round(Round& round, Clock::time_point now
   }
   outcomes_.not_kept(round.keep_accepted(all_or_nothing, out));
   if (round.failed.empty()) {
-    const auto status = round.partial ? Decision::PARTIALLY_PLACED : Decision::PLACED;
+    const auto status =
+        round.partial ? Decision::Status::PartiallyPlaced : Decision::Status::Placed;
     const auto diagnoses = std::move(round.partial_diagnoses);
     out.append(outcomes_.finish(rounds_.end(round), status, diagnoses, {}, now));
     return out;
   }
   // Attempts that ended waiting for quota are not retries: the wait was no failure.
   if (work.attempts - work.quota_waits <= static_cast<uint32_t>(settings_.max_retries)) {
-    summary_.set_retries(summary_.retries() + 1);
+    ++counts_.retries;
     round.refreshing = true;
     out.round(round.id).refresh.assign(round.failed.begin(), round.failed.end());
     return out;
   }
   const auto diagnoses = std::move(round.failures);
   std::unique_ptr<Work> done = rounds_.end(round);
-  const auto status = done->placed.empty() ? Decision::UNSCHEDULABLE : Decision::PARTIALLY_PLACED;
+  const auto status =
+      done->placed.empty() ? Decision::Status::Unschedulable : Decision::Status::PartiallyPlaced;
   std::string note = "gave up after " + std::to_string(done->attempts) + " attempts";
   out.append(outcomes_.finish(std::move(done), status, diagnoses, {std::move(note)}, now));
   return out;
@@ -314,14 +317,14 @@ SchedulerCommands SchedulerCore::on_refreshed(uint64_t round, Clock::time_point 
   return out;
 }
 
-v1::SchedulerSummary SchedulerCore::summary(Clock::time_point now) const {
-  v1::SchedulerSummary summary = summary_;
-  outcomes_.add_counts(summary);
-  summary.set_waiting(queue_.size());
-  summary.set_waiting_for_quota(quota_.parked());
-  summary.set_quota_queued(quota_.queued());
-  summary.set_quota_lease_takes(quota_.lease_takes());
-  auto& undecided = *summary.mutable_undecided_by_reason();
+SchedulerCounts SchedulerCore::counts(Clock::time_point now) const {
+  SchedulerCounts counts = counts_;
+  outcomes_.add_counts(counts);
+  counts.waiting = queue_.size();
+  counts.waiting_for_quota = quota_.parked();
+  counts.quota_queued = quota_.queued();
+  counts.quota_lease_takes = quota_.lease_takes();
+  auto& undecided = counts.undecided_by_reason;
   std::optional<Clock::time_point> oldest;
   const auto count = [&](const Work& work, const char* reason) {
     if (work.ticket != 0) {  // a request someone waits for, not a replica placed again
@@ -337,9 +340,9 @@ v1::SchedulerSummary SchedulerCore::summary(Clock::time_point now) const {
   });
   quota_.visit_parked([&](const Work& work) { count(work, kUndecidedWaitingForQuota); });
   if (oldest) {
-    summary.set_oldest_undecided_seconds(std::chrono::duration<double>(now - *oldest).count());
+    counts.oldest_undecided_seconds = std::chrono::duration<double>(now - *oldest).count();
   }
-  return summary;
+  return counts;
 }
 
 }  // namespace unisched::actors

@@ -1,8 +1,9 @@
 // A SchedulerActor's logic without the actor: decisions and their commit rounds (one at a time,
 // or several with node-level checks), retries, and the ledger's part in a round. Plain C++ (no
 // CAF): every method returns the commands the actor then sends (SchedulerCommands), so the
-// protocol is tested without an actor system. It holds its collaborators, each tested alone: the
-// copies of the clusters' views (SchedulerViews), the queue (SchedulerQueue), the rounds in
+// protocol is tested without an actor system. It speaks plain types (RequestDecision,
+// SchedulerCounts); its actor puts them on the wire. It holds its collaborators, each tested alone:
+// the copies of the clusters' views (SchedulerViews), the queue (SchedulerQueue), the rounds in
 // flight (SchedulerRounds), its side of the quota protocol (SchedulerQuota) and what finished
 // work comes to (SchedulerOutcomes: decisions answered, placements tracked until settled).
 //
@@ -27,12 +28,12 @@
 
 #include "cores/cluster_core.hpp"
 #include "cores/scheduler_commands.hpp"
+#include "cores/scheduler_counts.hpp"
 #include "cores/scheduler_outcomes.hpp"
 #include "cores/scheduler_quota.hpp"
 #include "cores/scheduler_rounds.hpp"
 #include "cores/scheduler_views.hpp"
 #include "cores/scheduler_work.hpp"
-#include "messages/unisched.pb.h"
 #include "model/view_update.hpp"
 #include "policy/framework.hpp"
 #include "policy/pipeline.hpp"
@@ -116,7 +117,7 @@ class SchedulerCore {
   }
 
   /// Its counters, and the requests not decided yet at `now` by where they wait.
-  v1::SchedulerSummary summary(Clock::time_point now) const;
+  SchedulerCounts counts(Clock::time_point now) const;
   size_t waiting() const { return queue_.size(); }
   size_t waiting_for_quota() const { return quota_.parked(); }
   size_t tracked() const { return outcomes_.tracked(); }
@@ -148,8 +149,8 @@ class SchedulerCore {
   SchedulerQueue queue_;
   SchedulerRounds rounds_;  // decisions whose commits are in flight
   SchedulerQuota quota_;
-  SchedulerOutcomes outcomes_;    // decisions answered, placements tracked until settled
-  v1::SchedulerSummary summary_;  // what it counts itself (outcomes_ adds the rest)
+  SchedulerOutcomes outcomes_;  // decisions answered, placements tracked until settled
+  SchedulerCounts counts_;      // what it counts itself (outcomes_ adds the rest)
 };
 
 }  // namespace unisched::actors

@@ -1,8 +1,8 @@
 #include "cores/scheduler_outcomes.hpp"
 
+#include <iterator>
 #include <utility>
 
-#include "cores/quota_wire.hpp"
 #include "messages/latency_buckets.hpp"
 #include "policy/demand.hpp"
 
@@ -11,68 +11,62 @@ namespace {
 
 /// Tells the policy's observers of the replicas `decision` placed.
 void observe(const policy::Policy& policy, const SchedulerWork& work,
-             const v1::SchedulingDecision& decision) {
+             const RequestDecision& decision) {
   if (policy.observers.empty()) {
     return;
   }
   const policy::ReplicaDemand demand = policy::demand_of(work.spec);
-  for (const auto& replica : decision.replicas()) {
+  for (const auto& replica : decision.replicas) {
     for (const auto& observer : policy.observers) {
-      observer->placed(replica.cluster(), replica.node(), demand);
+      observer->placed(replica.cluster, replica.node, demand);
     }
   }
 }
 
 /// Counts a request's decision latency in the summary's histogram.
-void count_latency(v1::SchedulerSummary& summary, double seconds) {
-  if (summary.decision_latency_buckets_size() == 0) {
-    summary.mutable_decision_latency_buckets()->Resize(kLatencyBoundsSeconds.size() + 1, 0);
+void count_latency(SchedulerCounts& counts, double seconds) {
+  if (counts.decision_latency_buckets.empty()) {
+    counts.decision_latency_buckets.resize(kLatencyBoundsSeconds.size() + 1, 0);
   }
-  const int bucket = static_cast<int>(latency_bucket(seconds));
-  summary.set_decision_latency_buckets(bucket, summary.decision_latency_buckets(bucket) + 1);
-  summary.set_decision_latency_seconds_sum(summary.decision_latency_seconds_sum() + seconds);
+  ++counts.decision_latency_buckets[latency_bucket(seconds)];
+  counts.decision_latency_seconds_sum += seconds;
 }
 
-void count_status(v1::SchedulerSummary& summary, v1::SchedulingDecision::Status status) {
+void count_status(SchedulerCounts& counts, RequestDecision::Status status) {
   switch (status) {
-    case v1::SchedulingDecision::PLACED:
-      summary.set_placed(summary.placed() + 1);
+    case RequestDecision::Status::Placed:
+      ++counts.placed;
       break;
-    case v1::SchedulingDecision::PARTIALLY_PLACED:
-      summary.set_partially_placed(summary.partially_placed() + 1);
+    case RequestDecision::Status::PartiallyPlaced:
+      ++counts.partially_placed;
       break;
     default:
-      summary.set_unschedulable(summary.unschedulable() + 1);
+      ++counts.unschedulable;
   }
 }
 
 /// The work's decision; its replicas are moved out of it (the work ends).
-v1::SchedulingDecision decision_of(SchedulerWork& work, v1::SchedulingDecision::Status status,
-                                   const std::vector<v1::SchedulingDecision::Diagnosis>& diagnoses,
-                                   std::vector<std::string> notes,
-                                   std::chrono::steady_clock::time_point now) {
-  v1::SchedulingDecision decision;
-  decision.set_request_id(work.id);
-  decision.set_status(status);
-  for (auto& replica : work.placed) {
-    *decision.add_replicas() = std::move(replica);
-  }
+RequestDecision decision_of(SchedulerWork& work, RequestDecision::Status status,
+                            const std::vector<RequestDecision::Diagnosis>& diagnoses,
+                            std::vector<std::string> notes,
+                            std::chrono::steady_clock::time_point now) {
+  RequestDecision decision;
+  decision.request_id = work.id;
+  decision.status = status;
+  decision.replicas = std::move(work.placed);
+  decision.diagnoses = diagnoses;
   for (const auto& found : diagnoses) {
-    *decision.add_diagnoses() = found;
-    decision.add_reasons(found.cluster() + ": " + found.plugin() + ": " + found.reason());
+    decision.reasons.push_back(found.cluster + ": " + found.plugin + ": " + found.reason);
   }
-  for (std::string& note : notes) {
-    decision.add_reasons(std::move(note));
-  }
+  decision.reasons.insert(decision.reasons.end(), std::make_move_iterator(notes.begin()),
+                          std::make_move_iterator(notes.end()));
   if (!work.quota_held.empty()) {
-    decision.set_queue(work.spec.queue);
-    for (const auto& [id, held] : work.quota_held) {
-      *decision.add_quota_placements() = to_wire(id, held);
-    }
+    decision.queue = work.spec.queue;
+    decision.quota_placements = work.quota_held;
   }
-  decision.set_attempts(work.attempts);
-  decision.set_latency_us(
-      std::chrono::duration_cast<std::chrono::microseconds>(now - work.submitted).count());
+  decision.attempts = work.attempts;
+  decision.latency_us =
+      std::chrono::duration_cast<std::chrono::microseconds>(now - work.submitted).count();
   return decision;
 }
 
@@ -101,7 +95,7 @@ SchedulerCommands SchedulerOutcomes::finish(std::unique_ptr<SchedulerWork> work,
   }
   count_latency(counts_, std::chrono::duration<double>(now - work->submitted).count());
   count_status(counts_, status);
-  if (decision.replicas_size() > 0) {
+  if (!decision.replicas.empty()) {
     track(*work, decision, out, now);
   }
   if (work->ticket != 0) {
@@ -149,7 +143,7 @@ SchedulerCommands SchedulerOutcomes::on_refused_placement(const std::string& pla
     }
     return {};
   }
-  counts_.set_requeued(counts_.requeued() + 1);
+  ++counts_.requeued;
   SchedulerCommands out;
   // The submitter learns the request is back in this scheduler's hands: should the scheduler
   // stop now, the hub gives it up (and releases it) rather than keep a decision that lies.
@@ -176,15 +170,15 @@ SchedulerCommands SchedulerOutcomes::on_cluster_actor_lost(const std::string& cl
   return out;
 }
 
-void SchedulerOutcomes::add_counts(v1::SchedulerSummary& summary) const {
-  summary.set_placed(counts_.placed());
-  summary.set_partially_placed(counts_.partially_placed());
-  summary.set_unschedulable(counts_.unschedulable());
-  summary.set_requeued(counts_.requeued());
-  *summary.mutable_decision_latency_buckets() = counts_.decision_latency_buckets();
-  summary.set_decision_latency_seconds_sum(counts_.decision_latency_seconds_sum());
-  summary.set_tracked(tracking_.size());
-  summary.set_forgotten_unsettled(tracking_.forgotten_unsettled());
+void SchedulerOutcomes::add_counts(SchedulerCounts& counts) const {
+  counts.placed = counts_.placed;
+  counts.partially_placed = counts_.partially_placed;
+  counts.unschedulable = counts_.unschedulable;
+  counts.requeued = counts_.requeued;
+  counts.decision_latency_buckets = counts_.decision_latency_buckets;
+  counts.decision_latency_seconds_sum = counts_.decision_latency_seconds_sum;
+  counts.tracked = tracking_.size();
+  counts.forgotten_unsettled = tracking_.forgotten_unsettled();
 }
 
 }  // namespace unisched::actors

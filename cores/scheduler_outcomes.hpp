@@ -10,11 +10,12 @@
 #include <string>
 #include <vector>
 
+#include "cores/request_decision.hpp"
 #include "cores/scheduler_commands.hpp"
+#include "cores/scheduler_counts.hpp"
 #include "cores/scheduler_rounds.hpp"
 #include "cores/scheduler_tracking.hpp"
 #include "cores/scheduler_work.hpp"
-#include "messages/unisched.pb.h"
 #include "policy/framework.hpp"
 
 namespace unisched::actors {
@@ -22,7 +23,7 @@ namespace unisched::actors {
 class SchedulerOutcomes {
  public:
   using Clock = std::chrono::steady_clock;
-  using Decision = v1::SchedulingDecision;
+  using Decision = RequestDecision;
   /// Puts work back in line (a refused replica to place again); returns what that sets off.
   using Requeue =
       std::function<SchedulerCommands(std::unique_ptr<SchedulerWork>, Clock::time_point)>;
@@ -53,8 +54,8 @@ class SchedulerOutcomes {
     tracking_.forget_early_refusals(replicas);
   }
 
-  /// Adds what it counted to a scheduler's summary.
-  void add_counts(v1::SchedulerSummary& summary) const;
+  /// Adds what it counted to a scheduler's counts.
+  void add_counts(SchedulerCounts& counts) const;
   size_t tracked() const { return tracking_.size(); }
 
  private:
@@ -72,7 +73,7 @@ class SchedulerOutcomes {
   bool quotas_;
   Requeue requeue_;
   SchedulerTracking tracking_;
-  v1::SchedulerSummary counts_;  // decided, placed again, latency
+  SchedulerCounts counts_;  // decided, placed again, latency
 };
 
 }  // namespace unisched::actors

@@ -61,13 +61,13 @@ void CommitRound::fail_lost_accepts(const SchedulerViews& views, SchedulerComman
 void CommitRound::fail_lost_placed(const SchedulerViews& views, SchedulerCommands& out) {
   std::map<std::string, std::vector<Replica>> lost;
   auto kept = std::remove_if(work->placed.begin(), work->placed.end(), [&](const auto& replica) {
-    const auto accepted_by = work->placed_incarnations.find(replica.placement_id());
+    const auto accepted_by = work->placed_incarnations.find(replica.placement_id);
     if (accepted_by == work->placed_incarnations.end() ||
-        views.at(replica.cluster()).incarnation == accepted_by->second) {
+        views.at(replica.cluster).incarnation == accepted_by->second) {
       return false;
     }
     work->placed_incarnations.erase(accepted_by);
-    lost[replica.cluster()].push_back(replica);
+    lost[replica.cluster].push_back(replica);
     return true;
   });
   work->placed.erase(kept, work->placed.end());
@@ -77,8 +77,8 @@ void CommitRound::fail_lost_placed(const SchedulerViews& views, SchedulerCommand
         diagnosis(cluster, "commit", "its ClusterActor restarted before the request was decided"));
     out.releases.push_back(release_of(cluster, lost_replicas));
     for (const auto& replica : lost_replicas) {
-      if (work->quota_held.erase(replica.placement_id()) > 0) {
-        out.quota_releases.push_back(replica.placement_id());
+      if (work->quota_held.erase(replica.placement_id) > 0) {
+        out.quota_releases.push_back(replica.placement_id);
       }
     }
   }
@@ -88,14 +88,14 @@ void CommitRound::settle_quota(bool everything, SchedulerCommands& out) {
   for (const auto& [cluster, cluster_replicas] : replicas) {
     const bool kept = !everything && failed.count(cluster) == 0;
     for (const auto& replica : cluster_replicas) {
-      const auto taken = quota.find(replica.placement_id());
+      const auto taken = quota.find(replica.placement_id);
       if (taken == quota.end()) {
         continue;
       }
       if (kept) {
         work->quota_held.insert(*taken);
       } else {
-        out.quota_releases.push_back(replica.placement_id());
+        out.quota_releases.push_back(replica.placement_id);
       }
     }
   }
@@ -110,7 +110,7 @@ std::vector<CommitRound::Replica> CommitRound::keep_accepted(bool everything,
       continue;
     }
     for (const auto& replica : cluster_replicas) {
-      work->placed_incarnations[replica.placement_id()] = incarnations[cluster];
+      work->placed_incarnations[replica.placement_id] = incarnations[cluster];
     }
     // Moved: nothing reads an accepting cluster's replicas from the round after this.
     work->placed.insert(work->placed.end(), std::make_move_iterator(cluster_replicas.begin()),

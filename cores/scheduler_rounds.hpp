@@ -25,8 +25,8 @@ enum class CommitResult { Accepted, Conflict, Refused, TimedOut };
 
 /// The commits of one decision, in flight.
 struct CommitRound {
-  using Replica = v1::SchedulingDecision::Replica;
-  using Diagnosis = v1::SchedulingDecision::Diagnosis;
+  using Replica = RequestDecision::Replica;
+  using Diagnosis = RequestDecision::Diagnosis;
 
   uint64_t id = 0;
   std::unique_ptr<SchedulerWork> work;

@@ -2,42 +2,38 @@
 
 #include <algorithm>
 #include <map>
-#include <stdexcept>
 #include <string_view>
 #include <utility>
 
 namespace unisched::actors {
 namespace {
 
-using Decision = v1::SchedulingDecision;
+using Decision = RequestDecision;
 
-Decision::Status status_for(int64_t wanted, int placed) {
+Decision::Status status_for(int64_t wanted, size_t placed) {
   if (placed == 0) {
-    return Decision::UNSCHEDULABLE;
+    return Decision::Status::Unschedulable;
   }
-  return placed >= wanted ? Decision::PLACED : Decision::PARTIALLY_PLACED;
+  return static_cast<int64_t>(placed) >= wanted ? Decision::Status::Placed
+                                                : Decision::Status::PartiallyPlaced;
 }
 
 /// The decision without placement `placement_id` (and without its quota).
 void drop_replica(Decision& decision, const std::string& placement_id) {
-  auto* replicas = decision.mutable_replicas();
-  replicas->erase(std::remove_if(replicas->begin(), replicas->end(),
-                                 [&](const Decision::Replica& replica) {
-                                   return replica.placement_id() == placement_id;
-                                 }),
-                  replicas->end());
-  auto* quota = decision.mutable_quota_placements();
-  quota->erase(
-      std::remove_if(quota->begin(), quota->end(),
-                     [&](const v1::QuotaPlacement& held) { return held.id() == placement_id; }),
-      quota->end());
+  auto& replicas = decision.replicas;
+  replicas.erase(std::remove_if(replicas.begin(), replicas.end(),
+                                [&](const Decision::Replica& replica) {
+                                  return replica.placement_id == placement_id;
+                                }),
+                 replicas.end());
+  decision.quota_placements.erase(placement_id);
 }
 
 /// Why the decision changed: the refusal, and what placing it again found.
 std::string replacement_note(const SchedulerWork& work, const Decision& placed) {
   std::string note = "replica " + work.replaces + " was refused by its cluster (" + work.refusal +
-                     ")" + (placed.replicas_size() > 0 ? "; placed again" : "; not placed again");
-  for (const std::string& reason : placed.reasons()) {
+                     ")" + (placed.replicas.size() > 0 ? "; placed again" : "; not placed again");
+  for (const std::string& reason : placed.reasons) {
     note += (note.back() == ')' ? ": " : "; ") + reason;
   }
   return note;
@@ -45,27 +41,15 @@ std::string replacement_note(const SchedulerWork& work, const Decision& placed) 
 
 }  // namespace
 
-Decision SchedulerTracking::Tracked::decision() const {
-  Decision decoded;
-  if (!decoded.ParseFromString(decision_bytes)) {
-    throw std::logic_error("a tracked decision does not decode");
-  }
-  return decoded;
-}
-
-void SchedulerTracking::Tracked::keep(const Decision& decision) {
-  decision.SerializeToString(&decision_bytes);
-}
-
 SchedulerCommands SchedulerTracking::track(const std::string& request_id,
                                            model::SchedulingRequestSpec spec,
                                            const Decision& decision) {
   Tracked& tracked = tracked_[request_id];
   tracked.spec = std::move(spec);
-  tracked.keep(decision);
-  for (const auto& replica : decision.replicas()) {
-    tracked.unsettled.insert(replica.placement_id());
-    placement_request_[replica.placement_id()] = request_id;
+  tracked.decision = decision;
+  for (const auto& replica : decision.replicas) {
+    tracked.unsettled.insert(replica.placement_id);
+    placement_request_[replica.placement_id] = request_id;
   }
   tracked_order_.push_back(request_id);
   SchedulerCommands out;
@@ -85,12 +69,10 @@ SchedulerTracking::Refusal SchedulerTracking::refuse(const std::string& placemen
   Tracked& tracked = tracked_.at(request_id);
   tracked.unsettled.erase(placement_id);
   ++tracked.replacing;
-  Decision decision = tracked.decision();
-  decision.set_replacing(tracked.replacing);
-  tracked.keep(decision);
-  for (const auto& replica : decision.replicas()) {
-    if (replica.placement_id() == placement_id) {
-      tracked.refused_on.insert({replica.cluster(), replica.node()});
+  tracked.decision.replacing = static_cast<uint32_t>(tracked.replacing);
+  for (const auto& replica : tracked.decision.replicas) {
+    if (replica.placement_id == placement_id) {
+      tracked.refused_on.insert({replica.cluster, replica.node});
     }
   }
   auto work = std::make_unique<SchedulerWork>();
@@ -104,7 +86,7 @@ SchedulerTracking::Refusal SchedulerTracking::refuse(const std::string& placemen
   work->spec.distribution.gang = false;
   work->spec.distribution.weights.clear();
   work->submitted = now;
-  return Refusal{std::move(work), std::move(decision)};
+  return Refusal{std::move(work), tracked.decision};
 }
 
 SchedulerTracking::Replaced SchedulerTracking::replaced(const SchedulerWork& work,
@@ -117,36 +99,31 @@ SchedulerTracking::Replaced SchedulerTracking::replaced(const SchedulerWork& wor
   }
   Tracked& tracked = found->second;
   --tracked.replacing;
-  Decision decision = tracked.decision();
-  decision.set_replacing(tracked.replacing);
+  Decision& decision = tracked.decision;
+  decision.replacing = static_cast<uint32_t>(tracked.replacing);
   if (tracked.gang_released) {  // the gang was given up meanwhile: this replica goes too
-    tracked.keep(decision);
     release_replicas(placed, out);
     forget_if_settled(work.request_id, out);
     return result;
   }
   drop_replica(decision, work.replaces);
-  for (const auto& held : placed.quota_placements()) {
-    *decision.add_quota_placements() = held;
+  decision.quota_placements.insert(placed.quota_placements.begin(), placed.quota_placements.end());
+  if (!placed.queue.empty()) {
+    decision.queue = placed.queue;
   }
-  if (!placed.queue().empty()) {
-    decision.set_queue(placed.queue());
+  for (const auto& replica : placed.replicas) {
+    decision.replicas.push_back(replica);
+    tracked.unsettled.insert(replica.placement_id);
+    placement_request_[replica.placement_id] = work.request_id;
   }
-  for (const auto& replica : placed.replicas()) {
-    *decision.add_replicas() = replica;
-    tracked.unsettled.insert(replica.placement_id());
-    placement_request_[replica.placement_id()] = work.request_id;
-  }
-  decision.add_reasons(replacement_note(work, placed));
-  for (const auto& found_diagnosis : placed.diagnoses()) {
-    *decision.add_diagnoses() = found_diagnosis;
-  }
-  if (placed.replicas_size() == 0 && tracked.spec.distribution.gang) {
+  decision.reasons.push_back(replacement_note(work, placed));
+  decision.diagnoses.insert(decision.diagnoses.end(), placed.diagnoses.begin(),
+                            placed.diagnoses.end());
+  if (placed.replicas.empty() && tracked.spec.distribution.gang) {
     give_up_gang(tracked, decision, out);
   }
-  decision.set_status(status_for(tracked.spec.replicas, decision.replicas_size()));
-  tracked.keep(decision);
-  out.updates.push_back(std::move(decision));
+  decision.status = status_for(tracked.spec.replicas, decision.replicas.size());
+  out.updates.push_back(decision);
   forget_if_settled(work.request_id, out);
   result.kept = true;
   return result;
@@ -154,11 +131,11 @@ SchedulerTracking::Replaced SchedulerTracking::replaced(const SchedulerWork& wor
 
 void SchedulerTracking::release_replicas(const Decision& decision, SchedulerCommands& out) {
   std::map<std::string, std::vector<Decision::Replica>> by_cluster;
-  for (const auto& replica : decision.replicas()) {
-    by_cluster[replica.cluster()].push_back(replica);
-    placement_request_.erase(replica.placement_id());
+  for (const auto& replica : decision.replicas) {
+    by_cluster[replica.cluster].push_back(replica);
+    placement_request_.erase(replica.placement_id);
     if (quotas_) {
-      out.quota_releases.push_back(replica.placement_id());
+      out.quota_releases.push_back(replica.placement_id);
     }
   }
   for (const auto& [cluster, replicas] : by_cluster) {
@@ -171,10 +148,10 @@ void SchedulerTracking::release_replicas(const Decision& decision, SchedulerComm
 /// and ClusterActor crashes: such gangs stayed partially placed).
 void SchedulerTracking::give_up_gang(Tracked& tracked, Decision& decision, SchedulerCommands& out) {
   release_replicas(decision, out);
-  decision.add_reasons("a gang is all or nothing: its other " +
-                       std::to_string(decision.replicas_size()) + " replicas were released");
-  decision.clear_replicas();
-  decision.clear_quota_placements();
+  decision.reasons.push_back("a gang is all or nothing: its other " +
+                             std::to_string(decision.replicas.size()) + " replicas were released");
+  decision.replicas.clear();
+  decision.quota_placements.clear();
   tracked.unsettled.clear();
   tracked.gang_released = true;
 }
@@ -234,13 +211,12 @@ std::vector<std::string> SchedulerTracking::unsettled_on(const std::string& clus
   std::vector<std::pair<std::string_view, std::string_view>> unsettled;  // (request, placement)
   for (const auto& [request_id, tracked] : tracked_) {
     if (tracked.unsettled.empty()) {
-      continue;  // nothing of it to release: its decision stays encoded
+      continue;
     }
-    const Decision decision = tracked.decision();
-    for (const auto& replica : decision.replicas()) {
-      const auto held = tracked.unsettled.find(replica.placement_id());
-      if (replica.cluster() == cluster && held != tracked.unsettled.end()) {
-        unsettled.emplace_back(request_id, *held);  // the set outlives the decoded decision
+    for (const auto& replica : tracked.decision.replicas) {
+      const auto held = tracked.unsettled.find(replica.placement_id);
+      if (replica.cluster == cluster && held != tracked.unsettled.end()) {
+        unsettled.emplace_back(request_id, *held);
       }
     }
   }
@@ -262,15 +238,15 @@ void SchedulerTracking::refused_early(const std::string& placement_id, const std
 
 void SchedulerTracking::forget_early_refusals(const std::vector<Decision::Replica>& replicas) {
   for (const auto& replica : replicas) {
-    refused_early_.erase(replica.placement_id());
+    refused_early_.erase(replica.placement_id);
   }
 }
 
 std::vector<std::pair<std::string, std::string>> SchedulerTracking::take_early_refusals(
     const Decision& decision) {
   std::vector<std::pair<std::string, std::string>> refused;
-  for (const auto& replica : decision.replicas()) {
-    const auto early = refused_early_.find(replica.placement_id());
+  for (const auto& replica : decision.replicas) {
+    const auto early = refused_early_.find(replica.placement_id);
     if (early != refused_early_.end()) {
       refused.emplace_back(early->first, early->second);
       refused_early_.erase(early);

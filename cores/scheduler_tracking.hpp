@@ -38,12 +38,12 @@ class SchedulerTracking {
     std::unique_ptr<SchedulerWork> again;
     /// The request's decision, now counting one more replica being placed again: its submitter
     /// learns the request is back in this scheduler's hands.
-    std::optional<v1::SchedulingDecision> update;
+    std::optional<RequestDecision> update;
   };
 
   /// Keeps what `decision` placed until it settles, taking the request's spec.
   SchedulerCommands track(const std::string& request_id, model::SchedulingRequestSpec spec,
-                          const v1::SchedulingDecision& decision);
+                          const RequestDecision& decision);
   /// The cluster refused placement `id`: it is no longer the request's.
   Refusal refuse(const std::string& placement_id, const std::string& reason,
                  std::chrono::steady_clock::time_point now);
@@ -55,7 +55,7 @@ class SchedulerTracking {
     bool kept = false;
   };
   /// The replica `work` placed again (or could not): its request's decision changes.
-  Replaced replaced(const SchedulerWork& work, const v1::SchedulingDecision& placed);
+  Replaced replaced(const SchedulerWork& work, const RequestDecision& placed);
   /// The cluster carried these placements out: nothing more will come of them.
   SchedulerCommands settle(const std::vector<std::string>& placement_ids);
   /// The placements on `cluster` that it has not settled, by request id.
@@ -64,10 +64,10 @@ class SchedulerTracking {
   /// A refusal that came before the commit's answer: kept until the round is decided.
   void refused_early(const std::string& placement_id, const std::string& reason);
   /// These replicas were not kept (released, or never reserved): their early refusals go.
-  void forget_early_refusals(const std::vector<v1::SchedulingDecision::Replica>& replicas);
+  void forget_early_refusals(const std::vector<RequestDecision::Replica>& replicas);
   /// The early refusals of the replicas `decision` placed, taken out: (placement, reason).
   std::vector<std::pair<std::string, std::string>> take_early_refusals(
-      const v1::SchedulingDecision& decision);
+      const RequestDecision& decision);
 
   size_t size() const { return tracked_.size(); }
   /// Requests forgotten with placements unsettled, to stay within the bound.
@@ -77,11 +77,7 @@ class SchedulerTracking {
   /// A decided request whose placements are not all settled yet.
   struct Tracked {
     model::SchedulingRequestSpec spec;
-    /// The decision as last sent, encoded: only a refusal or a lost cluster reads it again, and
-    /// copying (then destroying) the message was 3.5% of a two-scheduler run (issue 21).
-    std::string decision_bytes;
-    v1::SchedulingDecision decision() const;
-    void keep(const v1::SchedulingDecision& decision);
+    RequestDecision decision;  ///< as last sent
     absl::flat_hash_set<std::string> unsettled;
     size_t replacing = 0;                  ///< its refused replicas being placed again
     std::set<policy::NodeRef> refused_on;  ///< nodes that refused its replicas
@@ -90,8 +86,8 @@ class SchedulerTracking {
 
   /// Releases the replicas of `decision` at their clusters (and their quota) and stops tracking
   /// them.
-  void release_replicas(const v1::SchedulingDecision& decision, SchedulerCommands& out);
-  void give_up_gang(Tracked& tracked, v1::SchedulingDecision& decision, SchedulerCommands& out);
+  void release_replicas(const RequestDecision& decision, SchedulerCommands& out);
+  void give_up_gang(Tracked& tracked, RequestDecision& decision, SchedulerCommands& out);
   void forget_if_settled(const std::string& request_id, SchedulerCommands& out);
   void bound(SchedulerCommands& out);
 

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "cores/quota_amounts.hpp"
-#include "messages/unisched.pb.h"
+#include "cores/request_decision.hpp"
 #include "model/scheduling_request.hpp"
 #include "policy/pipeline.hpp"
 
@@ -41,7 +41,7 @@ struct SchedulerWork {
   std::set<uint64_t> free_replicas;
   /// The number of its next placement: the smallest free one, else a new one.
   uint64_t take_replica_number();
-  std::vector<v1::SchedulingDecision::Replica> placed;
+  std::vector<RequestDecision::Replica> placed;
   /// By placement id in `placed`: its cluster's ClusterActor incarnation when it accepted.
   std::map<std::string, uint64_t> placed_incarnations;
   bool admitted = false;       ///< the ledger admitted it after it waited: it holds budget

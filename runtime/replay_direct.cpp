@@ -7,8 +7,9 @@
 #include <map>
 #include <memory>
 
+#include "actors/scheduler_wire.hpp"
 #include "adapters/gpu_trace_workload.hpp"
-#include "cores/scheduler_core.hpp"
+#include "cores/scheduler_commands.hpp"
 #include "model/reservation.hpp"
 #include "policy/demand.hpp"
 #include "policy/pipeline.hpp"
@@ -69,7 +70,7 @@ class DirectScheduler {
       if (const std::string problem = reserve(placement, id, spec); !problem.empty()) {
         report.problems.push_back(pod.name + ": " + problem);
       }
-      *out.add_replicas() = actors::replica_of(id, placement);
+      *out.add_replicas() = actors::to_wire(actors::replica_of(id, placement));
       for (const auto& observer : policy_.observers) {
         observer->placed(placement.cluster, placement.node, demand);
       }

@@ -16,8 +16,9 @@ using namespace unisched;
 using actors::CommitResult;
 using actors::SchedulerCommands;
 using actors::SchedulerCore;
+using actors::SchedulerCounts;
 using actors::SchedulerSettings;
-using Decision = v1::SchedulingDecision;
+using Decision = actors::RequestDecision;
 using testing::Bench;
 using testing::only_round;
 using testing::preset;
@@ -42,9 +43,9 @@ BOOST_AUTO_TEST_CASE(a_request_is_decided_committed_answered_and_forgotten_once_
   BOOST_TEST_REQUIRE(done.replies.size() == 1u);
   BOOST_TEST(done.replies[0].first == 11u);
   const Decision& decision = done.replies[0].second;
-  BOOST_TEST(decision.status() == Decision::PLACED);
-  BOOST_TEST_REQUIRE(decision.replicas_size() == 1);
-  BOOST_TEST(decision.replicas(0).placement_id() == "web/0");
+  BOOST_TEST((decision.status == Decision::Status::Placed));
+  BOOST_TEST_REQUIRE(decision.replicas.size() == 1u);
+  BOOST_TEST(decision.replicas[0].placement_id == "web/0");
   BOOST_TEST(bench.scheduler.tracked() == 1u);
   const SchedulerCommands settled = bench.scheduler.on_settled({"web/0"});
   BOOST_TEST(settled.forgotten == std::vector<std::string>{"web"});
@@ -83,10 +84,10 @@ BOOST_AUTO_TEST_CASE(a_commit_that_times_out_after_the_cluster_reserved_leaves_n
   // The request is decided again from refreshed views, and placed under a new placement id.
   const SchedulerCommands done = bench.run(after);
   BOOST_TEST_REQUIRE(done.replies.size() == 1u);
-  BOOST_TEST(done.replies[0].second.status() == Decision::PLACED);
-  BOOST_TEST(done.replies[0].second.replicas(0).placement_id() == "web/1");
+  BOOST_TEST((done.replies[0].second.status == Decision::Status::Placed));
+  BOOST_TEST(done.replies[0].second.replicas[0].placement_id == "web/1");
   BOOST_TEST(bench.reservations() == 1u);
-  BOOST_TEST(bench.scheduler.summary(bench.now).commits_timed_out() == 1u);
+  BOOST_TEST(bench.scheduler.counts(bench.now).commits_timed_out == 1u);
   // An answer to the round that is over is ignored.
   BOOST_TEST(
       bench.scheduler
@@ -109,13 +110,13 @@ BOOST_AUTO_TEST_CASE(a_gang_is_all_or_nothing_and_a_refusal_is_a_structured_diag
   const SchedulerCommands done = bench.run(commands);
   BOOST_TEST_REQUIRE(done.replies.size() == 1u);
   const Decision& decision = done.replies[0].second;
-  BOOST_TEST(decision.status() == Decision::UNSCHEDULABLE);
-  BOOST_TEST(decision.replicas_size() == 0);
+  BOOST_TEST((decision.status == Decision::Status::Unschedulable));
+  BOOST_TEST(decision.replicas.size() == 0u);
   BOOST_TEST(bench.reservations() == 0u);  // a's accepted half was released
-  BOOST_TEST_REQUIRE(decision.diagnoses_size() == 1);
-  BOOST_TEST(decision.diagnoses(0).cluster() == "b");
-  BOOST_TEST(decision.diagnoses(0).plugin() == "commit");
-  BOOST_TEST(!decision.diagnoses(0).reason().empty());
+  BOOST_TEST_REQUIRE(decision.diagnoses.size() == 1u);
+  BOOST_TEST(decision.diagnoses[0].cluster == "b");
+  BOOST_TEST(decision.diagnoses[0].plugin == "commit");
+  BOOST_TEST(!decision.diagnoses[0].reason.empty());
 }
 
 BOOST_AUTO_TEST_CASE(a_gang_refused_by_a_cluster_gives_its_quota_back_with_its_reservations) {
@@ -144,7 +145,7 @@ BOOST_AUTO_TEST_CASE(a_gang_refused_by_a_cluster_gives_its_quota_back_with_its_r
   bench.clusters.at("b").set_healthy(false);
   const SchedulerCommands done = bench.run(commands);
   BOOST_TEST_REQUIRE(done.replies.size() == 1u);
-  BOOST_TEST(done.replies[0].second.status() == Decision::UNSCHEDULABLE);
+  BOOST_TEST((done.replies[0].second.status == Decision::Status::Unschedulable));
   BOOST_TEST(bench.reservations() == 0u);
   std::vector<std::string> released = done.quota_releases;
   std::sort(released.begin(), released.end());
@@ -169,8 +170,8 @@ BOOST_AUTO_TEST_CASE(over_budget_the_clusters_give_back_and_the_request_waits_un
   BOOST_TEST(done.replies.empty());        // not decided: waiting
   BOOST_TEST(bench.reservations() == 0u);  // the cluster gave its reservation back
   BOOST_TEST_REQUIRE(done.updates.size() == 1u);
-  BOOST_TEST(done.updates[0].status() == Decision::QUEUED);
-  BOOST_TEST(done.updates[0].reasons(0) ==
+  BOOST_TEST((done.updates[0].status == Decision::Status::Queued));
+  BOOST_TEST(done.updates[0].reasons[0] ==
              "waiting for quota: quota team: cpu: 9 would be used, 8 hard");
   BOOST_TEST(bench.scheduler.waiting_for_quota() == 1u);
   // The queue is tight now: another request's take goes first, its commits wait for it.
@@ -185,8 +186,8 @@ BOOST_AUTO_TEST_CASE(over_budget_the_clusters_give_back_and_the_request_waits_un
   BOOST_TEST(only_round(again).commits.size() == 1u);
   const SchedulerCommands placed = bench.run(again);
   BOOST_TEST_REQUIRE(placed.replies.size() == 1u);
-  BOOST_TEST(placed.replies[0].second.status() == Decision::PLACED);
-  BOOST_TEST(placed.replies[0].second.quota_placements_size() == 1);
+  BOOST_TEST((placed.replies[0].second.status == Decision::Status::Placed));
+  BOOST_TEST(placed.replies[0].second.quota_placements.size() == 1u);
   BOOST_TEST((placed.quota_withdrawals == std::vector<std::string>{"r"}));  // its hold, if left
   // Admitted work nobody waits for gives its hold back.
   BOOST_TEST((bench.scheduler.on_admitted("gone", bench.now).quota_withdrawals ==
@@ -218,7 +219,7 @@ BOOST_AUTO_TEST_CASE(takes_a_lease_covers_skip_the_ledger_and_a_spent_lease_goes
     BOOST_TEST(taken.begin()->second.amounts.at("cpu") == 1000);
     const SchedulerCommands placed = bench.run(covered);
     BOOST_TEST_REQUIRE(placed.replies.size() == 1u);
-    BOOST_TEST(placed.replies[0].second.quota_placements_size() == 1);  // journalled as any take
+    BOOST_TEST(placed.replies[0].second.quota_placements.size() == 1u);  // journalled as any take
   }
   // Spent: given back, and the take asks the ledger again.
   bench.scheduler.views().replace(*bench.clusters.at("a").published().whole());
@@ -227,7 +228,7 @@ BOOST_AUTO_TEST_CASE(takes_a_lease_covers_skip_the_ledger_and_a_spent_lease_goes
   BOOST_TEST(only_round(spent).quota_take.has_value());
   BOOST_TEST(spent.quota_lease_uses.empty());
   bench.run(spent);
-  BOOST_TEST(bench.scheduler.summary(bench.now).quota_lease_takes() == 2u);
+  BOOST_TEST(bench.scheduler.counts(bench.now).quota_lease_takes == 2u);
   // A revoked lease is given back once; admitted work never takes from a lease.
   bench.scheduler.quota().grant_lease("team", {"lease#2", {{"cpu", 4000}}});
   BOOST_TEST((bench.scheduler.quota().on_lease_revoked("lease#2").quota_releases ==
@@ -249,13 +250,13 @@ BOOST_AUTO_TEST_CASE(a_conflict_is_retried_on_refreshed_views) {
        actors::CommitStatus::Accepted));
   const SchedulerCommands done = bench.run(commands);
   BOOST_TEST_REQUIRE(done.replies.size() == 1u);
-  BOOST_TEST(done.replies[0].second.status() == Decision::PLACED);
-  BOOST_TEST(done.replies[0].second.attempts() == 2u);
-  BOOST_TEST(bench.scheduler.summary(bench.now).conflicts() == 1u);
-  BOOST_TEST(bench.scheduler.summary(bench.now).retries() == 1u);
+  BOOST_TEST((done.replies[0].second.status == Decision::Status::Placed));
+  BOOST_TEST(done.replies[0].second.attempts == 2u);
+  BOOST_TEST(bench.scheduler.counts(bench.now).conflicts == 1u);
+  BOOST_TEST(bench.scheduler.counts(bench.now).retries == 1u);
   // The conflicting commit reserved nothing: the retry's replica keeps the first number (a
   // commit without an answer is another matter: see the time-out case above).
-  BOOST_TEST(done.replies[0].second.replicas(0).placement_id() == "web/0");
+  BOOST_TEST(done.replies[0].second.replicas[0].placement_id == "web/0");
 }
 
 BOOST_AUTO_TEST_CASE(a_replica_refused_by_its_node_is_placed_again_on_another) {
@@ -266,22 +267,22 @@ BOOST_AUTO_TEST_CASE(a_replica_refused_by_its_node_is_placed_again_on_another) {
   const auto one = testing::request("  resources:\n    cpu: \"1\"\n    memory: 1Gi\n");
   const SchedulerCommands done = bench.run(bench.scheduler.submit("job", one, 1, bench.now));
   BOOST_TEST_REQUIRE(done.replies.size() == 1u);
-  const auto first = done.replies[0].second.replicas(0);
+  const auto first = done.replies[0].second.replicas[0];
   const SchedulerCommands again =
-      bench.run(bench.scheduler.on_refused_placement(first.placement_id(), "OutOfcpu", bench.now));
+      bench.run(bench.scheduler.on_refused_placement(first.placement_id, "OutOfcpu", bench.now));
   // First the request is back in the scheduler's hands, then placed again.
   BOOST_TEST_REQUIRE(again.updates.size() == 2u);
-  BOOST_TEST(again.updates[0].replacing() == 1u);
-  BOOST_TEST(again.updates[1].replacing() == 0u);
-  BOOST_TEST_REQUIRE(again.updates[1].replicas_size() == 1);
-  const auto second = again.updates[1].replicas(0);
-  BOOST_TEST(second.node() != first.node());
+  BOOST_TEST(again.updates[0].replacing == 1u);
+  BOOST_TEST(again.updates[1].replacing == 0u);
+  BOOST_TEST_REQUIRE(again.updates[1].replicas.size() == 1u);
+  const auto second = again.updates[1].replicas[0];
+  BOOST_TEST(second.node != first.node);
   // Refused there too: no node is left that has not refused it.
   const SchedulerCommands last =
-      bench.run(bench.scheduler.on_refused_placement(second.placement_id(), "OutOfcpu", bench.now));
+      bench.run(bench.scheduler.on_refused_placement(second.placement_id, "OutOfcpu", bench.now));
   BOOST_TEST_REQUIRE(last.updates.size() == 2u);
-  BOOST_TEST(last.updates[1].replicas_size() == 0);
-  BOOST_TEST(last.updates[1].status() == Decision::UNSCHEDULABLE);
+  BOOST_TEST(last.updates[1].replicas.size() == 0u);
+  BOOST_TEST((last.updates[1].status == Decision::Status::Unschedulable));
 }
 
 BOOST_AUTO_TEST_CASE(a_refused_replica_is_placed_again_and_its_request_told) {
@@ -291,27 +292,27 @@ BOOST_AUTO_TEST_CASE(a_refused_replica_is_placed_again_and_its_request_told) {
       testing::request("  replicas: 2\n  resources:\n    cpu: \"1\"\n    memory: 1Gi\n");
   const SchedulerCommands done = bench.run(bench.scheduler.submit("web", two, 3, bench.now));
   BOOST_TEST_REQUIRE(done.replies.size() == 1u);
-  const std::string refused = done.replies[0].second.replicas(0).placement_id();
+  const std::string refused = done.replies[0].second.replicas[0].placement_id;
   const SchedulerCommands again =
       bench.run(bench.scheduler.on_refused_placement(refused, "image pull failed", bench.now));
   BOOST_TEST(again.replies.empty());  // nobody waits for a reply: the request was answered
   BOOST_TEST_REQUIRE(again.updates.size() == 2u);
-  BOOST_TEST(again.updates[0].replacing() == 1u);
+  BOOST_TEST(again.updates[0].replacing == 1u);
   const Decision& update = again.updates[1];
-  BOOST_TEST(update.request_id() == "web");
-  BOOST_TEST(update.status() == Decision::PLACED);
-  BOOST_TEST_REQUIRE(update.replicas_size() == 2);
-  for (const auto& replica : update.replicas()) {
-    BOOST_TEST(replica.placement_id() != refused);
+  BOOST_TEST(update.request_id == "web");
+  BOOST_TEST((update.status == Decision::Status::Placed));
+  BOOST_TEST_REQUIRE(update.replicas.size() == 2u);
+  for (const auto& replica : update.replicas) {
+    BOOST_TEST(replica.placement_id != refused);
   }
   // Placed again under a name that says which it replaces (after a retry, as the local copy of
   // the view is behind the cluster's: "-again/1").
-  const std::string again_id = update.replicas(1).placement_id();
+  const std::string again_id = update.replicas[1].placement_id;
   BOOST_TEST(again_id.rfind(refused + "-again/", 0) == 0u, again_id);
-  BOOST_TEST(update.reasons(0).find("image pull failed") != std::string::npos, update.reasons(0));
-  BOOST_TEST(bench.scheduler.summary(bench.now).requeued() == 1u);
+  BOOST_TEST(update.reasons[0].find("image pull failed") != std::string::npos, update.reasons[0]);
+  BOOST_TEST(bench.scheduler.counts(bench.now).requeued == 1u);
   // Tracked until every placement, the new one included, is settled.
-  bench.scheduler.on_settled({update.replicas(0).placement_id()});
+  bench.scheduler.on_settled({update.replicas[0].placement_id});
   BOOST_TEST(bench.scheduler.tracked() == 1u);
   BOOST_TEST(bench.scheduler.on_settled({again_id}).forgotten.size() == 1u);
 }
@@ -343,10 +344,10 @@ BOOST_AUTO_TEST_CASE(every_replica_refused_before_its_round_closed_is_placed_aga
   }
   BOOST_TEST_REQUIRE(!all.updates.empty());
   const Decision& last = all.updates.back();
-  BOOST_TEST(last.replacing() == 0u);
-  BOOST_TEST_REQUIRE(last.replicas_size() == 2);
-  for (const auto& replica : last.replicas()) {
-    BOOST_TEST(replica.placement_id().find("-again/") != std::string::npos, replica.placement_id());
+  BOOST_TEST(last.replacing == 0u);
+  BOOST_TEST_REQUIRE(last.replicas.size() == 2u);
+  for (const auto& replica : last.replicas) {
+    BOOST_TEST(replica.placement_id.find("-again/") != std::string::npos, replica.placement_id);
   }
 }
 
@@ -363,11 +364,11 @@ BOOST_AUTO_TEST_CASE(the_queue_refuses_when_full_and_says_so) {
   const SchedulerCommands full = bench.scheduler.submit("r3", kOneCpu, 4, bench.now);
   BOOST_TEST_REQUIRE(full.replies.size() == 1u);
   BOOST_TEST(full.replies[0].first == 4u);
-  BOOST_TEST(full.replies[0].second.status() == Decision::UNSCHEDULABLE);
-  BOOST_TEST(full.replies[0].second.reasons(0) ==
+  BOOST_TEST((full.replies[0].second.status == Decision::Status::Unschedulable));
+  BOOST_TEST(full.replies[0].second.reasons[0] ==
              "refused: the scheduler's queue is full (2 requests waiting)");
-  BOOST_TEST(bench.scheduler.summary(bench.now).refused_queue_full() == 1u);
-  BOOST_TEST(bench.scheduler.summary(bench.now).waiting() == 2u);
+  BOOST_TEST(bench.scheduler.counts(bench.now).refused_queue_full == 1u);
+  BOOST_TEST(bench.scheduler.counts(bench.now).waiting == 2u);
 }
 
 BOOST_AUTO_TEST_CASE(requests_not_decided_yet_are_counted_where_they_wait) {
@@ -377,26 +378,26 @@ BOOST_AUTO_TEST_CASE(requests_not_decided_yet_are_counted_where_they_wait) {
   bench.now += std::chrono::seconds(2);
   BOOST_TEST(bench.scheduler.submit("r1", kOneCpu, 2, bench.now).replies.empty());
   bench.now += std::chrono::seconds(1);
-  v1::SchedulerSummary summary = bench.scheduler.summary(bench.now);
-  BOOST_TEST(summary.undecided_by_reason().at("committing") == 1u);  // r0, its commit out
-  BOOST_TEST(summary.undecided_by_reason().at("queued") == 1u);      // r1 behind it
-  BOOST_TEST(summary.oldest_undecided_seconds() == 3.0);
+  SchedulerCounts summary = bench.scheduler.counts(bench.now);
+  BOOST_TEST(summary.undecided_by_reason.at("committing") == 1u);  // r0, its commit out
+  BOOST_TEST(summary.undecided_by_reason.at("queued") == 1u);      // r1 behind it
+  BOOST_TEST(summary.oldest_undecided_seconds == 3.0);
   // r0's commit is answered: r0 is decided; r1, the oldest now, waits for the next advance.
   const SchedulerCommands answered = bench.scheduler.on_commit_result(
       only_round(first).round, "a", bench.commit(only_round(first).commits[0]), "", bench.now);
   BOOST_TEST(answered.replies.size() == 1u);
-  summary = bench.scheduler.summary(bench.now);
-  BOOST_TEST(summary.undecided_by_reason_size() == 1);
-  BOOST_TEST(summary.undecided_by_reason().at("queued") == 1u);
-  BOOST_TEST(summary.oldest_undecided_seconds() == 1.0);
+  summary = bench.scheduler.counts(bench.now);
+  BOOST_TEST(summary.undecided_by_reason.size() == 1u);
+  BOOST_TEST(summary.undecided_by_reason.at("queued") == 1u);
+  BOOST_TEST(summary.oldest_undecided_seconds == 1.0);
   const SchedulerCommands started = bench.scheduler.advance(bench.now);
-  BOOST_TEST(bench.scheduler.summary(bench.now).undecided_by_reason().at("committing") == 1u);
+  BOOST_TEST(bench.scheduler.counts(bench.now).undecided_by_reason.at("committing") == 1u);
   const SchedulerCommands done = bench.run(started);
   BOOST_TEST_REQUIRE(!done.replies.empty());
   BOOST_TEST(done.replies.back().first == 2u);  // r1's ticket
-  summary = bench.scheduler.summary(bench.now);
-  BOOST_TEST(summary.undecided_by_reason().empty());
-  BOOST_TEST(summary.oldest_undecided_seconds() == 0.0);
+  summary = bench.scheduler.counts(bench.now);
+  BOOST_TEST(summary.undecided_by_reason.empty());
+  BOOST_TEST(summary.oldest_undecided_seconds == 0.0);
 }
 
 BOOST_AUTO_TEST_CASE(tracking_stays_bounded_over_100000_requests) {
@@ -419,7 +420,7 @@ BOOST_AUTO_TEST_CASE(tracking_stays_bounded_over_100000_requests) {
   }
   BOOST_TEST(placed == 100'000u);
   BOOST_TEST(forgotten == 99'000u);
-  BOOST_TEST(bench.scheduler.summary(bench.now).forgotten_unsettled() == 99'000u);
+  BOOST_TEST(bench.scheduler.counts(bench.now).forgotten_unsettled == 99'000u);
   // A refusal for a forgotten request is dropped, not placed again blindly.
   BOOST_TEST(bench.scheduler.on_refused_placement("r0/0", "gone", bench.now).rounds.empty());
 }
@@ -480,7 +481,7 @@ BOOST_AUTO_TEST_CASE(random_repeats_for_a_seed_whatever_came_before) {
     }
     const SchedulerCommands done =
         bench.run(bench.scheduler.submit("web", in_region("r1"), 2, bench.now));
-    return done.replies.back().second.replicas(0).node();
+    return done.replies.back().second.replicas[0].node;
   };
   BOOST_TEST(place(42, false) == place(42, false));
   BOOST_TEST(place(42, false) == place(42, true));
@@ -505,7 +506,7 @@ BOOST_AUTO_TEST_CASE(the_policys_observers_hear_of_each_committed_replica_on_its
       "        share: 500m\n");
   const SchedulerCommands done = bench.run(bench.scheduler.submit("pod", share, 1, bench.now));
   BOOST_TEST_REQUIRE(done.replies.size() == 1u);
-  BOOST_TEST(done.replies[0].second.status() == Decision::PLACED);
+  BOOST_TEST((done.replies[0].second.status == Decision::Status::Placed));
   BOOST_TEST(ledger->on("a", "n1") == (std::map<std::string, int32_t>{{"share", 1}}));
 }
 

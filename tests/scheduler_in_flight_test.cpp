@@ -13,7 +13,7 @@ using namespace unisched;
 using actors::CommitResult;
 using actors::SchedulerCommands;
 using actors::SchedulerSettings;
-using Decision = v1::SchedulingDecision;
+using Decision = actors::RequestDecision;
 using testing::Bench;
 using testing::only_round;
 
@@ -67,10 +67,10 @@ BOOST_AUTO_TEST_CASE(decisions_in_flight_together_take_nodes_apart_and_never_con
   for (auto round = rounds.rbegin(); round != rounds.rend(); ++round) {  // answers out of order
     const SchedulerCommands done = answer(bench, *round);
     BOOST_TEST_REQUIRE(done.replies.size() == 1u);
-    placed += done.replies[0].second.status() == Decision::PLACED ? 1 : 0;
+    placed += done.replies[0].second.status == Decision::Status::Placed ? 1 : 0;
   }
   BOOST_TEST(placed == 3u);
-  BOOST_TEST(bench.scheduler.summary(bench.now).conflicts() == 0u);
+  BOOST_TEST(bench.scheduler.counts(bench.now).conflicts == 0u);
   BOOST_TEST(bench.reservations() == 3u);
 }
 
@@ -91,9 +91,9 @@ BOOST_AUTO_TEST_CASE(a_decision_that_needs_a_node_in_flight_waits_for_its_answer
   const SchedulerCommands done = bench.run(bench.scheduler.advance(bench.now));
   BOOST_TEST_REQUIRE(done.replies.size() == 1u);
   BOOST_TEST(done.replies[0].first == 2u);
-  BOOST_TEST(done.replies[0].second.status() == Decision::PLACED);
-  BOOST_TEST(done.replies[0].second.attempts() == 1u);
-  BOOST_TEST(bench.scheduler.summary(bench.now).conflicts() == 0u);
+  BOOST_TEST((done.replies[0].second.status == Decision::Status::Placed));
+  BOOST_TEST(done.replies[0].second.attempts == 1u);
+  BOOST_TEST(bench.scheduler.counts(bench.now).conflicts == 0u);
   BOOST_TEST(bench.reservations() == 2u);
 }
 

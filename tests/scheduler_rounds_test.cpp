@@ -10,20 +10,16 @@
 
 using unisched::actors::CommitResult;
 using unisched::actors::CommitRound;
+using unisched::actors::RequestDecision;
 using unisched::actors::SchedulerCommands;
 using unisched::actors::SchedulerRounds;
 using unisched::actors::SchedulerViews;
 using unisched::actors::SchedulerWork;
-namespace v1 = unisched::v1;
 
 namespace {
 
-v1::SchedulingDecision::Replica replica(const std::string& id, const std::string& cluster) {
-  v1::SchedulingDecision::Replica made;
-  made.set_placement_id(id);
-  made.set_cluster(cluster);
-  made.set_node(cluster + "1");
-  return made;
+RequestDecision::Replica replica(const std::string& id, const std::string& cluster) {
+  return RequestDecision::Replica{id, cluster, cluster + "1", {}, {}};
 }
 
 /// A round of work "w" committing w/0 to a and w/1 to b, both outstanding; with `quota`, each
@@ -46,10 +42,10 @@ std::unique_ptr<CommitRound> round_of_two(bool gang = false, bool quota = false)
   return round;
 }
 
-std::vector<std::string> ids_of(const std::vector<v1::SchedulingDecision::Replica>& replicas) {
+std::vector<std::string> ids_of(const std::vector<RequestDecision::Replica>& replicas) {
   std::vector<std::string> ids;
   for (const auto& kept : replicas) {
-    ids.push_back(kept.placement_id());
+    ids.push_back(kept.placement_id);
   }
   return ids;
 }
@@ -84,7 +80,7 @@ BOOST_AUTO_TEST_CASE(each_answer_counts_the_cluster_accepted_or_failed) {
       BOOST_TEST(round->work->free_replicas.count(0) == (c.numbers_free_again ? 1u : 0u));
       if (!c.accepted) {
         BOOST_TEST_REQUIRE(round->failures.size() == 1u);
-        BOOST_TEST(round->failures[0].reason() == c.why);
+        BOOST_TEST(round->failures[0].reason == c.why);
       }
     }
   }

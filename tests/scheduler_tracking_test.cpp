@@ -11,8 +11,7 @@
 using unisched::actors::SchedulerCommands;
 using unisched::actors::SchedulerTracking;
 using unisched::actors::SchedulerWork;
-namespace v1 = unisched::v1;
-using Decision = v1::SchedulingDecision;
+using Decision = unisched::actors::RequestDecision;
 
 namespace {
 
@@ -22,13 +21,10 @@ const auto kNow = std::chrono::steady_clock::time_point{};
 Decision decided(const std::string& request,
                  const std::vector<std::tuple<std::string, std::string, std::string>>& replicas) {
   Decision decision;
-  decision.set_request_id(request);
-  decision.set_status(Decision::PLACED);
+  decision.request_id = request;
+  decision.status = Decision::Status::Placed;
   for (const auto& [id, cluster, node] : replicas) {
-    Decision::Replica& replica = *decision.add_replicas();
-    replica.set_placement_id(id);
-    replica.set_cluster(cluster);
-    replica.set_node(node);
+    decision.replicas.push_back(Decision::Replica{id, cluster, node, {}, {}});
   }
   return decision;
 }
@@ -42,8 +38,8 @@ unisched::model::SchedulingRequestSpec spec(int64_t replicas, bool gang) {
 
 std::vector<std::string> ids_of(const Decision& decision) {
   std::vector<std::string> ids;
-  for (const auto& replica : decision.replicas()) {
-    ids.push_back(replica.placement_id());
+  for (const auto& replica : decision.replicas) {
+    ids.push_back(replica.placement_id);
   }
   return ids;
 }
@@ -104,15 +100,15 @@ BOOST_AUTO_TEST_CASE(a_refused_replica_is_handed_back_alone_away_from_the_node_t
   BOOST_TEST(!again.spec.distribution.gang);
   BOOST_TEST((again.avoid == std::set<unisched::policy::NodeRef>{{"b", "n2"}}));
   BOOST_TEST_REQUIRE(refusal.update.has_value());
-  BOOST_TEST(refusal.update->replacing() == 1u);
+  BOOST_TEST(refusal.update->replacing == 1u);
   // Placed again on another node: the decision names the new replica instead.
   const SchedulerTracking::Replaced replaced =
       tracking.replaced(again, decided("r/1-again", {{"r/1-again/0", "a", "n3"}}));
   BOOST_TEST(replaced.kept);
   BOOST_TEST_REQUIRE(replaced.commands.updates.size() == 1u);
   const Decision& update = replaced.commands.updates[0];
-  BOOST_TEST(update.status() == Decision::PLACED);
-  BOOST_TEST(update.replacing() == 0u);
+  BOOST_TEST((update.status == Decision::Status::Placed));
+  BOOST_TEST(update.replacing == 0u);
   BOOST_TEST((ids_of(update) == std::vector<std::string>{"r/0", "r/1-again/0"}));
   BOOST_TEST(replaced.commands.releases.empty());
   BOOST_TEST((tracking.settle({"r/0", "r/1-again/0"}).forgotten == std::vector<std::string>{"r"}));
@@ -128,8 +124,8 @@ BOOST_AUTO_TEST_CASE(a_gang_whose_refused_replica_finds_no_place_is_given_up) {
   BOOST_TEST(replaced.kept);
   const SchedulerCommands& out = replaced.commands;
   BOOST_TEST_REQUIRE(out.updates.size() == 1u);
-  BOOST_TEST(out.updates[0].status() == Decision::UNSCHEDULABLE);
-  BOOST_TEST(out.updates[0].replicas_size() == 0);
+  BOOST_TEST((out.updates[0].status == Decision::Status::Unschedulable));
+  BOOST_TEST(out.updates[0].replicas.size() == 0u);
   BOOST_TEST_REQUIRE(out.releases.size() == 1u);
   BOOST_TEST(out.releases[0].cluster_id == "a");
   BOOST_TEST((out.quota_releases == std::vector<std::string>{"g/0"}));
@@ -171,7 +167,7 @@ BOOST_AUTO_TEST_CASE(refusals_that_overtook_their_commit_wait_for_its_decision) 
   tracking.refused_early("r/1", "port taken");
   tracking.refused_early("s/0", "no room");
   const Decision s = decided("s", {{"s/0", "a", "n1"}});
-  tracking.forget_early_refusals({s.replicas().begin(), s.replicas().end()});  // not kept
+  tracking.forget_early_refusals({s.replicas.begin(), s.replicas.end()});  // not kept
   BOOST_TEST(tracking.take_early_refusals(s).empty());
   const Decision r = decided("r", {{"r/0", "a", "n1"}, {"r/1", "a", "n2"}});
   const std::vector<std::pair<std::string, std::string>> expected{{"r/0", "no room"},
