@@ -37,6 +37,9 @@ struct SchedulerActorState {
   SchedulerSettings settings;
   // Looked up on every view change, commit and answer; never walked in an order that matters.
   absl::flat_hash_map<std::string, ClusterActor> cluster_actors;  // subscribed ones
+  // cluster -> who sends its feed: the ClusterActor that answered the subscription (the one in
+  // cluster_actors, or what stands for it there)
+  absl::flat_hash_map<std::string, caf::strong_actor_ptr> feed_sources;
   uint64_t tickets = 0;
   absl::flat_hash_map<uint64_t, caf::typed_response_promise<v1::SchedulingDecision>> waiting;
   // request id -> who to tell of changes
@@ -82,8 +85,6 @@ constexpr int kReleaseTries = 10;
 /// Sends a release to its cluster until the ClusterActor acknowledges it (found by `unisched
 /// simulate --faults drop`: a lost release left a placement running that no decision held).
 /// While the cluster's ClusterActor is being restarted, held until the new one is subscribed.
-/// Releases at the cluster until its ClusterActor acknowledges; while this scheduler has no
-/// ClusterActor of the cluster, the release is held until it subscribes again.
 void send_release(Self self, v1::ReleaseOrder release) {
   const auto receiver = [self](const v1::ReleaseOrder& order) -> std::optional<ClusterActor> {
     const auto actor = self->state.cluster_actors.find(order.cluster_id());
@@ -118,6 +119,7 @@ void subscribe(Self self, const std::string& id) {
                 .then(
                     [=](messages::ViewFeed& whole) {
                       self->state.cluster_actors[id] = cluster_actor;
+                      self->state.feed_sources[id] = self->current_sender();
                       self->monitor(cluster_actor);
                       for (v1::ReleaseOrder& held : self->state.held_releases[id]) {
                         send_release(self, std::move(held));
@@ -131,9 +133,26 @@ void subscribe(Self self, const std::string& id) {
           retry);
 }
 
+/// Whether `actor` is the ClusterActor this scheduler follows for `cluster` now. A restarted
+/// ClusterActor numbers its revisions from 1 again, so a feed entry or an answer of its
+/// predecessor that arrives late reads like one of its own: taken as such, it leaves the copy
+/// behind for good while its revision looks in step (found by `unisched simulate`, seed 5387).
+bool followed(Self self, const std::string& cluster, const caf::strong_actor_ptr& actor) {
+  const auto current = self->state.cluster_actors.find(cluster);
+  return current != self->state.cluster_actors.end() && actor != nullptr &&
+         actor == caf::actor_cast<caf::strong_actor_ptr>(current->second);
+}
+
+/// Whether `sender` sends the feed of `cluster` that this scheduler follows now (see followed).
+bool from_feed_source(Self self, const std::string& cluster, const caf::strong_actor_ptr& sender) {
+  const auto source = self->state.feed_sources.find(cluster);
+  return source != self->state.feed_sources.end() && sender != nullptr && sender == source->second;
+}
+
 /// One change of a cluster's view from the feed; out of step, it fetches the whole view.
 void on_feed(Self self, const messages::ViewFeed& feed) {
-  if (!feed.revision) {
+  if (!feed.revision ||
+      !from_feed_source(self, feed.revision->cluster_id, self->current_sender())) {
     return;
   }
   if (feed.revision->whole) {
@@ -142,12 +161,17 @@ void on_feed(Self self, const messages::ViewFeed& feed) {
   }
   const auto result = self->state.core->views().apply_feed(*feed.revision);
   const auto actor = self->state.cluster_actors.find(feed.revision->cluster_id);
-  if (result != SchedulerViews::FeedResult::NeedsView ||
-      actor == self->state.cluster_actors.end()) {
+  if (result != SchedulerViews::FeedResult::NeedsView) {
     return;
   }
-  self->request(actor->second, self->state.settings.ask_timeout, feed_atom_v)
-      .then([=](messages::ViewFeed& whole) { replace_view(self, whole); });
+  const ClusterActor asked = actor->second;
+  self->request(asked, self->state.settings.ask_timeout, feed_atom_v)
+      .then([=](messages::ViewFeed& whole) {
+        if (whole.revision && followed(self, whole.revision->cluster_id,
+                                       caf::actor_cast<caf::strong_actor_ptr>(asked))) {
+          replace_view(self, whole);
+        }
+      });
 }
 
 /// Fetches a cluster's whole view, then calls `done` (also when no view came).
@@ -155,7 +179,10 @@ void fetch_whole_view(Self self, const ClusterActor& actor, std::function<void()
   self->request(actor, self->state.settings.ask_timeout, feed_atom_v)
       .then(
           [=](messages::ViewFeed& whole) {
-            replace_view(self, whole);
+            if (whole.revision && followed(self, whole.revision->cluster_id,
+                                           caf::actor_cast<caf::strong_actor_ptr>(actor))) {
+              replace_view(self, whole);
+            }
             done();
           },
           [=](caf::error&) { done(); });
@@ -175,6 +202,10 @@ void catch_up(Self self, const std::string& cluster, const ClusterActor& actor,
   self->request(actor, self->state.settings.ask_timeout, feed_atom_v, *held)
       .then(
           [=](messages::ViewFeed& feed) {
+            if (!followed(self, cluster, caf::actor_cast<caf::strong_actor_ptr>(actor))) {
+              done();  // the ClusterActor was restarted meanwhile: its successor's feed follows
+              return;
+            }
             if (feed.revision && feed.revision->whole) {
               replace_view(self, feed);
             } else if (feed.revision && self->state.core->views().apply_feed(*feed.revision) ==
@@ -366,6 +397,7 @@ void on_cluster_actor_down(Self self, const caf::down_msg& down) {
   }
   const std::string cluster = lost->first;
   actors.erase(lost);
+  self->state.feed_sources.erase(cluster);
   self->state.core->views().lose(cluster);
   subscribe(self, cluster);
   carry_out(self, self->state.core->on_cluster_actor_lost(cluster, self->clock().now()));
