@@ -69,6 +69,12 @@ void release(Self self, const std::vector<std::string>& ids) {
   carry_out(self, effects);
 }
 
+/// The work no longer waits for quota: its place in line and its admission hold go.
+void withdraw(Self self, const std::string& work_id) {
+  self->state.waiting.erase(work_id);
+  carry_out(self, self->state.admission.withdraw(work_id));
+}
+
 /// Frees what ended work held, believing a cluster only about placements on it.
 void release_finished(Self self, const v1::FinishedPlacements& finished) {
   const QuotaLedger& ledger = self->state.admission.ledger();
@@ -217,8 +223,13 @@ QuotaActor::behavior_type quota_actor(Self self, QuotaActorSettings settings) {
           release(self, {order.ids().begin(), order.ids().end()});
         }
         if (!order.withdraw().empty()) {
-          self->state.waiting.erase(order.withdraw());
-          carry_out(self, self->state.admission.withdraw(order.withdraw()));
+          withdraw(self, order.withdraw());
+        }
+        for (const std::string& attempt : order.attempts()) {
+          if (auto held = self->state.admission.ledger().held_under(attempt + "/"); !held.empty()) {
+            release(self, held);
+          }
+          withdraw(self, attempt);
         }
       },
       [=](const v1::FinishedPlacements& finished) { release_finished(self, finished); },

@@ -70,7 +70,8 @@ void send_given_up(Self self, const ClusterEntry& entry, const std::deque<std::s
       .then([](v1::Ack&) {}, [](caf::error&) {});
 }
 
-/// Requests the hub gave up (LOST): what they placed is released on every cluster. Believed only
+/// Request attempts the hub gave up (the request is decided again under a new attempt): what
+/// they placed is released on every cluster. Believed only
 /// from this process: a peer could otherwise end anyone's work.
 void on_given_up(Self self, const v1::GivenUpRequests& given_up) {
   const caf::strong_actor_ptr& sender = self->current_sender();

@@ -5,6 +5,7 @@
 #include "messages/node_wire.hpp"
 #include "messages/snapshot_parts.hpp"
 #include "model/printable.hpp"
+#include "model/request_attempt.hpp"
 #include "model/reservation.hpp"
 
 namespace unisched::actors {
@@ -147,7 +148,7 @@ void AgentCore::carry_out(const std::vector<model::Reservation>& placements) {
     if (carried_out_before(placement.id)) {
       continue;  // an order repeated (resent, or duplicated on the way): it counts once
     }
-    if (given_up_.contains(model::request_of_placement(placement.id))) {
+    if (given_up_.contains(model::attempt_of_placement(placement.id))) {
       refuse(placement.id, "its request was given up");
       continue;
     }
@@ -217,7 +218,7 @@ void AgentCore::release_requests(const std::vector<std::string>& request_ids) {
   }
   std::vector<std::string> ending;
   for (const std::string& id : known) {
-    if (requests.count(model::request_of_placement(id)) > 0) {
+    if (requests.count(model::attempt_of_placement(id)) > 0) {
       ending.push_back(id);
     }
   }

@@ -142,10 +142,11 @@ class ClusterCore {
   /// Drops reservations (a gang that could not be committed everywhere).
   void release(const std::vector<std::string>& reservation_ids);
 
-  /// Gives these requests up (LOST at the hub): drops their reservations as release() does,
-  /// refuses their commits from now on, releases any placement of theirs the agent reports
-  /// running, and has the agent release every placement of theirs (on_resend_period() sends that
-  /// again for kReleaseResends healthy periods: the agent does not confirm it).
+  /// Gives these requests up, each named by its attempt's key (model/request_attempt.hpp): the
+  /// hub decides the request again under a new attempt, or it ended. Drops their reservations as
+  /// release() does, refuses their commits from now on, releases any placement of theirs the agent
+  /// reports running, and has the agent release every placement of theirs (on_resend_period() sends
+  /// that again for kReleaseResends healthy periods: the agent does not confirm it).
   void give_up(const std::vector<std::string>& request_ids);
   bool given_up(const std::string& request_id) const { return deliveries_.given_up(request_id); }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "model/request_attempt.hpp"
 #include "model/reservation.hpp"
 
 namespace unisched::actors {
@@ -71,7 +72,7 @@ void ClusterDeliveries::give_up(const std::string& request_id) {
 
 void ClusterDeliveries::note_running(const std::vector<std::string>& applied) {
   for (const std::string& id : applied) {
-    if (given_up(model::request_of_placement(id))) {
+    if (given_up(model::attempt_of_placement(id))) {
       releasing(id, 1);
     }
   }

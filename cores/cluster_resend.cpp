@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "cores/cluster_core.hpp"
+#include "model/request_attempt.hpp"
 #include "model/reservation.hpp"
 
 namespace unisched::actors {
@@ -42,7 +43,7 @@ void ClusterCore::give_up(const std::vector<std::string>& request_ids) {
     deliveries_.give_up(request);
   }
   for (const model::Reservation* reservation : holdings_.in_id_order()) {
-    if (requests.count(model::request_of_placement(reservation->id)) > 0) {
+    if (requests.count(model::attempt_of_placement(reservation->id)) > 0) {
       held.push_back(reservation->id);
     }
   }

@@ -63,4 +63,13 @@ const ResourceAmounts& QuotaHoldings::sum_of(const std::map<std::string, Resourc
   return found == sums.end() ? kNone : found->second;
 }
 
+std::vector<std::string> QuotaHoldings::ids_under(const std::string& prefix) const {
+  std::vector<std::string> out;
+  for (auto it = holdings_.lower_bound(prefix);
+       it != holdings_.end() && it->first.compare(0, prefix.size(), prefix) == 0; ++it) {
+    out.push_back(it->first);
+  }
+  return out;
+}
+
 }  // namespace unisched::actors

@@ -7,6 +7,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "cores/quota_amounts.hpp"
 
@@ -30,6 +31,8 @@ class QuotaHoldings {
   bool charge_lease(const std::string& id, const ResourceAmounts& demand);
 
   const Holding* find(const std::string& id) const;
+  /// The ids of every holding whose id starts with `prefix`, in id order.
+  std::vector<std::string> ids_under(const std::string& prefix) const;
   bool holds(const std::string& id) const { return holdings_.count(id) > 0; }
   /// What the queue holds of `resource`, leases included.
   int64_t used(const std::string& queue, const std::string& resource) const;

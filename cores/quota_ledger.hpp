@@ -106,6 +106,10 @@ class QuotaLedger {
   QuotaUsage usage(const std::string& queue) const;
   const QuotaSpec* quota_of(const std::string& queue) const;
   bool holds(const std::string& id) const { return holdings_.holds(id); }
+  /// The holdings whose ids start with `prefix` (an attempt's placements: "<key>/").
+  std::vector<std::string> held_under(const std::string& prefix) const {
+    return holdings_.ids_under(prefix);
+  }
   /// Whether placement `id` holds quota on `cluster` (only that cluster may say it ended).
   bool holds_on(const std::string& id, const std::string& cluster) const {
     const QuotaHoldings::Holding* found = holdings_.find(id);

@@ -12,10 +12,6 @@ int32_t milli_at(const Reservation& r, size_t i) {
 
 }  // namespace
 
-std::string request_of_placement(const std::string& placement_id) {
-  return placement_id.substr(0, placement_id.find('/'));
-}
-
 std::optional<std::string> reservation_conflict(const NodeState& node, const Reservation& r) {
   int32_t busy_port = 0;
   if (const auto lacks =

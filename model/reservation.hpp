@@ -24,10 +24,6 @@ struct Reservation {
   std::string pod_template;
 };
 
-/// The request a placement belongs to: its id up to the first '/' ("<request>/<n>", and a
-/// replica placed again "<request>/<n>-again/<m>"); request names hold no '/'.
-std::string request_of_placement(const std::string& placement_id);
-
 /// Why `reservation` cannot be taken on `node` as it is, or nullopt when it can.
 std::optional<std::string> reservation_conflict(const NodeState& node,
                                                 const Reservation& reservation);

@@ -78,8 +78,14 @@ void answer_waiting(Self self, const std::string& id) {
   state.waiting.erase(first, last);
 }
 
-/// Has every cluster release what these given-up requests placed.
+/// Has every cluster release what these given-up attempts placed, and the ledger the quota
+/// they held.
 void release_given_up(Self self, HubCommands::GivenUp given_up) {
+  if (self->state.quota) {
+    v1::QuotaRelease quota;
+    quota.mutable_attempts()->Add(given_up.ids.begin(), given_up.ids.end());
+    self->send(self->state.quota, std::move(quota));
+  }
   v1::GivenUpRequests message;
   message.mutable_request_ids()->Add(std::make_move_iterator(given_up.ids.begin()),
                                      std::make_move_iterator(given_up.ids.end()));
@@ -131,9 +137,12 @@ void carry_out(Self self, HubCommands commands) {
   for (const std::string& id : commands.answers) {
     answer_waiting(self, id);
   }
+  if (commands.decided_again > 0) {
+    spdlog::warn("hub: {} requests are decided again under a new attempt", commands.decided_again);
+  }
   for (HubCommands::GivenUp& given_up : commands.given_up) {
-    spdlog::error("hub: {} requests are LOST ({}); what they placed is released",
-                  given_up.ids.size(), given_up.reason);
+    spdlog::info("hub: {} attempts given up ({}); what they placed is released",
+                 given_up.ids.size(), given_up.reason);
     release_given_up(self, std::move(given_up));
   }
   for (auto& [scheduler, work] : commands.submissions) {
@@ -440,7 +449,11 @@ void start_hub(Self self, actors::SupervisorActor supervisor,
     state.declared[id] = std::move(declared);
   }
   actors::log_stray_errors(self, "hub");
-  carry_out(self, state.requests->start());
+  std::set<std::string> declared;
+  for (const auto& [id, registration] : state.declared) {
+    declared.insert(id);
+  }
+  carry_out(self, state.requests->start(declared, self->clock().now() + state.timeouts.recovery));
   start_reconciling(self);
   for (const actors::SchedulerActor& scheduler : state.schedulers) {
     self->monitor(scheduler);

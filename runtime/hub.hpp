@@ -37,6 +37,9 @@ struct HubTimeouts {
   /// has to answer a check (or a release it brings).
   std::chrono::milliseconds reconcile_interval{1000};
   std::chrono::milliseconds placement_query{3000};
+  /// How long the requests undecided at a restart wait for the clusters to come back before
+  /// they are decided on the views there are.
+  std::chrono::milliseconds recovery{30000};
 };
 
 struct HubSettings {

@@ -6,6 +6,8 @@
 #include <caf/stateful_actor.hpp>
 
 #include <algorithm>
+#include <set>
+#include <string>
 
 #include "messages/caf_types.hpp"
 #include "runtime/hub_state.hpp"
@@ -100,6 +102,29 @@ void collect_strays(HubSelf self) {
   }
 }
 
+/// While requests undecided at a restart wait for the clusters: asks each registered cluster
+/// they wait for whether its view is in step with its agent (then the view holds what the
+/// cluster runs, and they are decided on it), and schedules them past the deadline anyway.
+void await_clusters(HubSelf self) {
+  auto& state = self->state;
+  carry_out(self, state.requests->tick(self->clock().now()));
+  if (!state.requests->awaiting_clusters()) {
+    return;
+  }
+  const std::set<std::string>& awaited = state.requests->awaited();
+  for (const auto& [id, registration] : state.clusters) {
+    if (!awaited.empty() && awaited.count(id) == 0) {
+      continue;
+    }
+    ask_cluster(self, id, v1::PlacementQuery{},
+                [=, cluster = id](const actors::ClusterActor&, const v1::PlacementReport& report) {
+                  if (report.synced()) {
+                    carry_out(self, self->state.requests->cluster_synced(cluster));
+                  }
+                });
+  }
+}
+
 }  // namespace
 
 void start_reconciling(HubSelf self) {
@@ -108,6 +133,7 @@ void start_reconciling(HubSelf self) {
 
 void on_reconcile_tick(HubSelf self) {
   auto& state = self->state;
+  await_clusters(self);
   reconcile(self);
   const auto every =
       std::max<int64_t>(1, state.collect_interval / state.timeouts.reconcile_interval);

@@ -1,18 +1,37 @@
 #include "runtime/hub_requests.hpp"
 
 #include <algorithm>
+#include <iterator>
+#include <optional>
+#include <utility>
+
+#include "model/request_attempt.hpp"
 
 namespace unisched::runtime {
+
+void HubCommands::append(HubCommands&& later) {
+  for (auto& submission : later.submissions) {
+    submissions.push_back(std::move(submission));
+  }
+  answers.insert(answers.end(), later.answers.begin(), later.answers.end());
+  for (GivenUp& given : later.given_up) {
+    given_up.push_back(std::move(given));
+  }
+  decided_again += later.decided_again;
+  journal_failed = journal_failed || later.journal_failed;
+}
 
 HubRequests::HubRequests(std::shared_ptr<RequestBook> book, std::vector<uint64_t> schedulers)
     : book_(std::move(book)), schedulers_(std::move(schedulers)) {}
 
-HubCommands HubRequests::start() {
+HubCommands HubRequests::start(const std::set<std::string>& declared, Clock::time_point deadline) {
   HubCommands out;
-  // Requests recovered as LOST may have placements running from before the restart.
-  std::vector<std::string> lost = book_->lost_ids();
-  if (!lost.empty()) {
-    out.given_up.push_back({std::move(lost), "recovered as LOST after a restart"});
+  // Requests undecided at the restart may have placements running from their earlier attempt:
+  // released now (the supervisor tells each cluster as it comes back).
+  HubCommands::GivenUp replaced{{}, "the hub restarted while they were decided"};
+  for (RequestBook::Retry& retry : book_->take_recovered()) {
+    replaced.ids.push_back(std::move(retry.replaced));
+    held_.push_back(std::move(retry.work));
   }
   const v1::RequestList recovered = book_->list();
   for (const v1::RequestStatus& status : recovered.requests()) {
@@ -20,10 +39,49 @@ HubCommands HubRequests::start() {
       reconciliation_.follow(status);
     }
   }
+  if (held_.empty()) {
+    return out;
+  }
+  out.decided_again = held_.size();
+  out.given_up.push_back(std::move(replaced));
+  // Decided on views that hold what the clusters run, not before the clusters are back.
+  awaited_ = declared;
+  for (const v1::RequestStatus& status : recovered.requests()) {
+    for (const auto& replica : status.decision().replicas()) {
+      awaited_.insert(replica.cluster());
+    }
+  }
+  deadline_ = deadline;
   return out;
 }
 
+HubCommands HubRequests::cluster_synced(const std::string& cluster) {
+  if (held_.empty()) {
+    return {};
+  }
+  awaited_.erase(cluster);
+  return awaited_.empty() ? release_held() : HubCommands{};
+}
+
+HubCommands HubRequests::tick(Clock::time_point now) {
+  return !held_.empty() && now >= deadline_ ? release_held() : HubCommands{};
+}
+
+HubCommands HubRequests::release_held() {
+  awaited_.clear();
+  return dispatch(std::exchange(held_, {}));
+}
+
 HubCommands HubRequests::schedule(std::vector<RequestBook::ToSchedule> work) {
+  if (!held_.empty()) {  // behind the requests undecided at the restart, which go first
+    held_.insert(held_.end(), std::make_move_iterator(work.begin()),
+                 std::make_move_iterator(work.end()));
+    return {};
+  }
+  return dispatch(std::move(work));
+}
+
+HubCommands HubRequests::dispatch(std::vector<RequestBook::ToSchedule> work) {
   HubCommands out;
   if (schedulers_.empty()) {
     return out;
@@ -36,13 +94,28 @@ HubCommands HubRequests::schedule(std::vector<RequestBook::ToSchedule> work) {
   return out;
 }
 
+bool HubRequests::current(const std::string& attempt_key) const {
+  return book_->attempt_of(model::parse_attempt_key(attempt_key).request) == attempt_key;
+}
+
+bool HubRequests::superseded(const std::string& attempt_key) const {
+  const std::string now = book_->attempt_of(model::parse_attempt_key(attempt_key).request);
+  return !now.empty() && now != attempt_key;
+}
+
 HubCommands HubRequests::record(uint64_t scheduler, const v1::SchedulingDecision& decision) {
+  HubCommands out;
+  if (superseded(decision.request_id())) {
+    // An earlier attempt's answer, late: what it placed goes.
+    out.given_up.push_back({{decision.request_id()}, "an earlier attempt of a request"});
+    return out;
+  }
+  const std::string request = model::parse_attempt_key(decision.request_id()).request;
   book_->decide(decision);
-  if (const v1::RequestStatus* status = book_->find(decision.request_id())) {
+  if (const v1::RequestStatus* status = book_->find(request)) {
     reconciliation_.decided(*status, scheduler);
   }
-  HubCommands out;
-  out.answers.push_back(decision.request_id());
+  out.answers.push_back(request);
   out.journal_failed = book_->journal_failed();
   return out;
 }
@@ -55,16 +128,50 @@ HubCommands HubRequests::decided(uint64_t scheduler, const v1::SchedulingDecisio
   return record(scheduler, decision);
 }
 
-HubCommands HubRequests::not_decided(uint64_t scheduler, const std::string& request_id,
+HubCommands HubRequests::not_decided(uint64_t scheduler, const std::string& attempt_key,
                                      const std::string& error) {
-  v1::SchedulingDecision failed;
-  failed.set_request_id(request_id);
-  failed.set_status(v1::SchedulingDecision::UNSCHEDULABLE);
-  failed.add_reasons("scheduler: " + error);
-  return decided(scheduler, failed);
+  // A scheduler answers every submission: no answer means it stopped (its stop may be reported
+  // after this), so it takes no more work.
+  schedulers_.erase(std::remove(schedulers_.begin(), schedulers_.end(), scheduler),
+                    schedulers_.end());
+  if (const auto deciding = in_flight_.find(scheduler); deciding != in_flight_.end()) {
+    deciding->second.erase(attempt_key);
+  }
+  if (!current(attempt_key)) {
+    return {};  // decided again already (its scheduler's stop came first)
+  }
+  return decide_again({model::parse_attempt_key(attempt_key).request},
+                      "decided again: its scheduler did not answer (" + error + ")");
+}
+
+HubCommands HubRequests::decide_again(const std::vector<std::string>& request_ids,
+                                      const std::string& reason) {
+  HubCommands out;
+  HubCommands::GivenUp replaced{{}, reason};
+  std::vector<RequestBook::ToSchedule> work;
+  for (const std::string& id : request_ids) {
+    std::optional<RequestBook::Retry> retry = book_->retry(id, reason);
+    if (!retry) {
+      continue;
+    }
+    reconciliation_.forget(id);
+    replaced.ids.push_back(std::move(retry->replaced));
+    work.push_back(std::move(retry->work));
+  }
+  if (work.empty()) {
+    return out;
+  }
+  out = schedule(std::move(work));
+  out.decided_again = replaced.ids.size();
+  out.given_up.push_back(std::move(replaced));
+  out.journal_failed = book_->journal_failed();
+  return out;
 }
 
 HubCommands HubRequests::changed(uint64_t scheduler, const v1::SchedulingDecision& decision) {
+  if (superseded(decision.request_id())) {
+    return record(scheduler, decision);  // releases what the earlier attempt placed
+  }
   std::set<std::string>& deciding = in_flight_[scheduler];
   if (decision.replacing() > 0) {
     deciding.insert(decision.request_id());
@@ -81,24 +188,17 @@ HubCommands HubRequests::scheduler_stopped(uint64_t scheduler) {
   schedulers_.erase(std::remove(schedulers_.begin(), schedulers_.end(), scheduler),
                     schedulers_.end());
   HubCommands out;
-  const auto deciding = in_flight_.find(scheduler);
-  if (deciding != in_flight_.end()) {
-    const std::set<std::string> ids = std::move(deciding->second);
-    in_flight_.erase(deciding);
-    HubCommands::GivenUp lost{{}, "their scheduler stopped"};
-    for (const std::string& id : ids) {
-      if (book_->lose(id,
-                      "its scheduler stopped before deciding it (or while placing a refused "
-                      "replica again); what it placed is released; submit it again under a "
-                      "new name")) {
-        reconciliation_.forget(id);
-        out.answers.push_back(id);
-        lost.ids.push_back(id);
+  if (const auto deciding = in_flight_.find(scheduler); deciding != in_flight_.end()) {
+    std::vector<std::string> requests;
+    for (const std::string& key : deciding->second) {
+      if (current(key)) {
+        requests.push_back(model::parse_attempt_key(key).request);
       }
     }
-    if (!lost.ids.empty()) {
-      out.given_up.push_back(std::move(lost));
-    }
+    in_flight_.erase(deciding);
+    out = decide_again(requests,
+                       "decided again: its scheduler stopped before deciding it (or while "
+                       "placing a refused replica again)");
   }
   for (const std::string& id : reconciliation_.scheduler_stopped(scheduler)) {
     if (const v1::RequestStatus* status = book_->find(id)) {
@@ -110,15 +210,8 @@ HubCommands HubRequests::scheduler_stopped(uint64_t scheduler) {
 
 HubCommands HubRequests::give_up(const std::vector<Reconciliation::GiveUp>& requests) {
   HubCommands out;
-  HubCommands::GivenUp lost{{}, "a placement of theirs will never run"};
   for (const Reconciliation::GiveUp& request : requests) {
-    if (book_->lose(request.request_id, request.reason)) {
-      out.answers.push_back(request.request_id);
-      lost.ids.push_back(request.request_id);
-    }
-  }
-  if (!lost.ids.empty()) {
-    out.given_up.push_back(std::move(lost));
+    out.append(decide_again({request.request_id}, "decided again: " + request.reason));
   }
   return out;
 }
@@ -134,8 +227,9 @@ void HubRequests::finished(const std::string& cluster,
 }
 
 bool HubRequests::deciding(const std::string& request_id) const {
+  const std::string key = book_->attempt_of(request_id);
   return std::any_of(in_flight_.begin(), in_flight_.end(),
-                     [&](const auto& scheduler) { return scheduler.second.count(request_id) > 0; });
+                     [&](const auto& scheduler) { return scheduler.second.count(key) > 0; });
 }
 
 size_t HubRequests::in_flight() const {

@@ -44,14 +44,14 @@ std::shared_ptr<RequestBook> open_request_book(const HubServiceSettings& setting
     return nullptr;
   }
   const v1::RequestList known = book->list();
-  size_t lost = 0;
+  size_t again = 0;
   for (const auto& request : known.requests()) {
-    lost += request.phase() == v1::RequestStatus::LOST ? 1 : 0;
+    again += request.phase() == v1::RequestStatus::PENDING ? 1 : 0;
   }
   spdlog::info(
-      "journal: {} requests recovered from {}; {} were still pending when the hub stopped and "
-      "are reported as LOST",
-      known.requests_size(), journal, lost);
+      "journal: {} requests recovered from {}; {} were undecided when the hub stopped and are "
+      "decided again",
+      known.requests_size(), journal, again);
   return book;
 }
 

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "model/reservation.hpp"
+#include "model/request_attempt.hpp"
 #include "runtime/request_book.hpp"
 
 namespace unisched::runtime {
@@ -123,8 +123,7 @@ Reconciliation::Outcome Reconciliation::on_report(const std::string& cluster,
     const std::string request_id = followed.request_id;
     outcome.give_up.push_back(
         {request_id, reason + ", and no scheduler follows the request any more to place it "
-                              "again (its scheduler stopped, or the hub restarted); what it "
-                              "placed is released; submit it again under a new name"});
+                              "again (its scheduler stopped, or the hub restarted)"});
     forget(request_id);
   }
   return outcome;
@@ -137,7 +136,14 @@ std::vector<std::string> find_strays(const std::string& cluster,
   for (const std::string& id : held) {
     const std::string request = model::request_of_placement(id);
     const v1::RequestStatus* status = book.find(request);
-    if (status == nullptr || deciding(request) || status->phase() == v1::RequestStatus::PENDING ||
+    if (status == nullptr) {
+      continue;
+    }
+    if (model::attempt_of_placement(id) != book.attempt_of(request)) {
+      strays.push_back(id);  // an earlier attempt's: the request is decided again without it
+      continue;
+    }
+    if (deciding(request) || status->phase() == v1::RequestStatus::PENDING ||
         status->phase() == v1::RequestStatus::QUEUED) {
       continue;
     }

@@ -4,7 +4,8 @@
 // asks each cluster what became of these requests' placements until every one runs or ended.
 // One the cluster refused, or does not know kUnknownLimit times in a row while its view is in
 // step with its agent, will never run: its order was lost with a ClusterActor that stopped. The
-// request is then given up (LOST, and what it placed released). Plain C++; the hub drives it.
+// request is then decided again under a new attempt (and what it placed released). Plain C++;
+// the hub drives it.
 #pragma once
 
 #include <cstdint>
@@ -70,9 +71,10 @@ class Reconciliation {
 };
 
 /// The placements `cluster` holds (reserved or running) that no decision holds there: their
-/// request ended (finished, unschedulable, lost) or was decided without them (a release lost
-/// with a scheduler or a centre that stopped). Placements of requests that a scheduler is
-/// deciding (`deciding`) or that the book does not know are left alone.
+/// request ended (finished, unschedulable, lost), was decided without them (a release lost
+/// with a scheduler or a centre that stopped), or is decided again under a later attempt.
+/// Placements of the current attempt of requests that a scheduler is deciding (`deciding`) or
+/// that wait, and of requests the book does not know, are left alone.
 std::vector<std::string> find_strays(const std::string& cluster,
                                      const std::vector<std::string>& held, const RequestBook& book,
                                      const std::function<bool(const std::string&)>& deciding);

@@ -2,8 +2,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <stdexcept>
 
-#include "model/reservation.hpp"
+#include "model/request_attempt.hpp"
 #include "runtime/manifest_loader.hpp"
 
 namespace unisched::runtime {
@@ -111,38 +112,32 @@ absl::Status RequestBook::recover_locked(bool skip_damaged, std::vector<std::str
     }
     requests_[record.request_id()] = std::move(record);
   }
-  std::vector<std::string> compact;
+  // Requests a scheduler was still deciding (or placing a refused replica of again, found by
+  // `unisched simulate`, seed 9293) are decided afresh, under their next attempt; the oldest
+  // accepted goes first, so work waiting for quota keeps its place in line.
+  std::vector<std::pair<int64_t, std::string>> by_age;
   for (auto& [id, status] : requests_) {
     status.set_recovered(true);
-    if (status.phase() == v1::RequestStatus::PENDING ||
-        status.phase() == v1::RequestStatus::QUEUED) {
-      status.set_phase(v1::RequestStatus::LOST);
-      status.set_detail(
-          "the hub stopped before a decision was recorded; what was placed for it is released; "
-          "submit it again under a new name to schedule it");
-    } else if (status.decision().replacing() > 0 &&
-               (status.phase() == v1::RequestStatus::PLACED ||
-                status.phase() == v1::RequestStatus::PARTIALLY_PLACED)) {
-      // Its scheduler was placing a refused replica again: as undecided as a pending one
-      // (found by `unisched simulate`, seed 9293).
-      status.set_phase(v1::RequestStatus::LOST);
-      status.set_detail(
-          "the hub stopped while its scheduler placed a refused replica again; what was placed "
-          "for it is released; submit it again under a new name to schedule it");
-    }
-    compact.push_back(status.SerializeAsString());
-  }
-  // Recovered requests are all decided (LOST included); the oldest accepted goes first.
-  std::vector<std::pair<int64_t, std::string>> by_age;
-  for (const auto& [id, status] : requests_) {
     by_age.emplace_back(status.accepted_unix_ms(), id);
   }
   std::sort(by_age.begin(), by_age.end());
+  std::vector<std::string> compact;
   for (const auto& [accepted, id] : by_age) {
     accepted_at_[id] = sequence_++;
-    note_decided(id);
+    v1::RequestStatus& status = requests_.at(id);
+    if (undecided(status)) {
+      try {
+        recovered_.push_back(start_attempt(status, "decided again: the hub restarted"));
+      } catch (const std::logic_error& damaged) {
+        return absl::DataLossError(journal_path_ + ": " + damaged.what() + "; refusing to start");
+      }
+    } else {
+      note_decided(id);
+    }
+    compact.push_back(status.SerializeAsString());
   }
-  // One record per request, with LOST made durable; written beside the old file and renamed.
+  // One record per request, new attempts included: durable before any attempt is scheduled, so
+  // no later start reuses one. Written beside the old file and renamed.
   auto appender = compact_journal(journal_path_, compact);
   if (!appender.ok()) {
     return appender.status();
@@ -270,12 +265,17 @@ void RequestBook::take_back(const std::map<std::string, ManifestSource>& batch,
       to_schedule.end());
 }
 
-bool RequestBook::decide(const v1::SchedulingDecision& decision) {
-  const auto found = requests_.find(decision.request_id());
-  // A request given up stays so: what it placed is being released everywhere.
-  if (found == requests_.end() || found->second.phase() == v1::RequestStatus::LOST) {
+bool RequestBook::decide(const v1::SchedulingDecision& decided) {
+  const model::RequestAttempt attempt = model::parse_attempt_key(decided.request_id());
+  const auto found = requests_.find(attempt.request);
+  // An earlier attempt's decision is stale (what it placed is being released everywhere), and
+  // a request given up by an earlier hub stays so.
+  if (found == requests_.end() || found->second.attempt() != attempt.attempt ||
+      found->second.phase() == v1::RequestStatus::LOST) {
     return false;
   }
+  v1::SchedulingDecision decision = decided;
+  decision.set_request_id(attempt.request);
   v1::RequestStatus& status = found->second;
   status.set_phase(phase_of(decision.status()));
   if (decision.status() == v1::SchedulingDecision::QUEUED) {
@@ -308,45 +308,14 @@ bool RequestBook::decide(const v1::SchedulingDecision& decision) {
   return true;
 }
 
-std::vector<std::string> RequestBook::lost_ids() const {
-  std::vector<std::string> ids;
-  for (const auto& [id, status] : requests_) {
-    if (status.phase() == v1::RequestStatus::LOST) {
-      ids.push_back(id);
-    }
-  }
-  return ids;
-}
-
-bool RequestBook::lose(const std::string& id, const std::string& reason) {
-  const auto found = requests_.find(id);
-  if (found == requests_.end()) {
-    return false;
-  }
-  switch (found->second.phase()) {
-    case v1::RequestStatus::PENDING:
-    case v1::RequestStatus::QUEUED:
-    case v1::RequestStatus::PLACED:
-    case v1::RequestStatus::PARTIALLY_PLACED:
-      break;
-    default:
-      return false;
-  }
-  found->second.set_phase(v1::RequestStatus::LOST);
-  found->second.set_detail(reason);
-  ended_early_.erase(id);
-  append(found->second);
-  note_decided(id);
-  return true;
-}
-
 std::vector<std::string> RequestBook::finish(const std::string& cluster,
                                              const std::vector<std::string>& placement_ids) {
   std::set<std::string> changed;
   for (const std::string& placement : placement_ids) {
     const auto found = requests_.find(model::request_of_placement(placement));
-    if (found == requests_.end()) {
-      continue;
+    if (found == requests_.end() || model::attempt_of_placement(placement) !=
+                                        model::attempt_key(found->first, found->second.attempt())) {
+      continue;  // unknown, or an earlier attempt's work (released)
     }
     if (!placed_there(found->second, cluster, placement)) {
       // The work may end before its decision, or the decision's update for a replica placed

@@ -4,10 +4,11 @@
 //
 // The journal (runtime/journal.hpp) gets a RequestStatus record on every accept and every
 // decision, flushed each time. On start the last record per request wins: decided requests come
-// back as they were (recovered); requests still pending when the hub stopped come back as LOST,
-// never silently dropped and never scheduled twice (the hub has what was placed for them
-// released on every cluster: lost_ids()). A journal that cannot be read or written stops the start;
-// once running, a request is accepted only after its record is written.
+// back as they were (recovered); requests still undecided when the hub stopped are decided again,
+// each under a new attempt (model/request_attempt.hpp) whose placements are its own, so nothing
+// an earlier attempt placed is carried out for it (the hub has that released on every cluster:
+// take_recovered()). A journal that cannot be read or written stops the start; once running, a
+// request is accepted only after its record is written.
 #pragma once
 
 #include <absl/status/status.h>
@@ -16,6 +17,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "messages/unisched.pb.h"
@@ -38,15 +40,21 @@ class RequestBook {
   explicit RequestBook(std::string journal_path = {}, size_t capacity = kDefaultCapacity);
 
   /// Reads the journal, rewrites it compactly (one record per request) and opens it for
-  /// appending. Requests pending at the last stop become LOST. A torn tail is cut, with a
-  /// warning. Damage followed by intact records is an error naming where it is, unless
+  /// appending. Requests undecided at the last stop start their next attempt. A torn tail is cut,
+  /// with a warning. Damage followed by intact records is an error naming where it is, unless
   /// `skip_damaged` (then a warning). An error also when the file is not a journal, or cannot be
   /// read or written: the caller must not run without the durability it asked for.
   absl::Status recover(bool skip_damaged, std::vector<std::string>& warnings);
 
   struct ToSchedule {
-    std::string id;
+    std::string id;  ///< the attempt's key: what its scheduler decides it under
     model::SchedulingRequestSpec spec;
+  };
+  /// A request decided afresh: its new attempt to schedule, and the key of the attempt it
+  /// replaces, whose placements are to be released everywhere.
+  struct Retry {
+    ToSchedule work;
+    std::string replaced;
   };
 
   /// What a submission brought besides requests.
@@ -68,14 +76,19 @@ class RequestBook {
   v1::SubmissionReply submit(const v1::ManifestSubmission& submission,
                              std::vector<ToSchedule>& to_schedule, Declarations& declared);
 
-  /// Records a scheduler's decision; false for an unknown request or one given up (LOST). A
-  /// QUEUED one is not final: the request waits for quota, and its reason is the detail.
+  /// Records a scheduler's decision, made under an attempt's key; false for an unknown request,
+  /// an earlier attempt's decision, or a request an earlier hub gave up (LOST). A QUEUED one is
+  /// not final: the request waits for quota, and its reason is the detail.
   bool decide(const v1::SchedulingDecision& decision);
 
-  /// Gives a request up as LOST with `reason` (its scheduler stopped before deciding it, or
-  /// while placing a refused replica again); false when it is unknown or has ended
-  /// (unschedulable, finished, lost).
-  bool lose(const std::string& id, const std::string& reason);
+  /// Decides the request afresh under its next attempt, because the decision under way was lost
+  /// (its scheduler stopped) or a placement of it will never run: what it placed is dropped from
+  /// it (for the caller to release) and it is PENDING again with `reason` as its detail. On disk
+  /// before this returns, so no later start reuses the attempt. Nullopt when the request is
+  /// unknown or ended (unschedulable, finished, lost).
+  std::optional<Retry> retry(const std::string& id, const std::string& reason);
+  /// The requests recover() found undecided, each under its next attempt, oldest first; once.
+  std::vector<Retry> take_recovered() { return std::exchange(recovered_, {}); }
 
   /// Records that these placements' work ended on `cluster` ("<request>/<n>..."): only replicas
   /// the decision put on that cluster count, so no cluster can end another's work. A request
@@ -91,9 +104,9 @@ class RequestBook {
   std::vector<v1::QuotaTakeRequest> quota_holdings() const;
 
   const v1::RequestStatus* find(const std::string& id) const;
+  /// The key of the request's current attempt; empty when it is unknown.
+  std::string attempt_of(const std::string& id) const;
   v1::RequestList list() const;
-  /// The requests given up as LOST (those recovered so included).
-  std::vector<std::string> lost_ids() const;
   bool journal_failed() const { return journal_failed_; }
 
  private:
@@ -108,6 +121,10 @@ class RequestBook {
   /// when it is full of undecided requests.
   bool make_room();
   void note_decided(const std::string& id);
+  /// Pending or waiting for quota, or placed with a refused replica being placed again.
+  static bool undecided(const v1::RequestStatus& status);
+  /// Moves `status` to its next attempt, PENDING with `reason` (not yet journalled).
+  Retry start_attempt(v1::RequestStatus& status, const std::string& reason);
   static bool placed_there(const v1::RequestStatus& status, const std::string& cluster,
                            const std::string& placement);
   /// Adds `placement` to the request's finished ones; false when it was there already.
@@ -131,6 +148,7 @@ class RequestBook {
   std::map<std::string, std::set<std::pair<std::string, std::string>>> ended_early_;
   uint64_t forgotten_ = 0;
   uint64_t refused_full_ = 0;
+  std::vector<Retry> recovered_;  // undecided at the last stop, each under its next attempt
 };
 
 }  // namespace unisched::runtime

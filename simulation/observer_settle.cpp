@@ -2,15 +2,11 @@
 #include <absl/strings/str_cat.h>
 #include <absl/strings/str_join.h>
 
+#include "model/request_attempt.hpp"
 #include "simulation/observer.hpp"
 
 namespace unisched::simulation {
 namespace {
-
-std::string request_of(const std::string& placement_id) {
-  const size_t slash = placement_id.find('/');
-  return slash == std::string::npos ? placement_id : placement_id.substr(0, slash);
-}
 
 bool in_decision(const v1::RequestStatus& status, const std::string& placement_id) {
   for (const auto& replica : status.decision().replicas()) {
@@ -49,9 +45,8 @@ void Observer::check_requests(const v1::RequestList& list, const std::set<std::s
         }
         break;
       case v1::RequestStatus::LOST:
-        if (status.detail().empty()) {
-          violation(absl::StrCat("request ", id, " lost without a reason"));
-        }
+        // A crash no longer loses a request: it is decided again under a new attempt.
+        violation(absl::StrCat("request ", id, " was accepted and ended LOST: ", status.detail()));
         break;
       case v1::RequestStatus::PARTIALLY_PLACED:
         if (gangs.count(id) > 0) {
@@ -71,7 +66,7 @@ void Observer::check_requests(const v1::RequestList& list, const std::set<std::s
     }
   }
   for (const auto& [placement_id, running] : running_) {
-    const auto found = book.find(request_of(placement_id));
+    const auto found = book.find(model::request_of_placement(placement_id));
     if (found == book.end()) {
       violation(absl::StrCat(running.cluster, ": placement ", placement_id,
                              " runs for no request the hub knows"));

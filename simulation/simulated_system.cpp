@@ -181,7 +181,7 @@ void SimulatedSystem::crash_centre() {
 }
 
 /// The centre as `unisched serve --journal` starts it: the requests recovered from the journal
-/// (those pending at a crash come back LOST), then every agent registers again.
+/// (those undecided at a crash are decided again), then every agent registers again.
 void SimulatedSystem::start_centre() {
   actors::SupervisorSettings supervision;
   supervision.probe_interval = std::chrono::milliseconds(100);

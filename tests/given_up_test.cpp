@@ -1,5 +1,7 @@
-// A request given up as LOST (its scheduler or the hub stopped before deciding it): nothing it
-// placed keeps running, and nothing of it is committed or carried out afterwards. Without actors.
+// A request attempt given up (the hub decides the request again under a new attempt, because its
+// scheduler or the hub stopped while deciding it): nothing the attempt placed keeps running,
+// nothing of it is committed or carried out afterwards, and the request's next attempt is not
+// held back by it. Without actors.
 #include <algorithm>
 #include <boost/test/unit_test.hpp>
 #include <memory>
@@ -68,6 +70,25 @@ BOOST_AUTO_TEST_CASE(a_given_up_request_leaves_nothing_running_and_commits_no_mo
       pair.centre.commit(commit_of("r3", pair.centre, {reservation("r3/0", "sim-cpu-0", 500)}),
                          CommitMode::ClusterRevision);
   BOOST_TEST((other.status == CommitStatus::Accepted));
+}
+
+BOOST_AUTO_TEST_CASE(the_next_attempt_of_a_given_up_request_is_committed_and_carried_out) {
+  Pair pair;
+  pair.carry_out(accepted_commit(pair, {reservation("r1/0", "sim-gpu-0", 1000, {0})}));
+  pair.centre.give_up({"r1"});
+  pair.agent.release_requests({"r1"});
+  pair.sync();
+  BOOST_TEST(running(pair.agent).empty());
+  const actors::Commit next =
+      commit_of("r1~1", pair.centre, {reservation("r1~1/0", "sim-gpu-0", 1000, {0})});
+  const auto outcome = pair.centre.commit(next, CommitMode::ClusterRevision);
+  BOOST_TEST_REQUIRE((outcome.status == CommitStatus::Accepted), outcome.reason);
+  pair.carry_out(next);
+  BOOST_TEST(running(pair.agent) == std::vector<std::string>{"r1~1/0"});
+  BOOST_TEST(!pair.centre.given_up("r1~1"));
+  // The agent keeps refusing the earlier attempt's placements, and only those.
+  pair.agent.carry_out({reservation("r1/5", "sim-cpu-0", 500)});
+  BOOST_TEST(running(pair.agent) == std::vector<std::string>{"r1~1/0"});
 }
 
 BOOST_AUTO_TEST_CASE(an_agent_that_restarted_releases_what_its_earlier_run_placed) {

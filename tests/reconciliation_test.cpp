@@ -219,14 +219,16 @@ BOOST_AUTO_TEST_CASE(placements_no_decision_holds_are_strays_unless_a_scheduler_
   v1::RequestStatus unschedulable = placed("r3", {});
   unschedulable.mutable_decision()->set_status(v1::SchedulingDecision::UNSCHEDULABLE);
   decide(unschedulable);
-  BOOST_TEST_REQUIRE(book.lose("r4", "its scheduler stopped"));
+  decide(placed("r4", {"a"}));
+  BOOST_TEST_REQUIRE(book.retry("r4", "its scheduler stopped").has_value());  // now r4~1
   // r5 is still PENDING; r6 is being decided (placed again) by a scheduler.
   decide(placed("r6", {"b"}));
-  const std::vector<std::string> held{"r1/0", "r1/7", "r2/0", "r3/0",
-                                      "r4/0", "r5/0", "r6/3", "unknown/0"};
+  const std::vector<std::string> held{"r1/0",   "r1/7", "r2/0",   "r3/0", "r4/0",
+                                      "r4~1/0", "r5/0", "r5~2/0", "r6/3", "unknown/0"};
   const auto strays = runtime::find_strays(
       "a", held, book, [](const std::string& request) { return request == "r6"; });
-  BOOST_TEST(strays == (std::vector<std::string>{"r1/7", "r2/0", "r3/0", "r4/0"}));
+  // r4/0 and r5~2/0 belong to attempts that are not their request's current one.
+  BOOST_TEST(strays == (std::vector<std::string>{"r1/7", "r2/0", "r3/0", "r4/0", "r5~2/0"}));
 }
 
 BOOST_AUTO_TEST_SUITE_END()

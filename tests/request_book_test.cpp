@@ -3,6 +3,8 @@
 #include <boost/test/unit_test.hpp>
 
 #include <fstream>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "runtime/request_book.hpp"
@@ -233,7 +235,7 @@ std::vector<std::string> recover(RequestBook& book) {
   return warnings;
 }
 
-BOOST_AUTO_TEST_CASE(the_journal_recovers_decisions_and_reports_pending_requests_as_lost) {
+BOOST_AUTO_TEST_CASE(the_journal_recovers_decisions_and_decides_pending_requests_again) {
   ScratchDirectory dir;
   const std::string journal = dir.path() + "/requests.journal";
   {
@@ -252,21 +254,32 @@ BOOST_AUTO_TEST_CASE(the_journal_recovers_decisions_and_reports_pending_requests
     BOOST_TEST(decided->phase() == v1::RequestStatus::PLACED);
     BOOST_TEST(decided->recovered());
     BOOST_TEST(decided->decision().replicas_size() == 1);
-    BOOST_TEST(pending->phase() == v1::RequestStatus::LOST);
-    BOOST_TEST(pending->detail().find("before a decision") != std::string::npos);
-    // The names stay taken: a lost request is not scheduled twice under its old name.
-    size_t scheduled = 1;
-    submit(restarted, request_yaml("pending"), false, &scheduled);
-    BOOST_TEST(scheduled == 0u);
+    BOOST_TEST(decided->attempt() == 0u);
+    // Undecided at the stop: decided again, under its next attempt.
+    BOOST_TEST(pending->phase() == v1::RequestStatus::PENDING);
+    BOOST_TEST(pending->attempt() == 1u);
+    const std::vector<RequestBook::Retry> again = restarted.take_recovered();
+    BOOST_TEST_REQUIRE(again.size() == 1u);
+    BOOST_TEST(again[0].work.id == "pending~1");
+    BOOST_TEST(again[0].replaced == "pending");  // what attempt 0 placed is released
+    BOOST_TEST(again[0].work.spec.replicas == 1);
+    BOOST_TEST(restarted.take_recovered().empty());  // handed over once
+    // The earlier attempt's decision is stale; the new one's is the request's.
+    BOOST_TEST(!restarted.decide(placed("pending")));
+    BOOST_TEST(restarted.decide(placed("pending~1")));
+    BOOST_TEST(restarted.find("pending")->phase() == v1::RequestStatus::PLACED);
+    BOOST_TEST(restarted.find("pending")->decision().request_id() == "pending");
   }
-  // And LOST is durable: a second restart (the first hub gone) reads the same.
+  // The attempt is durable: a second restart does not start attempt 1 again.
   RequestBook again(journal);
   recover(again);
-  BOOST_TEST(again.find("pending")->phase() == v1::RequestStatus::LOST);
+  BOOST_TEST(again.find("pending")->attempt() == 1u);
+  BOOST_TEST(again.find("pending")->phase() == v1::RequestStatus::PLACED);
+  BOOST_TEST(again.take_recovered().empty());
   BOOST_TEST(again.list().requests_size() == 2);
 }
 
-BOOST_AUTO_TEST_CASE(a_request_whose_refused_replica_was_being_placed_again_recovers_as_lost) {
+BOOST_AUTO_TEST_CASE(a_request_whose_refused_replica_was_being_placed_again_is_decided_again) {
   ScratchDirectory dir;
   const std::string journal = dir.path() + "/requests.journal";
   {
@@ -280,11 +293,49 @@ BOOST_AUTO_TEST_CASE(a_request_whose_refused_replica_was_being_placed_again_reco
   }
   RequestBook restarted(journal);
   BOOST_TEST(recover(restarted).empty());
-  BOOST_TEST(restarted.find("replacing")->phase() == v1::RequestStatus::LOST);
-  BOOST_TEST(restarted.find("replacing")->detail().find("placed a refused replica again") !=
-             std::string::npos);
+  const v1::RequestStatus* replacing = restarted.find("replacing");
+  BOOST_TEST(replacing->phase() == v1::RequestStatus::PENDING);
+  BOOST_TEST(replacing->decision().replicas_size() == 0);  // what it placed is released
   BOOST_TEST(restarted.find("settled")->phase() == v1::RequestStatus::PLACED);
-  BOOST_TEST(restarted.lost_ids() == std::vector<std::string>{"replacing"});  // released
+  const std::vector<RequestBook::Retry> again = restarted.take_recovered();
+  BOOST_TEST_REQUIRE(again.size() == 1u);
+  BOOST_TEST(again[0].replaced == "replacing");
+}
+
+BOOST_AUTO_TEST_CASE(an_undecided_request_whose_manifest_no_longer_decodes_stops_the_start) {
+  ScratchDirectory dir;
+  const std::string journal = dir.path() + "/requests.journal";
+  v1::RequestStatus damaged;
+  damaged.set_request_id("train");
+  damaged.set_phase(v1::RequestStatus::PENDING);
+  damaged.set_manifest("kind: [not a request");
+  BOOST_TEST_REQUIRE(
+      unisched::runtime::compact_journal(journal, {damaged.SerializeAsString()}).ok());
+  RequestBook book(journal);
+  std::vector<std::string> warnings;
+  const absl::Status status = book.recover(false, warnings);
+  BOOST_TEST((status.code() == absl::StatusCode::kDataLoss), status.message());
+  BOOST_TEST(book.take_recovered().empty());
+}
+
+BOOST_AUTO_TEST_CASE(a_retried_request_counts_only_its_new_attempts_work) {
+  RequestBook book;
+  submit(book, request_yaml("train"));
+  BOOST_TEST(book.decide(placed("train")));
+  const std::optional<RequestBook::Retry> retry = book.retry("train", "a placement never ran");
+  BOOST_TEST_REQUIRE(retry.has_value());
+  BOOST_TEST(retry->replaced == "train");
+  BOOST_TEST(retry->work.id == "train~1");
+  BOOST_TEST(book.find("train")->phase() == v1::RequestStatus::PENDING);
+  BOOST_TEST(book.attempt_of("train") == "train~1");
+  // The earlier attempt's work ending is not the request's.
+  BOOST_TEST(book.finish("c1", {"train/0"}).empty());
+  BOOST_TEST(book.decide(placed("train~1")));
+  BOOST_TEST(book.finish("c1", {"train~1/0"}) == std::vector<std::string>{"train"});
+  BOOST_TEST(book.find("train")->phase() == v1::RequestStatus::FINISHED);
+  // Ended requests are not decided again; unknown ones neither.
+  BOOST_TEST(!book.retry("train", "again").has_value());
+  BOOST_TEST(!book.retry("nobody", "again").has_value());
 }
 
 BOOST_AUTO_TEST_CASE(a_torn_tail_is_cut_with_a_warning_and_what_came_before_kept) {

@@ -136,7 +136,7 @@ Verb serve_verb() {
       "this host, or on shards that joined), and publishes the hub at HOST:PORT (CAF remote\n"
       "messaging over TCP) until SIGINT or SIGTERM. Port 0 picks a free port; the port in use\n"
       "is printed as \"listening on HOST:PORT\". With --journal, submitted requests and their\n"
-      "decisions survive a restart; requests still pending at a crash are reported as LOST.\n"
+      "decisions survive a restart; requests still undecided at a crash are decided again.\n"
       "\n"
       "Example (three terminals):\n"
       "  unisched serve --listen 127.0.0.1:4242\n"
