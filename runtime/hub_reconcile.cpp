@@ -108,10 +108,10 @@ void collect_strays(HubSelf self) {
 void await_clusters(HubSelf self) {
   auto& state = self->state;
   carry_out(self, state.requests->tick(self->clock().now()));
-  if (!state.requests->awaiting_clusters()) {
+  if (!state.requests->restart_gate().closed()) {
     return;
   }
-  const std::set<std::string>& awaited = state.requests->awaited();
+  const std::set<std::string>& awaited = state.requests->restart_gate().awaited();
   for (const auto& [id, registration] : state.clusters) {
     if (!awaited.empty() && awaited.count(id) == 0) {
       continue;

@@ -29,9 +29,10 @@ HubCommands HubRequests::start(const std::set<std::string>& declared, Clock::tim
   // Requests undecided at the restart may have placements running from their earlier attempt:
   // released now (the supervisor tells each cluster as it comes back).
   HubCommands::GivenUp replaced{{}, "the hub restarted while they were decided"};
+  RestartGate::Work held;
   for (RequestBook::Retry& retry : book_->take_recovered()) {
     replaced.ids.push_back(std::move(retry.replaced));
-    held_.push_back(std::move(retry.work));
+    held.push_back(std::move(retry.work));
   }
   const v1::RequestList recovered = book_->list();
   for (const v1::RequestStatus& status : recovered.requests()) {
@@ -39,43 +40,33 @@ HubCommands HubRequests::start(const std::set<std::string>& declared, Clock::tim
       reconciliation_.follow(status);
     }
   }
-  if (held_.empty()) {
+  if (held.empty()) {
     return out;
   }
-  out.decided_again = held_.size();
+  out.decided_again = held.size();
   out.given_up.push_back(std::move(replaced));
   // Decided on views that hold what the clusters run, not before the clusters are back.
-  awaited_ = declared;
+  std::set<std::string> awaited = declared;
   for (const v1::RequestStatus& status : recovered.requests()) {
     for (const auto& replica : status.decision().replicas()) {
-      awaited_.insert(replica.cluster());
+      awaited.insert(replica.cluster());
     }
   }
-  deadline_ = deadline;
+  gate_.close(std::move(held), std::move(awaited), deadline);
   return out;
 }
 
 HubCommands HubRequests::cluster_synced(const std::string& cluster) {
-  if (held_.empty()) {
-    return {};
-  }
-  awaited_.erase(cluster);
-  return awaited_.empty() ? release_held() : HubCommands{};
+  return dispatch(gate_.cluster_synced(cluster));
 }
 
 HubCommands HubRequests::tick(Clock::time_point now) {
-  return !held_.empty() && now >= deadline_ ? release_held() : HubCommands{};
-}
-
-HubCommands HubRequests::release_held() {
-  awaited_.clear();
-  return dispatch(std::exchange(held_, {}));
+  return dispatch(gate_.tick(now));
 }
 
 HubCommands HubRequests::schedule(std::vector<RequestBook::ToSchedule> work) {
-  if (!held_.empty()) {  // behind the requests undecided at the restart, which go first
-    held_.insert(held_.end(), std::make_move_iterator(work.begin()),
-                 std::make_move_iterator(work.end()));
+  if (gate_.closed()) {  // behind the requests undecided at the restart, which go first
+    gate_.hold(std::move(work));
     return {};
   }
   return dispatch(std::move(work));

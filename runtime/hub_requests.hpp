@@ -20,6 +20,7 @@
 #include "messages/unisched.pb.h"
 #include "runtime/reconciliation.hpp"
 #include "runtime/request_book.hpp"
+#include "runtime/restart_gate.hpp"
 
 namespace unisched::runtime {
 
@@ -49,7 +50,7 @@ class HubRequests {
  public:
   HubRequests(std::shared_ptr<RequestBook> book, std::vector<uint64_t> schedulers);
 
-  using Clock = std::chrono::steady_clock;
+  using Clock = RestartGate::Clock;
 
   /// After a restart: releases what the requests undecided at the stop placed under their
   /// earlier attempt, and follows those recovered as placed (orders for them may have been lost
@@ -57,10 +58,8 @@ class HubRequests {
   /// (see cluster_synced()): every cluster of `declared` (applied profiles) and of the recovered
   /// decisions, or any one when there are none, or else at `deadline`.
   HubCommands start(const std::set<std::string>& declared, Clock::time_point deadline);
-  /// The clusters the requests undecided at a restart (and those accepted since) wait for; none
-  /// once they were scheduled.
-  const std::set<std::string>& awaited() const { return awaited_; }
-  bool awaiting_clusters() const { return !held_.empty(); }
+  /// What the requests undecided at a restart (and those accepted since) wait for.
+  const RestartGate& restart_gate() const { return gate_; }
   /// The cluster's view is in step with its agent again: once every awaited one is, the
   /// requests undecided at the restart are scheduled.
   HubCommands cluster_synced(const std::string& cluster);
@@ -101,8 +100,6 @@ class HubRequests {
   /// Decides these requests again under their next attempts (`reason` says why), on the
   /// schedulers that remain.
   HubCommands decide_again(const std::vector<std::string>& request_ids, const std::string& reason);
-  /// Schedules the requests held since the restart.
-  HubCommands release_held();
   /// Hands `work` to the schedulers in turn.
   HubCommands dispatch(std::vector<RequestBook::ToSchedule> work);
   /// Whether `attempt_key` names the current attempt of its request.
@@ -114,9 +111,7 @@ class HubRequests {
   std::vector<uint64_t> schedulers_;
   size_t next_scheduler_ = 0;
   std::map<uint64_t, std::set<std::string>> in_flight_;  // scheduler -> attempts it decides
-  std::vector<RequestBook::ToSchedule> held_;  // undecided at the restart: wait for the clusters
-  std::set<std::string> awaited_;              // the clusters they wait for
-  Clock::time_point deadline_{};
+  RestartGate gate_;
   Reconciliation reconciliation_;  // decided requests no scheduler follows any more
 };
 

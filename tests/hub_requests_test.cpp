@@ -255,7 +255,7 @@ BOOST_AUTO_TEST_CASE(a_start_decides_again_what_was_undecided_once_the_clusters_
       const std::vector<std::string> expected =
           c.scheduled ? std::vector<std::string>{"b~1", "c~1", "late"} : std::vector<std::string>{};
       BOOST_TEST(scheduled == expected);
-      BOOST_TEST(restarted.awaiting_clusters() == !c.scheduled);
+      BOOST_TEST(restarted.restart_gate().closed() == !c.scheduled);
     }
   }
 }
