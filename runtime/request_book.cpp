@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "model/request_attempt.hpp"
+#include "runtime/journal_store.hpp"
 #include "runtime/manifest_loader.hpp"
 
 namespace unisched::runtime {
@@ -31,8 +32,16 @@ v1::RequestStatus::Phase phase_of(v1::SchedulingDecision::Status status) {
 
 }  // namespace
 
-RequestBook::RequestBook(std::string journal_path, size_t capacity)
-    : journal_path_(std::move(journal_path)), capacity_(capacity) {}
+RequestBook::RequestBook(std::shared_ptr<RecordStore> store, size_t capacity)
+    : store_(std::move(store)), capacity_(capacity) {}
+
+RequestBook::RequestBook(const std::string& journal_path, size_t capacity)
+    : RequestBook(journal_path.empty() ? nullptr : std::make_shared<JournalStore>(journal_path),
+                  capacity) {}
+
+std::string RequestBook::store_name() const {
+  return store_ ? store_->where() : std::string();
+}
 
 void RequestBook::note_decided(const std::string& id) {
   const auto order = accepted_at_.find(id);
@@ -59,102 +68,58 @@ bool RequestBook::make_room() {
 }
 
 absl::Status RequestBook::recover(bool skip_damaged, std::vector<std::string>& warnings) {
-  if (journal_path_.empty()) {
+  if (!store_) {
     return absl::OkStatus();
   }
-  // The lock first: a second hub on this journal would rewrite it under the first.
-  if (absl::Status settled = settle_journal_path(journal_path_); !settled.ok()) {
-    return settled;
-  }
-  auto lock = JournalLock::acquire(journal_path_);
-  if (!lock.ok()) {
-    return lock.status();
-  }
-  lock_.emplace(std::move(*lock));
-  absl::Status recovered = recover_locked(skip_damaged, warnings);
-  if (!recovered.ok()) {
-    lock_.reset();  // a book that did not start holds nothing
-  }
-  return recovered;
-}
-
-absl::Status RequestBook::recover_locked(bool skip_damaged, std::vector<std::string>& warnings) {
-  const auto contents = read_journal(journal_path_);
+  auto contents = store_->open(skip_damaged, warnings);
   if (!contents.ok()) {
     return contents.status();
   }
-  if (!contents->damaged.empty()) {
-    std::string where;
-    for (const JournalDamage& damage : contents->damaged) {
-      where += (where.empty() ? "" : ", ") + describe(damage);
-    }
-    const std::string found = journal_path_ + ": damaged records at " + where +
-                              ", followed by intact ones (" +
-                              std::to_string(contents->records.size()) + " intact records in all)";
-    if (!skip_damaged) {
-      return absl::DataLossError(found +
-                                 "; refusing to start: keep a copy of the file, then "
-                                 "start with --journal-skip-damaged to drop the damaged "
-                                 "records and keep the intact ones");
-    }
-    warnings.push_back(found + "; the damaged records are skipped (--journal-skip-damaged)");
-  }
-  if (contents->torn_tail) {
-    warnings.push_back(journal_path_ + ": the last write did not finish; " +
-                       describe(*contents->torn_tail) + " cut after " +
-                       std::to_string(contents->records.size()) + " intact records");
-  }
-  for (const std::string& bytes : contents->records) {
+  // In the order they were accepted: the order of their first records (a request's first
+  // record is its acceptance, and a rewrite keeps that order). Not by their acceptance times,
+  // which a wall clock gives: replays must not depend on it.
+  std::vector<std::string> accepted;
+  for (const std::string& bytes : *contents) {
     v1::RequestStatus record;
     if (!record.ParseFromString(bytes) || record.request_id().empty()) {
-      return absl::DataLossError(journal_path_ +
+      return absl::DataLossError(store_->where() +
                                  ": an intact record is not a request status; refusing to start");
     }
-    requests_[record.request_id()] = std::move(record);
+    auto [entry, first] = requests_.try_emplace(record.request_id());
+    if (first) {
+      accepted.push_back(record.request_id());
+    }
+    entry->second = std::move(record);
   }
   // Requests a scheduler was still deciding (or placing a refused replica of again, found by
-  // `unisched simulate`, seed 9293) are decided afresh, under their next attempt; the oldest
+  // `unisched simulate`, seed 9293) are decided afresh, under their next attempt; the first
   // accepted goes first, so work waiting for quota keeps its place in line.
-  std::vector<std::pair<int64_t, std::string>> by_age;
-  for (auto& [id, status] : requests_) {
-    status.set_recovered(true);
-    by_age.emplace_back(status.accepted_unix_ms(), id);
-  }
-  std::sort(by_age.begin(), by_age.end());
-  std::vector<std::string> compact;
-  for (const auto& [accepted, id] : by_age) {
+  RecordStore::Keyed compact;
+  for (const std::string& id : accepted) {
     accepted_at_[id] = sequence_++;
     v1::RequestStatus& status = requests_.at(id);
+    status.set_recovered(true);
     if (undecided(status)) {
       try {
         recovered_.push_back(start_attempt(status, "decided again: the hub restarted"));
       } catch (const std::logic_error& damaged) {
-        return absl::DataLossError(journal_path_ + ": " + damaged.what() + "; refusing to start");
+        return absl::DataLossError(store_->where() + ": " + damaged.what() + "; refusing to start");
       }
     } else {
       note_decided(id);
     }
-    compact.push_back(status.SerializeAsString());
+    compact.emplace_back(id, status.SerializeAsString());
   }
   // One record per request, new attempts included: durable before any attempt is scheduled, so
-  // no later start reuses one. Written beside the old file and renamed.
-  auto appender = compact_journal(journal_path_, compact);
-  if (!appender.ok()) {
-    return appender.status();
-  }
-  journal_.emplace(std::move(*appender));
-  return absl::OkStatus();
+  // no later start reuses one.
+  return store_->rewrite(compact);
 }
 
 bool RequestBook::append(const v1::RequestStatus& status) {
-  if (journal_path_.empty()) {
+  if (!store_) {
     return true;
   }
-  if (journal_failed_ || !journal_) {
-    return false;
-  }
-  if (!journal_->append(status.SerializeAsString()).ok()) {
-    // A partly written record may follow; appending after it would bury it under intact ones.
+  if (journal_failed_ || !store_->put(status.request_id(), status.SerializeAsString())) {
     journal_failed_ = true;
     return false;
   }
@@ -215,7 +180,7 @@ v1::SubmissionReply RequestBook::submit(const v1::ManifestSubmission& submission
     status.set_manifest(canonical);
     if (!append(status)) {
       ManifestProblem problem = refusal;
-      problem.message = "not accepted: the hub's request journal " + journal_path_ +
+      problem.message = "not accepted: the hub's request journal " + store_name() +
                         " cannot be written, so the request would not survive a restart";
       reply.add_problems(problem.to_string());
       continue;
@@ -233,10 +198,10 @@ v1::SubmissionReply RequestBook::submit(const v1::ManifestSubmission& submission
 }
 
 bool RequestBook::synced() {
-  if (journal_path_.empty()) {
+  if (!store_) {
     return true;
   }
-  if (journal_failed_ || !journal_ || !journal_->sync().ok()) {
+  if (journal_failed_ || !store_->sync()) {
     journal_failed_ = true;
     return false;
   }
@@ -249,7 +214,7 @@ void RequestBook::take_back(const std::map<std::string, ManifestSource>& batch,
     requests_.erase(id);
     accepted_at_.erase(id);
     reply.add_problems(ManifestProblem{source, "SchedulingRequest", id,
-                                       "not accepted: the hub's request journal " + journal_path_ +
+                                       "not accepted: the hub's request journal " + store_name() +
                                            " cannot be synced to disk, so the request would not "
                                            "survive a crash"}
                            .to_string());

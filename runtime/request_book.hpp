@@ -1,19 +1,21 @@
 // The hub's book of submitted requests: what was accepted, what was decided, and (with a
-// journal) what survives a restart of the hub. Plain C++ over the wire types; the hub actor
+// store) what survives a restart of the hub. Plain C++ over the wire types; the hub actor
 // owns one.
 //
-// The journal (runtime/journal.hpp) gets a RequestStatus record on every accept and every
-// decision, flushed each time. On start the last record per request wins: decided requests come
+// The store (runtime/record_store.hpp: the journal file, or memory in tests) gets a
+// RequestStatus record, keyed by request, on every accept and every decision, flushed each time.
+// On start the last record per request wins: decided requests come
 // back as they were (recovered); requests still undecided when the hub stopped are decided again,
 // each under a new attempt (model/request_attempt.hpp) whose placements are its own, so nothing
 // an earlier attempt placed is carried out for it (the hub has that released on every cluster:
-// take_recovered()). A journal that cannot be read or written stops the start; once running, a
-// request is accepted only after its record is written.
+// take_recovered()). A store that cannot be read or written stops the start; once running, a
+// request is accepted only after its record is durable.
 #pragma once
 
 #include <absl/status/status.h>
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -24,9 +26,8 @@
 #include "model/cluster_profile.hpp"
 #include "model/scheduling_quota.hpp"
 #include "model/scheduling_request.hpp"
-#include "runtime/journal.hpp"
-#include "runtime/journal_files.hpp"
 #include "runtime/manifest_loader.hpp"
+#include "runtime/record_store.hpp"
 
 namespace unisched::runtime {
 
@@ -36,14 +37,16 @@ class RequestBook {
   /// is forgotten to make room; when every request in it is undecided, new ones are refused.
   static constexpr size_t kDefaultCapacity = 100'000;
 
-  /// `journal_path` empty: nothing survives the hub.
-  explicit RequestBook(std::string journal_path = {}, size_t capacity = kDefaultCapacity);
+  /// Keeps what must survive the hub in `store`; null: nothing survives the hub.
+  explicit RequestBook(std::shared_ptr<RecordStore> store, size_t capacity = kDefaultCapacity);
+  /// The same over the journal file `journal_path` (a JournalStore); empty: no store.
+  explicit RequestBook(const std::string& journal_path = {}, size_t capacity = kDefaultCapacity);
 
-  /// Reads the journal, rewrites it compactly (one record per request) and opens it for
-  /// appending. Requests undecided at the last stop start their next attempt. A torn tail is cut,
-  /// with a warning. Damage followed by intact records is an error naming where it is, unless
-  /// `skip_damaged` (then a warning). An error also when the file is not a journal, or cannot be
-  /// read or written: the caller must not run without the durability it asked for.
+  /// Reads the store back, rewrites it compactly (one record per request) and keeps writing to
+  /// it. Requests undecided at the last stop start their next attempt. For a journal: a torn tail
+  /// is cut, with a warning; damage followed by intact records is an error naming where it is,
+  /// unless `skip_damaged` (then a warning). An error also when the store cannot be read or
+  /// written: the caller must not run without the durability it asked for.
   absl::Status recover(bool skip_damaged, std::vector<std::string>& warnings);
 
   struct ToSchedule {
@@ -110,7 +113,7 @@ class RequestBook {
   bool journal_failed() const { return journal_failed_; }
 
  private:
-  /// Writes `status` to the journal, if there is one; false when that failed.
+  /// Writes `status` to the store, if there is one; false when that failed.
   bool append(const v1::RequestStatus& status);
   /// Makes what was appended durable; false (and no more appends) when it cannot be.
   bool synced();
@@ -132,12 +135,10 @@ class RequestBook {
   /// FINISHED once every placed replica ended; journalled either way.
   void mark_if_finished(v1::RequestStatus& status);
 
-  /// recover() once the journal's lock is held.
-  absl::Status recover_locked(bool skip_damaged, std::vector<std::string>& warnings);
+  /// Where the store keeps the records, for messages.
+  std::string store_name() const;
 
-  std::string journal_path_;  ///< a symlink's target once recovered
-  std::optional<JournalLock> lock_;
-  std::optional<JournalAppender> journal_;
+  std::shared_ptr<RecordStore> store_;
   bool journal_failed_ = false;
   std::map<std::string, v1::RequestStatus> requests_;
   size_t capacity_;

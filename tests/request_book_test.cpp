@@ -8,9 +8,11 @@
 #include <vector>
 
 #include "runtime/request_book.hpp"
+#include "tests/record_stores.hpp"
 #include "tests/test_files.hpp"
 
 using unisched::runtime::RequestBook;
+using unisched::testing::RecordStores;
 using unisched::testing::ScratchDirectory;
 namespace v1 = unisched::v1;
 
@@ -235,17 +237,17 @@ std::vector<std::string> recover(RequestBook& book) {
   return warnings;
 }
 
-BOOST_AUTO_TEST_CASE(the_journal_recovers_decisions_and_decides_pending_requests_again) {
-  ScratchDirectory dir;
-  const std::string journal = dir.path() + "/requests.journal";
+BOOST_AUTO_TEST_CASE_TEMPLATE(the_store_recovers_decisions_and_pending_requests_are_decided_again,
+                              Kind, RecordStores) {
+  Kind stores;
   {
-    RequestBook book(journal);
-    BOOST_TEST(recover(book).empty());  // no journal yet: nothing to recover
+    RequestBook book(stores.next());
+    BOOST_TEST(recover(book).empty());  // nothing kept yet: nothing to recover
     submit(book, request_yaml("decided") + "---\n" + request_yaml("pending"));
     BOOST_TEST(book.decide(placed("decided")));
   }
   {
-    RequestBook restarted(journal);
+    RequestBook restarted(stores.next());
     BOOST_TEST(recover(restarted).empty());
     const auto* decided = restarted.find("decided");
     const auto* pending = restarted.find("pending");
@@ -271,7 +273,7 @@ BOOST_AUTO_TEST_CASE(the_journal_recovers_decisions_and_decides_pending_requests
     BOOST_TEST(restarted.find("pending")->decision().request_id() == "pending");
   }
   // The attempt is durable: a second restart does not start attempt 1 again.
-  RequestBook again(journal);
+  RequestBook again(stores.next());
   recover(again);
   BOOST_TEST(again.find("pending")->attempt() == 1u);
   BOOST_TEST(again.find("pending")->phase() == v1::RequestStatus::PLACED);
@@ -279,11 +281,11 @@ BOOST_AUTO_TEST_CASE(the_journal_recovers_decisions_and_decides_pending_requests
   BOOST_TEST(again.list().requests_size() == 2);
 }
 
-BOOST_AUTO_TEST_CASE(a_request_whose_refused_replica_was_being_placed_again_is_decided_again) {
-  ScratchDirectory dir;
-  const std::string journal = dir.path() + "/requests.journal";
+BOOST_AUTO_TEST_CASE_TEMPLATE(
+    a_request_whose_refused_replica_was_being_placed_again_is_decided_again, Kind, RecordStores) {
+  Kind stores;
   {
-    RequestBook book(journal);
+    RequestBook book(stores.next());
     recover(book);
     submit(book, request_yaml("replacing") + "---\n" + request_yaml("settled"));
     v1::SchedulingDecision being_replaced = placed("replacing");
@@ -291,7 +293,7 @@ BOOST_AUTO_TEST_CASE(a_request_whose_refused_replica_was_being_placed_again_is_d
     BOOST_TEST(book.decide(being_replaced));
     BOOST_TEST(book.decide(placed("settled")));
   }
-  RequestBook restarted(journal);
+  RequestBook restarted(stores.next());
   BOOST_TEST(recover(restarted).empty());
   const v1::RequestStatus* replacing = restarted.find("replacing");
   BOOST_TEST(replacing->phase() == v1::RequestStatus::PENDING);
@@ -362,7 +364,7 @@ BOOST_AUTO_TEST_CASE(a_torn_tail_is_cut_with_a_warning_and_what_came_before_kept
 }
 
 BOOST_AUTO_TEST_CASE(the_book_stays_bounded_over_100000_requests) {
-  RequestBook book({}, 1000);
+  RequestBook book(std::string(), 1000);  // no store
   std::string batch;
   size_t accepted = 0;
   for (int i = 0; i < 100'000; ++i) {
@@ -392,7 +394,7 @@ BOOST_AUTO_TEST_CASE(the_book_stays_bounded_over_100000_requests) {
 }
 
 BOOST_AUTO_TEST_CASE(a_full_book_refuses_new_requests_with_a_clear_problem_and_keeps_the_old) {
-  RequestBook book({}, 2);
+  RequestBook book(std::string(), 2);
   submit(book, request_yaml("a") + "---\n" + request_yaml("b"));
   const auto refused = submit(book, request_yaml("c"));
   BOOST_TEST(refused.accepted_size() == 0);
