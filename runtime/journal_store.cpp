@@ -10,11 +10,13 @@ absl::StatusOr<std::vector<std::string>> JournalStore::open(bool skip_damaged,
   if (absl::Status settled = settle_journal_path(path_); !settled.ok()) {
     return settled;
   }
-  auto lock = JournalLock::acquire(path_);
-  if (!lock.ok()) {
-    return lock.status();
+  if (lock_wanted_) {
+    auto lock = JournalLock::acquire(path_);
+    if (!lock.ok()) {
+      return lock.status();
+    }
+    lock_.emplace(std::move(*lock));
   }
-  lock_.emplace(std::move(*lock));
   auto records = read_locked(skip_damaged, warnings);
   if (!records.ok()) {
     lock_.reset();  // a store that did not open holds nothing
@@ -37,10 +39,7 @@ absl::StatusOr<std::vector<std::string>> JournalStore::read_locked(
                               ", followed by intact ones (" +
                               std::to_string(contents->records.size()) + " intact records in all)";
     if (!skip_damaged) {
-      return absl::DataLossError(found +
-                                 "; refusing to start: keep a copy of the file, then "
-                                 "start with --journal-skip-damaged to drop the damaged "
-                                 "records and keep the intact ones");
+      return absl::DataLossError(found + "; refusing to start: " + remedy_);
     }
     warnings.push_back(found + "; the damaged records are skipped (--journal-skip-damaged)");
   }

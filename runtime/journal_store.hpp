@@ -16,7 +16,15 @@ namespace unisched::runtime {
 
 class JournalStore : public RecordStore {
  public:
-  explicit JournalStore(std::string path) : path_(std::move(path)) {}
+  /// What the request journal tells an operator to do about damage.
+  static constexpr const char* kSkipDamaged =
+      "keep a copy of the file, then start with --journal-skip-damaged to drop the damaged "
+      "records and keep the intact ones";
+
+  /// `remedy`: what to do when damage stops the start. `lock`: whether the store takes the
+  /// journal's lock (files beside the request journal do without: its lock covers them).
+  explicit JournalStore(std::string path, std::string remedy = kSkipDamaged, bool lock = true)
+      : path_(std::move(path)), remedy_(std::move(remedy)), lock_wanted_(lock) {}
 
   absl::StatusOr<std::vector<std::string>> open(bool skip_damaged,
                                                 std::vector<std::string>& warnings) override;
@@ -31,6 +39,8 @@ class JournalStore : public RecordStore {
                                                        std::vector<std::string>& warnings);
 
   std::string path_;
+  std::string remedy_;
+  bool lock_wanted_;
   std::optional<JournalLock> lock_;
   std::optional<JournalAppender> appender_;
   bool failed_ = false;

@@ -1,5 +1,9 @@
 #include "runtime/quota_book.hpp"
 
+#include <memory>
+
+#include "runtime/journal_store.hpp"
+
 namespace unisched::runtime {
 namespace {
 
@@ -39,17 +43,36 @@ v1::QuotaDefinition quota_definition(const model::SchedulingQuota& quota,
   return out;
 }
 
-QuotaBook::QuotaBook(std::string journal_path)
-    : KeyedJournal(
-          std::move(journal_path), [](const v1::QuotaDefinition& q) { return q.queue(); },
-          "quota definition",
-          "keep a copy, then remove the damaged file and apply the quotas again") {}
+namespace {
 
-ProfileBook::ProfileBook(std::string journal_path)
-    : KeyedJournal(
-          std::move(journal_path),
+/// A declarations journal beside the request journal, whose lock covers it; null for no path.
+std::shared_ptr<RecordStore> declarations_journal(const std::string& path,
+                                                  const std::string& what) {
+  if (path.empty()) {
+    return nullptr;
+  }
+  return std::make_shared<JournalStore>(
+      path, "keep a copy, then remove the damaged file and apply the " + what + " again",
+      /*lock=*/false);
+}
+
+}  // namespace
+
+QuotaBook::QuotaBook(std::shared_ptr<RecordStore> store)
+    : KeyedBook(
+          std::move(store), [](const v1::QuotaDefinition& q) { return q.queue(); },
+          "quota definition") {}
+
+QuotaBook::QuotaBook(const std::string& journal_path)
+    : QuotaBook(declarations_journal(journal_path, "quotas")) {}
+
+ProfileBook::ProfileBook(std::shared_ptr<RecordStore> store)
+    : KeyedBook(
+          std::move(store),
           [](const v1::ClusterRegistration& r) { return r.identity().cluster_id(); },
-          "cluster profile",
-          "keep a copy, then remove the damaged file and apply the profiles again") {}
+          "cluster profile") {}
+
+ProfileBook::ProfileBook(const std::string& journal_path)
+    : ProfileBook(declarations_journal(journal_path, "profiles")) {}
 
 }  // namespace unisched::runtime

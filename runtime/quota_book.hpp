@@ -5,12 +5,13 @@
 // twice.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "messages/unisched.pb.h"
 #include "model/scheduling_quota.hpp"
-#include "runtime/keyed_journal.hpp"
+#include "runtime/keyed_book.hpp"
 
 namespace unisched::runtime {
 
@@ -19,20 +20,24 @@ namespace unisched::runtime {
 v1::QuotaDefinition quota_definition(const model::SchedulingQuota& quota,
                                      const std::string& manifest);
 
-class QuotaBook : public KeyedJournal<v1::QuotaDefinition> {
+class QuotaBook : public KeyedBook<v1::QuotaDefinition> {
  public:
-  /// `journal_path` empty: quotas survive no restart.
-  explicit QuotaBook(std::string journal_path = {});
+  /// `store` null: quotas survive no restart.
+  explicit QuotaBook(std::shared_ptr<RecordStore> store);
+  /// The same in the journal file `journal_path`; empty: no store.
+  explicit QuotaBook(const std::string& journal_path = {});
 
   std::vector<v1::QuotaDefinition> definitions() const { return values(); }
 };
 
 /// The cluster profiles applied at the hub ("<journal>.profiles"), as the registrations the hub
 /// lists before their agents join.
-class ProfileBook : public KeyedJournal<v1::ClusterRegistration> {
+class ProfileBook : public KeyedBook<v1::ClusterRegistration> {
  public:
-  /// `journal_path` empty: applied profiles survive no restart.
-  explicit ProfileBook(std::string journal_path = {});
+  /// `store` null: applied profiles survive no restart.
+  explicit ProfileBook(std::shared_ptr<RecordStore> store);
+  /// The same in the journal file `journal_path`; empty: no store.
+  explicit ProfileBook(const std::string& journal_path = {});
 };
 
 }  // namespace unisched::runtime

@@ -1,5 +1,6 @@
-// RecordStore: every store keeps what a hub put, for the hub after it: the same cases run over
-// the local journal (each hub opens the file anew) and over memory (which outlives its hubs).
+// RecordStore: every store keeps what a hub put, for the hub after it (requests' records, and
+// the applied quotas and profiles), the same cases over the local journal (each hub opens the
+// file anew) and over memory (which outlives its hubs).
 #include "runtime/record_store.hpp"
 
 #include <boost/test/unit_test.hpp>
@@ -9,12 +10,16 @@
 #include <vector>
 
 #include "runtime/journal_store.hpp"
+#include "runtime/quota_book.hpp"
 #include "tests/record_stores.hpp"
 #include "tests/test_files.hpp"
 
 using unisched::runtime::JournalStore;
+using unisched::runtime::ProfileBook;
+using unisched::runtime::QuotaBook;
 using unisched::runtime::RecordStore;
 using unisched::testing::RecordStores;
+namespace v1 = unisched::v1;
 using unisched::testing::ScratchDirectory;
 
 namespace {
@@ -63,6 +68,37 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(what_a_hub_put_and_synced_is_read_back_by_the_next
   }
   const std::shared_ptr<RecordStore> third = stores.next();
   BOOST_TEST((opened(*third) == std::map<std::string, std::string>{{"c", "2"}}));
+}
+
+BOOST_AUTO_TEST_CASE_TEMPLATE(applied_quotas_and_profiles_are_read_back_by_the_next_hub, Kind,
+                              RecordStores) {
+  Kind quota_stores;
+  Kind profile_stores;
+  {
+    QuotaBook quotas(quota_stores.next());
+    ProfileBook profiles(profile_stores.next());
+    std::vector<std::string> warnings;
+    BOOST_TEST_REQUIRE(quotas.recover(warnings).ok());
+    BOOST_TEST_REQUIRE(profiles.recover(warnings).ok());
+    v1::QuotaDefinition quota;
+    quota.set_queue("team-a");
+    quota.set_weight(1);
+    BOOST_TEST(quotas.record(quota));
+    quota.set_weight(3);  // applied again: the last wins
+    BOOST_TEST(quotas.record(quota));
+    v1::ClusterRegistration profile;
+    profile.mutable_identity()->set_cluster_id("a100-uswest");
+    BOOST_TEST(profiles.record(profile));
+  }
+  QuotaBook quotas(quota_stores.next());
+  ProfileBook profiles(profile_stores.next());
+  std::vector<std::string> warnings;
+  BOOST_TEST_REQUIRE(quotas.recover(warnings).ok());
+  BOOST_TEST_REQUIRE(profiles.recover(warnings).ok());
+  BOOST_TEST_REQUIRE(quotas.definitions().size() == 1u);
+  BOOST_TEST(quotas.definitions()[0].weight() == 3);
+  BOOST_TEST_REQUIRE(profiles.values().size() == 1u);
+  BOOST_TEST(profiles.values()[0].identity().cluster_id() == "a100-uswest");
 }
 
 BOOST_AUTO_TEST_CASE(a_journal_another_hub_holds_is_refused_and_one_never_opened_takes_nothing) {
