@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <iterator>
-#include <optional>
 #include <utility>
 
 #include "model/request_attempt.hpp"
@@ -140,14 +139,10 @@ HubCommands HubRequests::decide_again(const std::vector<std::string>& request_id
   HubCommands out;
   HubCommands::GivenUp replaced{{}, reason};
   std::vector<RequestBook::ToSchedule> work;
-  for (const std::string& id : request_ids) {
-    std::optional<RequestBook::Retry> retry = book_->retry(id, reason);
-    if (!retry) {
-      continue;
-    }
-    reconciliation_.forget(id);
-    replaced.ids.push_back(std::move(retry->replaced));
-    work.push_back(std::move(retry->work));
+  for (RequestBook::Retry& retry : book_->retry(request_ids, reason)) {
+    reconciliation_.forget(model::parse_attempt_key(retry.work.id).request);
+    replaced.ids.push_back(std::move(retry.replaced));
+    work.push_back(std::move(retry.work));
   }
   if (work.empty()) {
     return out;

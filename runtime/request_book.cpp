@@ -230,8 +230,8 @@ void RequestBook::take_back(const std::map<std::string, ManifestSource>& batch,
       to_schedule.end());
 }
 
-bool RequestBook::decide(const v1::SchedulingDecision& decided) {
-  const model::RequestAttempt attempt = model::parse_attempt_key(decided.request_id());
+bool RequestBook::decide(const v1::SchedulingDecision& decision) {
+  const model::RequestAttempt attempt = model::parse_attempt_key(decision.request_id());
   const auto found = requests_.find(attempt.request);
   // An earlier attempt's decision is stale (what it placed is being released everywhere), and
   // a request given up by an earlier hub stays so.
@@ -239,8 +239,7 @@ bool RequestBook::decide(const v1::SchedulingDecision& decided) {
       found->second.phase() == v1::RequestStatus::LOST) {
     return false;
   }
-  v1::SchedulingDecision decision = decided;
-  decision.set_request_id(attempt.request);
+  const std::string& id = attempt.request;
   v1::RequestStatus& status = found->second;
   status.set_phase(phase_of(decision.status()));
   if (decision.status() == v1::SchedulingDecision::QUEUED) {
@@ -250,7 +249,8 @@ bool RequestBook::decide(const v1::SchedulingDecision& decided) {
   }
   status.set_detail({});
   *status.mutable_decision() = decision;
-  if (const auto early = ended_early_.find(decision.request_id()); early != ended_early_.end()) {
+  status.mutable_decision()->set_request_id(id);  // the request's, whichever attempt decided
+  if (const auto early = ended_early_.find(id); early != ended_early_.end()) {
     // Ends of placements this decision does not hold stay kept: a later decision for a replica
     // placed again may (found by `unisched simulate`, seed 7756).
     auto& ends = early->second;
@@ -269,7 +269,7 @@ bool RequestBook::decide(const v1::SchedulingDecision& decided) {
   } else {
     append(status);
   }
-  note_decided(decision.request_id());
+  note_decided(id);
   return true;
 }
 

@@ -16,7 +16,6 @@
 
 #include <map>
 #include <memory>
-#include <optional>
 #include <set>
 #include <string>
 #include <utility>
@@ -84,12 +83,12 @@ class RequestBook {
   /// not final: the request waits for quota, and its reason is the detail.
   bool decide(const v1::SchedulingDecision& decision);
 
-  /// Decides the request afresh under its next attempt, because the decision under way was lost
-  /// (its scheduler stopped) or a placement of it will never run: what it placed is dropped from
-  /// it (for the caller to release) and it is PENDING again with `reason` as its detail. On disk
-  /// before this returns, so no later start reuses the attempt. Nullopt when the request is
-  /// unknown or ended (unschedulable, finished, lost).
-  std::optional<Retry> retry(const std::string& id, const std::string& reason);
+  /// Decides these requests afresh under their next attempts, because the decisions under way
+  /// were lost (their scheduler stopped) or a placement will never run: what each placed is
+  /// dropped from it (for the caller to release) and it is PENDING again with `reason` as its
+  /// detail. On disk before this returns (one sync for them all), so no later start reuses an
+  /// attempt. Requests unknown or ended (unschedulable, finished, lost) are left out.
+  std::vector<Retry> retry(const std::vector<std::string>& ids, const std::string& reason);
   /// The requests recover() found undecided, each under its next attempt, oldest first; once.
   std::vector<Retry> take_recovered() { return std::exchange(recovered_, {}); }
 

@@ -53,32 +53,37 @@ RequestBook::Retry RequestBook::start_attempt(v1::RequestStatus& status,
   return retry;
 }
 
-std::optional<RequestBook::Retry> RequestBook::retry(const std::string& id,
-                                                     const std::string& reason) {
-  const auto found = requests_.find(id);
-  if (found == requests_.end()) {
-    return std::nullopt;
+std::vector<RequestBook::Retry> RequestBook::retry(const std::vector<std::string>& ids,
+                                                   const std::string& reason) {
+  std::vector<Retry> out;
+  for (const std::string& id : ids) {
+    const auto found = requests_.find(id);
+    if (found == requests_.end()) {
+      continue;
+    }
+    v1::RequestStatus& status = found->second;
+    switch (status.phase()) {
+      case v1::RequestStatus::PENDING:
+      case v1::RequestStatus::QUEUED:
+      case v1::RequestStatus::PLACED:
+      case v1::RequestStatus::PARTIALLY_PLACED:
+        break;
+      default:
+        continue;
+    }
+    out.push_back(start_attempt(status, reason));
+    append(status);
+    if (const auto order = accepted_at_.find(id); order != accepted_at_.end()) {
+      decided_.erase({order->second, id});  // undecided again: never forgotten to make room
+    }
   }
-  v1::RequestStatus& status = found->second;
-  switch (status.phase()) {
-    case v1::RequestStatus::PENDING:
-    case v1::RequestStatus::QUEUED:
-    case v1::RequestStatus::PLACED:
-    case v1::RequestStatus::PARTIALLY_PLACED:
-      break;
-    default:
-      return std::nullopt;
-  }
-  Retry retry = start_attempt(status, reason);
-  // Synced before it is scheduled: a later start must not reuse the attempt. A journal that
-  // failed keeps nothing anyway (the hub says so); the request is decided again all the same.
-  if (append(status)) {
+  // Synced (once for them all) before they are scheduled: a later start must not reuse an
+  // attempt. A journal that failed keeps nothing anyway (the hub says so); they are decided
+  // again all the same.
+  if (!out.empty()) {
     synced();
   }
-  if (const auto order = accepted_at_.find(id); order != accepted_at_.end()) {
-    decided_.erase({order->second, id});  // undecided again: never forgotten to make room
-  }
-  return retry;
+  return out;
 }
 
 std::string RequestBook::attempt_of(const std::string& id) const {

@@ -220,7 +220,7 @@ BOOST_AUTO_TEST_CASE(placements_no_decision_holds_are_strays_unless_a_scheduler_
   unschedulable.mutable_decision()->set_status(v1::SchedulingDecision::UNSCHEDULABLE);
   decide(unschedulable);
   decide(placed("r4", {"a"}));
-  BOOST_TEST_REQUIRE(book.retry("r4", "its scheduler stopped").has_value());  // now r4~1
+  BOOST_TEST_REQUIRE(book.retry({"r4"}, "its scheduler stopped").size() == 1u);  // now r4~1
   // r5 is still PENDING; r6 is being decided (placed again) by a scheduler.
   decide(placed("r6", {"b"}));
   const std::vector<std::string> held{"r1/0",   "r1/7", "r2/0",   "r3/0", "r4/0",
